@@ -1,0 +1,60 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Strictness shared by every target, applied in one place (as swift-log does).
+let strictSwiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+var package = Package(
+    name: "hig-audit",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "hig-audit", targets: ["HIGAuditCLI"]),
+        .library(name: "HIGAuditCore", targets: ["HIGAuditCore"]),
+        .library(name: "HIGAuditIO", targets: ["HIGAuditIO"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        // libzstd, used directly (Debian: libzstd-dev).
+        .systemLibrary(
+            name: "CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]
+        ),
+        // The pure core: events, decoding of bytes in memory, session engine, rules, tables. No I/O.
+        .target(name: "HIGAuditCore"),
+        // I/O at the edges: zstd/NDJSON input, writers, configuration files.
+        .target(
+            name: "HIGAuditIO",
+            dependencies: [
+                "HIGAuditCore", "CZstd",
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        // Realistic log generator (`hig-audit sample`), also used by the benchmarks.
+        .target(name: "HIGAuditSample", dependencies: ["HIGAuditCore", "HIGAuditIO"]),
+        // The thin executable.
+        .executableTarget(
+            name: "HIGAuditCLI",
+            dependencies: [
+                "HIGAuditCore", "HIGAuditIO", "HIGAuditSample",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "HIGAuditCoreTests", dependencies: ["HIGAuditCore"]),
+        .testTarget(name: "HIGAuditIOTests", dependencies: ["HIGAuditIO", "HIGAuditCore", "CZstd"]),
+        .testTarget(
+            name: "HIGAuditCLITests",
+            dependencies: ["HIGAuditCLI", "HIGAuditCore", "HIGAuditIO", "HIGAuditSample"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + strictSwiftSettings
+}

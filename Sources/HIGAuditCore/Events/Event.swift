@@ -1,0 +1,79 @@
+/// One accepted line of an interaction log, decoded and typed (SPEC §2).
+///
+/// Events are values: the decoder makes them from bytes already in memory, the session engine orders
+/// them, and the rules read them. Nothing here touches a file.
+public struct Event: Sendable, Equatable {
+    /// Event time in milliseconds since the Unix epoch (RFC 3339 input truncated to milliseconds).
+    public var ts: Int64
+    /// One app session on one device; never empty.
+    public var session: String
+    public var payload: EventPayload
+    public var device: String?
+    public var app: String?
+    public var appVersion: String?
+    public var osVersion: String?
+    /// The screen visible *after* the event.
+    public var screen: String?
+    /// Devices retry uploads, so an `id` already seen in the session marks a duplicate.
+    public var id: String?
+    /// Where the line came from; filled in by whoever knows the file and line.
+    public var source: SourceLocation
+
+    public init(
+        ts: Int64, session: String, payload: EventPayload,
+        device: String? = nil, app: String? = nil, appVersion: String? = nil, osVersion: String? = nil,
+        screen: String? = nil, id: String? = nil, source: SourceLocation = .unknown
+    ) {
+        self.ts = ts
+        self.session = session
+        self.payload = payload
+        self.device = device
+        self.app = app
+        self.appVersion = appVersion
+        self.osVersion = osVersion
+        self.screen = screen
+        self.id = id
+        self.source = source
+    }
+
+    public var kind: EventKind { payload.kind }
+}
+
+/// A place in the input: the file's index in reading order and the 1-based line in its decompressed text.
+///
+/// Files are numbered in the order they are read, so ordering by (file, line) is "files in reading
+/// order, then line" (SPEC §4). The paths themselves live in a `SourceFileTable`.
+public struct SourceLocation: Sendable, Hashable, Comparable {
+    public var file: Int32
+    public var line: Int64
+
+    public init(file: Int32, line: Int64) {
+        self.file = file
+        self.line = line
+    }
+
+    public static let unknown = SourceLocation(file: -1, line: 0)
+
+    public static func < (a: SourceLocation, b: SourceLocation) -> Bool {
+        (a.file, a.line) < (b.file, b.line)
+    }
+}
+
+/// The paths of the input files of one run, as the user named them (SPEC §3 "Every violation record").
+public struct SourceFileTable: Sendable, Equatable {
+    public private(set) var paths: [String] = []
+
+    public init(paths: [String] = []) { self.paths = paths }
+
+    /// Registers the next file in reading order and returns its index.
+    public mutating func add(_ displayPath: String) -> Int32 {
+        paths.append(displayPath)
+        return Int32(paths.count - 1)
+    }
+
+    /// `PATH:LINE` for a location, as violation records and diagnostics print it.
+    public func describe(_ location: SourceLocation) -> String {
+        guard location.file >= 0, Int(location.file) < paths.count else { return "?:\(location.line)" }
+        return "\(paths[Int(location.file)]):\(location.line)"
+    }
+}

@@ -1,0 +1,79 @@
+/// The type-specific part of an event, one case per `type` of SPEC §2 "Event types".
+public enum EventPayload: Sendable, Equatable {
+    case sessionStart(SessionSettings)
+    case sessionEnd
+    case touch(Touch)
+    case pencilDoubleTap(action: PencilTapAction)
+    case haptic(kind: HapticKind, durationMs: Double?)
+    case outcome(result: OutcomeResult, task: String?)
+    case tabSwitch(from: String, to: String)
+    case navPush(to: String)
+    case navPop(to: String)
+    case modalPresent(modal: String, style: ModalStyle)
+    case modalDismiss(modal: String)
+    case contentMutation(action: MutationAction, object: String?, undoable: Bool)
+    case loadingStart(id: String, indicator: LoadingIndicator)
+    case loadingEnd(id: String)
+    case captureStart(source: CaptureSource)
+    case captureStop(source: CaptureSource)
+
+    public var kind: EventKind {
+        switch self {
+        case .sessionStart: .sessionStart
+        case .sessionEnd: .sessionEnd
+        case .touch: .touch
+        case .pencilDoubleTap: .pencilDoubleTap
+        case .haptic: .haptic
+        case .outcome: .outcome
+        case .tabSwitch: .tabSwitch
+        case .navPush: .navPush
+        case .navPop: .navPop
+        case .modalPresent: .modalPresent
+        case .modalDismiss: .modalDismiss
+        case .contentMutation: .contentMutation
+        case .loadingStart: .loadingStart
+        case .loadingEnd: .loadingEnd
+        case .captureStart: .captureStart
+        case .captureStop: .captureStop
+        }
+    }
+}
+
+/// The settings a `session.start` carries, with the SPEC's defaults.
+public struct SessionSettings: Sendable, Equatable {
+    /// The app's own haptics setting.
+    public var hapticsEnabled: Bool
+    /// The system-wide Apple Pencil double-tap setting.
+    public var pencilPreferredAction: PencilPreferredAction
+    public var pencilCustomActionEnabled: Bool
+
+    public init(
+        hapticsEnabled: Bool = true,
+        pencilPreferredAction: PencilPreferredAction = .switchEraser,
+        pencilCustomActionEnabled: Bool = false
+    ) {
+        self.hapticsEnabled = hapticsEnabled
+        self.pencilPreferredAction = pencilPreferredAction
+        self.pencilCustomActionEnabled = pencilCustomActionEnabled
+    }
+
+    /// What a session without `session.start` has (SPEC §3 `pencil-preference-ignored`).
+    public static let defaults = SessionSettings()
+}
+
+public struct Touch: Sendable, Equatable {
+    public var phase: TouchPhase
+    /// Id of the element hit, e.g. `tab:Library`, `button:delete`, `nav.back`.
+    public var target: String?
+    public var input: TouchInput
+    public var x: Double?
+    public var y: Double?
+
+    public init(phase: TouchPhase, target: String? = nil, input: TouchInput = .finger, x: Double? = nil, y: Double? = nil) {
+        self.phase = phase
+        self.target = target
+        self.input = input
+        self.x = x
+        self.y = y
+    }
+}

@@ -1,0 +1,29 @@
+/// A problem with the input that a person should hear about: what, and exactly where.
+///
+/// `location` is `PATH:LINE` for a line, `PATH@BYTE` for a byte offset in the compressed file, or the
+/// path alone; the run goes on after every diagnostic (SPEC §5).
+public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
+    public enum Category: String, Sendable, CaseIterable {
+        case malformedLine = "malformed line"
+        case corruptFrame = "corrupt frame"
+        case refusedFrame = "refused frame"
+        case missingDictionary = "missing dictionary"
+        case truncatedFile = "truncated file"
+        case trailingGarbage = "trailing garbage"
+        case emptyFile = "empty file"
+        case unreadableFile = "unreadable file"
+        case lateEvent = "late event"
+    }
+
+    public var category: Category
+    public var location: String
+    public var message: String
+
+    public init(_ category: Category, at location: String, _ message: String) {
+        self.category = category
+        self.location = location
+        self.message = message
+    }
+
+    public var description: String { "\(location): \(category.rawValue): \(message)" }
+}

@@ -1,0 +1,34 @@
+/// The counters of the `ingest` table (SPEC §4): what was read, and what was skipped and why.
+///
+/// The input reader, the decoder, the engine and the rules each fill their part; the sum tells an
+/// operator whether a night's data arrived whole.
+public struct IngestStatistics: Sendable, Equatable, Codable {
+    public var files = 0
+    public var compressedBytes: Int64 = 0
+    public var decompressedBytes: Int64 = 0
+    public var frames = 0
+    public var lines: Int64 = 0
+    /// Accepted events (the ones the rules saw).
+    public var events: Int64 = 0
+    /// Sessions with at least one accepted event.
+    public var sessions = 0
+    public var malformedLines: Int64 = 0
+    public var lateEvents: Int64 = 0
+    public var duplicateEvents: Int64 = 0
+    /// Events of an unknown `type`, per type name.
+    public var unknownTypes: [String: Int64] = [:]
+    public var skippedBytes: Int64 = 0
+    public var truncatedFiles = 0
+    public var unbalancedDismisses: Int64 = 0
+    /// Input that could not be read at all: unreadable files, corrupt frames, refused frames.
+    public var faults = 0
+
+    public init() {}
+
+    public var unknownTypeEvents: Int64 { unknownTypes.values.reduce(0, +) }
+
+    /// True when something was skipped: the run "finished but skipped input" (SPEC §5).
+    public var skippedInput: Bool {
+        malformedLines > 0 || skippedBytes > 0 || truncatedFiles > 0 || faults > 0
+    }
+}

@@ -1,0 +1,48 @@
+/// How bad a violation is; the order is the order of importance.
+public enum Severity: String, CaseIterable, Sendable, Comparable, Codable {
+    case warning
+    case error
+
+    public static func < (a: Severity, b: Severity) -> Bool { a == .warning && b == .error }
+}
+
+/// One place where a session broke a guideline (SPEC §3 "Every violation record").
+public struct Violation: Sendable, Equatable {
+    public var rule: String
+    public var severity: Severity
+    public var session: String
+    /// The session's device and app version: the first seen in the session, filled in when it closes.
+    public var device: String
+    public var appVersion: String
+    /// The source event's `screen`, else the latest `screen` before it in the session, else empty.
+    public var screen: String
+    public var startTs: Int64
+    public var endTs: Int64
+    public var count: Int
+    public var detail: String
+    public var source: SourceLocation
+
+    public init(
+        rule: String, severity: Severity, session: String, device: String = "", appVersion: String = "",
+        screen: String, startTs: Int64, endTs: Int64, count: Int = 1, detail: String, source: SourceLocation
+    ) {
+        self.rule = rule
+        self.severity = severity
+        self.session = session
+        self.device = device
+        self.appVersion = appVersion
+        self.screen = screen
+        self.startTs = startTs
+        self.endTs = endTs
+        self.count = count
+        self.detail = detail
+        self.source = source
+    }
+
+    /// SPEC §4 `violations` order within one session: `start_ts`, then `rule`, then source.
+    public static func sessionOrder(_ a: Violation, _ b: Violation) -> Bool {
+        if a.startTs != b.startTs { return a.startTs < b.startTs }
+        if a.rule != b.rule { return a.rule < b.rule }
+        return a.source < b.source
+    }
+}
