@@ -47,6 +47,7 @@ var package = Package(
         ),
         .testTarget(name: "HIGAuditCoreTests", dependencies: ["HIGAuditCore"]),
         .testTarget(name: "HIGAuditIOTests", dependencies: ["HIGAuditIO", "HIGAuditCore", "CZstd"]),
+        .testTarget(name: "HIGAuditSampleTests", dependencies: ["HIGAuditSample", "HIGAuditCore", "HIGAuditIO"]),
         .testTarget(
             name: "HIGAuditCLITests",
             dependencies: ["HIGAuditCLI", "HIGAuditCore", "HIGAuditIO", "HIGAuditSample"]

@@ -1,0 +1,43 @@
+/// Everything a user can set about a run's semantics: the engine's time bounds and, per rule,
+/// whether it runs and its parameters. The YAML file (`--config`) is read into this value at the edge.
+public struct AuditConfiguration: Sendable, Equatable {
+    /// How far out of order a session's events may arrive (SPEC §2).
+    public var maxLatenessMs: Int64
+    /// Silence after which an open session closes (SPEC §2).
+    public var sessionGapMs: Int64
+    /// Overrides by rule id; a rule not listed runs with its defaults.
+    public var rules: [String: RuleSettings]
+
+    public static let defaultMaxLatenessMs: Int64 = 10_000
+    public static let defaultSessionGapMs: Int64 = 1_800_000
+
+    public init(
+        maxLatenessMs: Int64 = AuditConfiguration.defaultMaxLatenessMs,
+        sessionGapMs: Int64 = AuditConfiguration.defaultSessionGapMs,
+        rules: [String: RuleSettings] = [:]
+    ) {
+        self.maxLatenessMs = maxLatenessMs
+        self.sessionGapMs = sessionGapMs
+        self.rules = rules
+    }
+
+    public func isEnabled(_ description: RuleDescription) -> Bool {
+        rules[description.identifier]?.enabled ?? true
+    }
+
+    /// The value of a parameter: the override if there is one, else the rule's default.
+    public func value(of parameter: RuleParameter, for description: RuleDescription) -> Int64 {
+        rules[description.identifier]?.parameters[parameter.name] ?? parameter.defaultValue
+    }
+}
+
+/// One rule's overrides from the config file.
+public struct RuleSettings: Sendable, Equatable {
+    public var enabled: Bool?
+    public var parameters: [String: Int64]
+
+    public init(enabled: Bool? = nil, parameters: [String: Int64] = [:]) {
+        self.enabled = enabled
+        self.parameters = parameters
+    }
+}
