@@ -1,0 +1,340 @@
+/// Builds the tables of SPEC §4 from sessions as they close, one `SessionReport` at a time.
+///
+/// The engine hands over each session once, when it closes, and forgets it; this accumulator keeps only
+/// what the tables need: counters per rule, per (app version, rule) and per (screen, rule), one rate
+/// per (session, haptic kind) for the percentiles, and — unless `keepsViolations` is false — one
+/// compact record per violation for the `violations` table (repeated strings interned, session labels
+/// stored once per session). It never sees events.
+///
+/// Filters are fixed at creation (`TableFilter` documents which filter narrows what).
+public struct AnalysisAccumulator: Sendable {
+    /// The enabled rules, in rule-id order.
+    public let rules: [RuleDescription]
+    public let filter: TableFilter
+    /// Whether violations are stored for the `violations` table; the other tables need only counters.
+    public let keepsViolations: Bool
+
+    private var strings = StringInterner()
+    private var sessionLabels: [SessionLabel] = []
+    private var records: [ViolationRecord] = []
+
+    /// Sessions of the population with at least one accepted event.
+    public private(set) var sessionsTotal = 0
+    /// Violations counted (after filters), also when they are not stored.
+    public private(set) var violationsTotal: Int64 = 0
+    private var ruleTallies: [Int: Tally] = [:]
+    private var severityByRule: [Int: Severity] = [:]
+    private var sessionsByVersion: [Int: Int] = [:]
+    private var versionRuleTallies: [PairKey: Tally] = [:]
+    private var screenRuleTallies: [PairKey: Tally] = [:]
+    private var screenTallies: [Int: Tally] = [:]
+    private var haptics: [HapticKind: HapticTally] = [:]
+
+    public init(rules: [RuleDescription], filter: TableFilter = .none, keepsViolations: Bool = true) {
+        self.rules = rules.sorted { $0.identifier < $1.identifier }
+        self.filter = filter
+        self.keepsViolations = keepsViolations
+        for rule in self.rules where filter.admitsRule(rule.identifier) {
+            let id = strings.intern(rule.identifier)
+            severityByRule[id] = rule.severity
+            ruleTallies[id] = Tally()
+        }
+    }
+
+    /// Counts one closed session. Sessions outside the filter's population are ignored entirely.
+    public mutating func add(_ report: SessionReport) {
+        guard filter.admitsSession(report) else { return }
+        let version = strings.intern(report.appVersion)
+        if report.acceptedEvents > 0 {
+            sessionsTotal += 1
+            sessionsByVersion[version, default: 0] += 1
+        }
+        addHaptics(of: report)
+
+        var rulesHit = Set<Int>()
+        var screensHit = Set<Int>()
+        var screenRulesHit = Set<PairKey>()
+        var sessionLabel: Int?
+        for violation in report.violations
+        where filter.admitsViolation(rule: violation.rule, screen: violation.screen, startTs: violation.startTs) {
+            let rule = strings.intern(violation.rule)
+            let screen = strings.intern(violation.screen)
+            if severityByRule[rule] == nil { severityByRule[rule] = violation.severity }
+            violationsTotal += 1
+            ruleTallies[rule, default: Tally()].violations += 1
+            versionRuleTallies[PairKey(version, rule), default: Tally()].violations += 1
+            screenRuleTallies[PairKey(screen, rule), default: Tally()].violations += 1
+            screenTallies[screen, default: Tally()].violations += 1
+            if rulesHit.insert(rule).inserted {
+                ruleTallies[rule, default: Tally()].sessionsAffected += 1
+                versionRuleTallies[PairKey(version, rule), default: Tally()].sessionsAffected += 1
+            }
+            if screensHit.insert(screen).inserted { screenTallies[screen, default: Tally()].sessionsAffected += 1 }
+            if screenRulesHit.insert(PairKey(screen, rule)).inserted {
+                screenRuleTallies[PairKey(screen, rule), default: Tally()].sessionsAffected += 1
+            }
+            guard keepsViolations else { continue }
+            let label: Int
+            if let sessionLabel {
+                label = sessionLabel
+            } else {
+                label = sessionLabels.count
+                sessionLabels.append(SessionLabel(
+                    name: report.session, device: strings.intern(report.device), appVersion: version
+                ))
+                sessionLabel = label
+            }
+            records.append(ViolationRecord(
+                rule: rule, session: label, screen: screen, severity: violation.severity,
+                startTs: violation.startTs, endTs: violation.endTs, count: Int64(violation.count),
+                detail: violation.detail, source: violation.source
+            ))
+        }
+    }
+
+    private mutating func addHaptics(of report: SessionReport) {
+        let (span, overflow) = report.lastTs.subtractingReportingOverflow(report.firstTs)
+        let durationMs = overflow ? Int64.max : max(span, 1000)
+        for (kind, count) in report.hapticCounts where count > 0 {
+            haptics[kind, default: HapticTally()].add(count: Int64(count), durationMs: durationMs)
+        }
+    }
+
+    // MARK: - Tables
+
+    /// `violations`: one row per violation, ordered by session, `start_ts`, rule, source (SPEC §4).
+    /// Empty when `keepsViolations` is false.
+    public func violationsTable(sources: SourceFileTable) -> Table {
+        let strings = strings.strings
+        let labels = sessionLabels
+        let records = records
+        let sessionRank = Self.ranks(of: labels.map(\.name), by: <)
+        let ruleRank = Self.ranks(of: strings, by: <)
+        let order = records.indices.sorted { a, b in
+            let x = records[a]
+            let y = records[b]
+            if x.session != y.session, sessionRank[x.session] != sessionRank[y.session] {
+                return sessionRank[x.session] < sessionRank[y.session]
+            }
+            if x.startTs != y.startTs { return x.startTs < y.startTs }
+            if x.rule != y.rule { return ruleRank[x.rule] < ruleRank[y.rule] }
+            if x.source != y.source { return x.source < y.source }
+            return a < b
+        }
+        let columns: [TableColumn] = [
+            .text("rule"), .text("severity"), .text("session"), .text("device"), .text("app_version"),
+            .text("screen"), .timestamp("start_ts"), .timestamp("end_ts"), .integer("count"), .text("detail"),
+            .text("source"),
+        ]
+        return Table(name: "violations", columns: columns, rowCount: order.count) { index in
+            let record = records[order[index]]
+            let label = labels[record.session]
+            return [
+                .label(strings[record.rule]), .label(record.severity.rawValue), .input(label.name),
+                .input(strings[label.device]), .input(strings[label.appVersion]), .input(strings[record.screen]),
+                .timestamp(record.startTs), .timestamp(record.endTs), .integer(record.count), .input(record.detail),
+                .input(sources.describe(record.source)),
+            ]
+        }
+    }
+
+    /// `summary`: one row per enabled rule (zero rows included) in rule-id order, with the rule's default
+    /// severity; `pct_sessions_affected` = 100 × affected ÷ total, 0.00 when there are no sessions.
+    public func summaryTable() -> Table {
+        let columns: [TableColumn] = [
+            .text("rule"), .text("severity"), .integer("violations"), .integer("sessions_affected"),
+            .integer("sessions_total"), .decimal("pct_sessions_affected"),
+        ]
+        let rows = reportedRules.map { rule -> [TableCell] in
+            let tally = ruleTallies[rule] ?? Tally()
+            return [
+                .label(strings[rule]), .label(severity(of: rule).rawValue), .integer(tally.violations),
+                .int(tally.sessionsAffected), .int(sessionsTotal), .decimal(Self.percent(tally.sessionsAffected, of: sessionsTotal)),
+            ]
+        }
+        return Table(name: "summary", columns: columns, rows: rows)
+    }
+
+    /// `by_version`: per app version (in version order, e.g. 5.9 before 5.10; sessions without a version
+    /// as an empty version, first) and rule (id order), zero rows included so that releases compare
+    /// row by row. `sessions_total` is the version's session count, and the percentage is relative to it.
+    public func byVersionTable() -> Table {
+        let columns: [TableColumn] = [
+            .text("app_version"), .text("rule"), .text("severity"), .integer("violations"),
+            .integer("sessions_affected"), .integer("sessions_total"), .decimal("pct_sessions_affected"),
+        ]
+        let versions = Set(sessionsByVersion.keys).union(versionRuleTallies.keys.map(\.first))
+            .sorted { VersionOrder.areInIncreasingOrder(strings[$0], strings[$1]) }
+        let rules = reportedRules
+        var rows: [[TableCell]] = []
+        for version in versions {
+            let total = sessionsByVersion[version] ?? 0
+            for rule in rules {
+                let tally = versionRuleTallies[PairKey(version, rule)] ?? Tally()
+                rows.append([
+                    .input(strings[version]), .label(strings[rule]), .label(severity(of: rule).rawValue),
+                    .integer(tally.violations), .int(tally.sessionsAffected), .int(total),
+                    .decimal(Self.percent(tally.sessionsAffected, of: total)),
+                ])
+            }
+        }
+        return Table(name: "by_version", columns: columns, rows: rows)
+    }
+
+    /// `by_screen`: per screen and rule with at least one violation, ordered by screen then rule id.
+    /// The session reports do not say which sessions *visited* a screen, so there is no per-screen
+    /// session total; `pct_rule_violations` says instead which share of the rule's violations
+    /// happened on the screen (empty screen: no screen was known at the violation).
+    public func byScreenTable() -> Table {
+        let columns: [TableColumn] = [
+            .text("screen"), .text("rule"), .text("severity"), .integer("violations"), .integer("sessions_affected"),
+            .decimal("pct_rule_violations"),
+        ]
+        let keys = screenRuleTallies.keys.sorted { a, b in
+            if a.first != b.first { return strings[a.first] < strings[b.first] }
+            return strings[a.second] < strings[b.second]
+        }
+        let rows = keys.map { key -> [TableCell] in
+            let tally = screenRuleTallies[key] ?? Tally()
+            let ruleViolations = ruleTallies[key.second]?.violations ?? 0
+            return [
+                .input(strings[key.first]), .label(strings[key.second]), .label(severity(of: key.second).rawValue),
+                .integer(tally.violations), .int(tally.sessionsAffected),
+                .decimal(FixedDecimal.ratio(tally.violations, ruleViolations, scale: 100)),
+            ]
+        }
+        return Table(name: "by_screen", columns: columns, rows: rows)
+    }
+
+    /// The `limit` screens with the most violations (ties: screen name), for the terminal overview.
+    public func worstScreensTable(limit: Int) -> Table {
+        let columns: [TableColumn] = [
+            .text("screen"), .integer("violations"), .integer("sessions_affected"), .text("top_rule"),
+            .integer("top_rule_violations"),
+        ]
+        let screens = screenTallies.sorted { a, b in
+            if a.value.violations != b.value.violations { return a.value.violations > b.value.violations }
+            return strings[a.key] < strings[b.key]
+        }.prefix(max(0, limit))
+        let rows = screens.map { screen, tally -> [TableCell] in
+            var top: (rule: Int, violations: Int64)?
+            for rule in reportedRules {
+                let count = screenRuleTallies[PairKey(screen, rule)]?.violations ?? 0
+                if count > 0, count > (top?.violations ?? 0) { top = (rule, count) }
+            }
+            return [
+                .input(strings[screen]), .integer(tally.violations), .int(tally.sessionsAffected),
+                top.map { .label(strings[$0.rule]) } ?? .empty, top.map { .integer($0.violations) } ?? .empty,
+            ]
+        }
+        return Table(name: "worst_screens", columns: columns, rows: Array(rows))
+    }
+
+    /// `haptics`: one row per haptic kind (every kind, in name order). `count` is haptics played,
+    /// `sessions` the sessions that played the kind. The rate of a session is its haptics of the kind per
+    /// session-minute, a session lasting `max(last_ts − first_ts, 1 s)`; p50/p90/p99 are nearest-rank
+    /// percentiles over the sessions that played the kind (empty when none did), two decimals.
+    public func hapticsTable() -> Table {
+        let columns: [TableColumn] = [
+            .text("kind"), .integer("count"), .integer("sessions"), .decimal("p50_per_minute"),
+            .decimal("p90_per_minute"), .decimal("p99_per_minute"),
+        ]
+        let rows = HapticKind.allCases.sorted().map { kind -> [TableCell] in
+            let tally = haptics[kind] ?? HapticTally()
+            let sorted = tally.ratesPerMinute.sorted()
+            let percentiles: [TableCell] = [50, 90, 99].map { percentile in
+                Self.nearestRank(percentile, in: sorted).map { .decimal(FixedDecimal(units: $0, places: 2)) } ?? .empty
+            }
+            return [.label(kind.rawValue), .integer(tally.count), .int(tally.ratesPerMinute.count)] + percentiles
+        }
+        return Table(name: "haptics", columns: columns, rows: rows)
+    }
+
+    /// The screenful for a person at a terminal: the summary, the worst screens and the input's health.
+    public func overview(ingest: IngestStatistics, worstScreens: Int = 10) -> [Table] {
+        [summaryTable(), worstScreensTable(limit: worstScreens), IngestTables.ingestTable(ingest).transposed(name: "ingest")]
+    }
+
+    // MARK: - Helpers
+
+    /// Rules with a row in `summary` and `by_version`: the enabled rules the filter admits, plus any rule
+    /// a violation named (none, unless the engine ran a rule that was not passed in), in id order.
+    private var reportedRules: [Int] {
+        ruleTallies.keys.sorted { strings[$0] < strings[$1] }
+    }
+
+    private func severity(of rule: Int) -> Severity { severityByRule[rule] ?? .warning }
+
+    static func percent(_ part: Int, of whole: Int) -> FixedDecimal {
+        FixedDecimal.ratio(Int64(part), Int64(whole), scale: 100)
+    }
+
+    /// The nearest-rank percentile: the value at rank ⌈p/100 × n⌉ of the sorted values; nil when empty.
+    static func nearestRank(_ percentile: Int, in sorted: [Int64]) -> Int64? {
+        guard !sorted.isEmpty else { return nil }
+        let rank = (percentile * sorted.count + 99) / 100
+        return sorted[min(max(rank, 1), sorted.count) - 1]
+    }
+
+    /// For each element, its position in the sorted order (equal elements share the lowest position).
+    private static func ranks(of values: [String], by less: (String, String) -> Bool) -> [Int] {
+        let order = values.indices.sorted { less(values[$0], values[$1]) }
+        var ranks = [Int](repeating: 0, count: values.count)
+        for (position, index) in order.enumerated() {
+            if position > 0, !less(values[order[position - 1]], values[index]) {
+                ranks[index] = ranks[order[position - 1]]
+            } else {
+                ranks[index] = position
+            }
+        }
+        return ranks
+    }
+}
+
+// MARK: - Stored values
+
+private struct Tally: Sendable {
+    var violations: Int64 = 0
+    var sessionsAffected = 0
+}
+
+private struct PairKey: Hashable, Sendable {
+    var first: Int
+    var second: Int
+    init(_ first: Int, _ second: Int) {
+        self.first = first
+        self.second = second
+    }
+}
+
+private struct SessionLabel: Sendable {
+    var name: String
+    var device: Int
+    var appVersion: Int
+}
+
+/// One violation, with its repeated strings as interned ids (about 80 bytes, the detail shared with the
+/// engine's string).
+private struct ViolationRecord: Sendable {
+    var rule: Int
+    var session: Int
+    var screen: Int
+    var severity: Severity
+    var startTs: Int64
+    var endTs: Int64
+    var count: Int64
+    var detail: String
+    var source: SourceLocation
+}
+
+private struct HapticTally: Sendable {
+    var count: Int64 = 0
+    /// Haptics of the kind per session-minute, × 100 (two decimals), one per session that played it.
+    var ratesPerMinute: [Int64] = []
+
+    mutating func add(count haptics: Int64, durationMs: Int64) {
+        count &+= haptics
+        // haptics ÷ (durationMs ÷ 60 000), with two decimals.
+        ratesPerMinute.append(FixedDecimal.ratio(haptics, durationMs, scale: 60_000, places: 2).units)
+    }
+}

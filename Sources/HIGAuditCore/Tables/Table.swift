@@ -1,0 +1,113 @@
+/// One metrics table of SPEC §4, independent of how it is printed: typed columns and typed cells.
+///
+/// Writers (terminal, CSV, JSON, Markdown) decide from the cell type how to print a value, so the
+/// builders never format numbers or timestamps and never escape anything. Rows are produced on demand
+/// by `row(_:)`, so a table over a million violations can be printed from the compact records the
+/// accumulator keeps instead of a second, fully materialised copy of them.
+public struct Table: Sendable {
+    /// The table's name as the CLI knows it, e.g. `summary`.
+    public var name: String
+    public var columns: [TableColumn]
+    public let rowCount: Int
+    private let rowProvider: @Sendable (Int) -> [TableCell]
+
+    /// A table over rows already in memory.
+    public init(name: String, columns: [TableColumn], rows: [[TableCell]]) {
+        self.name = name
+        self.columns = columns
+        self.rowCount = rows.count
+        self.rowProvider = { rows[$0] }
+    }
+
+    /// A table whose rows are made when a writer asks for them; `row` is called with `0..<rowCount`,
+    /// possibly more than once per index (the terminal writer measures before it prints).
+    public init(name: String, columns: [TableColumn], rowCount: Int, row: @escaping @Sendable (Int) -> [TableCell]) {
+        self.name = name
+        self.columns = columns
+        self.rowCount = rowCount
+        self.rowProvider = row
+    }
+
+    /// The cells of row `index` (`0..<rowCount`), one per column.
+    public func row(_ index: Int) -> [TableCell] { rowProvider(index) }
+
+    /// All rows, in order, made lazily.
+    public var rows: LazyMapCollection<Range<Int>, [TableCell]> { (0..<rowCount).lazy.map(rowProvider) }
+
+    /// The rows as an array, for tests and small tables.
+    public var materializedRows: [[TableCell]] { Array(rows) }
+
+    /// The column names in order (the CSV header, the JSON keys).
+    public var columnNames: [String] { columns.map(\.name) }
+
+    /// The index of the column named `name`, if any.
+    public func columnIndex(named name: String) -> Int? { columns.firstIndex { $0.name == name } }
+}
+
+/// A column: its name (the CSV header and JSON key), how terminals align it and what kind of value it holds.
+public struct TableColumn: Sendable, Equatable {
+    public enum Alignment: Sendable, Equatable {
+        case left, right
+    }
+
+    public enum Kind: Sendable, Equatable {
+        case text, integer, decimal, timestamp
+    }
+
+    public var name: String
+    public var alignment: Alignment
+    public var kind: Kind
+
+    /// Numbers are right-aligned, everything else left-aligned, unless said otherwise.
+    public init(_ name: String, kind: Kind, alignment: Alignment? = nil) {
+        self.name = name
+        self.kind = kind
+        self.alignment = alignment ?? (kind == .integer || kind == .decimal ? .right : .left)
+    }
+
+    public static func text(_ name: String) -> TableColumn { TableColumn(name, kind: .text) }
+    public static func integer(_ name: String) -> TableColumn { TableColumn(name, kind: .integer) }
+    public static func decimal(_ name: String) -> TableColumn { TableColumn(name, kind: .decimal) }
+    public static func timestamp(_ name: String) -> TableColumn { TableColumn(name, kind: .timestamp) }
+}
+
+/// One value in a table.
+public enum TableCell: Sendable, Equatable {
+    /// Text. `fromInput` marks text taken from log data or file names: the CSV writer neutralises such
+    /// a cell if a spreadsheet would run it as a formula (SPEC §4). Text the tool itself wrote
+    /// (rule ids, severities, metric names) is never touched.
+    case text(String, fromInput: Bool)
+    case integer(Int64)
+    /// A number with a fixed count of decimal places (percentages, rates).
+    case decimal(FixedDecimal)
+    /// Milliseconds since the Unix epoch, printed as RFC 3339 UTC with milliseconds.
+    case timestamp(Int64)
+    /// No value (a percentile over no sessions); JSON prints `null`.
+    case empty
+
+    /// Text from log data or file names (formula-escaped in CSV).
+    public static func input(_ string: String) -> TableCell { .text(string, fromInput: true) }
+    /// Text the tool wrote itself.
+    public static func label(_ string: String) -> TableCell { .text(string, fromInput: false) }
+    public static func int(_ value: Int) -> TableCell { .integer(Int64(value)) }
+
+    /// The value as plain text: numbers with `.` and no grouping, timestamps in RFC 3339, empty as "".
+    /// Writers add their own quoting or escaping on top.
+    public var plainText: String {
+        switch self {
+        case .text(let string, _): string
+        case .integer(let value): String(value)
+        case .decimal(let value): value.description
+        case .timestamp(let ms): TimestampFormatter.rfc3339(ms)
+        case .empty: ""
+        }
+    }
+
+    /// True for cells a JSON writer prints as a bare number.
+    public var isNumber: Bool {
+        switch self {
+        case .integer, .decimal: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,50 @@
+/// Prints event times as RFC 3339 UTC with milliseconds, e.g. `2026-11-20T21:04:05.123Z` (SPEC §4).
+///
+/// Written on integers alone (Howard Hinnant's `civil_from_days`) because the core has no Foundation,
+/// and so that times before 1970 (negative milliseconds) print correctly: -1 is
+/// `1969-12-31T23:59:59.999Z`. Years outside 0000…9999 are printed with more digits or a sign; RFC 3339
+/// cannot express them, but a log that carries them should still be readable.
+public enum TimestampFormatter {
+    private static let millisecondsPerDay: Int64 = 86_400_000
+
+    /// The timestamp `ms` milliseconds after 1970-01-01T00:00:00Z.
+    public static func rfc3339(_ ms: Int64) -> String {
+        // Floor division without overflow for every Int64, including .min.
+        var days = ms / millisecondsPerDay
+        var msOfDay = ms % millisecondsPerDay
+        if msOfDay < 0 {
+            msOfDay += millisecondsPerDay
+            days -= 1
+        }
+        let date = civilFromDays(days)
+        let hour = msOfDay / 3_600_000
+        let minute = msOfDay / 60_000 % 60
+        let second = msOfDay / 1000 % 60
+        let millisecond = msOfDay % 1000
+
+        var text = date.year < 0 ? "-" + pad(date.year.magnitude, 4) : pad(date.year.magnitude, 4)
+        text += "-" + pad(UInt64(date.month), 2) + "-" + pad(UInt64(date.day), 2)
+        text += "T" + pad(UInt64(hour), 2) + ":" + pad(UInt64(minute), 2) + ":" + pad(UInt64(second), 2)
+        text += "." + pad(UInt64(millisecond), 3) + "Z"
+        return text
+    }
+
+    /// The proleptic Gregorian date of a day count since 1970-01-01.
+    public static func civilFromDays(_ days: Int64) -> (year: Int64, month: Int, day: Int) {
+        let z = days + 719_468  // days since 0000-03-01; |days| ≤ 1.1e14, no overflow
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097  // [0, 146096]
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365  // [0, 399]
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)  // [0, 365]
+        let shiftedMonth = (5 * dayOfYear + 2) / 153  // [0, 11], March = 0
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (year, Int(month), Int(day))
+    }
+
+    private static func pad(_ value: UInt64, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+}

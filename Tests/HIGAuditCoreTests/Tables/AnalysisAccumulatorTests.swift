@@ -1,0 +1,187 @@
+import Testing
+@testable import HIGAuditCore
+
+@Suite struct AnalysisAccumulatorTests {
+    typealias F = TableFixtures
+
+    @Test func summaryHasOneRowPerEnabledRuleInIdOrderWithZeroRows() {
+        var accumulator = AnalysisAccumulator(rules: F.rules)
+        accumulator.add(F.report("a", violations: [F.violation("modal-depth", session: "a"), F.violation("modal-depth", session: "a", line: 2)]))
+        accumulator.add(F.report("b"))
+        accumulator.add(F.report("c", violations: [F.violation("modal-depth", session: "c")]))
+        let table = accumulator.summaryTable()
+        #expect(table.columnNames == ["rule", "severity", "violations", "sessions_affected", "sessions_total", "pct_sessions_affected"])
+        #expect(F.texts(table) == [
+            ["forced-tab-switch", "error", "0", "0", "3", "0.00"],
+            ["haptic-overuse", "warning", "0", "0", "3", "0.00"],
+            ["modal-depth", "warning", "3", "2", "3", "66.67"],
+        ])
+    }
+
+    @Test func summaryWithoutSessionsHasZeroPercent() {
+        let accumulator = AnalysisAccumulator(rules: F.rules)
+        #expect(F.texts(accumulator.summaryTable()).map(\.last) == ["0.00", "0.00", "0.00"])
+    }
+
+    @Test func sessionsWithoutAcceptedEventsAreNotCounted() {
+        var accumulator = AnalysisAccumulator(rules: F.rules)
+        accumulator.add(F.report("a", events: 0))
+        accumulator.add(F.report("b"))
+        #expect(accumulator.sessionsTotal == 1)
+    }
+
+    @Test func violationsAreOrderedBySessionStartRuleAndSource() {
+        var accumulator = AnalysisAccumulator(rules: F.rules)
+        // Sessions close in another order than their names sort.
+        accumulator.add(F.report("s2", violations: [F.violation("modal-depth", session: "s2", start: 5)]))
+        accumulator.add(F.report("s1", violations: [
+            F.violation("modal-depth", session: "s1", start: 7, file: 1, line: 3),
+            F.violation("modal-depth", session: "s1", start: 7, file: 0, line: 9),
+            F.violation("forced-tab-switch", session: "s1", start: 7, severity: .error, file: 2, line: 1),
+            F.violation("haptic-overuse", session: "s1", start: 6, end: 9),
+        ]))
+        let sources = SourceFileTable(paths: ["logs/a.zst", "logs/b.zst", "-"])
+        let rows = F.texts(accumulator.violationsTable(sources: sources))
+        #expect(rows.map { [$0[0], $0[2], $0[10]] } == [
+            ["haptic-overuse", "s1", "logs/a.zst:1"],
+            ["forced-tab-switch", "s1", "-:1"],
+            ["modal-depth", "s1", "logs/a.zst:9"],
+            ["modal-depth", "s1", "logs/b.zst:3"],
+            ["modal-depth", "s2", "logs/a.zst:1"],
+        ])
+        #expect(rows[0] == [
+            "haptic-overuse", "warning", "s1", "dev", "5.2", "home", "1970-01-01T00:00:00.006Z",
+            "1970-01-01T00:00:00.009Z", "1", "detail", "logs/a.zst:1",
+        ])
+    }
+
+    @Test func violationCellsFromLogDataAreMarkedForFormulaEscaping() {
+        var accumulator = AnalysisAccumulator(rules: F.rules)
+        accumulator.add(F.report("=cmd", violations: [F.violation("modal-depth", session: "=cmd")]))
+        let row = accumulator.violationsTable(sources: SourceFileTable(paths: ["f"])).row(0)
+        #expect(row[0] == .label("modal-depth"))
+        #expect(row[2] == .input("=cmd"))
+        #expect(row[6] == .timestamp(1000))
+        #expect(row[8] == .integer(1))
+    }
+
+    @Test func notKeepingViolationsStillCounts() {
+        var accumulator = AnalysisAccumulator(rules: F.rules, keepsViolations: false)
+        accumulator.add(F.report("a", violations: [F.violation("modal-depth", session: "a")]))
+        #expect(accumulator.violationsTable(sources: SourceFileTable()).rowCount == 0)
+        #expect(F.texts(accumulator.summaryTable())[2][2] == "1")
+    }
+
+    @Test func byVersionOrdersVersionsNumericallyAndIncludesZeroRows() {
+        var accumulator = AnalysisAccumulator(rules: [F.rule("modal-depth")])
+        accumulator.add(F.report("a", version: "5.10", violations: [F.violation("modal-depth", session: "a")]))
+        accumulator.add(F.report("b", version: "5.9"))
+        accumulator.add(F.report("c", version: "5.10"))
+        accumulator.add(F.report("d", version: "5.10", violations: [F.violation("modal-depth", session: "d"), F.violation("modal-depth", session: "d")]))
+        let table = accumulator.byVersionTable()
+        #expect(table.columnNames == [
+            "app_version", "rule", "severity", "violations", "sessions_affected", "sessions_total", "pct_sessions_affected",
+        ])
+        #expect(F.texts(table) == [
+            ["5.9", "modal-depth", "warning", "0", "0", "1", "0.00"],
+            ["5.10", "modal-depth", "warning", "3", "2", "3", "66.67"],
+        ])
+    }
+
+    @Test func byScreenCountsPerScreenAndRule() {
+        var accumulator = AnalysisAccumulator(rules: F.rules)
+        accumulator.add(F.report("a", violations: [
+            F.violation("modal-depth", session: "a", screen: "editor"),
+            F.violation("modal-depth", session: "a", screen: "editor", line: 2),
+            F.violation("modal-depth", session: "a", screen: "home", line: 3),
+        ]))
+        accumulator.add(F.report("b", violations: [F.violation("modal-depth", session: "b", screen: "editor")]))
+        #expect(F.texts(accumulator.byScreenTable()) == [
+            ["editor", "modal-depth", "warning", "3", "2", "75.00"],
+            ["home", "modal-depth", "warning", "1", "1", "25.00"],
+        ])
+        #expect(F.texts(accumulator.worstScreensTable(limit: 1)) == [["editor", "3", "2", "modal-depth", "3"]])
+    }
+
+    @Test func hapticsPercentilesAreNearestRankOverSessionsThatPlayedTheKind() {
+        var accumulator = AnalysisAccumulator(rules: F.rules)
+        // Rates per minute: 1, 2, ..., 10 (one-minute sessions), plus a session without selections.
+        for index in 1...10 {
+            accumulator.add(F.report("s\(index)", first: 0, last: 60_000, haptics: [.selection: index]))
+        }
+        accumulator.add(F.report("none", haptics: [.impactLight: 3]))
+        // A 0.2 s session counts as one second: 1 haptic → 60 per minute.
+        accumulator.add(F.report("short", first: 500, last: 700, haptics: [.notificationError: 1]))
+        let rows = F.texts(accumulator.hapticsTable())
+        #expect(rows.count == HapticKind.allCases.count)
+        let byKind = Dictionary(uniqueKeysWithValues: rows.map { ($0[0], $0) })
+        #expect(byKind["selection"] == ["selection", "55", "10", "5.00", "9.00", "10.00"])
+        #expect(byKind["impact.light"] == ["impact.light", "3", "1", "3.00", "3.00", "3.00"])
+        #expect(byKind["notification.error"] == ["notification.error", "1", "1", "60.00", "60.00", "60.00"])
+        #expect(byKind["custom"] == ["custom", "0", "0", "", "", ""])
+        #expect(rows.map(\.[0]) == rows.map(\.[0]).sorted())
+    }
+
+    @Test(arguments: [(50, [Int64]([1]), Int64(1)), (50, [1, 2], 1), (90, [1, 2], 2), (99, Array(1...100), 99), (100, [3, 4], 4)])
+    func nearestRank(percentile: Int, values: [Int64], expected: Int64) {
+        #expect(AnalysisAccumulator.nearestRank(percentile, in: values) == expected)
+    }
+
+    @Test func sessionFiltersNarrowThePopulation() {
+        var accumulator = AnalysisAccumulator(rules: F.rules, filter: TableFilter(appVersions: ["5.2"]))
+        accumulator.add(F.report("a", version: "5.2", violations: [F.violation("modal-depth", session: "a")]))
+        accumulator.add(F.report("b", version: "5.3", violations: [F.violation("modal-depth", session: "b")]))
+        #expect(accumulator.sessionsTotal == 1)
+        #expect(F.texts(accumulator.summaryTable())[2] == ["modal-depth", "warning", "1", "1", "1", "100.00"])
+    }
+
+    @Test func ruleAndScreenFiltersOnlyNarrowViolations() {
+        let filter = TableFilter(rules: ["modal-depth"], screens: ["editor"])
+        var accumulator = AnalysisAccumulator(rules: F.rules, filter: filter)
+        accumulator.add(F.report("a", violations: [
+            F.violation("modal-depth", session: "a", screen: "editor"),
+            F.violation("modal-depth", session: "a", screen: "home"),
+            F.violation("haptic-overuse", session: "a", screen: "editor"),
+        ]))
+        accumulator.add(F.report("b"))
+        #expect(F.texts(accumulator.summaryTable()) == [["modal-depth", "warning", "1", "1", "2", "50.00"]])
+        #expect(accumulator.violationsTable(sources: SourceFileTable(paths: ["f"])).rowCount == 1)
+    }
+
+    @Test func timeWindowSelectsOverlappingSessionsAndViolationsByStart() {
+        let filter = TableFilter(since: 1000, until: 2000)
+        var accumulator = AnalysisAccumulator(rules: F.rules, filter: filter)
+        accumulator.add(F.report("before", first: 0, last: 999))
+        accumulator.add(F.report("overlap", first: 500, last: 1500, violations: [
+            F.violation("modal-depth", session: "overlap", start: 600),
+            F.violation("modal-depth", session: "overlap", start: 1000),
+        ]))
+        accumulator.add(F.report("at-until", first: 2000, last: 3000))
+        accumulator.add(F.report("inside", first: 1999, last: 2500, violations: [F.violation("modal-depth", session: "inside", start: 2000)]))
+        #expect(accumulator.sessionsTotal == 2)
+        #expect(accumulator.violationsTotal == 1)
+    }
+
+    @Test func ingestTableIsOneRowAndTransposesForTerminals() {
+        var statistics = IngestStatistics()
+        statistics.files = 2
+        statistics.unknownTypes = ["x.new": 3, "a.new": 1]
+        statistics.unbalancedDismisses = 7
+        let table = IngestTables.ingestTable(statistics)
+        #expect(table.columnNames == [
+            "files", "compressed_bytes", "decompressed_bytes", "frames", "lines", "events", "sessions",
+            "malformed_lines", "late_events", "duplicate_events", "unknown_types", "skipped_bytes", "truncated_files",
+            "unbalanced_dismisses", "faults",
+        ])
+        #expect(F.texts(table) == [["2", "0", "0", "0", "0", "0", "0", "0", "0", "0", "4", "0", "0", "7", "0"]])
+        let transposed = table.transposed(name: "ingest")
+        #expect(transposed.rowCount == 15)
+        #expect(F.texts(transposed)[0] == ["files", "2"])
+        #expect(F.texts(IngestTables.unknownTypesTable(statistics)) == [["a.new", "1"], ["x.new", "3"]])
+    }
+
+    @Test func overviewIsSummaryWorstScreensAndIngest() {
+        let accumulator = AnalysisAccumulator(rules: F.rules)
+        #expect(accumulator.overview(ingest: IngestStatistics()).map(\.name) == ["summary", "worst_screens", "ingest"])
+    }
+}
