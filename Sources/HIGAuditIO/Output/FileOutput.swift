@@ -1,0 +1,111 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A buffered byte sink for the writers: standard output or a file, written as a `TextOutputStream`.
+///
+/// `TextOutputStream.write` cannot throw, so the first failure is remembered, later writes are dropped,
+/// and `close()` reports it: an unwritable output is fatal for the run (SPEC §5), and the caller learns
+/// of it in one place. A file is written under a temporary name beside it and renamed over the target
+/// on `close()`, so a run killed mid-write never leaves a half-written report where the last good one was.
+public final class FileOutput: TextOutputStream {
+    /// Where the output goes, for error messages (`-` for standard output).
+    public let path: String
+    private let descriptor: Int32
+    private let temporaryPath: String?
+    private var buffer: [UInt8] = []
+    private var failure: FileOutputError?
+    private var closed = false
+    private static let bufferLimit = 1 << 16
+
+    /// Standard output; `close()` flushes it and leaves it open.
+    public static func standardOutput() -> FileOutput {
+        FileOutput(path: "-", descriptor: 1, temporaryPath: nil)
+    }
+
+    /// A new file at `path`, replacing any file there when `close()` succeeds.
+    public static func replacingFile(at path: String) throws(FileOutputError) -> FileOutput {
+        let temporary = path + ".tmp-\(getpid())"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw FileOutputError(path: path, operation: "create", code: errno) }
+        return FileOutput(path: path, descriptor: descriptor, temporaryPath: temporary)
+    }
+
+    private init(path: String, descriptor: Int32, temporaryPath: String?) {
+        self.path = path
+        self.descriptor = descriptor
+        self.temporaryPath = temporaryPath
+        buffer.reserveCapacity(Self.bufferLimit)
+    }
+
+    deinit {
+        // Not closed: the output is abandoned, never half-published.
+        if !closed, let temporaryPath {
+            _ = systemClose(descriptor)
+            _ = unlink(temporaryPath)
+        }
+    }
+
+    public func write(_ string: String) {
+        guard failure == nil, !closed else { return }
+        buffer.append(contentsOf: string.utf8)
+        if buffer.count >= Self.bufferLimit { flushBuffer() }
+    }
+
+    /// Flushes, and for a file closes it and moves it into place. Throws the first failure of the
+    /// whole output.
+    public func close() throws(FileOutputError) {
+        guard !closed else {
+            if let failure { throw failure }
+            return
+        }
+        flushBuffer()
+        closed = true
+        if let temporaryPath {
+            if systemClose(descriptor) != 0, failure == nil {
+                failure = FileOutputError(path: path, operation: "write", code: errno)
+            }
+            if failure == nil, rename(temporaryPath, path) != 0 {
+                failure = FileOutputError(path: path, operation: "rename", code: errno)
+            }
+            if failure != nil { _ = unlink(temporaryPath) }
+        }
+        if let failure { throw failure }
+    }
+
+    private func flushBuffer() {
+        var offset = 0
+        while offset < buffer.count, failure == nil {
+            let written = buffer.withUnsafeBytes { bytes in
+                systemWrite(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+            }
+            if written > 0 {
+                offset += written
+            } else if written < 0, errno == EINTR {
+                continue
+            } else {
+                failure = FileOutputError(path: path, operation: "write", code: written < 0 ? errno : EIO)
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// An output that could not be written: which, what failed, and the system's reason.
+public struct FileOutputError: Error, Equatable, CustomStringConvertible {
+    public var path: String
+    public var operation: String
+    public var code: Int32
+
+    public var description: String {
+        "cannot \(operation) \(path == "-" ? "standard output" : path): \(String(cString: strerror(code)))"
+    }
+}
+
+// `close` and `write` are shadowed by the methods above inside the class.
+private func systemClose(_ descriptor: Int32) -> Int32 { close(descriptor) }
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int { write(descriptor, bytes, count) }

@@ -1,0 +1,82 @@
+import HIGAuditCore
+
+/// Prints a table as a JSON array of objects, one per row, keys in column order (SPEC §4).
+///
+/// Integers and decimals are JSON numbers, timestamps RFC 3339 strings, empty cells `null`. Strings are
+/// escaped per RFC 8259, and U+2028/U+2029 too so the output is also valid JavaScript. One object per
+/// line keeps large outputs greppable and diffable. Text is written as is: formula neutralising is a
+/// CSV concern.
+public struct JSONWriter: TableWriter {
+    public init() {}
+
+    public func write(_ table: Table, to output: inout some TextOutputStream) {
+        writeArray(table, to: &output)
+        output.write("\n")
+    }
+
+    /// One object whose keys are the table names, in order, each holding that table's array.
+    public func write(_ tables: [Table], to output: inout some TextOutputStream) {
+        output.write("{")
+        for (index, table) in tables.enumerated() {
+            output.write(index == 0 ? "\n" : ",\n")
+            output.write(Self.string(table.name) + ": ")
+            writeArray(table, to: &output)
+        }
+        output.write(tables.isEmpty ? "}\n" : "\n}\n")
+    }
+
+    private func writeArray(_ table: Table, to output: inout some TextOutputStream) {
+        guard table.rowCount > 0 else {
+            output.write("[]")
+            return
+        }
+        let keys = table.columns.map { Self.string($0.name) + ":" }
+        output.write("[\n")
+        for (index, row) in table.rows.enumerated() {
+            var line = "{"
+            for (column, key) in keys.enumerated() {
+                if column > 0 { line += "," }
+                line += key + (column < row.count ? Self.value(row[column]) : "null")
+            }
+            line += index == table.rowCount - 1 ? "}\n" : "},\n"
+            output.write(line)
+        }
+        output.write("]")
+    }
+
+    /// One cell as a JSON value.
+    public static func value(_ cell: TableCell) -> String {
+        switch cell {
+        case .text(let text, _): string(text)
+        case .integer, .decimal: cell.plainText
+        case .timestamp: string(cell.plainText)
+        case .empty: "null"
+        }
+    }
+
+    /// A JSON string literal.
+    public static func string(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\u{08}": result += "\\b"
+            case "\u{0C}": result += "\\f"
+            case "\u{2028}": result += "\\u2028"
+            case "\u{2029}": result += "\\u2029"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    let hex = String(scalar.value, radix: 16)
+                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+}
