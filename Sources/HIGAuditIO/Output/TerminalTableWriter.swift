@@ -69,6 +69,7 @@ public struct TerminalTableWriter: TableWriter {
             if index > 0 { line += String(repeating: " ", count: gap) }
             line += style(padded, index)
         }
+        while line.last == " " { line.removeLast() }
         output.write(line + "\n")
     }
 

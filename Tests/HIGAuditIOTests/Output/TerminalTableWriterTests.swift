@@ -27,6 +27,11 @@ import HIGAuditCore
             """)
     }
 
+    @Test func linesHaveNoTrailingSpaces() {
+        let table = Table(name: "t", columns: [.text("a"), .decimal("p")], rows: [[.label("x"), .empty], [.label("long"), .decimal(FixedDecimal(units: 1, places: 2))]])
+        #expect(TerminalTableWriter().render(table) == "a        p\n----  ----\nx\nlong  0.01\n")
+    }
+
     @Test func controlCharactersAndEscapesAreShownNotSent() {
         #expect(TerminalTableWriter.visible("a\nb\tc\u{1B}[31m\u{202E}") == "a\\nb\\tc\\u{1B}[31m\\u{202E}")
         let output = TerminalTableWriter().render(WriterFixtures.single(.input("x\u{1B}]0;pwn\u{07}")))

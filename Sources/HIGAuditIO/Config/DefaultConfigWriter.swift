@@ -1,0 +1,77 @@
+import HIGAuditCore
+
+/// Writes a complete config file with every setting at its default, each explained in a comment, for a
+/// user to start from (`hig-audit config --default` or similar).
+///
+/// Every rule gets its name, default severity, summary and the guideline it enforces (seed file and
+/// quote), and every parameter its summary and minimum, so the file documents itself. Loading the
+/// output back gives the defaults exactly (tested).
+public enum DefaultConfigWriter {
+    public static func render(rules: [RuleDescription]) -> String {
+        var lines = [
+            "# hig-audit configuration.",
+            "#",
+            "# Every setting is shown at its default. Delete what you keep as is, change what you need.",
+            "# Times are whole milliseconds; `_` may group digits (1_800_000). A value below a setting's",
+            "# minimum, an unknown key or a value of the wrong type is refused with its line number.",
+            "",
+            "# How far out of order a session's events may arrive. An event older than the newest of its",
+            "# session minus this is counted as late and left out. Minimum 0.",
+            "max_lateness_ms: \(AuditConfiguration.defaultMaxLatenessMs)",
+            "",
+            "# Silence after which an open session is closed. Minimum 1.",
+            "session_gap_ms: \(AuditConfiguration.defaultSessionGapMs)",
+            "",
+        ]
+        let sorted = rules.sorted { $0.identifier < $1.identifier }
+        guard !sorted.isEmpty else { return (lines + ["rules: {}", ""]).joined(separator: "\n") }
+        lines.append("# One entry per rule: `enabled: false` turns a rule off; the other keys are its parameters.")
+        lines.append("rules:")
+        for (index, rule) in sorted.enumerated() {
+            if index > 0 { lines.append("") }
+            lines += comment("\(rule.name) (default severity: \(rule.severity.rawValue)).", indent: 2)
+            lines += comment(rule.summary, indent: 2)
+            lines += comment("Guideline: \(rule.citation.guideline)", indent: 2)
+            lines += comment("Source: \(rule.citation.seedFile): \"\(rule.citation.quote)\"", indent: 2)
+            lines.append("  \(key(rule.identifier)):")
+            lines.append("    enabled: true")
+            for parameter in rule.parameters {
+                lines += comment("\(parameter.summary) Minimum \(parameter.minimum).", indent: 4)
+                lines.append("    \(key(parameter.name)): \(parameter.defaultValue)")
+            }
+        }
+        return (lines + [""]).joined(separator: "\n")
+    }
+
+    /// Text as comment lines; line breaks and control characters cannot escape the comment.
+    private static func comment(_ text: String, indent: Int) -> [String] {
+        let prefix = String(repeating: " ", count: indent) + "#"
+        return text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }.map { line in
+            let clean = String(line.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : Character($0) })
+            return clean.isEmpty ? prefix : prefix + " " + clean
+        }
+    }
+
+    /// A mapping key, double-quoted unless it is a plain identifier.
+    private static func key(_ name: String) -> String {
+        let plain = !name.isEmpty && name.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_.".unicodeScalars.contains(scalar))
+        } && name.first != "-" && name.first != "."
+        guard !plain else { return name }
+        var quoted = "\""
+        for scalar in name.unicodeScalars {
+            switch scalar {
+            case "\"": quoted += "\\\""
+            case "\\": quoted += "\\\\"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    let hex = String(scalar.value, radix: 16)
+                    quoted += "\\x" + (hex.count < 2 ? "0" : "") + hex
+                } else {
+                    quoted.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return quoted + "\""
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+import HIGAuditCore
+@testable import HIGAuditIO
+
+enum ConfigFixtures {
+    static func rule(_ id: String, _ parameters: [RuleParameter]) -> RuleDescription {
+        RuleDescription(
+            identifier: id, name: "Name of \(id)", summary: "Summary of \(id).", severity: .warning,
+            citation: GuidelineCitation(seedFile: "001_a5135006b5b70e41.txt", quote: "Avoid \"overusing\"\nhaptics.", guideline: "Be sparing."),
+            parameters: parameters, triggeringExamples: [], nonTriggeringExamples: []
+        )
+    }
+
+    static let rules = [
+        rule("haptic-overuse", [
+            RuleParameter(name: "burst_count", defaultValue: 5, minimum: 2, summary: "Haptics in a burst."),
+            RuleParameter(name: "burst_window_ms", defaultValue: 2000, minimum: 1, summary: "Burst window."),
+        ]),
+        rule("modal-depth", [RuleParameter(name: "max_depth", defaultValue: 2, minimum: 1, summary: "Deepest allowed stack.")]),
+        rule("modal-over-popover", []),
+    ]
+
+    static let loader = ConfigurationLoader(rules: rules)
+}
+
+@Suite struct ConfigurationLoaderTests {
+    let loader = ConfigFixtures.loader
+
+    @Test func readsEverySetting() throws {
+        let configuration = try loader.parse("""
+            max_lateness_ms: 5000
+            session_gap_ms: 1_800_000
+            rules:
+              haptic-overuse:
+                enabled: false
+                burst_count: 3
+              modal-depth:
+                max_depth: 1
+            """, file: "c.yml")
+        #expect(configuration.maxLatenessMs == 5000)
+        #expect(configuration.sessionGapMs == 1_800_000)
+        #expect(configuration.rules == [
+            "haptic-overuse": RuleSettings(enabled: false, parameters: ["burst_count": 3]),
+            "modal-depth": RuleSettings(parameters: ["max_depth": 1]),
+        ])
+        #expect(!configuration.isEnabled(ConfigFixtures.rules[0]))
+        #expect(configuration.value(of: ConfigFixtures.rules[0].parameters[1], for: ConfigFixtures.rules[0]) == 2000)
+    }
+
+    @Test(arguments: ["", "# only a comment\n", "---\n"])
+    func emptyFileIsTheDefault(yaml: String) throws {
+        #expect(try loader.parse(yaml, file: "c.yml") == AuditConfiguration())
+    }
+
+    @Test func emptyMappingsSetNothing() throws {
+        let configuration = try loader.parse("rules:\n  modal-depth:\n", file: "c.yml")
+        #expect(configuration.rules == ["modal-depth": RuleSettings()])
+        #expect(try loader.parse("rules:\n", file: "c.yml") == AuditConfiguration())
+    }
+
+    @Test func zeroLatenessIsAllowed() throws {
+        #expect(try loader.parse("max_lateness_ms: 0", file: "c.yml").maxLatenessMs == 0)
+    }
+
+    @Test(arguments: [
+        // (yaml, key path, line, message fragment)
+        ("max_latenes_ms: 5", "max_latenes_ms", 1, "unknown setting"),
+        ("max_lateness_ms: -1", "max_lateness_ms", 1, "at least 0"),
+        ("max_lateness_ms: 1.5", "max_lateness_ms", 1, "fraction 1.5"),
+        ("max_lateness_ms: 1e3", "max_lateness_ms", 1, "whole number"),
+        ("max_lateness_ms: \"100\"", "max_lateness_ms", 1, "quoted string"),
+        ("max_lateness_ms: yes", "max_lateness_ms", 1, "boolean-like word yes"),
+        ("max_lateness_ms:", "max_lateness_ms", 1, "empty value"),
+        ("max_lateness_ms: [1]", "max_lateness_ms", 1, "a list"),
+        ("max_lateness_ms: 0x10", "max_lateness_ms", 1, "whole number"),
+        ("max_lateness_ms: 99999999999999999999", "max_lateness_ms", 1, "too large"),
+        ("session_gap_ms: 0", "session_gap_ms", 1, "at least 1"),
+        ("session_gap_ms: -5", "session_gap_ms", 1, "at least 1"),
+        ("rules:\n  haptic-overuse:\n    burst_count: 1", "rules.haptic-overuse.burst_count", 3, "at least 2, found 1"),
+        ("rules:\n  haptic-overuse:\n    burst_count: five", "rules.haptic-overuse.burst_count", 3, "\"five\""),
+        ("rules:\n  haptic-overuse:\n    burst_cnt: 3", "rules.haptic-overuse.burst_cnt", 3, "burst_count"),
+        ("rules:\n  haptic-overuse:\n    enabled: yes", "rules.haptic-overuse.enabled", 3, "true or false"),
+        ("rules:\n  haptic-overuse:\n    enabled: 1", "rules.haptic-overuse.enabled", 3, "true or false"),
+        ("rules:\n  haptic-overuse:\n    enabled: \"true\"", "rules.haptic-overuse.enabled", 3, "true or false"),
+        ("rules:\n  modal-dept:\n    enabled: true", "rules.modal-dept", 2, "unknown rule"),
+        ("rules:\n  modal-depth: true", "rules.modal-depth", 2, "mapping"),
+        ("rules: [haptic-overuse]", "rules", 1, "mapping"),
+        ("- 1\n- 2", "", 1, "mapping"),
+        ("rules:\n  modal-over-popover:\n    max_depth: 3", "rules.modal-over-popover.max_depth", 3, "expected one of: enabled"),
+    ])
+    func refusesWithKeyPathAndLine(yaml: String, keyPath: String, line: Int, fragment: String) {
+        do {
+            _ = try loader.parse(yaml, file: "conf/audit.yml")
+            Issue.record("accepted: \(yaml)")
+        } catch {
+            #expect(error.keyPath == keyPath)
+            #expect(error.line == line)
+            #expect(error.file == "conf/audit.yml")
+            #expect(error.message.contains(fragment), "\(error)")
+            #expect(error.description.hasPrefix("conf/audit.yml:\(line):"))
+        }
+    }
+
+    @Test(arguments: ["a: [1,", "rules:\n  x: 1\n y: 2", "max_lateness_ms: 1\nmax_lateness_ms: 2", "key: \"unterminated"])
+    func invalidYAMLNamesFileAndLine(yaml: String) {
+        do {
+            _ = try loader.parse(yaml, file: "bad.yml")
+            Issue.record("accepted: \(yaml)")
+        } catch {
+            #expect(error.file == "bad.yml")
+            #expect(error.line != nil, "\(error)")
+        }
+    }
+
+    @Test func duplicateKeysAreNamed() {
+        #expect(throws: ConfigurationError.self) { try loader.parse("session_gap_ms: 1\nsession_gap_ms: 2", file: "d.yml") }
+        do {
+            _ = try loader.parse("session_gap_ms: 1\nsession_gap_ms: 2", file: "d.yml")
+        } catch {
+            #expect(error.message.contains("session_gap_ms"))
+        }
+    }
+
+    @Test func missingFileIsAnError() {
+        do {
+            _ = try loader.load(path: "/nonexistent/hig-audit.yml")
+            Issue.record("loaded a missing file")
+        } catch {
+            #expect(error.description == "/nonexistent/hig-audit.yml: no such file")
+        }
+    }
+
+    @Test func loadsFromAFile() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hig-audit-\(UUID().uuidString).yml").path
+        try Data("rules:\n  modal-depth:\n    max_depth: 4\n".utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(try loader.load(path: path).rules["modal-depth"]?.parameters["max_depth"] == 4)
+    }
+
+    @Test func defaultConfigLoadsBackToTheDefaults() throws {
+        let text = DefaultConfigWriter.render(rules: ConfigFixtures.rules)
+        let configuration = try loader.parse(text, file: "default.yml")
+        #expect(configuration.maxLatenessMs == AuditConfiguration.defaultMaxLatenessMs)
+        #expect(configuration.sessionGapMs == AuditConfiguration.defaultSessionGapMs)
+        #expect(Set(configuration.rules.keys) == Set(ConfigFixtures.rules.map(\.identifier)))
+        for rule in ConfigFixtures.rules {
+            #expect(configuration.isEnabled(rule))
+            #expect(configuration.rules[rule.identifier]?.parameters.count == rule.parameters.count)
+            for parameter in rule.parameters {
+                #expect(configuration.value(of: parameter, for: rule) == parameter.defaultValue)
+            }
+        }
+    }
+
+    @Test func defaultConfigDocumentsEveryRuleAndParameter() {
+        let text = DefaultConfigWriter.render(rules: ConfigFixtures.rules)
+        for rule in ConfigFixtures.rules {
+            #expect(text.contains("  # \(rule.summary)"))
+            #expect(text.contains("\(rule.citation.seedFile): \"Avoid \"overusing\""))
+            for parameter in rule.parameters {
+                #expect(text.contains("# \(parameter.summary) Minimum \(parameter.minimum)."))
+                #expect(text.contains("    \(parameter.name): \(parameter.defaultValue)\n"))
+            }
+        }
+        // The multi-line quote stays inside comments.
+        #expect(text.contains("\n  # haptics.\""))
+    }
+
+    @Test func defaultConfigWithoutRulesLoads() throws {
+        #expect(try ConfigurationLoader(rules: []).parse(DefaultConfigWriter.render(rules: []), file: "d.yml") == AuditConfiguration())
+    }
+}
