@@ -17,6 +17,7 @@ public struct AnalysisAccumulator: Sendable {
     private var strings = StringInterner()
     private var sessionLabels: [SessionLabel] = []
     private var records: [ViolationRecord] = []
+    private var details = DetailInterner()
 
     /// Sessions of the population with at least one accepted event.
     public private(set) var sessionsTotal = 0
@@ -85,9 +86,10 @@ public struct AnalysisAccumulator: Sendable {
                 sessionLabel = label
             }
             records.append(ViolationRecord(
-                rule: rule, session: label, screen: screen, severity: violation.severity,
+                rule: UInt32(truncatingIfNeeded: rule), session: UInt32(truncatingIfNeeded: label),
+                screen: UInt32(truncatingIfNeeded: screen), sourceFile: violation.source.file,
                 startTs: violation.startTs, endTs: violation.endTs, count: Int64(violation.count),
-                detail: violation.detail, source: violation.source
+                sourceLine: violation.source.line, detail: details.intern(violation.detail), severity: violation.severity
             ))
         }
     }
@@ -113,11 +115,11 @@ public struct AnalysisAccumulator: Sendable {
         let order = records.indices.sorted { a, b in
             let x = records[a]
             let y = records[b]
-            if x.session != y.session, sessionRank[x.session] != sessionRank[y.session] {
-                return sessionRank[x.session] < sessionRank[y.session]
+            if x.session != y.session, sessionRank[Int(x.session)] != sessionRank[Int(y.session)] {
+                return sessionRank[Int(x.session)] < sessionRank[Int(y.session)]
             }
             if x.startTs != y.startTs { return x.startTs < y.startTs }
-            if x.rule != y.rule { return ruleRank[x.rule] < ruleRank[y.rule] }
+            if x.rule != y.rule { return ruleRank[Int(x.rule)] < ruleRank[Int(y.rule)] }
             if x.source != y.source { return x.source < y.source }
             return a < b
         }
@@ -128,10 +130,10 @@ public struct AnalysisAccumulator: Sendable {
         ]
         return Table(name: "violations", columns: columns, rowCount: order.count) { index in
             let record = records[order[index]]
-            let label = labels[record.session]
+            let label = labels[Int(record.session)]
             return [
-                .label(strings[record.rule]), .label(record.severity.rawValue), .input(label.name),
-                .input(strings[label.device]), .input(strings[label.appVersion]), .input(strings[record.screen]),
+                .label(strings[Int(record.rule)]), .label(record.severity.rawValue), .input(label.name),
+                .input(strings[label.device]), .input(strings[label.appVersion]), .input(strings[Int(record.screen)]),
                 .timestamp(record.startTs), .timestamp(record.endTs), .integer(record.count), .input(record.detail),
                 .input(sources.describe(record.source)),
             ]
@@ -313,18 +315,36 @@ private struct SessionLabel: Sendable {
     var appVersion: Int
 }
 
-/// One violation, with its repeated strings as interned ids (about 80 bytes, the detail shared with the
-/// engine's string).
+/// One violation, compact: repeated strings are 32-bit interned ids (more distinct strings than that
+/// cannot fit in memory anyway), the source split so the fields pack into 72 bytes; the detail shares
+/// its storage with every equal detail (`DetailInterner`).
 private struct ViolationRecord: Sendable {
-    var rule: Int
-    var session: Int
-    var screen: Int
-    var severity: Severity
+    var rule: UInt32
+    var session: UInt32
+    var screen: UInt32
+    var sourceFile: Int32
     var startTs: Int64
     var endTs: Int64
     var count: Int64
+    var sourceLine: Int64
     var detail: String
-    var source: SourceLocation
+    var severity: Severity
+
+    var source: SourceLocation { SourceLocation(file: sourceFile, line: sourceLine) }
+}
+
+/// Makes equal violation details share one string buffer. Rules write details from templates, so most
+/// repeat; some embed a place and are unique, so after `limit` distinct details new ones are kept as
+/// they come instead of growing the table without bound.
+private struct DetailInterner: Sendable {
+    private var known: Set<String> = []
+    static let limit = 100_000
+
+    mutating func intern(_ detail: String) -> String {
+        if let existing = known.firstIndex(of: detail) { return known[existing] }
+        if known.count < Self.limit { known.insert(detail) }
+        return detail
+    }
 }
 
 private struct HapticTally: Sendable {

@@ -148,6 +148,27 @@ import Testing
         #expect(accumulator.violationsTable(sources: SourceFileTable(paths: ["f"])).rowCount == 1)
     }
 
+    @Test func ruleFilterLimitsVersionRows() {
+        var accumulator = AnalysisAccumulator(rules: F.rules, filter: TableFilter(rules: ["forced-tab-switch"]))
+        accumulator.add(F.report("a", version: "1.0"))
+        #expect(F.texts(accumulator.byVersionTable()) == [["1.0", "forced-tab-switch", "error", "0", "0", "1", "0.00"]])
+    }
+
+    @Test func equalDetailsAreKeptIntact() {
+        var accumulator = AnalysisAccumulator(rules: F.rules)
+        accumulator.add(F.report("a", violations: (1...3).map { F.violation("modal-depth", session: "a", line: Int64($0), detail: $0 == 2 ? "other" : "same") }))
+        let details = F.texts(accumulator.violationsTable(sources: SourceFileTable(paths: ["f"]))).map(\.[9])
+        #expect(details == ["same", "other", "same"])
+    }
+
+    @Test func deviceAndSessionFiltersNarrowThePopulation() {
+        var accumulator = AnalysisAccumulator(rules: F.rules, filter: TableFilter(sessions: ["a", "b"], devices: ["iPad"]))
+        accumulator.add(F.report("a", device: "iPad"))
+        accumulator.add(F.report("b", device: "iPhone"))
+        accumulator.add(F.report("c", device: "iPad"))
+        #expect(accumulator.sessionsTotal == 1)
+    }
+
     @Test func timeWindowSelectsOverlappingSessionsAndViolationsByStart() {
         let filter = TableFilter(since: 1000, until: 2000)
         var accumulator = AnalysisAccumulator(rules: F.rules, filter: filter)

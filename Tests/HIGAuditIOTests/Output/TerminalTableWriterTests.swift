@@ -59,5 +59,9 @@ import HIGAuditCore
         #expect(OutputFormat.allCases.map(\.fileExtension) == ["txt", "csv", "json", "md"])
         #expect(OutputFormat.csv.writer() is CSVWriter)
         #expect((OutputFormat.table.writer(colors: true) as? TerminalTableWriter)?.colors == true)
+        let table = WriterFixtures.single(.input("=x"))
+        #expect(OutputFormat.csv.writer().render(table) == "v\r\n'=x\r\n")
+        #expect(OutputFormat.json.writer().render(table) == "[\n{\"v\":\"=x\"}\n]\n")
+        #expect(OutputFormat.markdown.writer().render(table) == "| v |\n| --- |\n| =x |\n")
     }
 }
