@@ -201,6 +201,13 @@ import Testing
         #expect(F.texts(IngestTables.unknownTypesTable(statistics)) == [["a.new", "1"], ["x.new", "3"]])
     }
 
+    @Test func everyTableIsNamedAsItsName() {
+        let accumulator = AnalysisAccumulator(rules: F.rules)
+        for name in TableName.allCases {
+            #expect(accumulator.table(name, ingest: IngestStatistics(), sources: SourceFileTable()).name == name.rawValue)
+        }
+    }
+
     @Test func overviewIsSummaryWorstScreensAndIngest() {
         let accumulator = AnalysisAccumulator(rules: F.rules)
         #expect(accumulator.overview(ingest: IngestStatistics()).map(\.name) == ["summary", "worst_screens", "ingest"])
