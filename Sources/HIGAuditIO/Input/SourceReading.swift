@@ -273,8 +273,9 @@ struct SourceReading<Sink: LineSink> {
                             skip(&frame, .corrupt, at: here + Int64(consumed - unconsumed),
                                  "the decoder ended the frame before its last block")
                         }
-                    case .failed(let reason, let message, let at):
-                        skip(&frame, reason, at: here + Int64(at), message)
+                    case .failed(let reason, let message):
+                        // The decoder buffers whole blocks: the fault lies in the bytes just given to it.
+                        skip(&frame, reason, at: here + Int64(consumed), message)
                     }
                 }
                 start += consumed
@@ -360,7 +361,7 @@ struct SourceReading<Sink: LineSink> {
     /// Gives up on decoding `frame`: reports why, and cuts the current line (the frame's data is lost).
     private mutating func skip(_ frame: inout Frame, _ reason: SkipReason, at offset: Int64, _ why: String) {
         frame.skipReason = reason
-        let place = offset == frame.start ? "" : " (at byte \(offset))"
+        let place = offset == frame.start ? "" : " (detected by byte \(offset))"
         report(Diagnostic(
             reason.category, at: "\(path)@\(frame.start)",
             "frame \(frame.index): \(why)\(place); skipped to the next frame"))
@@ -448,7 +449,7 @@ struct SourceReading<Sink: LineSink> {
     private enum DecodeOutcome {
         case needMore
         case frameEnd(unconsumed: Int)
-        case failed(SkipReason, String, consumed: Int)
+        case failed(SkipReason, String)
     }
 
     /// Runs the decoder over `count` bytes of the current frame, splitting its output into lines.
@@ -470,7 +471,7 @@ struct SourceReading<Sink: LineSink> {
                 default:
                     reason = .corrupt
                 }
-                return .failed(reason, String(cString: ZSTD_getErrorName(result)), consumed: source.pos)
+                return .failed(reason, String(cString: ZSTD_getErrorName(result)))
             }
             if result == 0 { return .frameEnd(unconsumed: count - source.pos) }
             if source.pos == source.size && output.pos < output.size { return .needMore }
