@@ -210,7 +210,7 @@ struct SourceReading<Sink: LineSink> {
                         if ZstdFrameFormat.couldBeMagicPrefix(tail) {
                             endInsideHeader("the magic number of frame \(framesMet + 1)")
                         } else {
-                            endGarbage(from: position, to: position + Int64(available), reported: false)
+                            endGarbage(from: position, to: position + Int64(available), reported: false, atEnd: true)
                         }
                         start = end
                     }
@@ -318,12 +318,12 @@ struct SourceReading<Sink: LineSink> {
                 if available < 4 {
                     if !endOfFile { refill(); continue }
                     start = end
-                    endGarbage(from: garbageStart, to: position, reported: reported)
+                    endGarbage(from: garbageStart, to: position, reported: reported, atEnd: true)
                     return finishFrames()
                 }
                 if let found = Self.findMagic(input + start, count: available) {
                     start += found
-                    endGarbage(from: garbageStart, to: position, reported: reported)
+                    endGarbage(from: garbageStart, to: position, reported: reported, atEnd: false)
                     phase = .frameStart
                 } else {
                     // Keep the last three bytes: a magic number may straddle the next read.
@@ -409,12 +409,12 @@ struct SourceReading<Sink: LineSink> {
         summary.skippedBytes += splitter.dropPartialLine()
     }
 
-    private mutating func endGarbage(from garbageStart: Int64, to garbageEnd: Int64, reported: Bool) {
+    private mutating func endGarbage(from garbageStart: Int64, to garbageEnd: Int64, reported: Bool, atEnd: Bool) {
         let count = garbageEnd - garbageStart
         guard count > 0 else { return }
         summary.skippedBytes += count
         if !reported {
-            let what = endOfFile && start == end ? "after the last frame" : "before the next frame"
+            let what = atEnd ? "after the last frame" : "before the next frame"
             report(Diagnostic(
                 .trailingGarbage, at: "\(path)@\(garbageStart)",
                 "\(count) bytes \(what) are not a zstd frame; skipped"))

@@ -187,12 +187,14 @@ import Testing
         #expect(result.sink.texts == ["a"])
     }
 
-    @Test func trailingGarbageIsReportedAndCounted() throws {
+    @Test(arguments: ["garbage!!", "\n", "ab"])
+    func trailingGarbageIsReportedAndCounted(text: String) throws {
         let a = try InputFixtures.frame("a\nb\n")
-        let garbage = Array("garbage!!".utf8)
+        let garbage = Array(text.utf8)
         let result = try InputFixtures.read(bytes: a + garbage)
         #expect(result.diagnostics.map(\.category) == [.trailingGarbage])
         #expect(result.diagnostics.first?.location == "input.zst@\(a.count)")
+        #expect(result.diagnostics.first?.message.contains("\(garbage.count) bytes after the last frame") == true)
         #expect(result.sink.texts == ["a", "b"])
         #expect(result.statistics.skippedBytes == Int64(garbage.count))
         #expect(result.statistics.faults == 1)
@@ -205,6 +207,7 @@ import Testing
         let garbage = Array("not a frame at all".utf8)
         let result = try InputFixtures.read(bytes: a + garbage + b, options: ReaderOptions(readChunkBytes: 5))
         #expect(result.diagnostics.map(\.category) == [.trailingGarbage])
+        #expect(result.diagnostics.first?.message.contains("before the next frame") == true)
         #expect(result.sink.texts == ["a", "b"])
         #expect(result.statistics.skippedBytes == Int64(garbage.count))
         #expect(result.statistics.frames == 2)
