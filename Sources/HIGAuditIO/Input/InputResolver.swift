@@ -1,0 +1,95 @@
+import HIGAuditCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Turns command-line input arguments into the ordered list of sources one run reads as one stream.
+public enum InputResolver {
+    /// File name endings that mark a log inside a directory (compared ignoring case).
+    public static let logExtensions = [".zst", ".ndjson", ".jsonl"]
+
+    /// Arguments as the user typed them: files (any extension), directories (every `.zst`, `.ndjson`,
+    /// `.jsonl` file below, recursively, in lexicographic byte order of the path below the directory;
+    /// `displayPath` = the directory as named joined with that path), `-` = standard input.
+    ///
+    /// Missing or unreadable paths and directories without logs become diagnostics, not failures.
+    /// Symbolic links to files are followed; symbolic links to directories are not descended into
+    /// (like `find`), so a link cycle cannot make the walk endless. Arguments keep their order.
+    public static func resolve(_ arguments: [String]) -> (sources: [InputSource], diagnostics: [Diagnostic]) {
+        var sources: [InputSource] = []
+        var diagnostics: [Diagnostic] = []
+        for argument in arguments {
+            if argument == "-" {
+                sources.append(.standardInput)
+                continue
+            }
+            var status = stat()
+            guard stat(argument, &status) == 0 else {
+                diagnostics.append(Diagnostic(
+                    .unreadableFile, at: argument, StoredFile.systemMessage(errno)))
+                continue
+            }
+            guard status.st_mode & S_IFMT == S_IFDIR else {
+                sources.append(InputSource(path: argument))
+                continue
+            }
+            var found: [String] = []
+            collectLogs(in: argument, below: "", into: &found, diagnostics: &diagnostics)
+            if found.isEmpty {
+                diagnostics.append(Diagnostic(
+                    .emptyFile, at: argument, "no .zst, .ndjson or .jsonl files in this directory"))
+            }
+            found.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            let prefix = argument.hasSuffix("/") ? argument : argument + "/"
+            for relative in found {
+                sources.append(InputSource(path: prefix + relative))
+            }
+        }
+        return (sources, diagnostics)
+    }
+
+    static func isLogFileName(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return logExtensions.contains { lowered.hasSuffix($0) && lowered.count > $0.count }
+    }
+
+    private static func collectLogs(
+        in root: String, below relative: String, into found: inout [String], diagnostics: inout [Diagnostic]
+    ) {
+        let directoryPath = relative.isEmpty ? root : (root.hasSuffix("/") ? root : root + "/") + relative
+        guard let directory = opendir(directoryPath) else {
+            diagnostics.append(Diagnostic(
+                .unreadableFile, at: directoryPath, "cannot list directory: \(StoredFile.systemMessage(errno))"))
+            return
+        }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name == "." || name == ".." { continue }
+            names.append(name)
+        }
+        for name in names {
+            let childRelative = relative.isEmpty ? name : relative + "/" + name
+            let childPath = (root.hasSuffix("/") ? root : root + "/") + childRelative
+            var status = stat()
+            guard lstat(childPath, &status) == 0 else { continue }
+            let kind = status.st_mode & S_IFMT
+            if kind == S_IFDIR {
+                collectLogs(in: root, below: childRelative, into: &found, diagnostics: &diagnostics)
+            } else if isLogFileName(name) {
+                if kind == S_IFLNK {
+                    // Follow links to files only.
+                    var target = stat()
+                    guard stat(childPath, &target) == 0, target.st_mode & S_IFMT != S_IFDIR else { continue }
+                }
+                found.append(childRelative)
+            }
+        }
+    }
+}

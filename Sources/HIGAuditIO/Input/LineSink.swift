@@ -1,0 +1,15 @@
+/// Receives the lines of one input, in order, as the reader splits them.
+///
+/// The reader knows nothing of JSON: a line is opaque bytes. The bytes passed to `line` live in the
+/// reader's buffer and are valid only during the call; copy what must outlive it.
+public protocol LineSink {
+    /// One complete line: no `\n`, no trailing `\r`, the UTF-8 byte order mark removed at the start of
+    /// the decompressed file. Blank lines are delivered too (the decoder counts them as blank).
+    /// `number` is the 1-based line number in the decompressed file, blank lines counted.
+    mutating func line(_ bytes: UnsafeRawBufferPointer, number: Int64)
+
+    /// A line longer than `ReaderOptions.maxLineBytes`: it was skipped as it streamed by, never held
+    /// whole in memory. `byteCount` is its length without the line ending. The reader does not report
+    /// it as a diagnostic itself, so that the sink can count and report it once, as a malformed line.
+    mutating func oversizedLine(number: Int64, byteCount: Int64)
+}

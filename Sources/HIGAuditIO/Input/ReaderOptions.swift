@@ -1,0 +1,57 @@
+/// How `InputReader` reads: memory limits, dictionaries and buffer sizes.
+public struct ReaderOptions: Sendable, Equatable {
+    /// Frames whose window exceeds 2^maxWindowLog bytes are refused (SPEC §2: 27 unless a flag raises
+    /// it), so that one hostile or odd upload cannot make the decoder allocate gigabytes.
+    public var maxWindowLog: Int = 27
+    /// Trained zstd dictionary files (`--dictionary FILE`), matched to frames by dictionary id.
+    public var dictionaryFiles: [String] = []
+    /// Lines longer than this (without their line ending) are reported as oversized (SPEC §2: 1 MiB).
+    public var maxLineBytes: Int = 1 << 20
+    /// Bytes asked of storage per `read(2)`.
+    public var readChunkBytes: Int = 128 << 10
+    /// Decompressed bytes produced per `ZSTD_decompressStream` call (and line-splitting step).
+    public var decodeChunkBytes: Int = 128 << 10
+
+    public init(
+        maxWindowLog: Int = 27, dictionaryFiles: [String] = [], maxLineBytes: Int = 1 << 20,
+        readChunkBytes: Int = 128 << 10, decodeChunkBytes: Int = 128 << 10
+    ) {
+        self.maxWindowLog = maxWindowLog
+        self.dictionaryFiles = dictionaryFiles
+        self.maxLineBytes = maxLineBytes
+        self.readChunkBytes = readChunkBytes
+        self.decodeChunkBytes = decodeChunkBytes
+    }
+
+    /// The window sizes zstd can describe: 2^10 (its minimum) up to 2^31 (its maximum on 64-bit).
+    public static let windowLogRange = 10...31
+}
+
+/// Options `InputReader` cannot work with; the only errors it throws (input problems are diagnostics).
+public enum InputReaderError: Error, Sendable, Equatable, CustomStringConvertible {
+    case windowLogOutOfRange(Int)
+    case invalidSize(option: String, value: Int)
+    case unreadableDictionary(path: String, reason: String)
+    /// A file without the zstd dictionary magic and id: frames cannot name it, so it cannot be matched.
+    case notADictionary(path: String)
+    case duplicateDictionaryID(UInt32, paths: [String])
+    case decoderUnavailable(String)
+
+    public var description: String {
+        switch self {
+        case .windowLogOutOfRange(let value):
+            return "maximum window log \(value) is outside \(ReaderOptions.windowLogRange.lowerBound)"
+                + "…\(ReaderOptions.windowLogRange.upperBound)"
+        case .invalidSize(let option, let value):
+            return "\(option) must be positive (got \(value))"
+        case .unreadableDictionary(let path, let reason):
+            return "\(path): cannot read dictionary: \(reason)"
+        case .notADictionary(let path):
+            return "\(path): not a trained zstd dictionary (no dictionary id)"
+        case .duplicateDictionaryID(let id, let paths):
+            return "dictionary id \(id) is given twice: \(paths.joined(separator: ", "))"
+        case .decoderUnavailable(let reason):
+            return "cannot set up the zstd decoder: \(reason)"
+        }
+    }
+}

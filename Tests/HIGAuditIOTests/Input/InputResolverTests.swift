@@ -1,0 +1,60 @@
+import Foundation
+import HIGAuditCore
+import Testing
+@testable import HIGAuditIO
+
+@Suite struct InputResolverTests {
+    @Test func directoriesExpandToLogFilesInLexicographicOrder() throws {
+        let root = try InputFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        for name in ["b.zst", "a/z.ndjson", "a/b/c.jsonl", "a.zst", "A.ZST", "notes.txt", "a/readme.md", ".zst", "c.zst.tmp"] {
+            try InputFixtures.write([0x0A], named: name, in: root)
+        }
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("empty"), withIntermediateDirectories: true)
+
+        let named = root.path
+        let (sources, diagnostics) = InputResolver.resolve([named])
+        #expect(diagnostics.isEmpty)
+        // Byte order: "A" < "a", "." < "/", so "a.zst" before "a/…".
+        #expect(sources.map(\.displayPath) == ["A.ZST", "a.zst", "a/b/c.jsonl", "a/z.ndjson", "b.zst"].map { named + "/" + $0 })
+
+        let (withSlash, _) = InputResolver.resolve([named + "/"])
+        #expect(withSlash.first?.displayPath == named + "/A.ZST")
+    }
+
+    @Test func argumentsKeepTheirOrderAndAnyExtension() throws {
+        let root = try InputFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let text = try InputFixtures.write([0x0A], named: "upload.bin", in: root)
+        let log = try InputFixtures.write([0x0A], named: "d/x.zst", in: root)
+        let (sources, diagnostics) = InputResolver.resolve([text, "-", root.path + "/d"])
+        #expect(diagnostics.isEmpty)
+        #expect(sources.map(\.displayPath) == [text, "-", log])
+        #expect(sources[1] == .standardInput)
+        #expect(sources[0].filePath == text)
+    }
+
+    @Test func missingPathsAndDirectoriesWithoutLogsBecomeDiagnostics() throws {
+        let root = try InputFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try InputFixtures.write([0x0A], named: "notes.txt", in: root)
+        let missing = root.path + "/missing.zst"
+        let (sources, diagnostics) = InputResolver.resolve([missing, root.path])
+        #expect(sources.isEmpty)
+        #expect(diagnostics.map(\.category) == [.unreadableFile, .emptyFile])
+        #expect(diagnostics.map(\.location) == [missing, root.path])
+    }
+
+    @Test func linksToDirectoriesAreNotFollowed() throws {
+        let root = try InputFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try InputFixtures.write([0x0A], named: "logs/a.zst", in: root)
+        try FileManager.default.createSymbolicLink(
+            atPath: root.path + "/logs/loop", withDestinationPath: root.path + "/logs")
+        try FileManager.default.createSymbolicLink(
+            atPath: root.path + "/logs/link.zst", withDestinationPath: root.path + "/logs/a.zst")
+        let (sources, diagnostics) = InputResolver.resolve([root.path + "/logs"])
+        #expect(diagnostics.isEmpty)
+        #expect(sources.map(\.displayPath) == [root.path + "/logs/a.zst", root.path + "/logs/link.zst"])
+    }
+}
