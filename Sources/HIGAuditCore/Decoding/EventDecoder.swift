@@ -289,7 +289,7 @@ private struct LineReader {
         return value
     }
 
-    /// The field's value; absent or `null` is a missing required field.
+    /// The field's value; absent is a missing required field (`null` is then a wrong type).
     @inline(__always)
     private func present(_ field: EventField) throws(MalformedLine) -> FieldValue {
         let value = try checked(field)
