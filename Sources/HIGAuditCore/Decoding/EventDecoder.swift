@@ -16,9 +16,13 @@
 /// - Lines longer than 1 MiB are malformed without being scanned; containers nested deeper than 512
 ///   levels are malformed.
 /// - `\u0000` is valid JSON and accepted; lone or inverted surrogate escapes are malformed.
-public struct EventDecoder {
+public struct EventDecoder: Sendable {
     /// SPEC §2: a longer line is malformed.
     public static let maxLineLength = 1 << 20
+
+    /// Where the scan notes the known fields; reused from line to line so decoding allocates nothing
+    /// of its own.
+    private var table = FieldTable()
 
     public init() {}
 
@@ -30,17 +34,17 @@ public struct EventDecoder {
         guard count <= Self.maxLineLength else {
             return .malformed(MalformedLine(reason: "line longer than 1 MiB (\(count) bytes)"))
         }
-        let base = raw.assumingMemoryBound(to: UInt8.self)
-        return withUnsafeTemporaryAllocation(of: FieldValue.self, capacity: EventField.count) { slots in
-            guard let fields = slots.baseAddress else { return .blank }
-            fields.initialize(repeating: .absent, count: EventField.count)
-            let line = LineReader(base: base, count: count, fields: fields)
-            do throws(MalformedLine) {
-                guard try line.scan() else { return .blank }
-                return try line.interpret()
-            } catch {
-                return .malformed(error)
-            }
+        if !isKnownUniquelyReferenced(&table) { table = FieldTable() }
+        let fields = table.fields
+        fields.update(repeating: .absent, count: EventField.count)
+        let reader = LineReader(
+            base: raw.assumingMemoryBound(to: UInt8.self), count: count, fields: fields, recent: table.recent,
+            keys: table.keys)
+        do throws(MalformedLine) {
+            guard try reader.scan() else { return .blank }
+            return try reader.interpret()
+        } catch {
+            return .malformed(error)
         }
     }
 
@@ -51,16 +55,42 @@ public struct EventDecoder {
     }
 }
 
+/// One slot per `EventField` and the fields' recent values, owned by one decoder (copy-on-write keeps
+/// copies of a decoder apart, hence `@unchecked Sendable`).
+private final class FieldTable: @unchecked Sendable {
+    let fields: UnsafeMutablePointer<FieldValue>
+    let recent = RecentStrings(slots: EventField.count)
+    let keys = KeyMatcher()
+
+    init() {
+        fields = .allocate(capacity: EventField.count)
+        fields.initialize(repeating: .absent, count: EventField.count)
+    }
+
+    deinit {
+        fields.deallocate()
+        recent.deallocate()
+        keys.deallocate()
+    }
+}
+
 /// The work on one line: the scan that fills `fields`, then the typed reading of them.
 private struct LineReader {
     let base: UnsafePointer<UInt8>
     let count: Int
     let fields: UnsafeMutablePointer<FieldValue>
+    let recent: RecentStrings
+    let keys: KeyMatcher
 
-    init(base: UnsafePointer<UInt8>, count: Int, fields: UnsafeMutablePointer<FieldValue>) {
+    init(
+        base: UnsafePointer<UInt8>, count: Int, fields: UnsafeMutablePointer<FieldValue>,
+        recent: RecentStrings, keys: KeyMatcher
+    ) {
         self.base = base
         self.count = count
         self.fields = fields
+        self.recent = recent
+        self.keys = keys
     }
 
     // MARK: Scanning
@@ -102,7 +132,7 @@ private struct LineReader {
             let keyLength = scanner.pos &- 1 &- keyStart
             let field = keyEscaped
                 ? Self.fieldForEscapedKey(base: base, start: keyStart, end: keyStart &+ keyLength)
-                : EventField.matching(ByteSlice(start: base + keyStart, count: keyLength))
+                : keys.field(start: base + keyStart, count: keyLength, readableUpTo: base + count)
             try scanner.expectColon()
             if let field {
                 let value = try scanKnownValue(&scanner)
@@ -316,17 +346,26 @@ private struct LineReader {
         return String(decoding: UnsafeBufferPointer(start: base + Int(value.start), count: Int(value.end) - Int(value.start)), as: UTF8.self)
     }
 
+    /// A string value the event keeps: reused from the previous line when the bytes are the same,
+    /// except for `id`, which differs on every event.
+    @inline(__always)
+    private func keptString(_ field: EventField, _ value: FieldValue) -> String {
+        if value.flag || field == .id { return string(value) }
+        return recent.string(
+            slot: field.rawValue, start: base + Int(value.start), count: Int(value.end) - Int(value.start))
+    }
+
     private func requiredString(_ field: EventField) throws(MalformedLine) -> String {
         let value = try present(field)
         guard value.kind == .string else { throw wrongType(field, value, expected: "a string") }
-        return string(value)
+        return keptString(field, value)
     }
 
     private func optionalString(_ field: EventField) throws(MalformedLine) -> String? {
         let value = try checked(field)
         switch value.kind {
         case .absent, .null: return nil
-        case .string: return string(value)
+        case .string: return keptString(field, value)
         default: throw wrongType(field, value, expected: "a string")
         }
     }

@@ -34,6 +34,9 @@ struct JSONScanner {
 
     /// Scans a string whose opening quote is at `pos - 1`; leaves `pos` after the closing quote.
     ///
+    /// Eight bytes at a time while there are eight: one word tells where the closing quote is and
+    /// whether anything before it (a backslash, a control character, a non-ASCII byte) needs a closer look.
+    ///
     /// - Returns: whether the string contains escapes (its bytes then differ from its value).
     @inline(__always)
     mutating func scanStringBody() throws(MalformedLine) -> Bool {
@@ -41,28 +44,37 @@ struct JSONScanner {
         var p = pos
         var escaped = false
         while true {
-            // Find the next byte that needs attention, eight bytes at a time while there are eight.
-            while true {
-                if end &- p >= 8 {
-                    let word = UInt64(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self))
-                    let mask = Self.stringAttentionMask(word)
-                    if mask == 0 {
-                        p &+= 8
-                        continue
-                    }
-                    p &+= mask.trailingZeroBitCount &>> 3
-                    break
+            if end &- p >= 8 {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self))
+                let quotes = Self.zeroBytes(word ^ 0x2222_2222_2222_2222)
+                let others = Self.attentionBytes(word)
+                if quotes | others == 0 {
+                    p &+= 8
+                    continue
                 }
+                // trailingZeroBitCount of 0 is 64, so a word without one of them compares as "later".
+                let quoteBit = quotes.trailingZeroBitCount
+                let otherBit = others.trailingZeroBitCount
+                if quoteBit < otherBit {
+                    pos = p &+ (quoteBit &>> 3) &+ 1
+                    return escaped
+                }
+                p &+= otherBit &>> 3
+            } else {
                 guard p < end else { throw JSONError.unterminatedString(at: opening) }
                 let c = base[p]
-                if c == 0x22 || c == 0x5C || c < 0x20 || c >= 0x80 { break }
-                p &+= 1
+                if c == 0x22 {
+                    pos = p &+ 1
+                    return escaped
+                }
+                if c != 0x5C && c >= 0x20 && c < 0x80 {
+                    p &+= 1
+                    continue
+                }
             }
+            // A backslash, a control character or the first byte of a multi-byte sequence.
             let c = base[p]
-            if c == 0x22 {
-                pos = p &+ 1
-                return escaped
-            } else if c == 0x5C {
+            if c == 0x5C {
                 escaped = true
                 p = try scanEscape(at: p)
             } else if c < 0x20 {
@@ -73,21 +85,20 @@ struct JSONScanner {
         }
     }
 
-    /// A word whose bytes are all ordinary string content gives zero; otherwise the lowest set bit is in
-    /// the first byte that is a quote, a backslash, a control character or not ASCII.
-    ///
-    /// The borrow-based tests can only give false positives in bytes *above* a true one, so the lowest
-    /// set bit is exact.
+    /// The high bit of every zero byte of `word`. Exact for the lowest zero byte; a borrow can only
+    /// mark bytes above a true one, so "the first zero byte" is always right.
     @inline(__always)
-    static func stringAttentionMask(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let quotes = word ^ (ones &* 0x22)
-        let backslashes = word ^ (ones &* 0x5C)
-        let quoteZero = (quotes &- ones) & ~quotes
-        let backslashZero = (backslashes &- ones) & ~backslashes
-        let control = (word &- ones &* 0x20) & ~word
-        return (quoteZero | backslashZero | control | word) & highs
+    static func zeroBytes(_ word: UInt64) -> UInt64 {
+        (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+    }
+
+    /// The high bit of each byte that is a backslash, a control character or not ASCII (exact for the
+    /// lowest such byte, as in `zeroBytes`).
+    @inline(__always)
+    static func attentionBytes(_ word: UInt64) -> UInt64 {
+        let backslashes = zeroBytes(word ^ 0x5C5C_5C5C_5C5C_5C5C)
+        let control = (word &- 0x2020_2020_2020_2020) & ~word
+        return (backslashes | control | word) & 0x8080_8080_8080_8080
     }
 
     /// Checks one escape starting at the backslash at `p`; returns the index after it.
