@@ -1,0 +1,486 @@
+/// Turns one NDJSON line into a typed `Event`, or says precisely why it cannot (SPEC §2).
+///
+/// This is the hot path of every run, so it makes one pass over the bytes that both validates the
+/// whole line as strict RFC 8259 JSON (also inside unknown fields it otherwise skips) and notes where
+/// each known field's value sits; only then does it build the few `String`s the event keeps.
+///
+/// Checks, in order: JSON validity → `ts`, `session`, `type` and the optional common fields → unknown
+/// `type` (`.unknownType`) → the type's own fields. Choices where the SPEC is silent:
+/// - `null` for an optional field (or one with a default) counts as absent; `null` for a required field
+///   is malformed.
+/// - A key the event's type reads (common fields included) appearing twice is malformed ("duplicate
+///   key"); duplicates of keys it ignores are fine.
+/// - For `loading.start`/`loading.end`, `id` is the loading operation's id (required) and goes into the
+///   payload only; `Event.id` stays nil so that a `loading.end` is not taken for a retried copy of its
+///   `loading.start`.
+/// - Lines longer than 1 MiB are malformed without being scanned; containers nested deeper than 512
+///   levels are malformed.
+/// - `\u0000` is valid JSON and accepted; lone or inverted surrogate escapes are malformed.
+public struct EventDecoder: Sendable {
+    /// SPEC §2: a longer line is malformed.
+    public static let maxLineLength = 1 << 20
+
+    /// Where the scan notes the known fields; reused from line to line so decoding allocates nothing
+    /// of its own.
+    private var table = FieldTable()
+
+    public init() {}
+
+    /// Decodes one line: `line` excludes the line terminator and the file's byte order mark.
+    /// The event's `source` is left `.unknown` for the caller to fill in.
+    public mutating func decode(_ line: UnsafeRawBufferPointer) -> DecodedLine {
+        guard let raw = line.baseAddress, line.count > 0 else { return .blank }
+        let count = line.count
+        guard count <= Self.maxLineLength else {
+            return .malformed(MalformedLine(reason: "line longer than 1 MiB (\(count) bytes)"))
+        }
+        if !isKnownUniquelyReferenced(&table) { table = FieldTable() }
+        let fields = table.fields
+        fields.update(repeating: .absent, count: EventField.count)
+        let reader = LineReader(
+            base: raw.assumingMemoryBound(to: UInt8.self), count: count, fields: fields, recent: table.recent,
+            keys: table.keys)
+        do throws(MalformedLine) {
+            guard try reader.scan() else { return .blank }
+            return try reader.interpret()
+        } catch {
+            return .malformed(error)
+        }
+    }
+
+    /// Convenience for tests and examples.
+    public mutating func decode(_ line: String) -> DecodedLine {
+        var line = line
+        return line.withUTF8 { decode(UnsafeRawBufferPointer($0)) }
+    }
+}
+
+/// One slot per `EventField` and the fields' recent values, owned by one decoder (copy-on-write keeps
+/// copies of a decoder apart, hence `@unchecked Sendable`).
+private final class FieldTable: @unchecked Sendable {
+    let fields: UnsafeMutablePointer<FieldValue>
+    let recent = RecentStrings(slots: EventField.count)
+    let keys = KeyMatcher()
+
+    init() {
+        fields = .allocate(capacity: EventField.count)
+        fields.initialize(repeating: .absent, count: EventField.count)
+    }
+
+    deinit {
+        fields.deallocate()
+        recent.deallocate()
+        keys.deallocate()
+    }
+}
+
+/// The work on one line: the scan that fills `fields`, then the typed reading of them.
+private struct LineReader {
+    let base: UnsafePointer<UInt8>
+    let count: Int
+    let fields: UnsafeMutablePointer<FieldValue>
+    let recent: RecentStrings
+    let keys: KeyMatcher
+
+    init(
+        base: UnsafePointer<UInt8>, count: Int, fields: UnsafeMutablePointer<FieldValue>,
+        recent: RecentStrings, keys: KeyMatcher
+    ) {
+        self.base = base
+        self.count = count
+        self.fields = fields
+        self.recent = recent
+        self.keys = keys
+    }
+
+    // MARK: Scanning
+
+    /// Validates the line and records the known fields of its top-level object.
+    /// - Returns: false for a blank line.
+    func scan() throws(MalformedLine) -> Bool {
+        var scanner = JSONScanner(base: base, count: count)
+        scanner.skipWhitespace()
+        guard scanner.pos < count else { return false }
+        let isObject = base[scanner.pos] == 0x7B
+        if isObject {
+            try scanTopLevelObject(&scanner)
+        } else {
+            try scanner.skipValue(depth: 0)
+        }
+        if scanner.pos < count, base[scanner.pos] <= 0x20 { scanner.skipWhitespace() }
+        guard scanner.pos == count else {
+            throw JSONError.trailingContent(base, at: scanner.pos, end: count)
+        }
+        guard isObject else { throw MalformedLine(reason: "top-level value is not an object", column: 0) }
+        return true
+    }
+
+    private func scanTopLevelObject(_ scanner: inout JSONScanner) throws(MalformedLine) {
+        scanner.pos &+= 1
+        scanner.skipWhitespace()
+        if scanner.pos < count, base[scanner.pos] == 0x7D {
+            scanner.pos &+= 1
+            return
+        }
+        while true {
+            guard scanner.pos < count else { throw JSONError.unexpectedEnd(at: scanner.pos) }
+            let keyColumn = scanner.pos
+            guard base[keyColumn] == 0x22 else { throw JSONError.unexpected(base, at: keyColumn, end: count) }
+            scanner.pos &+= 1
+            let keyEscaped = try scanner.scanStringBody()
+            let keyStart = keyColumn &+ 1
+            let keyLength = scanner.pos &- 1 &- keyStart
+            let field = keyEscaped
+                ? Self.fieldForEscapedKey(base: base, start: keyStart, end: keyStart &+ keyLength)
+                : keys.field(start: base + keyStart, count: keyLength, readableUpTo: base + count)
+            try scanner.expectColon()
+            if let field {
+                let value = try scanKnownValue(&scanner)
+                let slot = fields + field.rawValue
+                if slot.pointee.kind == .absent {
+                    slot.pointee = value
+                } else if slot.pointee.duplicateColumn < 0 {
+                    slot.pointee.duplicateColumn = Int32(truncatingIfNeeded: keyColumn)
+                }
+            } else {
+                try scanner.skipValue(depth: 1)
+            }
+            if scanner.pos < count, base[scanner.pos] <= 0x20 { scanner.skipWhitespace() }
+            guard scanner.pos < count else { throw JSONError.unexpectedEnd(at: scanner.pos) }
+            switch base[scanner.pos] {
+            case 0x2C:
+                scanner.pos &+= 1
+                if scanner.pos < count, base[scanner.pos] <= 0x20 { scanner.skipWhitespace() }
+            case 0x7D:
+                scanner.pos &+= 1
+                return
+            default:
+                throw JSONError.unexpected(base, at: scanner.pos, end: count)
+            }
+        }
+    }
+
+    /// Validates the value of a known key and notes its type and position.
+    @inline(__always)
+    private func scanKnownValue(_ scanner: inout JSONScanner) throws(MalformedLine) -> FieldValue {
+        let start = scanner.pos
+        guard start < count else { throw JSONError.unexpectedEnd(at: start) }
+        let kind: FieldValue.Kind
+        var flag = false
+        switch base[start] {
+        case 0x22:
+            scanner.pos &+= 1
+            flag = try scanner.scanStringBody()
+            return FieldValue(
+                kind: .string, flag: flag, start: Int32(truncatingIfNeeded: start &+ 1),
+                end: Int32(truncatingIfNeeded: scanner.pos &- 1), duplicateColumn: -1)
+        case 0x2D, 0x30...0x39:
+            kind = .number
+            flag = try scanner.scanNumber()
+        case 0x74:
+            kind = .true
+            try scanner.scanLiteral("true")
+        case 0x66:
+            kind = .false
+            try scanner.scanLiteral("false")
+        case 0x6E:
+            kind = .null
+            try scanner.scanLiteral("null")
+        case 0x7B:
+            kind = .object
+            try scanner.skipObject(depth: 2)
+        case 0x5B:
+            kind = .array
+            try scanner.skipArray(depth: 2)
+        default:
+            throw JSONError.unexpected(base, at: start, end: count)
+        }
+        return FieldValue(
+            kind: kind, flag: flag, start: Int32(truncatingIfNeeded: start),
+            end: Int32(truncatingIfNeeded: scanner.pos), duplicateColumn: -1)
+    }
+
+    /// Keys written with escapes (`"t\u0073"` is the key `ts`) are rare: unescape, then match.
+    private static func fieldForEscapedKey(base: UnsafePointer<UInt8>, start: Int, end: Int) -> EventField? {
+        var key = JSONStringUnescaper.string(base: base, start: start, end: end)
+        return key.withUTF8 { bytes in
+            guard let keyBase = bytes.baseAddress else { return nil }
+            return EventField.matching(ByteSlice(start: keyBase, count: bytes.count))
+        }
+    }
+
+    // MARK: Interpreting
+
+    func interpret() throws(MalformedLine) -> DecodedLine {
+        let ts = try timestamp()
+        let session = try requiredString(.session)
+        guard !session.isEmpty else {
+            throw MalformedLine(reason: "field \"session\" must be a non-empty string", column: value(.session).column)
+        }
+        let typeValue = try present(.type)
+        guard typeValue.kind == .string else { throw wrongType(.type, typeValue, expected: "a string") }
+
+        let device = try optionalString(.device)
+        let app = try optionalString(.app)
+        let appVersion = try optionalString(.appVersion)
+        let osVersion = try optionalString(.osVersion)
+        let screen = try optionalString(.screen)
+        var id = try optionalString(.id)
+
+        let kind = typeValue.flag
+            ? Self.kindOfEscapedName(string(typeValue))
+            : EventKind(wireBytes: bytes(typeValue))
+        guard let kind else { return .unknownType(string(typeValue)) }
+
+        let payload: EventPayload
+        switch kind {
+        case .sessionStart:
+            payload = .sessionStart(SessionSettings(
+                hapticsEnabled: try optionalBool(.hapticsEnabled, default: true),
+                pencilPreferredAction: try optionalEnum(
+                    .pencilPreferredAction, "pencil preferred action", PencilPreferredAction.init(wireBytes:))
+                    ?? .switchEraser,
+                pencilCustomActionEnabled: try optionalBool(.pencilCustomActionEnabled, default: false)))
+        case .sessionEnd:
+            payload = .sessionEnd
+        case .touch:
+            payload = .touch(Touch(
+                phase: try requiredEnum(.phase, "touch phase", TouchPhase.init(wireBytes:)),
+                target: try optionalString(.target),
+                input: try optionalEnum(.input, "touch input", TouchInput.init(wireBytes:)) ?? .finger,
+                x: try optionalNumber(.x),
+                y: try optionalNumber(.y)))
+        case .pencilDoubleTap:
+            payload = .pencilDoubleTap(
+                action: try requiredEnum(.action, "pencil action", PencilTapAction.init(wireBytes:)))
+        case .haptic:
+            payload = .haptic(
+                kind: try requiredEnum(.kind, "haptic kind", HapticKind.init(wireBytes:)),
+                durationMs: try optionalNumber(.durationMs))
+        case .outcome:
+            payload = .outcome(
+                result: try requiredEnum(.result, "outcome result", OutcomeResult.init(wireBytes:)),
+                task: try optionalString(.task))
+        case .tabSwitch:
+            payload = .tabSwitch(from: try requiredString(.from), to: try requiredString(.to))
+        case .navPush:
+            payload = .navPush(to: try requiredString(.to))
+        case .navPop:
+            payload = .navPop(to: try requiredString(.to))
+        case .modalPresent:
+            payload = .modalPresent(
+                modal: try requiredString(.modal),
+                style: try requiredEnum(.style, "modal style", ModalStyle.init(wireBytes:)))
+        case .modalDismiss:
+            payload = .modalDismiss(modal: try requiredString(.modal))
+        case .contentMutation:
+            payload = .contentMutation(
+                action: try requiredEnum(.action, "mutation action", MutationAction.init(wireBytes:)),
+                object: try optionalString(.object),
+                undoable: try optionalBool(.undoable, default: true))
+        case .loadingStart:
+            payload = .loadingStart(
+                id: try requiredString(.id),
+                indicator: try requiredEnum(.indicator, "loading indicator", LoadingIndicator.init(wireBytes:)))
+            id = nil
+        case .loadingEnd:
+            payload = .loadingEnd(id: try requiredString(.id))
+            id = nil
+        case .captureStart:
+            payload = .captureStart(source: try requiredEnum(.source, "capture source", CaptureSource.init(wireBytes:)))
+        case .captureStop:
+            payload = .captureStop(source: try requiredEnum(.source, "capture source", CaptureSource.init(wireBytes:)))
+        }
+        return .event(Event(
+            ts: ts, session: session, payload: payload, device: device, app: app, appVersion: appVersion,
+            osVersion: osVersion, screen: screen, id: id))
+    }
+
+    private static func kindOfEscapedName(_ name: String) -> EventKind? {
+        var name = name
+        return name.withUTF8 { bytes in
+            guard let start = bytes.baseAddress else { return nil }
+            return EventKind(wireBytes: ByteSlice(start: start, count: bytes.count))
+        }
+    }
+
+    // MARK: Field access
+
+    @inline(__always)
+    private func value(_ field: EventField) -> FieldValue { fields[field.rawValue] }
+
+    /// The field's value if it occurs exactly once; absent stays absent.
+    @inline(__always)
+    private func checked(_ field: EventField) throws(MalformedLine) -> FieldValue {
+        let value = fields[field.rawValue]
+        if value.duplicateColumn >= 0 {
+            throw MalformedLine(reason: "duplicate key \"\(field.key)\"", column: Int(value.duplicateColumn))
+        }
+        return value
+    }
+
+    /// The field's value; absent is a missing required field (`null` is then a wrong type).
+    @inline(__always)
+    private func present(_ field: EventField) throws(MalformedLine) -> FieldValue {
+        let value = try checked(field)
+        if value.kind == .absent { throw MalformedLine(reason: "missing required field \"\(field.key)\"") }
+        return value
+    }
+
+    private func wrongType(_ field: EventField, _ value: FieldValue, expected: String) -> MalformedLine {
+        MalformedLine(
+            reason: "field \"\(field.key)\" must be \(expected), not \(value.kindDescription)", column: value.column)
+    }
+
+    @inline(__always)
+    private func bytes(_ value: FieldValue) -> ByteSlice {
+        ByteSlice(start: base + Int(value.start), count: Int(value.end) - Int(value.start))
+    }
+
+    /// A string value as Swift `String`, unescaped if it has escapes.
+    @inline(__always)
+    private func string(_ value: FieldValue) -> String {
+        if value.flag {
+            return JSONStringUnescaper.string(base: base, start: Int(value.start), end: Int(value.end))
+        }
+        return String(decoding: UnsafeBufferPointer(start: base + Int(value.start), count: Int(value.end) - Int(value.start)), as: UTF8.self)
+    }
+
+    /// A string value the event keeps: reused from the previous line when the bytes are the same,
+    /// except for `id`, which differs on every event.
+    @inline(__always)
+    private func keptString(_ field: EventField, _ value: FieldValue) -> String {
+        if value.flag || field == .id { return string(value) }
+        return recent.string(
+            slot: field.rawValue, start: base + Int(value.start), count: Int(value.end) - Int(value.start))
+    }
+
+    private func requiredString(_ field: EventField) throws(MalformedLine) -> String {
+        let value = try present(field)
+        guard value.kind == .string else { throw wrongType(field, value, expected: "a string") }
+        return keptString(field, value)
+    }
+
+    private func optionalString(_ field: EventField) throws(MalformedLine) -> String? {
+        let value = try checked(field)
+        switch value.kind {
+        case .absent, .null: return nil
+        case .string: return keptString(field, value)
+        default: throw wrongType(field, value, expected: "a string")
+        }
+    }
+
+    private func optionalBool(_ field: EventField, default defaultValue: Bool) throws(MalformedLine) -> Bool {
+        let value = try checked(field)
+        switch value.kind {
+        case .absent, .null: return defaultValue
+        case .true: return true
+        case .false: return false
+        default: throw wrongType(field, value, expected: "a boolean")
+        }
+    }
+
+    private func optionalNumber(_ field: EventField) throws(MalformedLine) -> Double? {
+        let value = try checked(field)
+        switch value.kind {
+        case .absent, .null: return nil
+        case .number: return JSONNumber.double(bytes(value))
+        default: throw wrongType(field, value, expected: "a number")
+        }
+    }
+
+    private func requiredEnum<Value>(
+        _ field: EventField, _ what: String, _ match: (ByteSlice) -> Value?
+    ) throws(MalformedLine) -> Value {
+        let value = try present(field)
+        return try enumValue(field, value, what, match)
+    }
+
+    private func optionalEnum<Value>(
+        _ field: EventField, _ what: String, _ match: (ByteSlice) -> Value?
+    ) throws(MalformedLine) -> Value? {
+        let value = try checked(field)
+        if value.kind == .absent || value.kind == .null { return nil }
+        return try enumValue(field, value, what, match)
+    }
+
+    @inline(__always)
+    private func enumValue<Value>(
+        _ field: EventField, _ value: FieldValue, _ what: String, _ match: (ByteSlice) -> Value?
+    ) throws(MalformedLine) -> Value {
+        guard value.kind == .string else { throw wrongType(field, value, expected: "a string") }
+        let matched: Value?
+        if value.flag {
+            var text = string(value)
+            matched = text.withUTF8 { buffer in
+                guard let start = buffer.baseAddress else { return match(ByteSlice(start: base, count: 0)) }
+                return match(ByteSlice(start: start, count: buffer.count))
+            }
+        } else {
+            matched = match(bytes(value))
+        }
+        guard let matched else {
+            throw MalformedLine(reason: "unknown \(what) \(Self.quoted(string(value)))", column: value.column)
+        }
+        return matched
+    }
+
+    /// `ts`: an RFC 3339 string or an integer number of milliseconds.
+    private func timestamp() throws(MalformedLine) -> Int64 {
+        let value = try present(.ts)
+        switch value.kind {
+        case .number:
+            guard value.flag else {
+                throw MalformedLine(
+                    reason: "field \"ts\" must be an integer of milliseconds (no fraction or exponent)",
+                    column: value.column)
+            }
+            guard let milliseconds = JSONNumber.int64(bytes(value)) else {
+                throw MalformedLine(reason: "field \"ts\" is out of range for milliseconds", column: value.column)
+            }
+            return milliseconds
+        case .string:
+            let result: Result<Int64, TimestampParser.Failure>
+            if value.flag {
+                var text = string(value)
+                result = text.withUTF8 { buffer in
+                    guard let start = buffer.baseAddress else { return .failure(.notRFC3339) }
+                    return TimestampParser.parse(ByteSlice(start: start, count: buffer.count))
+                }
+            } else {
+                result = TimestampParser.parse(bytes(value))
+            }
+            switch result {
+            case .success(let milliseconds):
+                return milliseconds
+            case .failure(let failure):
+                throw MalformedLine(
+                    reason: "field \"ts\" is not an RFC 3339 timestamp \(Self.quoted(string(value))): \(failure)",
+                    column: value.column)
+            }
+        default:
+            throw wrongType(.ts, value, expected: "a string or integer")
+        }
+    }
+
+    /// A value from the log quoted for a reason: escaped, and cut short so a reason stays one short line.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        var count = 0
+        for scalar in text.unicodeScalars {
+            if count == 40 {
+                result += "…"
+                break
+            }
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                result += "\\u{\(String(scalar.value, radix: 16))}"
+            default: result.unicodeScalars.append(scalar)
+            }
+            count += 1
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,169 @@
+/// The keys of SPEC §2 that the decoder reads, common and type-specific alike.
+///
+/// The decoder records where each one's value sits while it validates the line, before it knows the
+/// event's `type` (keys may come in any order), then reads the ones the type needs. Keys are matched by
+/// length and bytes, never by building a `String`.
+enum EventField: Int, CaseIterable {
+    case ts, session, type, device, app, appVersion, osVersion, screen, id
+    case hapticsEnabled, pencilPreferredAction, pencilCustomActionEnabled
+    case phase, target, input, x, y
+    case action, kind, durationMs, result, task
+    case from, to, modal, style, object, undoable, indicator, source
+
+    static let count = 30
+
+    /// The key as it appears in the log.
+    var key: StaticString {
+        switch self {
+        case .ts: "ts"
+        case .session: "session"
+        case .type: "type"
+        case .device: "device"
+        case .app: "app"
+        case .appVersion: "app_version"
+        case .osVersion: "os_version"
+        case .screen: "screen"
+        case .id: "id"
+        case .hapticsEnabled: "haptics_enabled"
+        case .pencilPreferredAction: "pencil_preferred_action"
+        case .pencilCustomActionEnabled: "pencil_custom_action_enabled"
+        case .phase: "phase"
+        case .target: "target"
+        case .input: "input"
+        case .x: "x"
+        case .y: "y"
+        case .action: "action"
+        case .kind: "kind"
+        case .durationMs: "duration_ms"
+        case .result: "result"
+        case .task: "task"
+        case .from: "from"
+        case .to: "to"
+        case .modal: "modal"
+        case .style: "style"
+        case .object: "object"
+        case .undoable: "undoable"
+        case .indicator: "indicator"
+        case .source: "source"
+        }
+    }
+
+    /// The field whose key is exactly these bytes (already unescaped), or nil for a key we ignore.
+    @inline(__always)
+    static func matching(_ key: ByteSlice) -> EventField? {
+        switch key.count {
+        case 1:
+            switch key.start[0] {
+            case 0x78: return .x
+            case 0x79: return .y
+            default: return nil
+            }
+        case 2:
+            if key == "ts" { return .ts }
+            if key == "id" { return .id }
+            if key == "to" { return .to }
+        case 3:
+            if key == "app" { return .app }
+        case 4:
+            if key == "type" { return .type }
+            if key == "kind" { return .kind }
+            if key == "task" { return .task }
+            if key == "from" { return .from }
+        case 5:
+            if key == "phase" { return .phase }
+            if key == "input" { return .input }
+            if key == "modal" { return .modal }
+            if key == "style" { return .style }
+        case 6:
+            switch key.start[0] {
+            case 0x64: if key == "device" { return .device }
+            case 0x74: if key == "target" { return .target }
+            case 0x61: if key == "action" { return .action }
+            case 0x72: if key == "result" { return .result }
+            case 0x6F: if key == "object" { return .object }
+            case 0x73:
+                if key == "screen" { return .screen }
+                if key == "source" { return .source }
+            default: return nil
+            }
+        case 7:
+            if key == "session" { return .session }
+        case 8:
+            if key == "undoable" { return .undoable }
+        case 9:
+            if key == "indicator" { return .indicator }
+        case 10:
+            if key == "os_version" { return .osVersion }
+        case 11:
+            if key == "app_version" { return .appVersion }
+            if key == "duration_ms" { return .durationMs }
+        case 15:
+            if key == "haptics_enabled" { return .hapticsEnabled }
+        case 23:
+            if key == "pencil_preferred_action" { return .pencilPreferredAction }
+        case 28:
+            if key == "pencil_custom_action_enabled" { return .pencilCustomActionEnabled }
+        default:
+            return nil
+        }
+        return nil
+    }
+}
+
+/// Where one known field's value sits in the line and what JSON type it has.
+struct FieldValue {
+    enum Kind: UInt8 {
+        case absent, null, `false`, `true`, number, string, object, array
+    }
+
+    var kind: Kind
+    /// For a string: whether it contains escapes. For a number: whether it is an integer.
+    var flag: Bool
+    /// For a string the bytes between the quotes; otherwise the whole value.
+    var start: Int32
+    var end: Int32
+    /// Byte column of the key of a second occurrence of this field, or -1.
+    var duplicateColumn: Int32
+
+    static let absent = FieldValue(kind: .absent, flag: false, start: 0, end: 0, duplicateColumn: -1)
+
+    /// Where the value begins in the line, for error reports (a string's opening quote).
+    var column: Int { kind == .string ? Int(start) - 1 : Int(start) }
+
+    /// How the JSON type reads in a sentence: "must be a string, not *an array*".
+    var kindDescription: String {
+        switch kind {
+        case .absent: "absent"
+        case .null: "null"
+        case .false, .true: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .object: "an object"
+        case .array: "an array"
+        }
+    }
+}
+
+/// A run of bytes in memory, compared with literals without building a `String`.
+struct ByteSlice {
+    let start: UnsafePointer<UInt8>
+    let count: Int
+
+    @inline(__always)
+    static func == (slice: ByteSlice, literal: StaticString) -> Bool {
+        guard slice.count == literal.utf8CodeUnitCount else { return false }
+        let other = literal.utf8Start
+        var i = 0
+        while i < slice.count {
+            if slice.start[i] != other[i] { return false }
+            i &+= 1
+        }
+        return true
+    }
+
+    /// Whether the bytes begin with `prefix`.
+    func hasPrefix(_ prefix: StaticString) -> Bool {
+        guard count >= prefix.utf8CodeUnitCount else { return false }
+        return ByteSlice(start: start, count: prefix.utf8CodeUnitCount) == prefix
+    }
+}

@@ -1,0 +1,69 @@
+/// Values of number literals the scanner has already validated against the RFC 8259 grammar.
+enum JSONNumber {
+    /// The integer literal (`-?digits`, no fraction or exponent) as an `Int64`, or nil if it does not fit.
+    static func int64(_ b: ByteSlice) -> Int64? {
+        var i = 0
+        let negative = b.start[0] == 0x2D
+        if negative { i = 1 }
+        // Accumulate the magnitude; 2^63 is allowed only for a negative number.
+        var magnitude: UInt64 = 0
+        while i < b.count {
+            let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(b.start[i] &- 0x30))
+            if overflow1 || overflow2 { return nil }
+            magnitude = sum
+            i += 1
+        }
+        if negative {
+            if magnitude == UInt64(Int64.max) + 1 { return Int64.min }
+            return magnitude <= UInt64(Int64.max) ? -Int64(magnitude) : nil
+        }
+        return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
+    }
+
+    /// The literal as the nearest `Double`.
+    ///
+    /// Short literals (at most 15 significant digits, decimal exponent within ±22) take Clinger's fast
+    /// path: both the digits and the power of ten are exact doubles, so one multiplication or division
+    /// rounds correctly. Anything else goes to the standard library's correctly rounded parser.
+    static func double(_ b: ByteSlice) -> Double {
+        let p = b.start
+        let n = b.count
+        var i = 0
+        let negative = p[0] == 0x2D
+        if negative { i = 1 }
+        var mantissa: UInt64 = 0
+        var digitCount = 0
+        var exponent = 0
+        while i < n, JSONScanner.isDigit(p[i]) {
+            mantissa = mantissa &* 10 &+ UInt64(p[i] &- 0x30)
+            digitCount &+= 1
+            i &+= 1
+        }
+        if i < n, p[i] == 0x2E {
+            i &+= 1
+            while i < n, JSONScanner.isDigit(p[i]) {
+                mantissa = mantissa &* 10 &+ UInt64(p[i] &- 0x30)
+                digitCount &+= 1
+                exponent &-= 1
+                i &+= 1
+            }
+        }
+        if i == n, digitCount <= 15, exponent >= -22 {
+            var value = Double(mantissa)
+            if exponent < 0 { value /= powerOfTen(-exponent) }
+            return negative ? -value : value
+        }
+        // Exponent, long mantissa: rare in logs, left to the standard library.
+        let text = String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+        return Double(text) ?? .nan
+    }
+
+    /// 10^k for 0 ≤ k ≤ 22, computed exactly (every intermediate power is a representable double).
+    @inline(__always)
+    private static func powerOfTen(_ k: Int) -> Double {
+        var value = 1.0
+        for _ in 0..<k { value *= 10 }
+        return value
+    }
+}

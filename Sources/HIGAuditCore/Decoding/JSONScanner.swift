@@ -1,0 +1,335 @@
+/// A strict RFC 8259 scanner over the bytes of one line, the validating half of `EventDecoder`.
+///
+/// It never builds values: it checks grammar, UTF-8 and escapes in one forward pass and reports where
+/// strings and numbers are, so the decoder can turn only the fields it keeps into Swift values. It works
+/// on a raw pointer because this is the measured hot path; every read is guarded by `end`.
+struct JSONScanner {
+    /// Containers nested deeper than this make the line malformed, so hostile input cannot exhaust the stack.
+    static let maxNestingDepth = 512
+
+    let base: UnsafePointer<UInt8>
+    let end: Int
+    var pos: Int = 0
+
+    init(base: UnsafePointer<UInt8>, count: Int) {
+        self.base = base
+        self.end = count
+    }
+
+    // MARK: Whitespace
+
+    /// Skips JSON whitespace (space, tab, line feed, carriage return) and nothing else.
+    @inline(__always)
+    mutating func skipWhitespace() {
+        var p = pos
+        while p < end {
+            let c = base[p]
+            guard c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 else { break }
+            p &+= 1
+        }
+        pos = p
+    }
+
+    // MARK: Strings
+
+    /// Scans a string whose opening quote is at `pos - 1`; leaves `pos` after the closing quote.
+    ///
+    /// Eight bytes at a time while there are eight: one word tells where the closing quote is and
+    /// whether anything before it (a backslash, a control character, a non-ASCII byte) needs a closer look.
+    ///
+    /// - Returns: whether the string contains escapes (its bytes then differ from its value).
+    @inline(__always)
+    mutating func scanStringBody() throws(MalformedLine) -> Bool {
+        let opening = pos &- 1
+        var p = pos
+        var escaped = false
+        while true {
+            if end &- p >= 8 {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self))
+                let quotes = Self.zeroBytes(word ^ 0x2222_2222_2222_2222)
+                let others = Self.attentionBytes(word)
+                if quotes | others == 0 {
+                    p &+= 8
+                    continue
+                }
+                // trailingZeroBitCount of 0 is 64, so a word without one of them compares as "later".
+                let quoteBit = quotes.trailingZeroBitCount
+                let otherBit = others.trailingZeroBitCount
+                if quoteBit < otherBit {
+                    pos = p &+ (quoteBit &>> 3) &+ 1
+                    return escaped
+                }
+                p &+= otherBit &>> 3
+            } else {
+                guard p < end else { throw JSONError.unterminatedString(at: opening) }
+                let c = base[p]
+                if c == 0x22 {
+                    pos = p &+ 1
+                    return escaped
+                }
+                if c != 0x5C && c >= 0x20 && c < 0x80 {
+                    p &+= 1
+                    continue
+                }
+            }
+            // A backslash, a control character or the first byte of a multi-byte sequence.
+            let c = base[p]
+            if c == 0x5C {
+                escaped = true
+                p = try scanEscape(at: p)
+            } else if c < 0x20 {
+                throw JSONError.controlCharacter(c, at: p)
+            } else {
+                p = try validateMultibyteSequence(at: p)
+            }
+        }
+    }
+
+    /// The high bit of every zero byte of `word`. Exact for the lowest zero byte; a borrow can only
+    /// mark bytes above a true one, so "the first zero byte" is always right.
+    @inline(__always)
+    static func zeroBytes(_ word: UInt64) -> UInt64 {
+        (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+    }
+
+    /// The high bit of each byte that is a backslash, a control character or not ASCII (exact for the
+    /// lowest such byte, as in `zeroBytes`).
+    @inline(__always)
+    static func attentionBytes(_ word: UInt64) -> UInt64 {
+        let backslashes = zeroBytes(word ^ 0x5C5C_5C5C_5C5C_5C5C)
+        let control = (word &- 0x2020_2020_2020_2020) & ~word
+        return (backslashes | control | word) & 0x8080_8080_8080_8080
+    }
+
+    /// Checks one escape starting at the backslash at `p`; returns the index after it.
+    @inline(__always)
+    func scanEscape(at p: Int) throws(MalformedLine) -> Int {
+        guard p &+ 1 < end else { throw JSONError.unterminatedString(at: p) }
+        switch base[p &+ 1] {
+        case 0x22, 0x5C, 0x2F, 0x62, 0x66, 0x6E, 0x72, 0x74:  // " \ / b f n r t
+            return p &+ 2
+        case 0x75:  // u
+            let unit = try hex4(at: p &+ 2, escapeAt: p)
+            if unit & 0xFC00 == 0xD800 {
+                // A high surrogate must be followed at once by an escaped low surrogate.
+                guard p &+ 7 < end, base[p &+ 6] == 0x5C, base[p &+ 7] == 0x75 else {
+                    throw JSONError.loneSurrogate(at: p)
+                }
+                let low = try hex4(at: p &+ 8, escapeAt: p &+ 6)
+                guard low & 0xFC00 == 0xDC00 else { throw JSONError.loneSurrogate(at: p) }
+                return p &+ 12
+            }
+            if unit & 0xFC00 == 0xDC00 { throw JSONError.loneSurrogate(at: p) }
+            return p &+ 6
+        default:
+            throw JSONError.invalidEscape(base[p &+ 1], at: p)
+        }
+    }
+
+    /// The value of the four hex digits at `p` (of a `\u` escape at `escapeAt`).
+    @inline(__always)
+    func hex4(at p: Int, escapeAt: Int) throws(MalformedLine) -> UInt32 {
+        guard p &+ 4 <= end else { throw JSONError.invalidUnicodeEscape(at: escapeAt) }
+        var value: UInt32 = 0
+        for i in 0..<4 {
+            guard let digit = Self.hexValue(base[p &+ i]) else { throw JSONError.invalidUnicodeEscape(at: escapeAt) }
+            value = value &<< 4 | digit
+        }
+        return value
+    }
+
+    @inline(__always)
+    static func hexValue(_ c: UInt8) -> UInt32? {
+        switch c {
+        case 0x30...0x39: UInt32(c &- 0x30)
+        case 0x41...0x46: UInt32(c &- 0x41 &+ 10)
+        case 0x61...0x66: UInt32(c &- 0x61 &+ 10)
+        default: nil
+        }
+    }
+
+    /// Validates the UTF-8 sequence starting with the non-ASCII byte at `p` (RFC 3629: no overlong
+    /// forms, no surrogates, nothing above U+10FFFF); returns the index after it.
+    @inline(__always)
+    func validateMultibyteSequence(at p: Int) throws(MalformedLine) -> Int {
+        if let next = Self.utf8SequenceEnd(base, at: p, end: end) { return next }
+        throw JSONError.invalidUTF8(at: p)
+    }
+
+    /// The index after a valid multi-byte UTF-8 sequence starting at `p`, or nil.
+    static func utf8SequenceEnd(_ base: UnsafePointer<UInt8>, at p: Int, end: Int) -> Int? {
+        let lead = base[p]
+        @inline(__always) func byte(_ i: Int) -> UInt8? { p &+ i < end ? base[p &+ i] : nil }
+        @inline(__always) func isContinuation(_ b: UInt8?) -> Bool { b.map { $0 & 0xC0 == 0x80 } ?? false }
+        switch lead {
+        case 0xC2...0xDF:
+            return isContinuation(byte(1)) ? p &+ 2 : nil
+        case 0xE0...0xEF:
+            guard let second = byte(1) else { return nil }
+            let secondOK: Bool = switch lead {
+            case 0xE0: second >= 0xA0 && second <= 0xBF
+            case 0xED: second >= 0x80 && second <= 0x9F
+            default: second & 0xC0 == 0x80
+            }
+            return secondOK && isContinuation(byte(2)) ? p &+ 3 : nil
+        case 0xF0...0xF4:
+            guard let second = byte(1) else { return nil }
+            let secondOK: Bool = switch lead {
+            case 0xF0: second >= 0x90 && second <= 0xBF
+            case 0xF4: second >= 0x80 && second <= 0x8F
+            default: second & 0xC0 == 0x80
+            }
+            return secondOK && isContinuation(byte(2)) && isContinuation(byte(3)) ? p &+ 4 : nil
+        default:
+            return nil
+        }
+    }
+
+    // MARK: Numbers
+
+    /// Scans a number starting at `pos` (a `-` or a digit); leaves `pos` after it.
+    ///
+    /// - Returns: whether it is an integer (no fraction, no exponent).
+    @inline(__always)
+    mutating func scanNumber() throws(MalformedLine) -> Bool {
+        var p = pos
+        var integer = true
+        if base[p] == 0x2D { p &+= 1 }
+        guard p < end else { throw JSONError.digitExpected(at: p) }
+        let first = base[p]
+        if first == 0x30 {
+            p &+= 1
+            if p < end, Self.isDigit(base[p]) { throw JSONError.leadingZero(at: p &- 1) }
+        } else if Self.isDigit(first) {
+            p &+= 1
+            while p < end, Self.isDigit(base[p]) { p &+= 1 }
+        } else {
+            throw JSONError.digitExpected(at: p)
+        }
+        if p < end, base[p] == 0x2E {  // .
+            integer = false
+            p &+= 1
+            guard p < end, Self.isDigit(base[p]) else { throw JSONError.digitExpected(at: p) }
+            while p < end, Self.isDigit(base[p]) { p &+= 1 }
+        }
+        if p < end, base[p] | 0x20 == 0x65 {  // e E
+            integer = false
+            p &+= 1
+            if p < end, base[p] == 0x2B || base[p] == 0x2D { p &+= 1 }
+            guard p < end, Self.isDigit(base[p]) else { throw JSONError.digitExpected(at: p) }
+            while p < end, Self.isDigit(base[p]) { p &+= 1 }
+        }
+        pos = p
+        return integer
+    }
+
+    @inline(__always)
+    static func isDigit(_ c: UInt8) -> Bool { c &- 0x30 < 10 }
+
+    // MARK: Literals
+
+    /// Matches `true`, `false` or `null` at `pos`.
+    @inline(__always)
+    mutating func scanLiteral(_ literal: StaticString) throws(MalformedLine) {
+        let bytes = literal.utf8Start
+        let count = literal.utf8CodeUnitCount
+        var i = 0
+        while i < count {
+            let p = pos &+ i
+            guard p < end else { throw JSONError.unexpectedEnd(at: p) }
+            guard base[p] == bytes[i] else { throw JSONError.unexpected(base, at: p, end: end) }
+            i &+= 1
+        }
+        pos &+= count
+    }
+
+    // MARK: Values that are only validated
+
+    /// Validates one value at `pos` (after whitespace) inside a container at `depth`; leaves `pos` after it.
+    mutating func skipValue(depth: Int) throws(MalformedLine) {
+        guard pos < end else { throw JSONError.unexpectedEnd(at: pos) }
+        switch base[pos] {
+        case 0x22:
+            pos &+= 1
+            _ = try scanStringBody()
+        case 0x7B: try skipObject(depth: depth &+ 1)
+        case 0x5B: try skipArray(depth: depth &+ 1)
+        case 0x74: try scanLiteral("true")
+        case 0x66: try scanLiteral("false")
+        case 0x6E: try scanLiteral("null")
+        case 0x2D, 0x30...0x39: _ = try scanNumber()
+        default: throw JSONError.unexpected(base, at: pos, end: end)
+        }
+    }
+
+    /// Validates an object at `pos` that sits at nesting `depth` (the line's own object is depth 1).
+    mutating func skipObject(depth: Int) throws(MalformedLine) {
+        guard depth <= Self.maxNestingDepth else { throw JSONError.tooDeep(at: pos) }
+        pos &+= 1
+        skipWhitespace()
+        if pos < end, base[pos] == 0x7D {
+            pos &+= 1
+            return
+        }
+        while true {
+            guard pos < end else { throw JSONError.unexpectedEnd(at: pos) }
+            guard base[pos] == 0x22 else { throw JSONError.unexpected(base, at: pos, end: end) }
+            pos &+= 1
+            _ = try scanStringBody()
+            try expectColon()
+            try skipValue(depth: depth)
+            skipWhitespace()
+            guard pos < end else { throw JSONError.unexpectedEnd(at: pos) }
+            switch base[pos] {
+            case 0x2C:
+                pos &+= 1
+                skipWhitespace()
+            case 0x7D:
+                pos &+= 1
+                return
+            default:
+                throw JSONError.unexpected(base, at: pos, end: end)
+            }
+        }
+    }
+
+    /// Validates an array at `pos` that sits at nesting `depth`.
+    mutating func skipArray(depth: Int) throws(MalformedLine) {
+        guard depth <= Self.maxNestingDepth else { throw JSONError.tooDeep(at: pos) }
+        pos &+= 1
+        skipWhitespace()
+        if pos < end, base[pos] == 0x5D {
+            pos &+= 1
+            return
+        }
+        while true {
+            try skipValue(depth: depth)
+            skipWhitespace()
+            guard pos < end else { throw JSONError.unexpectedEnd(at: pos) }
+            switch base[pos] {
+            case 0x2C:
+                pos &+= 1
+                skipWhitespace()
+            case 0x5D:
+                pos &+= 1
+                return
+            default:
+                throw JSONError.unexpected(base, at: pos, end: end)
+            }
+        }
+    }
+
+    /// Skips whitespace, a `:` and whitespace between a key and its value.
+    @inline(__always)
+    mutating func expectColon() throws(MalformedLine) {
+        if pos < end, base[pos] == 0x3A {
+            pos &+= 1
+        } else {
+            skipWhitespace()
+            guard pos < end else { throw JSONError.unexpectedEnd(at: pos) }
+            guard base[pos] == 0x3A else { throw JSONError.unexpected(base, at: pos, end: end) }
+            pos &+= 1
+        }
+        if pos < end, base[pos] <= 0x20 { skipWhitespace() }
+    }
+}

@@ -1,0 +1,78 @@
+/// Finds the `EventField` of a key in a few branch-free steps.
+///
+/// A `switch` on the key's length mispredicts on nearly every key (lengths vary from key to key), which
+/// showed up as the largest single cost of matching. Instead a hash of (length, first byte, last byte)
+/// picks the one candidate field, and one masked comparison of up to 32 bytes confirms it. The hash is
+/// collision-free over the 30 keys (`KeyMatcherTests` checks it).
+struct KeyMatcher {
+    static let buckets = 64
+    static let wordsPerKey = 4
+    static let noField: UInt8 = 0xFF
+
+    /// Field index per hash bucket, or `noField`.
+    private let bucketFields: UnsafeMutablePointer<UInt8>
+    /// Per field: the key's bytes, zero-padded to 32, as four words; then four masks of its length.
+    private let patterns: UnsafeMutablePointer<UInt64>
+    private let lengths: UnsafeMutablePointer<Int>
+
+    init() {
+        bucketFields = .allocate(capacity: Self.buckets)
+        bucketFields.initialize(repeating: Self.noField, count: Self.buckets)
+        patterns = .allocate(capacity: EventField.count * Self.wordsPerKey * 2)
+        patterns.initialize(repeating: 0, count: EventField.count * Self.wordsPerKey * 2)
+        lengths = .allocate(capacity: EventField.count)
+        lengths.initialize(repeating: 0, count: EventField.count)
+        for field in EventField.allCases {
+            let key = field.key
+            let n = key.utf8CodeUnitCount
+            let bytes = key.utf8Start
+            let bucket = Self.bucket(length: n, first: bytes[0], last: bytes[n - 1])
+            // Two keys in one bucket would make one of them unmatchable; the tests guard against it.
+            if bucketFields[bucket] == Self.noField { bucketFields[bucket] = UInt8(field.rawValue) }
+            lengths[field.rawValue] = n
+            let words = patterns + field.rawValue * Self.wordsPerKey * 2
+            for i in 0..<n {
+                words[i / 8] |= UInt64(bytes[i]) << (8 * UInt64(i % 8))
+                words[Self.wordsPerKey + i / 8] |= 0xFF << (8 * UInt64(i % 8))
+            }
+        }
+    }
+
+    /// Frees the storage; the owner calls it exactly once.
+    func deallocate() {
+        bucketFields.deallocate()
+        patterns.deallocate()
+        lengths.deallocate()
+    }
+
+    @inline(__always)
+    static func bucket(length: Int, first: UInt8, last: UInt8) -> Int {
+        (length &* 28 &+ Int(first) &+ Int(last) &* 20) & (buckets - 1)
+    }
+
+    /// The field whose key is the `count` bytes at `start` (unescaped). `end` bounds the readable bytes
+    /// (the line's end), so the fast path may read up to 32 bytes past `start` only when they exist.
+    @inline(__always)
+    func field(start: UnsafePointer<UInt8>, count: Int, readableUpTo end: UnsafePointer<UInt8>) -> EventField? {
+        guard count > 0 else { return nil }
+        let index = bucketFields[Self.bucket(length: count, first: start[0], last: start[count &- 1])]
+        guard index != Self.noField else { return nil }
+        let fieldIndex = Int(index)
+        guard lengths[fieldIndex] == count else { return nil }
+        let words = patterns + fieldIndex &* (Self.wordsPerKey &* 2)
+        if end - start >= 32 {
+            let raw = UnsafeRawPointer(start)
+            var difference: UInt64 = 0
+            for i in 0..<Self.wordsPerKey {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i &* 8, as: UInt64.self))
+                difference |= (word ^ words[i]) & words[Self.wordsPerKey &+ i]
+            }
+            return difference == 0 ? EventField(rawValue: fieldIndex) : nil
+        }
+        // Near the end of the line: compare byte by byte.
+        for i in 0..<count where UInt64(start[i]) != (words[i / 8] >> (8 * UInt64(i % 8))) & 0xFF {
+            return nil
+        }
+        return EventField(rawValue: fieldIndex)
+    }
+}

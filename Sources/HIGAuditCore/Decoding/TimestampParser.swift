@@ -1,0 +1,135 @@
+/// Reads RFC 3339 timestamps (`2026-11-20T21:04:05.123Z`) into milliseconds since the Unix epoch.
+///
+/// Integer arithmetic only (days from the civil date), no calendar library: this runs once per event.
+/// - `T`/`t` and `Z`/`z` are accepted; the offset may be `Z` or `±HH:MM` up to ±23:59 (`-00:00` too).
+/// - 0–9 fraction digits, truncated (not rounded) to milliseconds; more digits, or a `.` without
+///   digits, are rejected.
+/// - Real calendar validation: month 1–12, day within its month (leap years by the Gregorian rule),
+///   hour ≤ 23, minute ≤ 59.
+/// - A leap second (`:60`, which RFC 3339 allows) is read as the last millisecond of that minute
+///   (`:59.999`, its fraction ignored): the event keeps its place before the next minute, and a valid
+///   timestamp is not thrown away.
+/// - Times before 1970 give negative values.
+public enum TimestampParser {
+    /// Why a timestamp string was rejected; the decoder puts this into the malformed-line reason.
+    enum Failure: Error, Equatable, CustomStringConvertible {
+        case notRFC3339, monthOutOfRange, dayOutOfRange, hourOutOfRange, minuteOutOfRange
+        case secondOutOfRange, tooManyFractionDigits, missingOffset, offsetOutOfRange
+
+        var description: String {
+            switch self {
+            case .notRFC3339: "expected YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)"
+            case .monthOutOfRange: "month out of range"
+            case .dayOutOfRange: "day out of range for its month"
+            case .hourOutOfRange: "hour out of range"
+            case .minuteOutOfRange: "minute out of range"
+            case .secondOutOfRange: "second out of range"
+            case .tooManyFractionDigits: "more than 9 fraction digits"
+            case .missingOffset: "missing time zone offset"
+            case .offsetOutOfRange: "time zone offset out of range"
+            }
+        }
+    }
+
+    /// Milliseconds since the Unix epoch, or nil when `bytes` is not a valid RFC 3339 date-time.
+    public static func parse(rfc3339 bytes: UnsafeRawBufferPointer) -> Int64? {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return nil }
+        let slice = ByteSlice(start: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        if case .success(let milliseconds) = parse(slice) { return milliseconds }
+        return nil
+    }
+
+    /// Convenience for tests and callers that hold a `String`.
+    public static func parse(rfc3339 text: String) -> Int64? {
+        var text = text
+        return text.withUTF8 { parse(rfc3339: UnsafeRawBufferPointer($0)) }
+    }
+
+    static func parse(_ b: ByteSlice) -> Result<Int64, Failure> {
+        let p = b.start
+        let n = b.count
+        // YYYY-MM-DDTHH:MM:SS is 19 bytes; at least an offset `Z` follows.
+        guard n >= 19,
+              p[4] == 0x2D, p[7] == 0x2D, p[10] | 0x20 == 0x74, p[13] == 0x3A, p[16] == 0x3A,
+              let year = digits(p, 0, 4), let month = digits(p, 5, 2), let day = digits(p, 8, 2),
+              let hour = digits(p, 11, 2), let minute = digits(p, 14, 2), let second = digits(p, 17, 2)
+        else { return .failure(.notRFC3339) }
+
+        guard month >= 1, month <= 12 else { return .failure(.monthOutOfRange) }
+        guard day >= 1, day <= daysInMonth(year: year, month: month) else { return .failure(.dayOutOfRange) }
+        guard hour <= 23 else { return .failure(.hourOutOfRange) }
+        guard minute <= 59 else { return .failure(.minuteOutOfRange) }
+        guard second <= 60 else { return .failure(.secondOutOfRange) }
+
+        var i = 19
+        var fractionMs: Int64 = 0
+        if i < n, p[i] == 0x2E {
+            i += 1
+            let fractionStart = i
+            while i < n, JSONScanner.isDigit(p[i]) {
+                let digitCount = i - fractionStart
+                if digitCount >= 9 { return .failure(.tooManyFractionDigits) }
+                if digitCount < 3 { fractionMs = fractionMs * 10 + Int64(p[i] &- 0x30) }
+                i += 1
+            }
+            let digitCount = i - fractionStart
+            guard digitCount > 0 else { return .failure(.notRFC3339) }
+            // Truncate: scale what was read of the first three digits up to milliseconds.
+            if digitCount == 1 { fractionMs *= 100 } else if digitCount == 2 { fractionMs *= 10 }
+        }
+
+        guard i < n else { return .failure(.missingOffset) }
+        var offsetMinutes: Int64 = 0
+        switch p[i] {
+        case 0x5A, 0x7A:  // Z z
+            i += 1
+        case 0x2B, 0x2D:  // + -
+            guard n - i >= 6, p[i + 3] == 0x3A,
+                  let offsetHour = digits(p, i + 1, 2), let offsetMinute = digits(p, i + 4, 2)
+            else { return .failure(.notRFC3339) }
+            guard offsetHour <= 23, offsetMinute <= 59 else { return .failure(.offsetOutOfRange) }
+            offsetMinutes = offsetHour * 60 + offsetMinute
+            if p[i] == 0x2D { offsetMinutes = -offsetMinutes }
+            i += 6
+        default:
+            return .failure(JSONScanner.isDigit(p[i]) ? .notRFC3339 : .missingOffset)
+        }
+        guard i == n else { return .failure(.notRFC3339) }
+
+        var secondMs = second * 1000 + fractionMs
+        if second == 60 { secondMs = 59_999 }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let localMs = days * 86_400_000 + (hour * 3600 + minute * 60) * 1000 + secondMs
+        return .success(localMs - offsetMinutes * 60_000)
+    }
+
+    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
+    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    static func daysInMonth(year: Int64, month: Int64) -> Int64 {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// The decimal number in `count` digits at `offset`, or nil if any is not a digit.
+    @inline(__always)
+    private static func digits(_ p: UnsafePointer<UInt8>, _ offset: Int, _ count: Int) -> Int64? {
+        var value: Int64 = 0
+        for i in offset..<(offset + count) {
+            let d = p[i] &- 0x30
+            guard d < 10 else { return nil }
+            value = value * 10 + Int64(d)
+        }
+        return value
+    }
+}

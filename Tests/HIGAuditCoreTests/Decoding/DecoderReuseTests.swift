@@ -1,0 +1,39 @@
+import Testing
+@testable import HIGAuditCore
+
+/// One decoder decodes line after line and remembers recent values; none of that may leak into results.
+@Suite struct DecoderReuseTests {
+    @Test func recentValuesNeverLeakIntoTheNextLine() {
+        var decoder = EventDecoder()
+        let long = String(repeating: "q", count: 40)
+        let cases: [(String, String?, String)] = [
+            ("s-1", "canvas", "tab:A"), ("s-1", "canvas", "tab:A"), ("s-2", "canvas", "tab:B"),
+            ("s-3", "canvaz", "tab:B"), ("s-3", nil, "tab:Bb"), ("s-3", "c", "t"),
+            ("s-12345678", "screen-abcdefgh", "tab:ABCDEFGHIJKLMNOPQRSTUVWXYZ0123"),
+            ("s-12345679", "screen-abcdefgi", "tab:ABCDEFGHIJKLMNOPQRSTUVWXYZ0124"),
+            (long, long, long), (long + "r", long, long + "s"), ("s-1", "canvas", "tab:A"),
+        ]
+        for (session, screen, target) in cases {
+            let screenField = screen.map { #","screen":"\#($0)""# } ?? ""
+            let line = #"{"ts":1,"session":"\#(session)","type":"touch","phase":"ended","target":"\#(target)"\#(screenField)}"#
+            let expected = Event(ts: 1, session: session, payload: .touch(Touch(phase: .ended, target: target)), screen: screen)
+            #expect(decoder.decode(line) == .event(expected))
+        }
+    }
+
+    @Test func aMalformedLineLeavesNothingBehind() {
+        var decoder = EventDecoder()
+        _ = decoder.decode(#"{"ts":1,"session":"s","type":"touch","phase":"began","x":3,"input":"pencil"}"#)
+        _ = decoder.decode(#"{"ts":1,"session":"s","type":"touch","phase":"began","x":"#)
+        #expect(decoder.decode(#"{"ts":2,"session":"s","type":"touch","phase":"moved"}"#)
+            == .event(Event(ts: 2, session: "s", payload: .touch(Touch(phase: .moved)))))
+    }
+
+    @Test func copiesOfADecoderAreIndependent() {
+        var first = EventDecoder()
+        _ = first.decode(#"{"ts":1,"session":"a","type":"session.end"}"#)
+        var second = first
+        #expect(second.decode(#"{"ts":2,"session":"b","type":"session.end"}"#) == .event(Event(ts: 2, session: "b", payload: .sessionEnd)))
+        #expect(first.decode(#"{"ts":3,"session":"a","type":"session.end"}"#) == .event(Event(ts: 3, session: "a", payload: .sessionEnd)))
+    }
+}

@@ -1,0 +1,55 @@
+import Testing
+@testable import HIGAuditCore
+
+@Suite struct TimestampParserTests {
+    @Test(arguments: [
+        ("1970-01-01T00:00:00Z", Int64(0)),
+        ("2000-02-29T12:00:00Z", 951_825_600_000),
+        ("2024-02-29T23:59:59.999Z", 1_709_251_199_999),
+        ("1900-03-01T00:00:00Z", -2_203_891_200_000),
+        ("0000-01-01T00:00:00Z", -62_167_219_200_000),
+        ("9999-12-31T23:59:59.999999999Z", 253_402_300_799_999),
+        ("2026-11-20T21:04:05.123-00:00", 1_795_208_645_123),
+        ("2026-11-21T20:03:05.123+22:59", 1_795_208_645_123),
+        ("2026-11-19T21:05:05.123-23:59", 1_795_208_645_123),
+        ("1969-12-31T23:59:59.0001Z", -1000),
+    ])
+    func parsesToMillisecondsSinceTheEpoch(text: String, milliseconds: Int64) {
+        #expect(TimestampParser.parse(rfc3339: text) == milliseconds)
+    }
+
+    @Test func fractionIsTruncatedNotRounded() {
+        #expect(TimestampParser.parse(rfc3339: "2026-01-01T00:00:00.9999Z") == TimestampParser.parse(rfc3339: "2026-01-01T00:00:00.999Z"))
+        #expect(TimestampParser.parse(rfc3339: "2026-01-01T00:00:00.000999999Z") == TimestampParser.parse(rfc3339: "2026-01-01T00:00:00Z"))
+        #expect(TimestampParser.parse(rfc3339: "1969-12-31T23:59:59.9999Z") == -1)
+    }
+
+    @Test func leapSecondIsTheLastMillisecondOfItsMinute() {
+        #expect(TimestampParser.parse(rfc3339: "2016-12-31T23:59:60Z") == TimestampParser.parse(rfc3339: "2016-12-31T23:59:59.999Z"))
+        #expect(TimestampParser.parse(rfc3339: "2016-12-31T23:59:60.5Z") == TimestampParser.parse(rfc3339: "2016-12-31T23:59:59.999Z"))
+    }
+
+    @Test(arguments: [
+        "", "2026-11-20T21:04:05", "2026-11-20T21:04:05.Z", "2026-11-20T21:04:05.1234567890Z",
+        "2026-02-29T00:00:00Z", "1900-02-29T00:00:00Z", "2026-06-31T00:00:00Z", "2026-11-20T24:00:00Z",
+        "2026-11-20T21:04:05+23:60", "2026-11-20T21:04:05+1:00", "2026-11-20T21:04:05 Z",
+        "+2026-11-20T21:04:05Z", "2026-11-20T21:04:05Z ", "２026-11-20T21:04:05Z", "2026-1a-20T21:04:05Z",
+    ])
+    func rejectsWhatIsNotRFC3339(text: String) {
+        #expect(TimestampParser.parse(rfc3339: text) == nil)
+    }
+
+    @Test func daysFromCivilMatchesAKnownCalendar() {
+        // Walk day by day from 1600 to 2400 and check the count only ever steps by one.
+        var expected = TimestampParser.daysFromCivil(year: 1600, month: 1, day: 1)
+        for year: Int64 in 1600...2400 {
+            for month: Int64 in 1...12 {
+                for day in 1...TimestampParser.daysInMonth(year: year, month: month) {
+                    #expect(TimestampParser.daysFromCivil(year: year, month: month, day: day) == expected)
+                    expected += 1
+                }
+            }
+        }
+        #expect(TimestampParser.daysFromCivil(year: 1970, month: 1, day: 1) == 0)
+    }
+}
