@@ -24,7 +24,7 @@ public struct ForcedTabSwitchRule: SessionRule {
         severity: .error,
         citation: GuidelineCitation(
             seedFile: "000_65c60053ce5cc84b.txt",
-            quote: "L’application ne doit jamais forcer un changement d’onglet ; c’est l’utilisateur qui fait passer l’application d’un onglet à l’autre.",
+            quote: "L’application ne doit jamais forcer un changement d’onglet\u{00A0}; c’est l’utilisateur qui fait passer l’application d’un onglet à l’autre.",
             guideline: "The app must never force a tab change: people move between tabs themselves."
         ),
         parameters: [userWindowMs, restoreGraceMs],
