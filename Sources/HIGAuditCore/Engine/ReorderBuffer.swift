@@ -5,16 +5,17 @@
 /// back and usually stops at once; releasing takes from the front through a moving head, compacted now
 /// and then. Both are O(1) amortized on sorted input and O(buffer) at worst.
 struct ReorderBuffer {
-    private var items: [Event] = []
+    /// Released slots are `nil`: taking an event out moves it instead of copying it.
+    private var items: [Event?] = []
     private var head = 0
 
     var isEmpty: Bool { head == items.count }
     var count: Int { items.count - head }
 
-    mutating func insert(_ event: Event) {
+    mutating func insert(_ event: consuming Event) {
         var index = items.count
         // Strictly greater: an equal `ts` goes after the ones already there, keeping input order.
-        while index > head, items[index - 1].ts > event.ts { index -= 1 }
+        while index > head, (items[index - 1]?.ts ?? .min) > event.ts { index -= 1 }
         if index == items.count {
             items.append(event)
         } else {
@@ -24,8 +25,8 @@ struct ReorderBuffer {
 
     /// The oldest event if its `ts` is at most `threshold`, removed from the buffer.
     mutating func popFirst(notAfter threshold: Int64) -> Event? {
-        guard head < items.count, items[head].ts <= threshold else { return nil }
-        let event = items[head]
+        guard head < items.count, (items[head]?.ts ?? .max) <= threshold else { return nil }
+        let event = items[head].take()
         head += 1
         compactIfNeeded()
         return event

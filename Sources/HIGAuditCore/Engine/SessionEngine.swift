@@ -36,6 +36,9 @@ public final class SessionEngine {
     /// Largest accepted `ts` so far; `.min` before the first.
     private var streamNewestTs: Int64 = .min
     private var eventsSinceSweep = 0
+    /// The session of the previous event: uploads keep a session's lines together, so this usually
+    /// saves the dictionary lookup.
+    private var lastSession: OpenSession?
     private static let sweepInterval = 4096
 
     /// - Parameters:
@@ -63,20 +66,42 @@ public final class SessionEngine {
 
     /// Classifies one decoded event (its `source` set) and, if accepted, queues it for the rules.
     @discardableResult
-    public func ingest(_ event: Event) -> EventDisposition {
-        let disposition = classifyAndAccept(event)
-        switch disposition {
-        case .accepted:
-            statistics.events += 1
-            eventsSinceSweep += 1
-            if eventsSinceSweep >= max(Self.sweepInterval, open.count) { sweep() }
-        case .duplicate:
-            statistics.duplicateEvents += 1
-        case .late(let reason):
-            statistics.lateEvents += 1
-            onLate(event, reason)
+    public func ingest(_ event: consuming Event) -> EventDisposition {
+        let session: OpenSession
+        if let last = lastSession, last.id == event.session {
+            session = last
+        } else if let found = open[event.session] {
+            session = found
+            lastSession = found
+        } else if closed.contains(event.session) {
+            return reject(event, .sessionClosed)
+        } else {
+            let created = OpenSession(id: event.session, newestTs: event.ts, ruleStates: RuleStates())
+            if let id = event.id { created.seenIds.insert(id) }
+            open[event.session] = created
+            lastSession = created
+            statistics.sessions += 1
+            accept(event, into: created)
+            return .accepted
         }
-        return disposition
+        if hasClosed(session) {
+            close(session)
+            return reject(event, .sessionClosed)
+        }
+        // Duplicate is tried before late; hashing the id once on the common (accepted) path.
+        let isLate = event.ts < session.newestTs.minus(maxLateness)
+        if let id = event.id {
+            let isDuplicate = isLate ? session.seenIds.contains(id) : !session.seenIds.insert(id).inserted
+            if isDuplicate {
+                statistics.duplicateEvents += 1
+                return .duplicate
+            }
+        }
+        if isLate {
+            return reject(event, .tooOld(sessionNewestTs: session.newestTs, maxLatenessMs: maxLateness))
+        }
+        accept(event, into: session)
+        return .accepted
     }
 
     /// End of input: closes every open session (SPEC §2 (c)), in session-id order.
@@ -88,29 +113,16 @@ public final class SessionEngine {
 
     // MARK: - Classification
 
-    private func classifyAndAccept(_ event: Event) -> EventDisposition {
-        guard let session = open[event.session] else {
-            if closed.contains(event.session) { return .late(.sessionClosed) }
-            let session = OpenSession(id: event.session, newestTs: event.ts, ruleStates: RuleStates())
-            open[event.session] = session
-            statistics.sessions += 1
-            accept(event, into: session)
-            return .accepted
-        }
-        if hasClosed(session) {
-            close(session)
-            return .late(.sessionClosed)
-        }
-        if let id = event.id, session.seenIds.contains(id) { return .duplicate }
-        if event.ts < session.newestTs.minus(maxLateness) {
-            return .late(.tooOld(sessionNewestTs: session.newestTs, maxLatenessMs: maxLateness))
-        }
-        accept(event, into: session)
-        return .accepted
+    private func reject(_ event: Event, _ reason: LateReason) -> EventDisposition {
+        statistics.lateEvents += 1
+        onLate(event, reason)
+        return .late(reason)
     }
 
-    private func accept(_ event: Event, into session: OpenSession) {
-        if let id = event.id { session.seenIds.insert(id) }
+    /// Queues an accepted event (its id already recorded) and releases what can no longer move.
+    private func accept(_ event: consuming Event, into session: OpenSession) {
+        statistics.events += 1
+        eventsSinceSweep += 1
         if event.ts > session.newestTs { session.newestTs = event.ts }
         if event.ts > streamNewestTs { streamNewestTs = event.ts }
         if event.kind == .sessionEnd, event.ts < (session.endTs ?? .max) { session.endTs = event.ts }
@@ -122,6 +134,7 @@ public final class SessionEngine {
         while let next = session.buffer.popFirst(notAfter: ready) {
             release(next, in: session)
         }
+        if eventsSinceSweep >= max(Self.sweepInterval, open.count) { sweep() }
     }
 
     // MARK: - Ordered processing
@@ -174,6 +187,7 @@ public final class SessionEngine {
         while let next = session.buffer.popFirst() { release(next, in: session) }
         rules.finish(states: &session.ruleStates, in: &session.context)
         open[session.id] = nil
+        if lastSession === session { lastSession = nil }
         closed.insert(session.id)
         onReport(session.context.makeReport())
     }

@@ -8,6 +8,8 @@
 public protocol SessionRule: Sendable {
     associatedtype State: RuleState
 
+    /// The rule's id, as in `description` (kept apart so reporting never copies the description).
+    static var identifier: String { get }
     static var description: RuleDescription { get }
     /// The event kinds this rule wants to see; the engine dispatches by kind through a table.
     static var interests: EventKindSet { get }

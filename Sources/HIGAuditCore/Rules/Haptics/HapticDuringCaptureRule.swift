@@ -3,10 +3,11 @@
 /// A capture is open from a `capture.start` until a `capture.stop` of the same source; starts of one
 /// source nest (two starts need two stops), and a stop with nothing open is ignored.
 public struct HapticDuringCaptureRule: SessionRule {
+    public static let identifier = "haptic-during-capture"
     public static let interests = EventKindSet(.haptic, .captureStart, .captureStop)
 
     public static let description = RuleDescription(
-        identifier: "haptic-during-capture",
+        identifier: identifier,
         name: "Haptic during capture",
         summary: "A haptic played while a camera or microphone capture is running.",
         severity: .warning,
@@ -54,7 +55,7 @@ public struct HapticDuringCaptureRule: SessionRule {
                 .compactMap { $0 }
             guard !running.isEmpty else { return }
             session.report(
-                rule: Self.description.identifier, severity: .warning, source: event.source,
+                rule: Self.identifier, severity: .warning, source: event.source,
                 startTs: event.ts, endTs: event.ts,
                 detail: "\(kind.rawValue) haptic while \(running.joined(separator: " and ")) capture is running"
             )

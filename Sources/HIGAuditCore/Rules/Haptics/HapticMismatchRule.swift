@@ -11,10 +11,11 @@ public struct HapticMismatchRule: SessionRule {
         summary: "How close, in milliseconds and in either direction, a haptic and an outcome belong together (inclusive)."
     )
 
+    public static let identifier = "haptic-mismatch"
     public static let interests = EventKindSet(.haptic, .outcome)
 
     public static let description = RuleDescription(
-        identifier: "haptic-mismatch",
+        identifier: identifier,
         name: "Haptic mismatch",
         summary: "A success haptic next to a failure, or a warning/error haptic next to a success.",
         severity: .warning,
@@ -140,7 +141,7 @@ public struct HapticMismatchRule: SessionRule {
     ) {
         let distance = outcomeTs >= ts ? "\(outcomeTs.minus(ts)) ms before" : "\(ts.minus(outcomeTs)) ms after"
         session.report(
-            rule: Self.description.identifier, severity: .warning, source: source, screen: screen,
+            rule: Self.identifier, severity: .warning, source: source, screen: screen,
             startTs: ts, endTs: ts, detail: "\(kind.rawValue) haptic \(distance) a \(outcome.rawValue) outcome"
         )
     }

@@ -19,10 +19,11 @@ public struct HapticOveruseRule: SessionRule {
         summary: "The longest a single continuous haptic may play, in milliseconds."
     )
 
+    public static let identifier = "haptic-overuse"
     public static let interests = EventKindSet(.haptic)
 
     public static let description = RuleDescription(
-        identifier: "haptic-overuse",
+        identifier: identifier,
         name: "Haptic overuse",
         summary: "Bursts of many haptics in a short window, or a single haptic that plays too long.",
         severity: .warning,
@@ -93,7 +94,7 @@ public struct HapticOveruseRule: SessionRule {
 
         if let durationMs, durationMs > Double(maxDurationMs) {
             session.report(
-                rule: Self.description.identifier, severity: .warning, source: event.source,
+                rule: Self.identifier, severity: .warning, source: event.source,
                 startTs: ts, endTs: ts,
                 detail: "\(kind.rawValue) haptic played for \(formatMilliseconds(durationMs)) ms (more than \(maxDurationMs) ms)"
             )
@@ -107,7 +108,7 @@ public struct HapticOveruseRule: SessionRule {
                 state.run?.count += 1
             } else {
                 state.run = Violation(
-                    rule: Self.description.identifier, severity: .warning, session: session.session,
+                    rule: Self.identifier, severity: .warning, session: session.session,
                     screen: session.screen, startTs: oldest, endTs: ts, count: count, detail: "",
                     source: event.source
                 )

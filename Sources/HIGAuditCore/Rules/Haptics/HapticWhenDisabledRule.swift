@@ -2,10 +2,11 @@
 /// `session.start` turned the app's haptics off. System-meaning haptics (notification, selection) are
 /// not counted. The setting is that of the session's first `session.start` before the haptic.
 public struct HapticWhenDisabledRule: SessionRule {
+    public static let identifier = "haptic-when-disabled"
     public static let interests = EventKindSet(.haptic)
 
     public static let description = RuleDescription(
-        identifier: "haptic-when-disabled",
+        identifier: identifier,
         name: "Haptic when disabled",
         summary: "An impact or custom haptic in a session whose haptics setting is off.",
         severity: .error,
@@ -47,7 +48,7 @@ public struct HapticWhenDisabledRule: SessionRule {
         switch kind {
         case .custom, .impactLight, .impactMedium, .impactHeavy, .impactRigid, .impactSoft:
             session.report(
-                rule: Self.description.identifier, severity: .error, source: event.source,
+                rule: Self.identifier, severity: .error, source: event.source,
                 startTs: event.ts, endTs: event.ts, detail: "\(kind.rawValue) haptic while haptics are turned off"
             )
         case .notificationSuccess, .notificationWarning, .notificationError, .selection:

@@ -9,10 +9,11 @@ public struct LoadingWithoutIndicatorRule: SessionRule {
         summary: "How long a load may run without an indicator, in milliseconds."
     )
 
+    public static let identifier = "loading-without-indicator"
     public static let interests = EventKindSet(.loadingStart, .loadingEnd)
 
     public static let description = RuleDescription(
-        identifier: "loading-without-indicator",
+        identifier: identifier,
         name: "Loading without indicator",
         summary: "Content loading for longer than a moment without any activity indicator.",
         severity: .warning,
@@ -87,7 +88,7 @@ public struct LoadingWithoutIndicatorRule: SessionRule {
             ? "loading \(load.id) took \(endTs.minus(load.ts)) ms with no indicator (more than \(maxMs) ms)"
             : "loading \(load.id) shows no indicator and never ended"
         session.report(
-            rule: Self.description.identifier, severity: .warning, source: load.source, screen: load.screen,
+            rule: Self.identifier, severity: .warning, source: load.source, screen: load.screen,
             startTs: load.ts, endTs: endTs, detail: detail
         )
     }

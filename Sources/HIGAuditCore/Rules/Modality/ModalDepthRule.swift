@@ -10,10 +10,11 @@ public struct ModalDepthRule: SessionRule {
         summary: "How many non-alert modals may be stacked."
     )
 
+    public static let identifier = "modal-depth"
     public static let interests = EventKindSet(.modalPresent)
 
     public static let description = RuleDescription(
-        identifier: "modal-depth",
+        identifier: identifier,
         name: "Modal depth",
         summary: "A modal presented on top of too many other (non-alert) modals.",
         severity: .warning,
@@ -68,7 +69,7 @@ public struct ModalDepthRule: SessionRule {
         let depth = session.modals.depth + 1
         guard Int64(depth) > maxDepth else { return }
         session.report(
-            rule: Self.description.identifier, severity: .warning, source: event.source,
+            rule: Self.identifier, severity: .warning, source: event.source,
             startTs: event.ts, endTs: event.ts, count: depth,
             detail: "\(style.rawValue) modal \(modal) presented at depth \(depth) (at most \(maxDepth))"
         )

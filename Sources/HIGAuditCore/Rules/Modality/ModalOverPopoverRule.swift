@@ -1,9 +1,10 @@
 /// `modal-over-popover` (SPEC §3, required): anything but an alert presented while a popover is on top.
 public struct ModalOverPopoverRule: SessionRule {
+    public static let identifier = "modal-over-popover"
     public static let interests = EventKindSet(.modalPresent)
 
     public static let description = RuleDescription(
-        identifier: "modal-over-popover",
+        identifier: identifier,
         name: "Modal over popover",
         summary: "A modal other than an alert presented while the topmost modal is a popover.",
         severity: .error,
@@ -49,7 +50,7 @@ public struct ModalOverPopoverRule: SessionRule {
         guard case let .modalPresent(modal, style) = event.payload, style != .alert,
               let top = session.modals.top, top.style == .popover else { return }
         session.report(
-            rule: Self.description.identifier, severity: .error, source: event.source,
+            rule: Self.identifier, severity: .error, source: event.source,
             startTs: event.ts, endTs: event.ts,
             detail: "\(style.rawValue) modal \(modal) presented over popover \(top.modal)"
         )

@@ -15,10 +15,11 @@ public struct ForcedTabSwitchRule: SessionRule {
         summary: "How long after session.start a switch counts as state restoration, in milliseconds (inclusive)."
     )
 
+    public static let identifier = "forced-tab-switch"
     public static let interests = EventKindSet(.touch, .tabSwitch)
 
     public static let description = RuleDescription(
-        identifier: "forced-tab-switch",
+        identifier: identifier,
         name: "Forced tab switch",
         summary: "A tab change that no tab-bar touch just before it asked for, outside launch-time state restoration.",
         severity: .error,
@@ -104,7 +105,7 @@ public struct ForcedTabSwitchRule: SessionRule {
             }
             if let start = session.sessionStartTs, event.ts.minus(start) <= restoreGraceMs { return }
             session.report(
-                rule: Self.description.identifier, severity: .error, source: event.source,
+                rule: Self.identifier, severity: .error, source: event.source,
                 startTs: event.ts, endTs: event.ts,
                 detail: "switched from \(from) to \(to) with no tab-bar touch in the \(userWindowMs) ms before"
             )

@@ -6,10 +6,11 @@
 /// remembered for its `to` tab violates; a switch without `screen`, or to a tab with nothing remembered,
 /// cannot be judged and does not.
 public struct TabStateLostRule: SessionRule {
+    public static let identifier = "tab-state-lost"
     public static let interests = EventKindSet.all
 
     public static let description = RuleDescription(
-        identifier: "tab-state-lost",
+        identifier: identifier,
         name: "Tab state lost",
         summary: "Returning to a tab shows a different screen from the one the user left there.",
         severity: .warning,
@@ -42,7 +43,10 @@ public struct TabStateLostRule: SessionRule {
 
     public struct State: RuleState {
         var activeTab: String?
-        /// The latest screen seen while each tab was active.
+        /// The latest screen seen while the active tab was active (kept apart so that the common event,
+        /// which only updates it, costs no hashing).
+        var activeScreen: String?
+        /// The latest screen seen while each tab other than the active one was active.
         var screens: [String: String] = [:]
 
         public init() {}
@@ -52,17 +56,25 @@ public struct TabStateLostRule: SessionRule {
 
     public func observe(_ event: Event, state: inout State, in session: inout SessionContext) {
         if case let .tabSwitch(from, to) = event.payload {
-            if from != to, let screen = event.screen, let remembered = state.screens[to], remembered != screen {
+            let remembered: String?
+            if to == state.activeTab {
+                remembered = state.activeScreen
+            } else {
+                if let leaving = state.activeTab, let screen = state.activeScreen { state.screens[leaving] = screen }
+                remembered = state.screens.removeValue(forKey: to)
+                state.activeTab = to
+                state.activeScreen = remembered
+            }
+            if from != to, let screen = event.screen, let remembered, remembered != screen {
                 session.report(
-                    rule: Self.description.identifier, severity: .warning, source: event.source,
+                    rule: Self.identifier, severity: .warning, source: event.source,
                     startTs: event.ts, endTs: event.ts,
                     detail: "back on \(to) showing \(screen), but it was left showing \(remembered)"
                 )
             }
-            state.activeTab = to
         }
-        if let screen = event.screen, let tab = state.activeTab {
-            state.screens[tab] = screen
+        if state.activeTab != nil, let screen = event.screen {
+            state.activeScreen = screen
         }
     }
 }

@@ -10,10 +10,11 @@ public struct DestructiveDoubleTapRule: SessionRule {
         summary: "How long after a double-tap a content change is attributed to it, in milliseconds (inclusive)."
     )
 
+    public static let identifier = "destructive-double-tap"
     public static let interests = EventKindSet(.pencilDoubleTap, .touch, .contentMutation)
 
     public static let description = RuleDescription(
-        identifier: "destructive-double-tap",
+        identifier: identifier,
         name: "Destructive double-tap",
         summary: "Content changed right after an Apple Pencil double-tap, with no touch in between.",
         severity: .error,
@@ -81,7 +82,7 @@ public struct DestructiveDoubleTapRule: SessionRule {
             guard elapsed <= windowMs else { return }
             let what = object.map { "\(action.rawValue) of \($0)" } ?? action.rawValue
             session.report(
-                rule: Self.description.identifier, severity: undoable ? .warning : .error, source: event.source,
+                rule: Self.identifier, severity: undoable ? .warning : .error, source: event.source,
                 startTs: tapTs, endTs: event.ts,
                 detail: "\(what)\(undoable ? "" : " (not undoable)") \(elapsed) ms after an Apple Pencil double-tap",
                 related: RelatedSource(role: "double-tap", location: tapSource)

@@ -5,10 +5,11 @@
 /// Settings come from the session's first `session.start` before the double-tap; without one, the
 /// defaults apply (`switch_eraser`, custom actions off).
 public struct PencilPreferenceIgnoredRule: SessionRule {
+    public static let identifier = "pencil-preference-ignored"
     public static let interests = EventKindSet(.pencilDoubleTap)
 
     public static let description = RuleDescription(
-        identifier: "pencil-preference-ignored",
+        identifier: identifier,
         name: "Pencil preference ignored",
         summary: "An Apple Pencil double-tap that ignored the system-wide setting or ran a custom action the user did not turn on.",
         severity: .warning,
@@ -63,7 +64,7 @@ public struct PencilPreferenceIgnoredRule: SessionRule {
             detail = "double-tap did \(done.rawValue); the system setting is \(settings.pencilPreferredAction.rawValue)"
         }
         session.report(
-            rule: Self.description.identifier, severity: .warning, source: event.source,
+            rule: Self.identifier, severity: .warning, source: event.source,
             startTs: event.ts, endTs: event.ts, detail: detail
         )
     }
