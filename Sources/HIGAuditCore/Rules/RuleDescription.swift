@@ -15,10 +15,13 @@ public struct RuleDescription: Sendable {
     public var triggeringExamples: [RuleExample]
     /// Event sequences that must produce none.
     public var nonTriggeringExamples: [RuleExample]
+    /// True for the rules SPEC §3 lists as required; the others are its "further rules".
+    public var isRequired: Bool
 
     public init(
         identifier: String, name: String, summary: String, severity: Severity, citation: GuidelineCitation,
-        parameters: [RuleParameter], triggeringExamples: [RuleExample], nonTriggeringExamples: [RuleExample]
+        parameters: [RuleParameter], triggeringExamples: [RuleExample], nonTriggeringExamples: [RuleExample],
+        isRequired: Bool = false
     ) {
         self.identifier = identifier
         self.name = name
@@ -28,6 +31,7 @@ public struct RuleDescription: Sendable {
         self.parameters = parameters
         self.triggeringExamples = triggeringExamples
         self.nonTriggeringExamples = nonTriggeringExamples
+        self.isRequired = isRequired
     }
 
     public func parameter(named name: String) -> RuleParameter? {

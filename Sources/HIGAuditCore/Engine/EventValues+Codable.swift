@@ -1,0 +1,47 @@
+// Codable conformances for the event values that per-session state keeps, so open sessions can be
+// checkpointed between runs. Enumerations encode as their wire strings.
+
+extension HapticKind: Codable {}
+extension ModalStyle: Codable {}
+extension PencilPreferredAction: Codable {}
+extension OutcomeResult: Codable {}
+extension CaptureSource: Codable {}
+
+extension SourceLocation: Codable {
+    private enum CodingKeys: String, CodingKey { case file, line }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(file: try container.decode(Int32.self, forKey: .file), line: try container.decode(Int64.self, forKey: .line))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(file, forKey: .file)
+        try container.encode(line, forKey: .line)
+    }
+}
+
+extension SessionSettings: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case hapticsEnabled = "haptics_enabled"
+        case pencilPreferredAction = "pencil_preferred_action"
+        case pencilCustomActionEnabled = "pencil_custom_action_enabled"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            hapticsEnabled: try container.decode(Bool.self, forKey: .hapticsEnabled),
+            pencilPreferredAction: try container.decode(PencilPreferredAction.self, forKey: .pencilPreferredAction),
+            pencilCustomActionEnabled: try container.decode(Bool.self, forKey: .pencilCustomActionEnabled)
+        )
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(hapticsEnabled, forKey: .hapticsEnabled)
+        try container.encode(pencilPreferredAction, forKey: .pencilPreferredAction)
+        try container.encode(pencilCustomActionEnabled, forKey: .pencilCustomActionEnabled)
+    }
+}

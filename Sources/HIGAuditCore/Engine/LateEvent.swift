@@ -1,0 +1,25 @@
+/// Why an event was not accepted although it decoded fine (SPEC §2 buckets decided by the engine).
+public enum EventDisposition: Sendable, Equatable {
+    case accepted
+    /// An event whose `id` was already seen on an accepted event of its (open) session.
+    case duplicate
+    case late(LateReason)
+}
+
+/// Why an event is late, in words a person can act on.
+public enum LateReason: Sendable, Equatable, CustomStringConvertible {
+    /// Its `ts` is older than the session's newest `ts` minus `max_lateness_ms`.
+    case tooOld(sessionNewestTs: Int64, maxLatenessMs: Int64)
+    /// Its session had already closed (after `session.end`, a gap, …). Events of a closed session are
+    /// late even when they repeat an id: the session's ids are released with it.
+    case sessionClosed
+
+    public var description: String {
+        switch self {
+        case let .tooOld(newest, lateness):
+            "ts is more than \(lateness) ms older than the session's newest event (ts \(newest))"
+        case .sessionClosed:
+            "its session had already closed"
+        }
+    }
+}

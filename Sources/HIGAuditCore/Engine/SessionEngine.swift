@@ -1,0 +1,215 @@
+/// Turns a stream of decoded events into closed sessions and their violations (SPEC §2 "Time, order,
+/// sessions" and §3).
+///
+/// Feed every decoded event, in input order, to `ingest`, then call `finish` at end of input. Each
+/// event lands in exactly one of the engine's buckets, tried in SPEC order: duplicate, late, accepted.
+/// Accepted events wait in a per-session reorder buffer until no future accepted event can sort before
+/// them (`ts ≤ session newest − max_lateness_ms`), then go to the enabled rules that asked for their
+/// kind, in `ts` order (equal `ts` in input order). When a session closes, the engine flushes it, lets
+/// the rules report what they were waiting for, hands one `SessionReport` to `onReport` and forgets
+/// the session except its id, so memory follows open sessions, not input size.
+///
+/// Closing (SPEC §2), with "the stream's newest ts" = the largest `ts` accepted before the event read:
+/// - (a) after `session.end` at `E`: once stream newest `≥ E + max_lateness_ms` (reaching the bound
+///   closes it); with several `session.end`, the earliest counts;
+/// - (b) once stream newest `> session newest + session_gap_ms`;
+/// - (c) at `finish()`.
+/// A session's closing is checked exactly when its next event arrives; all open sessions are also swept
+/// every few thousand events so that idle ones release memory. Since both conditions only grow more
+/// true as the stream advances, sweeping early or late never changes a result.
+public final class SessionEngine {
+    public typealias ReportSink = (SessionReport) -> Void
+    public typealias LateSink = (Event, LateReason) -> Void
+
+    public let configuration: AuditConfiguration
+    /// The engine's part of the ingest table: events, sessions, late, duplicate, unbalanced dismisses.
+    public private(set) var statistics = IngestStatistics()
+
+    private let rules: ConfiguredRules
+    private let onReport: ReportSink
+    private let onLate: LateSink
+    private let maxLateness: Int64
+    private let sessionGap: Int64
+
+    private var open: [String: OpenSession] = [:]
+    private var closed: Set<String> = []
+    /// Largest accepted `ts` so far; `.min` before the first.
+    private var streamNewestTs: Int64 = .min
+    private var eventsSinceSweep = 0
+    /// The session of the previous event: uploads keep a session's lines together, so this usually
+    /// saves the dictionary lookup.
+    private var lastSession: OpenSession?
+    private static let sweepInterval = 4096
+
+    /// - Parameters:
+    ///   - onLate: called for every late event with the reason, so the caller can say where it was.
+    ///   - onReport: called once per closed session.
+    public init(
+        configuration: AuditConfiguration = AuditConfiguration(),
+        onLate: @escaping LateSink = { _, _ in },
+        onReport: @escaping ReportSink
+    ) {
+        self.configuration = configuration
+        self.rules = ConfiguredRules(configuration: configuration)
+        self.onReport = onReport
+        self.onLate = onLate
+        self.maxLateness = max(configuration.maxLatenessMs, 0)
+        self.sessionGap = max(configuration.sessionGapMs, 0)
+    }
+
+    /// Sessions not closed yet.
+    public var openSessionCount: Int { open.count }
+    /// Sessions closed so far.
+    public var closedSessionCount: Int { closed.count }
+    /// The enabled rules, in rule-id order.
+    public var enabledRules: [RuleDescription] { rules.enabledDescriptions }
+
+    /// Classifies one decoded event (its `source` set) and, if accepted, queues it for the rules.
+    @discardableResult
+    public func ingest(_ event: consuming Event) -> EventDisposition {
+        let session: OpenSession
+        if let last = lastSession, last.id == event.session {
+            session = last
+        } else if let found = open[event.session] {
+            session = found
+            lastSession = found
+        } else if closed.contains(event.session) {
+            return reject(event, .sessionClosed)
+        } else {
+            let created = OpenSession(id: event.session, newestTs: event.ts, ruleStates: RuleStates())
+            if let id = event.id { created.seenIds.insert(id) }
+            open[event.session] = created
+            lastSession = created
+            statistics.sessions += 1
+            accept(event, into: created)
+            return .accepted
+        }
+        if hasClosed(session) {
+            close(session)
+            return reject(event, .sessionClosed)
+        }
+        // Duplicate is tried before late; hashing the id once on the common (accepted) path.
+        let isLate = event.ts < session.newestTs.minus(maxLateness)
+        if let id = event.id {
+            let isDuplicate = isLate ? session.seenIds.contains(id) : !session.seenIds.insert(id).inserted
+            if isDuplicate {
+                statistics.duplicateEvents += 1
+                return .duplicate
+            }
+        }
+        if isLate {
+            return reject(event, .tooOld(sessionNewestTs: session.newestTs, maxLatenessMs: maxLateness))
+        }
+        accept(event, into: session)
+        return .accepted
+    }
+
+    /// End of input: closes every open session (SPEC §2 (c)), in session-id order.
+    public func finish() {
+        for id in open.keys.sorted() {
+            if let session = open[id] { close(session) }
+        }
+    }
+
+    // MARK: - Classification
+
+    private func reject(_ event: Event, _ reason: LateReason) -> EventDisposition {
+        statistics.lateEvents += 1
+        onLate(event, reason)
+        return .late(reason)
+    }
+
+    /// Queues an accepted event (its id already recorded) and releases what can no longer move.
+    private func accept(_ event: consuming Event, into session: OpenSession) {
+        statistics.events += 1
+        eventsSinceSweep += 1
+        if event.ts > session.newestTs { session.newestTs = event.ts }
+        if event.ts > streamNewestTs { streamNewestTs = event.ts }
+        if event.kind == .sessionEnd, event.ts < (session.endTs ?? .max) { session.endTs = event.ts }
+        session.context.acceptedEvents += 1
+        session.buffer.insert(event)
+        // Any future accepted event has ts ≥ newest − lateness and a later input position, so
+        // everything at or before that bound is in its final place.
+        let ready = session.newestTs.minus(maxLateness)
+        while let next = session.buffer.popFirst(notAfter: ready) {
+            release(next, in: session)
+        }
+        if eventsSinceSweep >= max(Self.sweepInterval, open.count) { sweep() }
+    }
+
+    // MARK: - Ordered processing
+
+    /// One event in its session's final order: update the shared context, run the rules, then apply
+    /// the event to the state the rules read as "before".
+    private func release(_ event: Event, in session: OpenSession) {
+        let ts = event.ts
+        if session.context.firstTs == nil { session.context.firstTs = ts }
+        session.context.lastTs = ts
+        if session.context.device == nil, let device = event.device { session.context.device = device }
+        if session.context.appVersion == nil, let version = event.appVersion { session.context.appVersion = version }
+        if let screen = event.screen { session.context.screen = screen }
+
+        rules.observe(event, states: &session.ruleStates, in: &session.context)
+
+        switch event.payload {
+        case .sessionStart(let settings):
+            if session.context.sessionStartTs == nil {
+                session.context.sessionStartTs = ts
+                session.context.settings = settings
+            }
+        case .haptic(let kind, _):
+            session.context.countHaptic(kind)
+        case .modalPresent(let modal, let style):
+            session.context.modals.present(modal, style: style)
+        case .modalDismiss(let modal):
+            if !session.context.modals.dismiss(modal) { statistics.unbalancedDismisses += 1 }
+        default:
+            break
+        }
+    }
+
+    // MARK: - Closing
+
+    private func hasClosed(_ session: OpenSession) -> Bool {
+        if let end = session.endTs, streamNewestTs >= end.plus(maxLateness) { return true }
+        return streamNewestTs > session.newestTs.plus(sessionGap)
+    }
+
+    private func sweep() {
+        eventsSinceSweep = 0
+        var closing: [OpenSession] = []
+        for session in open.values where hasClosed(session) { closing.append(session) }
+        closing.sort { $0.id < $1.id }
+        for session in closing { close(session) }
+    }
+
+    private func close(_ session: OpenSession) {
+        while let next = session.buffer.popFirst() { release(next, in: session) }
+        rules.finish(states: &session.ruleStates, in: &session.context)
+        open[session.id] = nil
+        if lastSession === session { lastSession = nil }
+        closed.insert(session.id)
+        onReport(session.context.makeReport())
+    }
+}
+
+extension SessionContext {
+    mutating func countHaptic(_ kind: HapticKind) {
+        hapticCounts[kind, default: 0] += 1
+    }
+
+    /// The closed session as the tables see it: violations labelled and in SPEC §4 order.
+    func makeReport() -> SessionReport {
+        var labelled = violations
+        for index in labelled.indices {
+            labelled[index].device = device ?? ""
+            labelled[index].appVersion = appVersion ?? ""
+        }
+        labelled.sort(by: Violation.sessionOrder)
+        return SessionReport(
+            session: session, device: device ?? "", appVersion: appVersion ?? "",
+            firstTs: firstTs ?? lastTs, lastTs: lastTs, acceptedEvents: acceptedEvents,
+            hapticCounts: hapticCounts, violations: labelled
+        )
+    }
+}

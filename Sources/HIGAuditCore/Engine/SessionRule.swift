@@ -1,0 +1,41 @@
+/// A guideline rule as the session engine runs it: a self-describing value that reads its parameters
+/// once and keeps everything it remembers about a session in a separate `State` value.
+///
+/// Keeping the per-session state out of the rule lets the engine store it beside the session (one
+/// value per open session, `Codable` so open sessions can be checkpointed between nightly runs) and
+/// drop it when the session closes. The engine calls `observe` only for the kinds in `interests`, in
+/// the session's `ts` order (equal `ts` in input order), and `finish` once when the session closes.
+public protocol SessionRule: Sendable {
+    associatedtype State: RuleState
+
+    /// The rule's id, as in `description` (kept apart so reporting never copies the description).
+    static var identifier: String { get }
+    static var description: RuleDescription { get }
+    /// The event kinds this rule wants to see; the engine dispatches by kind through a table.
+    static var interests: EventKindSet { get }
+
+    /// Reads the rule's parameters (overrides or defaults, never below their minimum).
+    init(configuration: AuditConfiguration)
+
+    /// One accepted event of the session, in order. `session.screen` is already the screen resolved for
+    /// this event; the engine's shared session state (settings, modal stack) is as it was *before* it.
+    func observe(_ event: Event, state: inout State, in session: inout SessionContext)
+
+    /// The session closed: report whatever was waiting for a later event.
+    func finish(state: inout State, in session: inout SessionContext)
+}
+
+extension SessionRule {
+    public func finish(state: inout State, in session: inout SessionContext) {}
+
+    /// The configured value of one of this rule's parameters, never below the parameter's minimum, so a
+    /// configuration built in code cannot make a rule divide by zero or keep a negative window.
+    public static func value(of parameter: RuleParameter, in configuration: AuditConfiguration) -> Int64 {
+        max(configuration.value(of: parameter, for: description), parameter.minimum)
+    }
+}
+
+/// What a rule remembers about one session; `init()` is the state before the session's first event.
+public protocol RuleState: Codable, Sendable, Equatable {
+    init()
+}

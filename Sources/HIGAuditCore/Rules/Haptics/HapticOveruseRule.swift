@@ -1,0 +1,145 @@
+/// `haptic-overuse` (SPEC §3, required): bursts of haptics, and single haptics that play too long.
+///
+/// Burst: haptic `i` violates when it and the `burst_count − 1` haptics before it all lie within
+/// `burst_window_ms` before it (strictly: `ts > ts_i − window`). A maximal run of consecutive violating
+/// haptics `i … j` is one violation from haptic `i − N + 1` to haptic `j`, counting `j − i + N`
+/// haptics, with haptic `i` as source. Prolonged: a `duration_ms` above `max_duration_ms`. The two
+/// parts are independent, so a long haptic inside a burst counts in both.
+public struct HapticOveruseRule: SessionRule {
+    public static let burstCount = RuleParameter(
+        name: "burst_count", defaultValue: 5, minimum: 2,
+        summary: "How many haptics within the window make a burst."
+    )
+    public static let burstWindowMs = RuleParameter(
+        name: "burst_window_ms", defaultValue: 2000, minimum: 1,
+        summary: "The window, in milliseconds, a burst's haptics fall in (exclusive at its far end)."
+    )
+    public static let maxDurationMs = RuleParameter(
+        name: "max_duration_ms", defaultValue: 1500, minimum: 0,
+        summary: "The longest a single continuous haptic may play, in milliseconds."
+    )
+
+    public static let identifier = "haptic-overuse"
+    public static let interests = EventKindSet(.haptic)
+
+    public static let description = RuleDescription(
+        identifier: identifier,
+        name: "Haptic overuse",
+        summary: "Bursts of many haptics in a short window, or a single haptic that plays too long.",
+        severity: .warning,
+        citation: GuidelineCitation(
+            seedFile: "001_a5135006b5b70e41.txt",
+            quote: "En général, évitez de concevoir une expérience qui produit un retour haptique prolongé ou répétitif.",
+            guideline: "Avoid prolonged or repetitive haptics; playing haptics for many trivial interactions overwhelms people."
+        ),
+        parameters: [burstCount, burstWindowMs, maxDurationMs],
+        triggeringExamples: [
+            RuleExample([
+                #"{"ts":1000,"session":"s","type":"haptic","kind":"selection"}"#,
+                #"{"ts":1100,"session":"s","type":"haptic","kind":"selection"}"#,
+                #"{"ts":1200,"session":"s","type":"haptic","kind":"selection"}"#,
+                #"{"ts":1300,"session":"s","type":"haptic","kind":"selection"}"#,
+                #"↓{"ts":1400,"session":"s","type":"haptic","kind":"selection"}"#,
+                #"{"ts":1500,"session":"s","type":"haptic","kind":"selection"}"#,
+            ]),
+            RuleExample([
+                #"{"ts":0,"session":"s","type":"haptic","kind":"impact.light"}"#,
+                #"↓{"ts":1999,"session":"s","type":"haptic","kind":"impact.light"}"#,
+                #"{"ts":9000,"session":"s","type":"haptic","kind":"impact.light"}"#,
+                #"↓{"ts":9001,"session":"s","type":"haptic","kind":"impact.light"}"#,
+            ], parameters: ["burst_count": 2]),
+            RuleExample([
+                #"↓{"ts":1000,"session":"s","type":"haptic","kind":"custom","duration_ms":1500.5}"#,
+            ]),
+        ],
+        nonTriggeringExamples: [
+            RuleExample([
+                #"{"ts":0,"session":"s","type":"haptic","kind":"selection"}"#,
+                #"{"ts":500,"session":"s","type":"haptic","kind":"selection"}"#,
+                #"{"ts":1000,"session":"s","type":"haptic","kind":"selection"}"#,
+                #"{"ts":1500,"session":"s","type":"haptic","kind":"selection"}"#,
+                #"{"ts":2000,"session":"s","type":"haptic","kind":"selection"}"#,
+            ]),
+            RuleExample([
+                #"{"ts":1000,"session":"s","type":"haptic","kind":"custom","duration_ms":1500}"#,
+            ]),
+        ],
+        isRequired: true
+    )
+
+    public struct State: RuleState {
+        /// `ts` of up to `burst_count − 1` previous haptics, a ring whose oldest entry is at `next`.
+        var recent: [Int64] = []
+        var next = 0
+        /// The burst run still growing, reported when a haptic breaks it or the session closes.
+        var run: Violation?
+
+        public init() {}
+    }
+
+    let count: Int
+    let windowMs: Int64
+    let maxDurationMs: Int64
+
+    public init(configuration: AuditConfiguration) {
+        // A burst of more haptics than memory allows is not a meaningful setting; cap it anyway.
+        count = Int(min(Self.value(of: Self.burstCount, in: configuration), 1 << 20))
+        windowMs = Self.value(of: Self.burstWindowMs, in: configuration)
+        maxDurationMs = Self.value(of: Self.maxDurationMs, in: configuration)
+    }
+
+    public func observe(_ event: Event, state: inout State, in session: inout SessionContext) {
+        guard case let .haptic(kind, durationMs) = event.payload else { return }
+        let ts = event.ts
+
+        if let durationMs, durationMs > Double(maxDurationMs) {
+            session.report(
+                rule: Self.identifier, severity: .warning, source: event.source,
+                startTs: ts, endTs: ts,
+                detail: "\(kind.rawValue) haptic played for \(formatMilliseconds(durationMs)) ms (more than \(maxDurationMs) ms)"
+            )
+        }
+
+        let capacity = count - 1
+        if state.recent.count == capacity, let oldest = state.recent.isEmpty ? nil : state.recent[state.next],
+           oldest > ts.minus(windowMs) {
+            if state.run != nil {
+                state.run?.endTs = ts
+                state.run?.count += 1
+            } else {
+                state.run = Violation(
+                    rule: Self.identifier, severity: .warning, session: session.session,
+                    screen: session.screen, startTs: oldest, endTs: ts, count: count, detail: "",
+                    source: event.source
+                )
+            }
+        } else if state.run != nil {
+            flushRun(&state, in: &session)
+        }
+
+        if state.recent.count < capacity {
+            state.recent.append(ts)
+        } else if capacity > 0 {
+            state.recent[state.next] = ts
+            state.next = (state.next + 1) % capacity
+        }
+    }
+
+    public func finish(state: inout State, in session: inout SessionContext) {
+        flushRun(&state, in: &session)
+    }
+
+    private func flushRun(_ state: inout State, in session: inout SessionContext) {
+        guard var run = state.run else { return }
+        run.detail = "\(run.count) haptics in \(run.endTs.minus(run.startTs)) ms"
+            + " (\(count) or more within \(windowMs) ms is a burst)"
+        session.violations.append(run)
+        state.run = nil
+    }
+}
+
+/// Milliseconds as people write them: whole numbers without a fraction.
+func formatMilliseconds(_ value: Double) -> String {
+    if let whole = Int64(exactly: value) { return String(whole) }
+    return String(value)
+}

@@ -1,0 +1,80 @@
+/// `tab-state-lost` (SPEC §3, further rule): coming back to a tab shows a different view than was left.
+///
+/// The active tab is the `to` of the latest `nav.tab_switch` (none before the first). For every event
+/// with a `screen` while a tab is active, that screen is remembered for the tab (the switch's own screen
+/// belongs to the tab it switched to). A switch with `from ≠ to` whose `screen` differs from the one
+/// remembered for its `to` tab violates; a switch without `screen`, or to a tab with nothing remembered,
+/// cannot be judged and does not.
+public struct TabStateLostRule: SessionRule {
+    public static let identifier = "tab-state-lost"
+    public static let interests = EventKindSet.all
+
+    public static let description = RuleDescription(
+        identifier: identifier,
+        name: "Tab state lost",
+        summary: "Returning to a tab shows a different screen from the one the user left there.",
+        severity: .warning,
+        citation: GuidelineCitation(
+            seedFile: "000_65c60053ce5cc84b.txt",
+            quote: "Quand un utilisateur change d’onglet et revient au précédent, il doit retrouver la même vue.",
+            guideline: "When people switch tabs and come back, they find the view they left."
+        ),
+        parameters: [],
+        triggeringExamples: [
+            RuleExample([
+                #"{"ts":1000,"session":"s","type":"nav.tab_switch","from":"tab:Inbox","to":"tab:Library","screen":"library"}"#,
+                #"{"ts":2000,"session":"s","type":"nav.push","to":"album","screen":"album"}"#,
+                #"{"ts":3000,"session":"s","type":"nav.tab_switch","from":"tab:Library","to":"tab:Inbox","screen":"inbox"}"#,
+                #"↓{"ts":4000,"session":"s","type":"nav.tab_switch","from":"tab:Inbox","to":"tab:Library","screen":"library"}"#,
+            ]),
+        ],
+        nonTriggeringExamples: [
+            RuleExample([
+                #"{"ts":1000,"session":"s","type":"nav.tab_switch","from":"tab:Inbox","to":"tab:Library","screen":"library"}"#,
+                #"{"ts":2000,"session":"s","type":"nav.push","to":"album","screen":"album"}"#,
+                #"{"ts":3000,"session":"s","type":"nav.tab_switch","from":"tab:Library","to":"tab:Inbox","screen":"inbox"}"#,
+                #"{"ts":4000,"session":"s","type":"nav.tab_switch","from":"tab:Inbox","to":"tab:Library","screen":"album"}"#,
+                #"{"ts":5000,"session":"s","type":"nav.tab_switch","from":"tab:Library","to":"tab:Library","screen":"library"}"#,
+                #"{"ts":6000,"session":"s","type":"nav.tab_switch","from":"tab:Library","to":"tab:Settings","screen":"settings"}"#,
+            ]),
+        ],
+        isRequired: false
+    )
+
+    public struct State: RuleState {
+        var activeTab: String?
+        /// The latest screen seen while the active tab was active (kept apart so that the common event,
+        /// which only updates it, costs no hashing).
+        var activeScreen: String?
+        /// The latest screen seen while each tab other than the active one was active.
+        var screens: [String: String] = [:]
+
+        public init() {}
+    }
+
+    public init(configuration: AuditConfiguration) {}
+
+    public func observe(_ event: Event, state: inout State, in session: inout SessionContext) {
+        if case let .tabSwitch(from, to) = event.payload {
+            let remembered: String?
+            if to == state.activeTab {
+                remembered = state.activeScreen
+            } else {
+                if let leaving = state.activeTab, let screen = state.activeScreen { state.screens[leaving] = screen }
+                remembered = state.screens.removeValue(forKey: to)
+                state.activeTab = to
+                state.activeScreen = remembered
+            }
+            if from != to, let screen = event.screen, let remembered, remembered != screen {
+                session.report(
+                    rule: Self.identifier, severity: .warning, source: event.source,
+                    startTs: event.ts, endTs: event.ts,
+                    detail: "back on \(to) showing \(screen), but it was left showing \(remembered)"
+                )
+            }
+        }
+        if state.activeTab != nil, let screen = event.screen {
+            state.activeScreen = screen
+        }
+    }
+}

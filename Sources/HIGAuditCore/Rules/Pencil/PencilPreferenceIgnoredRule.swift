@@ -1,0 +1,71 @@
+/// `pencil-preference-ignored` (SPEC §3, required): a double-tap that did not do what the user chose.
+///
+/// A `custom:` action while the session's `pencil_custom_action_enabled` is false, or a system action
+/// other than the session's `pencil_preferred_action` (the app doing nothing, `ignore`, never violates).
+/// Settings come from the session's first `session.start` before the double-tap; without one, the
+/// defaults apply (`switch_eraser`, custom actions off).
+public struct PencilPreferenceIgnoredRule: SessionRule {
+    public static let identifier = "pencil-preference-ignored"
+    public static let interests = EventKindSet(.pencilDoubleTap)
+
+    public static let description = RuleDescription(
+        identifier: identifier,
+        name: "Pencil preference ignored",
+        summary: "An Apple Pencil double-tap that ignored the system-wide setting or ran a custom action the user did not turn on.",
+        severity: .warning,
+        citation: GuidelineCitation(
+            seedFile: "004_4db11df21ef2440e.txt",
+            quote: "обеспечьте консистентный опыт, соблюдая общесистемные настройки пользователя для двойного касания",
+            guideline: "Respect the system-wide double-tap setting; offer custom behaviour only when people turn it on."
+        ),
+        parameters: [],
+        triggeringExamples: [
+            RuleExample([
+                #"↓{"ts":1000,"session":"s","type":"pencil.double_tap","action":"show_color_palette"}"#,
+            ]),
+            RuleExample([
+                #"{"ts":0,"session":"s","type":"session.start","pencil_preferred_action":"switch_previous"}"#,
+                #"↓{"ts":1000,"session":"s","type":"pencil.double_tap","action":"switch_eraser"}"#,
+                #"↓{"ts":2000,"session":"s","type":"pencil.double_tap","action":"custom:lasso"}"#,
+            ]),
+        ],
+        nonTriggeringExamples: [
+            RuleExample([
+                #"{"ts":1000,"session":"s","type":"pencil.double_tap","action":"switch_eraser"}"#,
+                #"{"ts":2000,"session":"s","type":"pencil.double_tap","action":"ignore"}"#,
+            ]),
+            RuleExample([
+                #"{"ts":0,"session":"s","type":"session.start","pencil_preferred_action":"show_color_palette","pencil_custom_action_enabled":true}"#,
+                #"{"ts":1000,"session":"s","type":"pencil.double_tap","action":"show_color_palette"}"#,
+                #"{"ts":2000,"session":"s","type":"pencil.double_tap","action":"custom:lasso"}"#,
+            ]),
+        ],
+        isRequired: true
+    )
+
+    public struct State: RuleState {
+        public init() {}
+    }
+
+    public init(configuration: AuditConfiguration) {}
+
+    public func observe(_ event: Event, state: inout State, in session: inout SessionContext) {
+        guard case .pencilDoubleTap(let action) = event.payload else { return }
+        let settings = session.settings
+        let detail: String
+        switch action {
+        case .custom(let name):
+            guard !settings.pencilCustomActionEnabled else { return }
+            detail = "custom double-tap action \(name) while custom actions are off"
+        case .system(.ignore):
+            return
+        case .system(let done):
+            guard done != settings.pencilPreferredAction else { return }
+            detail = "double-tap did \(done.rawValue); the system setting is \(settings.pencilPreferredAction.rawValue)"
+        }
+        session.report(
+            rule: Self.identifier, severity: .warning, source: event.source,
+            startTs: event.ts, endTs: event.ts, detail: detail
+        )
+    }
+}

@@ -1,0 +1,167 @@
+/// Every rule hig-audit knows, in rule-id order: the single list behind the `rules` listing, the
+/// summary table's rows, the config file's keys and the generic example test.
+///
+/// Adding a rule means: its file, a case in `RuleSlot`, a field in `RuleStates` and in
+/// `ConfiguredRules`, and one line in each `switch` below. The hand-written dispatch keeps the
+/// per-event path free of existentials (STYLE: "a hand-written registry array is enough").
+public enum RuleRegistry {
+    public static let descriptions: [RuleDescription] = RuleSlot.allCases.map(\.description)
+
+    public static func description(of identifier: String) -> RuleDescription? {
+        descriptions.first { $0.identifier == identifier }
+    }
+}
+
+/// One registered rule; case order is rule-id order.
+enum RuleSlot: Int, CaseIterable, Sendable {
+    case destructiveDoubleTap
+    case forcedTabSwitch
+    case hapticDuringCapture
+    case hapticMismatch
+    case hapticOveruse
+    case hapticWhenDisabled
+    case loadingWithoutIndicator
+    case modalDepth
+    case modalOverPopover
+    case pencilPreferenceIgnored
+    case tabStateLost
+
+    var description: RuleDescription {
+        switch self {
+        case .destructiveDoubleTap: DestructiveDoubleTapRule.description
+        case .forcedTabSwitch: ForcedTabSwitchRule.description
+        case .hapticDuringCapture: HapticDuringCaptureRule.description
+        case .hapticMismatch: HapticMismatchRule.description
+        case .hapticOveruse: HapticOveruseRule.description
+        case .hapticWhenDisabled: HapticWhenDisabledRule.description
+        case .loadingWithoutIndicator: LoadingWithoutIndicatorRule.description
+        case .modalDepth: ModalDepthRule.description
+        case .modalOverPopover: ModalOverPopoverRule.description
+        case .pencilPreferenceIgnored: PencilPreferenceIgnoredRule.description
+        case .tabStateLost: TabStateLostRule.description
+        }
+    }
+
+    var interests: EventKindSet {
+        switch self {
+        case .destructiveDoubleTap: DestructiveDoubleTapRule.interests
+        case .forcedTabSwitch: ForcedTabSwitchRule.interests
+        case .hapticDuringCapture: HapticDuringCaptureRule.interests
+        case .hapticMismatch: HapticMismatchRule.interests
+        case .hapticOveruse: HapticOveruseRule.interests
+        case .hapticWhenDisabled: HapticWhenDisabledRule.interests
+        case .loadingWithoutIndicator: LoadingWithoutIndicatorRule.interests
+        case .modalDepth: ModalDepthRule.interests
+        case .modalOverPopover: ModalOverPopoverRule.interests
+        case .pencilPreferenceIgnored: PencilPreferenceIgnoredRule.interests
+        case .tabStateLost: TabStateLostRule.interests
+        }
+    }
+}
+
+/// Every rule's state for one session: a plain `Codable` value, so open sessions can be checkpointed.
+/// Disabled rules keep their (empty) initial state.
+public struct RuleStates: Sendable, Equatable, Codable {
+    public var destructiveDoubleTap = DestructiveDoubleTapRule.State()
+    public var forcedTabSwitch = ForcedTabSwitchRule.State()
+    public var hapticDuringCapture = HapticDuringCaptureRule.State()
+    public var hapticMismatch = HapticMismatchRule.State()
+    public var hapticOveruse = HapticOveruseRule.State()
+    public var hapticWhenDisabled = HapticWhenDisabledRule.State()
+    public var loadingWithoutIndicator = LoadingWithoutIndicatorRule.State()
+    public var modalDepth = ModalDepthRule.State()
+    public var modalOverPopover = ModalOverPopoverRule.State()
+    public var pencilPreferenceIgnored = PencilPreferenceIgnoredRule.State()
+    public var tabStateLost = TabStateLostRule.State()
+
+    public init() {}
+}
+
+/// The rules of one run with their parameters read, and a table from event kind to the enabled rules
+/// that want it.
+struct ConfiguredRules: Sendable {
+    let destructiveDoubleTap: DestructiveDoubleTapRule
+    let forcedTabSwitch: ForcedTabSwitchRule
+    let hapticDuringCapture: HapticDuringCaptureRule
+    let hapticMismatch: HapticMismatchRule
+    let hapticOveruse: HapticOveruseRule
+    let hapticWhenDisabled: HapticWhenDisabledRule
+    let loadingWithoutIndicator: LoadingWithoutIndicatorRule
+    let modalDepth: ModalDepthRule
+    let modalOverPopover: ModalOverPopoverRule
+    let pencilPreferenceIgnored: PencilPreferenceIgnoredRule
+    let tabStateLost: TabStateLostRule
+
+    let enabled: [RuleSlot]
+    /// Indexed by `EventKind.rawValue`: the enabled rules interested in that kind, in rule-id order.
+    private let dispatch: [[RuleSlot]]
+
+    init(configuration: AuditConfiguration) {
+        destructiveDoubleTap = DestructiveDoubleTapRule(configuration: configuration)
+        forcedTabSwitch = ForcedTabSwitchRule(configuration: configuration)
+        hapticDuringCapture = HapticDuringCaptureRule(configuration: configuration)
+        hapticMismatch = HapticMismatchRule(configuration: configuration)
+        hapticOveruse = HapticOveruseRule(configuration: configuration)
+        hapticWhenDisabled = HapticWhenDisabledRule(configuration: configuration)
+        loadingWithoutIndicator = LoadingWithoutIndicatorRule(configuration: configuration)
+        modalDepth = ModalDepthRule(configuration: configuration)
+        modalOverPopover = ModalOverPopoverRule(configuration: configuration)
+        pencilPreferenceIgnored = PencilPreferenceIgnoredRule(configuration: configuration)
+        tabStateLost = TabStateLostRule(configuration: configuration)
+
+        let enabled = RuleSlot.allCases.filter { configuration.isEnabled($0.description) }
+        self.enabled = enabled
+        dispatch = EventKind.allCases.map { kind in enabled.filter { $0.interests.contains(kind) } }
+    }
+
+    var enabledDescriptions: [RuleDescription] { enabled.map(\.description) }
+
+    func observe(_ event: Event, states: inout RuleStates, in session: inout SessionContext) {
+        for slot in dispatch[Int(event.kind.rawValue)] {
+            switch slot {
+            case .destructiveDoubleTap:
+                destructiveDoubleTap.observe(event, state: &states.destructiveDoubleTap, in: &session)
+            case .forcedTabSwitch:
+                forcedTabSwitch.observe(event, state: &states.forcedTabSwitch, in: &session)
+            case .hapticDuringCapture:
+                hapticDuringCapture.observe(event, state: &states.hapticDuringCapture, in: &session)
+            case .hapticMismatch:
+                hapticMismatch.observe(event, state: &states.hapticMismatch, in: &session)
+            case .hapticOveruse:
+                hapticOveruse.observe(event, state: &states.hapticOveruse, in: &session)
+            case .hapticWhenDisabled:
+                hapticWhenDisabled.observe(event, state: &states.hapticWhenDisabled, in: &session)
+            case .loadingWithoutIndicator:
+                loadingWithoutIndicator.observe(event, state: &states.loadingWithoutIndicator, in: &session)
+            case .modalDepth:
+                modalDepth.observe(event, state: &states.modalDepth, in: &session)
+            case .modalOverPopover:
+                modalOverPopover.observe(event, state: &states.modalOverPopover, in: &session)
+            case .pencilPreferenceIgnored:
+                pencilPreferenceIgnored.observe(event, state: &states.pencilPreferenceIgnored, in: &session)
+            case .tabStateLost:
+                tabStateLost.observe(event, state: &states.tabStateLost, in: &session)
+            }
+        }
+    }
+
+    func finish(states: inout RuleStates, in session: inout SessionContext) {
+        for slot in enabled {
+            switch slot {
+            case .destructiveDoubleTap: destructiveDoubleTap.finish(state: &states.destructiveDoubleTap, in: &session)
+            case .forcedTabSwitch: forcedTabSwitch.finish(state: &states.forcedTabSwitch, in: &session)
+            case .hapticDuringCapture: hapticDuringCapture.finish(state: &states.hapticDuringCapture, in: &session)
+            case .hapticMismatch: hapticMismatch.finish(state: &states.hapticMismatch, in: &session)
+            case .hapticOveruse: hapticOveruse.finish(state: &states.hapticOveruse, in: &session)
+            case .hapticWhenDisabled: hapticWhenDisabled.finish(state: &states.hapticWhenDisabled, in: &session)
+            case .loadingWithoutIndicator:
+                loadingWithoutIndicator.finish(state: &states.loadingWithoutIndicator, in: &session)
+            case .modalDepth: modalDepth.finish(state: &states.modalDepth, in: &session)
+            case .modalOverPopover: modalOverPopover.finish(state: &states.modalOverPopover, in: &session)
+            case .pencilPreferenceIgnored:
+                pencilPreferenceIgnored.finish(state: &states.pencilPreferenceIgnored, in: &session)
+            case .tabStateLost: tabStateLost.finish(state: &states.tabStateLost, in: &session)
+            }
+        }
+    }
+}

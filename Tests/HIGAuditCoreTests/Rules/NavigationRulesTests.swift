@@ -1,0 +1,106 @@
+import Testing
+@testable import HIGAuditCore
+
+@Suite struct ForcedTabSwitchRuleTests {
+    let rule = only("forced-tab-switch")
+
+    @Test(arguments: [(Int64(1000), 0), (Int64(1001), 1)])
+    func userWindowIsInclusive(delay: Int64, violations: Int) {
+        let result = run([touch(50_000, .ended, target: "tab:B"), tabSwitch(50_000 + delay, "tab:A", "tab:B")], rule)
+        #expect(result.violations.count == violations)
+    }
+
+    @Test func onlyEndedTouchesOnTheTabBarQualify() {
+        let result = run([
+            touch(50_000, .began, target: "tab:B"),
+            touch(50_000, .ended, target: "button:tab"),
+            tabSwitch(50_100, "tab:A", "tab:B"),
+            touch(50_200, .ended, target: "tab_bar"),
+            tabSwitch(50_300, "tab:B", "tab:A"),
+        ], rule)
+        #expect(result.violationLines == [3])
+        #expect(result.violations.first?.severity == .error)
+    }
+
+    @Test func aTouchJustifiesOneSwitchOnly() {
+        let result = run([
+            touch(50_000, .ended, target: "tab:B"), tabSwitch(50_100, "tab:A", "tab:B"), tabSwitch(50_200, "tab:B", "tab:C"),
+        ], rule)
+        #expect(result.violationLines == [3])
+    }
+
+    @Test func theEarliestUnusedTouchIsUsed() {
+        // If the switch at 51 000 took the touch at 50 900, the one at 50 000 would be too old for 51 900.
+        let result = run([
+            touch(50_000, .ended, target: "tab:B"), touch(50_900, .ended, target: "tab:C"),
+            tabSwitch(51_000, "tab:A", "tab:B"), tabSwitch(51_900, "tab:B", "tab:C"),
+        ], rule)
+        #expect(result.violations.isEmpty)
+    }
+
+    @Test func touchAfterTheSwitchAtTheSameTimestampDoesNotCount() {
+        let result = run([tabSwitch(50_000, "tab:A", "tab:B"), touch(50_000, .ended, target: "tab:B")], rule)
+        #expect(result.violationLines == [1])
+    }
+
+    @Test(arguments: [(Int64(2000), 0), (Int64(2001), 1)])
+    func restoreGraceWithoutATouch(delay: Int64, violations: Int) {
+        let result = run([at(10_000, .sessionStart(.defaults)), tabSwitch(10_000 + delay, "tab:A", "tab:B")], rule)
+        #expect(result.violations.count == violations)
+    }
+
+    @Test func switchInsideTheGraceStillTakesAQualifyingTouch() {
+        let result = run([
+            at(10_000, .sessionStart(.defaults)),
+            touch(11_500, .ended, target: "tab:B"),
+            tabSwitch(11_600, "tab:A", "tab:B"),   // in the grace, but takes the touch
+            tabSwitch(12_400, "tab:B", "tab:C"),   // after the grace; the touch is used
+        ], rule)
+        #expect(result.violationLines == [4])
+    }
+
+    @Test func sameTabSwitchTakesNoTouchAndNeverViolates() {
+        let result = run([
+            touch(50_000, .ended, target: "tab:A"),
+            tabSwitch(50_100, "tab:A", "tab:A"),
+            tabSwitch(50_200, "tab:A", "tab:B"),
+            tabSwitch(90_000, "tab:B", "tab:B"),
+        ], rule)
+        #expect(result.violations.isEmpty)
+    }
+
+    @Test func userWindowFromTheConfiguration() {
+        let result = run(
+            [touch(50_000, .ended, target: "tab:B"), tabSwitch(50_200, "tab:A", "tab:B")],
+            only("forced-tab-switch", ["user_window_ms": 100])
+        )
+        #expect(result.violationLines == [2])
+    }
+}
+
+@Suite struct TabStateLostRuleTests {
+    let rule = only("tab-state-lost")
+
+    @Test func returningToATabMustShowTheScreenLeftThere() {
+        let result = run([
+            tabSwitch(1000, "tab:A", "tab:B", screen: "b.root"),
+            at(1100, .navPush(to: "b.detail"), screen: "b.detail"),
+            tabSwitch(1200, "tab:B", "tab:A", screen: "a.root"),
+            tabSwitch(1300, "tab:A", "tab:B", screen: "b.root"),      // lost b.detail
+            tabSwitch(1400, "tab:B", "tab:A", screen: "a.root"),      // kept
+            tabSwitch(1500, "tab:A", "tab:C", screen: "c.root"),      // nothing remembered
+            tabSwitch(1600, "tab:C", "tab:C", screen: "c.other"),     // same tab
+            tabSwitch(1700, "tab:C", "tab:B"),                        // no screen: cannot judge
+        ], rule)
+        #expect(result.violationLines == [4])
+    }
+
+    @Test func screensBeforeTheFirstSwitchBelongToNoTab() {
+        let result = run([
+            at(1000, .navPush(to: "x"), screen: "x"),
+            tabSwitch(1100, "tab:A", "tab:B", screen: "b"),
+            tabSwitch(1200, "tab:B", "tab:A", screen: "a"),
+        ], rule)
+        #expect(result.violations.isEmpty)
+    }
+}
