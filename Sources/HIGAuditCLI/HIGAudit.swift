@@ -4,6 +4,18 @@ import ArgumentParser
 struct HIGAudit: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hig-audit",
-        abstract: "Find where an iOS/iPadOS app's behaviour in the field breaks Apple's Human Interface Guidelines."
+        abstract: "Find where an iOS/iPadOS app's behaviour in the field breaks Apple's Human Interface Guidelines.",
+        discussion: """
+            hig-audit reads the interaction logs that apps upload (zstd-compressed NDJSON: touches, Apple Pencil \
+            double-taps, haptics, navigation, modals), replays every session through guideline rules and reports \
+            where and how often the app broke them.
+
+            Start with:
+              hig-audit analyze SampleLogs/night-2026-11-20
+              hig-audit rules
+            """,
+        version: "0.1.0",
+        subcommands: [AnalyzeCommand.self, RulesCommand.self],
+        defaultSubcommand: AnalyzeCommand.self
     )
 }

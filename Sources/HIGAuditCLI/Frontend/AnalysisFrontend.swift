@@ -1,0 +1,128 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import HIGAuditCore
+import HIGAuditIO
+
+/// Does what `analyze` asks: resolve inputs, run the audit over them as one stream, write the tables,
+/// and decide the exit status (SPEC §5).
+struct AnalysisFrontend {
+    let input: InputOptions
+    let config: ConfigOptions
+    let output: OutputOptions
+    let filters: FilterOptions
+
+    func run() throws -> Int32 {
+        do {
+            return try execute()
+        } catch let error as FatalError {
+            throw error.exit()
+        }
+    }
+
+    private func execute() throws -> Int32 {
+        let configuration = try config.resolved()
+        let reader = try input.makeReader()
+        let filter = try filters.tableFilter()
+        let printed = tablesToPrint()
+        let keepsViolations = output.out != nil || printed.contains(.violations)
+
+        let progress = ProgressLine()
+        let reporter: DiagnosticReporter
+        do {
+            reporter = try DiagnosticReporter(malformedReportPath: input.malformedReport, progress: progress)
+        } catch {
+            throw FatalError("cannot write the malformed-line report: \(error)")
+        }
+        let run = AuditRun(
+            configuration: configuration, reader: reader, filter: filter, keepsViolations: keepsViolations,
+            onDiagnostic: reporter.report)
+        run.onProgress = { bytes in
+            progress.update(file: run.sources.paths.count, of: 0, path: run.sources.paths.last ?? "", bytes: bytes,
+                            events: run.engine.statistics.events)
+        }
+
+        let (sources, resolveProblems) = InputResolver.resolve(input.inputs)
+        for problem in resolveProblems { run.recordUnreadable(problem) }
+        if input.strict, !resolveProblems.isEmpty { return abortStrict(progress: progress) }
+        for source in sources {
+            run.read(source)
+            if input.strict, run.statistics.skippedInput { return abortStrict(progress: progress) }
+        }
+        let accumulator = run.finish()
+        progress.finish()
+        let statistics = run.statistics
+        do {
+            try reporter.finish()
+        } catch {
+            throw FatalError("cannot write the malformed-line report: \(error)")
+        }
+
+        try writeDirectory(accumulator: accumulator, statistics: statistics, sources: run.sources)
+        try printTables(printed, accumulator: accumulator, statistics: statistics, sources: run.sources)
+        return statistics.skippedInput ? ExitStatus.skippedInput : ExitStatus.success
+    }
+
+    private func abortStrict(progress: ProgressLine) -> Int32 {
+        progress.finish()
+        StandardError.write("hig-audit: error: input was skipped and --strict makes that fatal; no report written\n")
+        return ExitStatus.fatal
+    }
+
+    /// What goes to standard output: the tables asked for, else an overview for a person.
+    private func tablesToPrint() -> [TableName] {
+        if !output.tables.isEmpty { return output.tables }
+        return output.format == .csv ? [.summary] : []
+    }
+
+    private func printTables(
+        _ names: [TableName], accumulator: AnalysisAccumulator, statistics: IngestStatistics, sources: SourceFileTable
+    ) throws {
+        let tables = names.isEmpty
+            ? accumulator.overview(ingest: statistics)
+            : names.map { accumulator.table($0, ingest: statistics, sources: sources) }
+        var stdout = FileOutput.standardOutput()
+        output.format.writer(colors: usesColor()).write(tables, to: &stdout)
+        do {
+            try stdout.close()
+        } catch {
+            throw FatalError("cannot write to standard output: \(error)")
+        }
+    }
+
+    /// `--out DIR`: every table as CSV and JSON, each file written to a temporary name and renamed.
+    private func writeDirectory(
+        accumulator: AnalysisAccumulator, statistics: IngestStatistics, sources: SourceFileTable
+    ) throws {
+        guard let directory = output.out else { return }
+        if mkdir(directory, 0o755) != 0, errno != EEXIST {
+            throw FatalError("cannot create the output directory \(directory): \(String(cString: strerror(errno)))")
+        }
+        let names: [TableName] = [.violations, .summary, .byVersion, .byScreen, .haptics, .ingest, .unknownTypes]
+        for name in names {
+            let table = accumulator.table(name, ingest: statistics, sources: sources)
+            for format in [OutputFormat.csv, .json] {
+                let path = "\(directory)/\(name.rawValue).\(format.fileExtension)"
+                do {
+                    var file = try FileOutput.replacingFile(at: path)
+                    format.writer().write(table, to: &file)
+                    try file.close()
+                } catch {
+                    throw FatalError("cannot write \(path): \(error)")
+                }
+            }
+        }
+    }
+
+    private func usesColor() -> Bool {
+        switch output.color {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            guard isatty(STDOUT_FILENO) == 1, getenv("NO_COLOR") == nil else { return false }
+            if let term = getenv("TERM"), String(cString: term) == "dumb" { return false }
+            return true
+        }
+    }
+}

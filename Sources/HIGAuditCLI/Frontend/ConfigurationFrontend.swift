@@ -1,0 +1,29 @@
+import HIGAuditCore
+import HIGAuditIO
+
+extension ConfigOptions {
+    /// The run's configuration: the YAML file if one was given, then the command-line overrides.
+    func resolved() throws(FatalError) -> AuditConfiguration {
+        var configuration = AuditConfiguration()
+        if let path = config {
+            do {
+                configuration = try ConfigurationLoader(rules: RuleRegistry.descriptions).load(path: path)
+            } catch {
+                throw FatalError("\(error)")
+            }
+        }
+        if let maxLatenessMs { configuration.maxLatenessMs = maxLatenessMs }
+        if let sessionGapMs { configuration.sessionGapMs = sessionGapMs }
+        return configuration
+    }
+}
+
+extension InputOptions {
+    func makeReader() throws(FatalError) -> InputReader {
+        do {
+            return try InputReader(options: ReaderOptions(maxWindowLog: maxWindowLog, dictionaryFiles: dictionaries))
+        } catch {
+            throw FatalError("\(error)")
+        }
+    }
+}

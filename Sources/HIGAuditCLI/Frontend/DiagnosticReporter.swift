@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HIGAuditCore
+import HIGAuditIO
+
+/// Says on standard error what went wrong with the input, without drowning the terminal: the first 20
+/// problems of each kind in full, then a count per kind at the end. Every malformed line also goes to
+/// the `--malformed-report` file when one was asked for.
+final class DiagnosticReporter {
+    static let shownPerCategory = 20
+
+    private var counts: [Diagnostic.Category: Int] = [:]
+    private var malformedReport: FileOutput?
+    private let progress: ProgressLine?
+
+    init(malformedReportPath: String?, progress: ProgressLine?) throws(FileOutputError) {
+        self.progress = progress
+        if let malformedReportPath {
+            malformedReport = try FileOutput.replacingFile(at: malformedReportPath)
+        }
+    }
+
+    func report(_ diagnostic: Diagnostic) {
+        let seen = counts[diagnostic.category, default: 0] + 1
+        counts[diagnostic.category] = seen
+        if diagnostic.category == .malformedLine {
+            malformedReport?.write("\(diagnostic.location)\t\(diagnostic.message)\n")
+        }
+        if seen <= Self.shownPerCategory {
+            progress?.finish()
+            StandardError.write("hig-audit: \(diagnostic)\n")
+        }
+    }
+
+    /// The per-kind counts of what was not shown, and the malformed-report file closed.
+    func finish() throws(FileOutputError) {
+        for category in Diagnostic.Category.allCases {
+            let count = counts[category, default: 0]
+            if count > Self.shownPerCategory {
+                StandardError.write(
+                    "hig-audit: \(category.rawValue): \(count) in all, \(count - Self.shownPerCategory) not shown above\n")
+            }
+        }
+        try malformedReport?.close()
+    }
+}
+
+/// Unbuffered writes to standard error, for diagnostics that must appear even if the run dies.
+enum StandardError {
+    static func write(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in _ = Glibc.write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
+    }
+}

@@ -1,0 +1,14 @@
+import ArgumentParser
+
+/// The exit statuses a caller (cron, CI, a wrapper script) can act on (SPEC §5); the README lists them.
+enum ExitStatus {
+    /// All input was read; reports are written.
+    static let success: Int32 = 0
+    /// A fatal error: unreadable config, unwritable output, or skipped input under `--strict`.
+    static let fatal: Int32 = 1
+    /// The run finished and its reports are written, but some input was skipped (malformed lines, corrupt or
+    /// refused frames, truncated or unreadable files).
+    static let skippedInput: Int32 = 3
+    /// The command line was wrong (ArgumentParser's own status for usage errors).
+    static let usage: Int32 = ExitCode.validationFailure.rawValue
+}

@@ -1,0 +1,91 @@
+import ArgumentParser
+import HIGAuditCore
+import HIGAuditIO
+
+extension OutputFormat: ExpressibleByArgument {}
+extension TableName: ExpressibleByArgument {}
+
+/// When to colour terminal tables.
+enum ColorChoice: String, CaseIterable, ExpressibleByArgument {
+    /// Only when standard output is a terminal and `NO_COLOR` is unset.
+    case auto
+    case always
+    case never
+}
+
+/// Which tables to print, in which format, and where.
+struct OutputOptions: ParsableArguments {
+    @Option(
+        name: .customLong("table"),
+        help: ArgumentHelp(
+            "A table to print: \(TableName.allCases.map(\.rawValue).joined(separator: ", ")). Repeatable. Without it, a terminal gets an overview (summary, worst screens, ingest health) and a pipe gets the summary.",
+            valueName: "name"
+        )
+    )
+    var tables: [TableName] = []
+
+    @Option(help: "Output format for standard output: table (aligned, for people), csv (RFC 4180, spreadsheet-safe), json (for scripts) or markdown.")
+    var format: OutputFormat = .table
+
+    @Option(
+        help: ArgumentHelp(
+            "Also write every table to this directory as CSV and JSON (violations.csv, violations.json, …), each file replaced atomically.",
+            valueName: "dir"
+        )
+    )
+    var out: String?
+
+    @Option(help: "Colour in terminal tables: auto (only on a terminal, and never when NO_COLOR is set), always or never.")
+    var color: ColorChoice = .auto
+}
+
+/// Narrowing for ad-hoc questions. Filters select violations and sessions; the engine still reads all
+/// input, because a session's earlier events decide what its later ones mean.
+struct FilterOptions: ParsableArguments {
+    @Option(name: .customLong("rule"), help: ArgumentHelp("Only this rule id (repeatable).", valueName: "id"))
+    var rules: [String] = []
+
+    @Option(name: .customLong("app-version"), help: ArgumentHelp("Only sessions of this app version (repeatable).", valueName: "version"))
+    var appVersions: [String] = []
+
+    @Option(name: .customLong("screen"), help: ArgumentHelp("Only violations on this screen (repeatable).", valueName: "screen"))
+    var screens: [String] = []
+
+    @Option(name: .customLong("session"), help: ArgumentHelp("Only this session (repeatable).", valueName: "id"))
+    var sessions: [String] = []
+
+    @Option(name: .customLong("device"), help: ArgumentHelp("Only sessions of this device (repeatable).", valueName: "id"))
+    var devices: [String] = []
+
+    @Option(help: ArgumentHelp("Only violations starting at or after this time, and sessions overlapping it (RFC 3339 or milliseconds since the epoch).", valueName: "time"))
+    var since: String?
+
+    @Option(help: ArgumentHelp("Only violations starting before this time, and sessions overlapping it (RFC 3339 or milliseconds since the epoch).", valueName: "time"))
+    var until: String?
+
+    func validate() throws {
+        for rule in rules where RuleRegistry.description(of: rule) == nil {
+            let known = RuleRegistry.descriptions.map(\.identifier).joined(separator: ", ")
+            throw ValidationError("Unknown rule '\(rule)' for --rule. Known rules: \(known).")
+        }
+        _ = try parsedTime(since, option: "--since")
+        _ = try parsedTime(until, option: "--until")
+    }
+
+    func tableFilter() throws -> TableFilter {
+        TableFilter(
+            rules: Set(rules), appVersions: Set(appVersions), screens: Set(screens), sessions: Set(sessions),
+            devices: Set(devices), since: try parsedTime(since, option: "--since"),
+            until: try parsedTime(until, option: "--until"))
+    }
+
+    private func parsedTime(_ text: String?, option: String) throws -> Int64? {
+        guard let text else { return nil }
+        if let milliseconds = Int64(text) { return milliseconds }
+        var bytes = Array(text.utf8)
+        if let parsed = bytes.withUnsafeMutableBytes({ TimestampParser.parse(rfc3339: UnsafeRawBufferPointer($0)) }) {
+            return parsed
+        }
+        throw ValidationError("\(option) takes an RFC 3339 time (2026-11-20T21:00:00Z) or milliseconds since the epoch, not '\(text)'.")
+    }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import HIGAuditCore
+import HIGAuditIO
+
+/// `hig-audit analyze`: read logs, run every enabled rule, print tables. The work is done by
+/// `AnalysisFrontend`; this type only declares the command line.
+struct AnalyzeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "analyze",
+        abstract: "Read interaction logs and report where the app broke the Human Interface Guidelines.",
+        discussion: """
+            Reads every input as one stream (a session may continue from one file into the next), decodes \
+            each line strictly, orders each session's events, runs the enabled rules and prints tables.
+
+            Examples:
+              hig-audit analyze SampleLogs/night-2026-11-20
+              hig-audit analyze logs/ --table violations --rule forced-tab-switch --app-version 5.2.0
+              hig-audit analyze logs/ --table by_screen --format csv > by_screen.csv
+              zstd -dc upload.zst | hig-audit analyze - --table ingest
+              hig-audit analyze logs/ --out results/   # every table as CSV and JSON
+
+            Bad input never stops a run: malformed lines, corrupt or refused zstd frames, truncated and \
+            unreadable files are skipped, counted in the ingest table and reported on standard error with \
+            their file and line or byte offset.
+
+            Exit status: 0 when all input was read; 3 when the run finished and wrote its reports but skipped \
+            some input; 1 on a fatal error (unreadable config, unwritable output, or skipped input with \
+            --strict); 64 on a usage error.
+            """
+    )
+
+    @OptionGroup(title: "Input") var input: InputOptions
+    @OptionGroup(title: "Configuration") var config: ConfigOptions
+    @OptionGroup(title: "Output") var output: OutputOptions
+    @OptionGroup(title: "Filters") var filters: FilterOptions
+
+    func validate() throws {
+        if input.inputs.isEmpty {
+            throw ValidationError("Give at least one input: a log file, a directory, or - for standard input.")
+        }
+        let stdinCount = input.inputs.filter { $0 == "-" }.count
+        if stdinCount > 1 { throw ValidationError("Standard input (-) can be read only once.") }
+        if output.format == .csv, output.tables.count > 1 {
+            throw ValidationError("--format csv prints one table; use --out DIR to write every table as its own CSV file.")
+        }
+    }
+
+    func run() throws {
+        let status = try AnalysisFrontend(input: input, config: config, output: output, filters: filters).run()
+        if status != ExitStatus.success { throw ExitCode(status) }
+    }
+}
