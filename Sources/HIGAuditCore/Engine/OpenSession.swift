@@ -8,8 +8,8 @@ final class OpenSession {
     var newestTs: Int64
     /// Earliest accepted `session.end` `ts`, if any (SPEC §2 closing rule (a)).
     var endTs: Int64?
-    /// Ids of the session's accepted events, for duplicate detection.
-    var seenIds: Set<String> = []
+    /// Fingerprints of the ids of the session's accepted events, for duplicate detection.
+    var seenIds: Set<UInt64> = []
     var buffer = ReorderBuffer()
     var context: SessionContext
     var ruleStates: RuleStates

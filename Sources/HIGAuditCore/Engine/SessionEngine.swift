@@ -77,7 +77,7 @@ public final class SessionEngine {
             return reject(event, .sessionClosed)
         } else {
             let created = OpenSession(id: event.session, newestTs: event.ts, ruleStates: RuleStates())
-            if let id = event.id { created.seenIds.insert(id) }
+            if let id = event.id { created.seenIds.insert(EventIdentity.fingerprint(id)) }
             open[event.session] = created
             lastSession = created
             statistics.sessions += 1
@@ -91,7 +91,9 @@ public final class SessionEngine {
         // Duplicate is tried before late; hashing the id once on the common (accepted) path.
         let isLate = event.ts < session.newestTs.minus(maxLateness)
         if let id = event.id {
-            let isDuplicate = isLate ? session.seenIds.contains(id) : !session.seenIds.insert(id).inserted
+            let fingerprint = EventIdentity.fingerprint(id)
+            let isDuplicate = isLate
+                ? session.seenIds.contains(fingerprint) : !session.seenIds.insert(fingerprint).inserted
             if isDuplicate {
                 statistics.duplicateEvents += 1
                 return .duplicate
@@ -142,30 +144,9 @@ public final class SessionEngine {
     /// One event in its session's final order: update the shared context, run the rules, then apply
     /// the event to the state the rules read as "before".
     private func release(_ event: Event, in session: OpenSession) {
-        let ts = event.ts
-        if session.context.firstTs == nil { session.context.firstTs = ts }
-        session.context.lastTs = ts
-        if session.context.device == nil, let device = event.device { session.context.device = device }
-        if session.context.appVersion == nil, let version = event.appVersion { session.context.appVersion = version }
-        if let screen = event.screen { session.context.screen = screen }
-
+        session.context.prepare(for: event)
         rules.observe(event, states: &session.ruleStates, in: &session.context)
-
-        switch event.payload {
-        case .sessionStart(let settings):
-            if session.context.sessionStartTs == nil {
-                session.context.sessionStartTs = ts
-                session.context.settings = settings
-            }
-        case .haptic(let kind, _):
-            session.context.countHaptic(kind)
-        case .modalPresent(let modal, let style):
-            session.context.modals.present(modal, style: style)
-        case .modalDismiss(let modal):
-            if !session.context.modals.dismiss(modal) { statistics.unbalancedDismisses += 1 }
-        default:
-            break
-        }
+        if !session.context.apply(event) { statistics.unbalancedDismisses += 1 }
     }
 
     // MARK: - Closing
@@ -194,8 +175,36 @@ public final class SessionEngine {
 }
 
 extension SessionContext {
-    mutating func countHaptic(_ kind: HapticKind) {
-        hapticCounts[kind, default: 0] += 1
+    /// Before the rules see `event`: time range, labels and the screen resolved for it.
+    @inline(__always)
+    mutating func prepare(for event: Event) {
+        if firstTs == nil { firstTs = event.ts }
+        lastTs = event.ts
+        if device == nil, let eventDevice = event.device { device = eventDevice }
+        if appVersion == nil, let version = event.appVersion { appVersion = version }
+        if let eventScreen = event.screen { screen = eventScreen }
+    }
+
+    /// After the rules saw `event`: the state they read as "before" moves past it. Returns false for an
+    /// unbalanced dismiss.
+    @inline(__always)
+    mutating func apply(_ event: Event) -> Bool {
+        switch event.payload {
+        case .sessionStart(let sessionSettings):
+            if sessionStartTs == nil {
+                sessionStartTs = event.ts
+                settings = sessionSettings
+            }
+        case .haptic(let kind, _):
+            hapticCounts[kind, default: 0] += 1
+        case .modalPresent(let modal, let style):
+            modals.present(modal, style: style)
+        case .modalDismiss(let modal):
+            return modals.dismiss(modal)
+        default:
+            break
+        }
+        return true
     }
 
     /// The closed session as the tables see it: violations labelled and in SPEC §4 order.
