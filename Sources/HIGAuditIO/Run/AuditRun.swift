@@ -36,7 +36,15 @@ public final class AuditRun {
             onLate: { event, reason in
                 onDiagnostic(Diagnostic(.lateEvent, at: files.table.describe(event.source), reason.description))
             },
-            onReport: { report in box.accumulator.add(report) }
+            onReport: { report in
+                // The related event's file is named now, while the file table is at hand.
+                var report = report
+                for index in report.violations.indices where report.violations[index].related != nil {
+                    report.violations[index].detail = report.violations[index].detail(describing: files.table)
+                    report.violations[index].related = nil
+                }
+                box.accumulator.add(report)
+            }
         )
     }
 
