@@ -45,3 +45,25 @@ extension SessionSettings: Codable {
         try container.encode(pencilCustomActionEnabled, forKey: .pencilCustomActionEnabled)
     }
 }
+
+// Events themselves, for the reorder buffers of open sessions.
+extension TouchPhase: Codable {}
+extension TouchInput: Codable {}
+extension MutationAction: Codable {}
+extension LoadingIndicator: Codable {}
+
+extension PencilTapAction: Codable {
+    public init(from decoder: any Decoder) throws {
+        let wire = try decoder.singleValueContainer().decode(String.self)
+        guard let action = PencilTapAction(wireValue: wire) else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "unknown double-tap action \(wire)"))
+        }
+        self = action
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(wireValue)
+    }
+}

@@ -2,7 +2,7 @@
 ///
 /// Events are values: the decoder makes them from bytes already in memory, the session engine orders
 /// them, and the rules read them. Nothing here touches a file.
-public struct Event: Sendable, Equatable {
+public struct Event: Sendable, Equatable, Codable {
     /// Event time in milliseconds since the Unix epoch (RFC 3339 input truncated to milliseconds).
     public var ts: Int64
     /// One app session on one device; never empty.

@@ -1,5 +1,5 @@
 /// The type-specific part of an event, one case per `type` of SPEC §2 "Event types".
-public enum EventPayload: Sendable, Equatable {
+public enum EventPayload: Sendable, Equatable, Codable {
     case sessionStart(SessionSettings)
     case sessionEnd
     case touch(Touch)
@@ -61,7 +61,7 @@ public struct SessionSettings: Sendable, Equatable {
     public static let defaults = SessionSettings()
 }
 
-public struct Touch: Sendable, Equatable {
+public struct Touch: Sendable, Equatable, Codable {
     public var phase: TouchPhase
     /// Id of the element hit, e.g. `tab:Library`, `button:delete`, `nav.back`.
     public var target: String?
