@@ -16,6 +16,13 @@
 /// - Lines longer than 1 MiB are malformed without being scanned; containers nested deeper than 512
 ///   levels are malformed.
 /// - `\u0000` is valid JSON and accepted; lone or inverted surrogate escapes are malformed.
+/// - Keys are compared after unescaping, byte for byte (no Unicode normalisation): `"t\u0073"` is `ts`.
+/// - `ts` as a number must be an integer that fits `Int64` (no fraction, no exponent, even `1.0`);
+///   RFC 3339 details (leap second, truncation) are in `TimestampParser`.
+/// - Numbers too large for a `Double` (`x`, `y`, `duration_ms`) become ±infinity.
+///
+/// Keep one decoder per reading loop: it remembers the last value of each field and the last
+/// timestamp's minute to skip repeated work. Results never depend on what it remembers.
 public struct EventDecoder: Sendable {
     /// SPEC §2: a longer line is malformed.
     public static let maxLineLength = 1 << 20
