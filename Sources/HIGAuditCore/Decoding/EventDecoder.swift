@@ -16,6 +16,13 @@
 /// - Lines longer than 1 MiB are malformed without being scanned; containers nested deeper than 512
 ///   levels are malformed.
 /// - `\u0000` is valid JSON and accepted; lone or inverted surrogate escapes are malformed.
+/// - Keys are compared after unescaping, byte for byte (no Unicode normalisation): `"t\u0073"` is `ts`.
+/// - `ts` as a number must be an integer that fits `Int64` (no fraction, no exponent, even `1.0`);
+///   RFC 3339 details (leap second, truncation) are in `TimestampParser`.
+/// - Numbers too large for a `Double` (`x`, `y`, `duration_ms`) become ±infinity.
+///
+/// Keep one decoder per reading loop: it remembers the last value of each field and the last
+/// timestamp's minute to skip repeated work. Results never depend on what it remembers.
 public struct EventDecoder: Sendable {
     /// SPEC §2: a longer line is malformed.
     public static let maxLineLength = 1 << 20
@@ -39,7 +46,7 @@ public struct EventDecoder: Sendable {
         fields.update(repeating: .absent, count: EventField.count)
         let reader = LineReader(
             base: raw.assumingMemoryBound(to: UInt8.self), count: count, fields: fields, recent: table.recent,
-            keys: table.keys)
+            keys: table.keys, minute: table.minute)
         do throws(MalformedLine) {
             guard try reader.scan() else { return .blank }
             return try reader.interpret()
@@ -61,17 +68,28 @@ private final class FieldTable: @unchecked Sendable {
     let fields: UnsafeMutablePointer<FieldValue>
     let recent = RecentStrings(slots: EventField.count)
     let keys = KeyMatcher()
+    let minute = UnsafeMutablePointer<RecentMinute>.allocate(capacity: 1)
 
     init() {
         fields = .allocate(capacity: EventField.count)
         fields.initialize(repeating: .absent, count: EventField.count)
+        minute.initialize(to: RecentMinute())
     }
 
     deinit {
         fields.deallocate()
         recent.deallocate()
         keys.deallocate()
+        minute.deallocate()
     }
+}
+
+/// The minute of the last RFC 3339 `ts`: consecutive events mostly fall in the same minute, and then
+/// only the seconds, fraction and offset need reading.
+struct RecentMinute {
+    /// The first 16 bytes, `YYYY-MM-DDTHH:MM`, as two little-endian words; zero when nothing is held.
+    var prefix: (UInt64, UInt64) = (0, 0)
+    var minuteStart: Int64 = 0
 }
 
 /// The work on one line: the scan that fills `fields`, then the typed reading of them.
@@ -81,11 +99,13 @@ private struct LineReader {
     let fields: UnsafeMutablePointer<FieldValue>
     let recent: RecentStrings
     let keys: KeyMatcher
+    let minute: UnsafeMutablePointer<RecentMinute>
 
     init(
         base: UnsafePointer<UInt8>, count: Int, fields: UnsafeMutablePointer<FieldValue>,
-        recent: RecentStrings, keys: KeyMatcher
+        recent: RecentStrings, keys: KeyMatcher, minute: UnsafeMutablePointer<RecentMinute>
     ) {
+        self.minute = minute
         self.base = base
         self.count = count
         self.fields = fields
@@ -291,9 +311,10 @@ private struct LineReader {
         case .captureStop:
             payload = .captureStop(source: try requiredEnum(.source, "capture source", CaptureSource.init(wireBytes:)))
         }
-        return .event(Event(
+        let event = Event(
             ts: ts, session: session, payload: payload, device: device, app: app, appVersion: appVersion,
-            osVersion: osVersion, screen: screen, id: id))
+            osVersion: osVersion, screen: screen, id: id)
+        return .event(consume event)
     }
 
     private static func kindOfEscapedName(_ name: String) -> EventKind? {
@@ -448,7 +469,7 @@ private struct LineReader {
                     return TimestampParser.parse(ByteSlice(start: start, count: buffer.count))
                 }
             } else {
-                result = TimestampParser.parse(bytes(value))
+                result = parseRemembering(bytes(value))
             }
             switch result {
             case .success(let milliseconds):
@@ -461,6 +482,23 @@ private struct LineReader {
         default:
             throw wrongType(.ts, value, expected: "a string or integer")
         }
+    }
+
+    /// `TimestampParser.parse`, skipping the date and minute when they are those of the last `ts`.
+    @inline(__always)
+    private func parseRemembering(_ text: ByteSlice) -> Result<Int64, TimestampParser.Failure> {
+        guard text.count >= 19 else { return TimestampParser.parse(text) }
+        let raw = UnsafeRawPointer(text.start)
+        let prefix = (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        if prefix != minute.pointee.prefix {
+            switch TimestampParser.minuteStart(text) {
+            case .success(let start):
+                minute.pointee = RecentMinute(prefix: prefix, minuteStart: start)
+            case .failure(let failure):
+                return .failure(failure)
+            }
+        }
+        return TimestampParser.parseRest(text, minuteStart: minute.pointee.minuteStart)
     }
 
     /// A value from the log quoted for a reason: escaped, and cut short so a reason stays one short line.

@@ -46,19 +46,35 @@ public enum TimestampParser {
     }
 
     static func parse(_ b: ByteSlice) -> Result<Int64, Failure> {
-        let p = b.start
-        let n = b.count
-        // YYYY-MM-DDTHH:MM:SS is 19 bytes; at least an offset `Z` follows.
-        guard n >= 19,
-              p[4] == 0x2D, p[7] == 0x2D, p[10] | 0x20 == 0x74, p[13] == 0x3A, p[16] == 0x3A,
-              let year = digits(p, 0, 4), let month = digits(p, 5, 2), let day = digits(p, 8, 2),
-              let hour = digits(p, 11, 2), let minute = digits(p, 14, 2), let second = digits(p, 17, 2)
-        else { return .failure(.notRFC3339) }
+        switch minuteStart(b) {
+        case .success(let minuteMs): return parseRest(b, minuteStart: minuteMs)
+        case .failure(let failure): return .failure(failure)
+        }
+    }
 
+    /// Milliseconds at the start of the minute named by the first 16 bytes (`YYYY-MM-DDTHH:MM`), in
+    /// the timestamp's own offset. Consecutive events usually share it, so the decoder remembers it.
+    static func minuteStart(_ b: ByteSlice) -> Result<Int64, Failure> {
+        let p = b.start
+        // YYYY-MM-DDTHH:MM:SS is 19 bytes; at least an offset `Z` follows.
+        guard b.count >= 19,
+              p[4] == 0x2D, p[7] == 0x2D, p[10] | 0x20 == 0x74, p[13] == 0x3A,
+              let year = digits(p, 0, 4), let month = digits(p, 5, 2), let day = digits(p, 8, 2),
+              let hour = digits(p, 11, 2), let minute = digits(p, 14, 2)
+        else { return .failure(.notRFC3339) }
         guard month >= 1, month <= 12 else { return .failure(.monthOutOfRange) }
         guard day >= 1, day <= daysInMonth(year: year, month: month) else { return .failure(.dayOutOfRange) }
         guard hour <= 23 else { return .failure(.hourOutOfRange) }
         guard minute <= 59 else { return .failure(.minuteOutOfRange) }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        return .success(days * 86_400_000 + (hour * 60 + minute) * 60_000)
+    }
+
+    /// The rest after the minute (`:SS[.fraction](Z|±HH:MM)` from byte 16), added to `minuteStart`.
+    static func parseRest(_ b: ByteSlice, minuteStart: Int64) -> Result<Int64, Failure> {
+        let p = b.start
+        let n = b.count
+        guard n >= 19, p[16] == 0x3A, let second = digits(p, 17, 2) else { return .failure(.notRFC3339) }
         guard second <= 60 else { return .failure(.secondOutOfRange) }
 
         var i = 19
@@ -96,11 +112,8 @@ public enum TimestampParser {
         }
         guard i == n else { return .failure(.notRFC3339) }
 
-        var secondMs = second * 1000 + fractionMs
-        if second == 60 { secondMs = 59_999 }
-        let days = daysFromCivil(year: year, month: month, day: day)
-        let localMs = days * 86_400_000 + (hour * 3600 + minute * 60) * 1000 + secondMs
-        return .success(localMs - offsetMinutes * 60_000)
+        let secondMs = second == 60 ? 59_999 : second * 1000 + fractionMs
+        return .success(minuteStart + secondMs - offsetMinutes * 60_000)
     }
 
     /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).

@@ -6,29 +6,50 @@
 
 extension EventKind {
     init?(wireBytes b: ByteSlice) {
-        switch b.count {
-        case 5: if b == "touch" { self = .touch; return }
-        case 6: if b == "haptic" { self = .haptic; return }
-        case 7:
-            if b == "outcome" { self = .outcome; return }
-            if b == "nav.pop" { self = .navPop; return }
-        case 8: if b == "nav.push" { self = .navPush; return }
-        case 11:
-            if b == "session.end" { self = .sessionEnd; return }
-            if b == "loading.end" { self = .loadingEnd; return }
-        case 12: if b == "capture.stop" { self = .captureStop; return }
-        case 13:
-            if b == "session.start" { self = .sessionStart; return }
-            if b == "modal.present" { self = .modalPresent; return }
-            if b == "modal.dismiss" { self = .modalDismiss; return }
-            if b == "loading.start" { self = .loadingStart; return }
-            if b == "capture.start" { self = .captureStart; return }
-        case 14: if b == "nav.tab_switch" { self = .tabSwitch; return }
-        case 16: if b == "content.mutation" { self = .contentMutation; return }
-        case 17: if b == "pencil.double_tap" { self = .pencilDoubleTap; return }
-        default: break
+        guard b.count >= 5 else { return nil }
+        // Length and first byte leave at most two candidates, so at most two comparisons.
+        let kind: EventKind? = switch (b.count, b.start[0]) {
+        case (5, 0x74): .touch
+        case (6, 0x68): .haptic
+        case (7, 0x6F): .outcome
+        case (7, 0x6E): .navPop
+        case (8, 0x6E): .navPush
+        case (11, 0x73): .sessionEnd
+        case (11, 0x6C): .loadingEnd
+        case (12, 0x63): .captureStop
+        case (13, 0x73): .sessionStart
+        case (13, 0x6D): b.start[6] == 0x70 ? .modalPresent : .modalDismiss
+        case (13, 0x6C): .loadingStart
+        case (13, 0x63): .captureStart
+        case (14, 0x6E): .tabSwitch
+        case (16, 0x63): .contentMutation
+        case (17, 0x70): .pencilDoubleTap
+        default: nil
         }
-        return nil
+        guard let kind, b == kind.wireNameLiteral else { return nil }
+        self = kind
+    }
+
+    /// `wireName` as a literal, for comparing bytes without building a `String`.
+    var wireNameLiteral: StaticString {
+        switch self {
+        case .sessionStart: "session.start"
+        case .sessionEnd: "session.end"
+        case .touch: "touch"
+        case .pencilDoubleTap: "pencil.double_tap"
+        case .haptic: "haptic"
+        case .outcome: "outcome"
+        case .tabSwitch: "nav.tab_switch"
+        case .navPush: "nav.push"
+        case .navPop: "nav.pop"
+        case .modalPresent: "modal.present"
+        case .modalDismiss: "modal.dismiss"
+        case .contentMutation: "content.mutation"
+        case .loadingStart: "loading.start"
+        case .loadingEnd: "loading.end"
+        case .captureStart: "capture.start"
+        case .captureStop: "capture.stop"
+        }
     }
 }
 

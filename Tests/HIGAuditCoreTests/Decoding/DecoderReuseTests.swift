@@ -21,6 +21,33 @@ import Testing
         }
     }
 
+    @Test func timestampsInTheSameMinuteAreStillReadWhole() {
+        var decoder = EventDecoder()
+        let cases: [(String, Int64?)] = [
+            ("2026-11-20T21:04:05.123Z", 1_795_208_645_123),
+            ("2026-11-20T21:04:59.9Z", 1_795_208_699_900),
+            ("2026-11-20T21:04:05.123+01:00", 1_795_208_645_123 - 3_600_000),
+            ("2026-11-20T21:04:05.123-00:30", 1_795_208_645_123 + 1_800_000),
+            ("2026-11-20T21:04:61Z", nil),
+            ("2026-11-20T21:04:05", nil),
+            ("2026-11-20T21:04:60Z", 1_795_208_699_999),
+            ("2026-11-20T21:05:00Z", 1_795_208_700_000),
+            ("2026-02-30T21:05:00Z", nil),
+            ("2026-02-30T21:05:00Z", nil),
+            ("2026-02-28T21:05:00Z", 1_772_312_700_000),
+            ("2026-11-20t21:04:05.123z", 1_795_208_645_123),
+        ]
+        for (text, milliseconds) in cases {
+            let result = decoder.decode(#"{"ts":"\#(text)","session":"s","type":"session.end"}"#)
+            if let milliseconds {
+                #expect(result == .event(Event(ts: milliseconds, session: "s", payload: .sessionEnd)), "\(text)")
+            } else if case .malformed = result {
+            } else {
+                Issue.record("\(text) gave \(result)")
+            }
+        }
+    }
+
     @Test func aMalformedLineLeavesNothingBehind() {
         var decoder = EventDecoder()
         _ = decoder.decode(#"{"ts":1,"session":"s","type":"touch","phase":"began","x":3,"input":"pencil"}"#)
