@@ -10,7 +10,7 @@ enum SampleFixtures {
     }
 
     static let small = SampleConfiguration(size: .sessions(24), seed: 11, days: 2)
-    static let clean = SampleConfiguration(size: .sessions(60), seed: 5, days: 2, noise: .none)
+    static let clean = SampleConfiguration(size: .sessions(80), seed: 1, days: 2, noise: .none)
     /// Plenty of noise of every kind in little data.
     static let noisy: SampleConfiguration = {
         var noise = NoiseProfile.realistic
@@ -95,5 +95,32 @@ enum TimestampParser {
         let days = Int64(era * 146_097 + doe - 719_468)
         let seconds = days * 86_400 + Int64(hour * 3_600 + minute * 60 + second) - Int64(offset * 60)
         return seconds * 1_000 + Int64(millis)
+    }
+}
+
+/// Accepted events per session after the SPEC §2 buckets (duplicate by `id`, late beyond 10 s), each
+/// session sorted by `ts` with ties in input order: what the rules see.
+enum AcceptedEvents {
+    typealias Session = [(ts: Int64, type: String, fields: [String: Any])]
+
+    static func bySession(_ files: [SampleLogFile]) -> [String: Session] {
+        var sessions: [String: Session] = [:]
+        var seenIDs: [String: Set<String>] = [:]
+        var newest: [String: Int64] = [:]
+        for file in SampleFixtures.inReadingOrder(files) {
+            for line in SampleFixtures.lines(of: file.contents) {
+                guard case .event(let ts, let session, let type, let fields) = SpecLineClassifier.classify(line) else { continue }
+                if !type.hasPrefix("loading."), let id = fields["id"] as? String {
+                    guard seenIDs[session, default: []].insert(id).inserted else { continue }
+                }
+                if let top = newest[session], ts < top - 10_000 { continue }
+                newest[session] = max(newest[session] ?? ts, ts)
+                sessions[session, default: []].append((ts, type, fields))
+            }
+        }
+        for key in sessions.keys {
+            sessions[key] = sessions[key]?.enumerated().sorted { ($0.element.ts, $0.offset) < ($1.element.ts, $1.offset) }.map(\.element)
+        }
+        return sessions
     }
 }

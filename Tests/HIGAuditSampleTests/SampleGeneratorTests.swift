@@ -102,7 +102,7 @@ import Testing
         #expect(events == manifest.events)
         #expect(lines == manifest.lines)
         #expect(newest.count == manifest.sessions)
-        #expect(manifest.sessions == 60)
+        #expect(manifest.sessions == 80)
         #expect(manifest.noise == NoiseCounts())
     }
 
