@@ -9,7 +9,10 @@ import HIGAuditCore
 struct DeviceLogStream {
     let configuration: SampleConfiguration
     let device: DeviceProfile
+    /// Drives the sessions; noise and upload chunking draw from `noiseRandom`, so the same seed gives
+    /// the same sessions with and without noise.
     private var random: SampleRandom
+    private var noiseRandom: SampleRandom
     private(set) var manifest: SampleManifest
     private let planner: UploadNoisePlanner
     private let chunker: UploadChunker
@@ -18,13 +21,14 @@ struct DeviceLogStream {
     private var buffer: [UInt8] = []
     private var lineEnd: [UInt8] = [UInt8(ascii: "\n")]
     private var newestWritten = Int64.min
-    /// `newestWritten` as of the last file-key computation, and that key's hour bounds.
+    /// The end of the current file's hour: until `newestWritten` reaches it, lines stay in this file.
     private var keyValidUntil = Int64.min
 
     init(configuration: SampleConfiguration, device: DeviceProfile, random: SampleRandom) {
         self.configuration = configuration
         self.device = device
         self.random = random
+        noiseRandom = SampleRandom(seed: configuration.seed ^ 0x6E6F_6973_6500_0000, stream: UInt64(truncatingIfNeeded: device.index))
         manifest = SampleManifest(seed: configuration.seed, versions: AppVersionBehaviour.releases.map(\.version))
         manifest.devices = 1
         planner = UploadNoisePlanner(noise: configuration.noise)
@@ -80,7 +84,7 @@ struct DeviceLogStream {
     }
 
     private mutating func write(_ events: [Event], into sink: inout some SampleLogSink) throws {
-        let lines = planner.plan(events, random: &random, counts: &manifest.noise)
+        let lines = planner.plan(events, random: &noiseRandom, counts: &manifest.noise)
         var scratch: [UInt8] = []
         scratch.reserveCapacity(512)
         for line in lines {
@@ -109,8 +113,8 @@ struct DeviceLogStream {
     }
 
     private mutating func timestampStyle(for ms: Int64) -> TimestampStyle {
-        let style: TimestampStyle = configuration.noise.enabled && random.chance(configuration.noise.mixedTimestamps)
-            ? TimestampStyle.random(for: ms, using: &random) : .standard
+        let style: TimestampStyle = configuration.noise.enabled && noiseRandom.chance(configuration.noise.mixedTimestamps)
+            ? TimestampStyle.random(for: ms, using: &noiseRandom) : .standard
         if configuration.noise.enabled { manifest.noise.timestampStyles[style.countingName, default: 0] += 1 }
         return style
     }
@@ -124,14 +128,14 @@ struct DeviceLogStream {
         currentKey = key
         let hourStart = TimestampWriter.floorDivide(newest == .min ? configuration.startMs : newest, 3_600_000) * 3_600_000
         keyValidUntil = hourStart + 3_600_000
-        lineEnd = configuration.noise.enabled && random.chance(configuration.noise.crlfFile)
+        lineEnd = configuration.noise.enabled && noiseRandom.chance(configuration.noise.crlfFile)
             ? [UInt8(ascii: "\r"), UInt8(ascii: "\n")] : [UInt8(ascii: "\n")]
         if lineEnd.count == 2 { manifest.noise.crlfFiles += 1 }
     }
 
     private mutating func flush(into sink: inout some SampleLogSink) throws {
         guard let key = currentKey, !buffer.isEmpty else { return }
-        let chunks = chunker.chunks(of: buffer, random: &random, counts: &manifest.noise)
+        let chunks = chunker.chunks(of: buffer, random: &noiseRandom, counts: &manifest.noise)
         let hour = (key.hour < 10 ? "0" : "") + String(key.hour)
         let path = switch configuration.layout {
         case .deviceHour: key.day + "/" + device.id + "/" + hour + ".ndjson.zst"

@@ -19,6 +19,19 @@ import Testing
         #expect(first.files.map(\.contents) != second.files.map(\.contents))
     }
 
+    /// Noise draws from its own stream: the same seed simulates the same sessions with or without it.
+    @Test func noiseDoesNotChangeTheSimulatedSessions() throws {
+        var noisy = SampleFixtures.small
+        noisy.noise = .realistic
+        var clean = SampleFixtures.small
+        clean.noise = .none
+        let a = try SampleFixtures.generate(noisy).manifest
+        let b = try SampleFixtures.generate(clean).manifest
+        #expect(a.versions == b.versions)
+        #expect(a.events == b.events && a.sessions == b.sessions)
+        #expect(a.lines > b.lines)
+    }
+
     @Test func sessionIDsAreUniqueAndRandomLooking() {
         var seen = Set<String>()
         for device in 0..<50 {
