@@ -17,7 +17,8 @@ struct DeviceLogStream {
     private let planner: UploadNoisePlanner
     private let chunker: UploadChunker
 
-    private var currentKey: (day: String, hour: Int)?
+    /// The current file's UTC day and period start as `HHMM`.
+    private var currentKey: (day: String, hhmm: Int)?
     private var buffer: [UInt8] = []
     private var lineEnd: [UInt8] = [UInt8(ascii: "\n")]
     private var newestWritten = Int64.min
@@ -119,15 +120,17 @@ struct DeviceLogStream {
         return style
     }
 
-    /// Starts a new file when the newest `ts` has moved into another hour.
+    /// Starts a new file when the newest `ts` has moved into another file period.
     private mutating func fileFor(newest: Int64, into sink: inout some SampleLogSink) throws {
         if currentKey != nil, newest < keyValidUntil { return }
-        let key = TimestampWriter.utcDayAndHour(newest == .min ? configuration.startMs : newest)
-        if let current = currentKey, current.day == key.day, current.hour == key.hour { return }
+        let at = newest == .min ? configuration.startMs : newest
+        let periodMs = Int64(configuration.fileMinutes) * 60_000
+        let periodStart = TimestampWriter.floorDivide(at, periodMs) * periodMs
+        let place = TimestampWriter.utcDayAndHour(periodStart)
+        let minute = Int(TimestampWriter.floorDivide(periodStart, 60_000) % 60)
         try flush(into: &sink)
-        currentKey = key
-        let hourStart = TimestampWriter.floorDivide(newest == .min ? configuration.startMs : newest, 3_600_000) * 3_600_000
-        keyValidUntil = hourStart + 3_600_000
+        currentKey = (place.day, place.hour * 100 + minute)
+        keyValidUntil = periodStart + periodMs
         lineEnd = configuration.noise.enabled && noiseRandom.chance(configuration.noise.crlfFile)
             ? [UInt8(ascii: "\r"), UInt8(ascii: "\n")] : [UInt8(ascii: "\n")]
         if lineEnd.count == 2 { manifest.noise.crlfFiles += 1 }
@@ -136,7 +139,9 @@ struct DeviceLogStream {
     private mutating func flush(into sink: inout some SampleLogSink) throws {
         guard let key = currentKey, !buffer.isEmpty else { return }
         let chunks = chunker.chunks(of: buffer, random: &noiseRandom, counts: &manifest.noise)
-        let hour = (key.hour < 10 ? "0" : "") + String(key.hour)
+        let digits = String(configuration.fileMinutes == 60 ? key.hhmm / 100 : key.hhmm)
+        let width = configuration.fileMinutes == 60 ? 2 : 4
+        let hour = String(repeating: "0", count: max(0, width - digits.count)) + digits
         let path = switch configuration.layout {
         case .deviceHour: key.day + "/" + device.id + "/" + hour + ".ndjson.zst"
         case .hourDevice: key.day + "/" + hour + "/" + device.id + ".ndjson.zst"

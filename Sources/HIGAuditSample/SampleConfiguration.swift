@@ -11,9 +11,11 @@ public struct SampleConfiguration: Sendable, Equatable {
 
     /// How files are laid out below the output directory. Reading order is lexicographic (SPEC §2).
     public enum Layout: String, Sendable, Equatable, CaseIterable {
-        /// `DATE/DEVICE/HH.ndjson.zst`: each device's hours are read one after another.
+        /// `DATE/DEVICE/HH.ndjson.zst`: each device's files are read one after another. Note: a reader
+        /// applying SPEC §2's session gap to the whole stream closes later devices' sessions early.
         case deviceHour = "device-hour"
-        /// `DATE/HH/DEVICE.ndjson.zst`: all devices of an hour are read before the next hour.
+        /// `DATE/HH/DEVICE.ndjson.zst`: all devices of a period are read before the next period, so the
+        /// stream never runs further ahead of a session than one file period.
         case hourDevice = "hour-device"
     }
 
@@ -29,6 +31,10 @@ public struct SampleConfiguration: Sendable, Equatable {
     public var sessionsPerDevicePerDay: Int
     public var noise: NoiseProfile
     public var layout: Layout
+    /// Length of the period one file covers, in minutes (a divisor of 60). With 60 a file is named by
+    /// its hour (`21`), otherwise by hour and minute (`2110`). Keep it under the 30-minute session gap
+    /// with `.hourDevice` when the whole directory is read as one stream.
+    public var fileMinutes: Int
     /// zstd level used by the writer.
     public var compressionLevel: Int32
 
@@ -36,7 +42,7 @@ public struct SampleConfiguration: Sendable, Equatable {
         size: Size = .sessions(200), seed: UInt64 = 1, days: Int = 1,
         startMs: Int64 = SampleConfiguration.defaultStartMs, activeHours: Int = 6, devices: Int? = nil,
         sessionsPerDevicePerDay: Int = 4, noise: NoiseProfile = .realistic, layout: Layout = .deviceHour,
-        compressionLevel: Int32 = 3
+        fileMinutes: Int = 60, compressionLevel: Int32 = 3
     ) {
         self.size = size
         self.seed = seed
@@ -47,6 +53,7 @@ public struct SampleConfiguration: Sendable, Equatable {
         self.sessionsPerDevicePerDay = sessionsPerDevicePerDay
         self.noise = noise
         self.layout = layout
+        self.fileMinutes = [1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30, 60].last { $0 <= max(1, fileMinutes) && 60 % $0 == 0 } ?? 60
         self.compressionLevel = compressionLevel
     }
 

@@ -103,18 +103,29 @@ enum TimestampParser {
 enum AcceptedEvents {
     typealias Session = [(ts: Int64, type: String, fields: [String: Any])]
 
-    static func bySession(_ files: [SampleLogFile]) -> [String: Session] {
+    /// With `closing`, sessions also close as SPEC §2 says, (a) 10 s of stream time after
+    /// `session.end` and (b) after 30 minutes of stream time without an event of theirs, the whole
+    /// input being one stream; later events of a closed session are late.
+    static func bySession(_ files: [SampleLogFile], closing: Bool = false) -> [String: Session] {
         var sessions: [String: Session] = [:]
         var seenIDs: [String: Set<String>] = [:]
         var newest: [String: Int64] = [:]
+        var ends: [String: Int64] = [:]
+        var streamNewest = Int64.min
         for file in SampleFixtures.inReadingOrder(files) {
             for line in SampleFixtures.lines(of: file.contents) {
                 guard case .event(let ts, let session, let type, let fields) = SpecLineClassifier.classify(line) else { continue }
+                if closing, let top = newest[session] {
+                    if let end = ends[session], streamNewest >= end + 10_000 { continue }
+                    if streamNewest > top + 1_800_000 { continue }
+                }
                 if !type.hasPrefix("loading."), let id = fields["id"] as? String {
                     guard seenIDs[session, default: []].insert(id).inserted else { continue }
                 }
                 if let top = newest[session], ts < top - 10_000 { continue }
                 newest[session] = max(newest[session] ?? ts, ts)
+                streamNewest = max(streamNewest, ts)
+                if type == "session.end" { ends[session] = min(ends[session] ?? ts, ts) }
                 sessions[session, default: []].append((ts, type, fields))
             }
         }

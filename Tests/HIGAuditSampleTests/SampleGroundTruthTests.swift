@@ -30,6 +30,24 @@ import Testing
         }
     }
 
+    /// Read as one stream with SPEC §2's session closing, the time-first layout with 10-minute files
+    /// loses no event: the stream never runs 30 minutes ahead of a session.
+    @Test func timeFirstLayoutSurvivesSessionClosingAsOneStream() throws {
+        var configuration = SampleFixtures.noisy
+        configuration.layout = .hourDevice
+        configuration.fileMinutes = 10
+        let (files, manifest) = try SampleFixtures.generate(configuration)
+        let pattern = try Regex(#"^\d{4}-\d{2}-\d{2}/\d{4}/ipad-\d{4}\.ndjson\.zst$"#)
+        #expect(files.allSatisfy { $0.path.wholeMatch(of: pattern) != nil })
+        let sessions = AcceptedEvents.bySession(files, closing: true)
+        #expect(sessions.values.reduce(0) { $0 + $1.count } == manifest.events)
+        var found: [String: Int] = [:]
+        for events in sessions.values {
+            for (rule, count) in ReferenceRuleOracle.violations(in: events) { found[rule, default: 0] += count }
+        }
+        for rule in sampleRuleIDs { #expect(found[rule] ?? 0 == manifest.expectedViolations(rule: rule), "\(rule)") }
+    }
+
     /// Injections happen at the stated per-version rates (within four standard deviations).
     @Test func injectionsFollowTheVersionTable() throws {
         let configuration = SampleConfiguration(size: .sessions(150), seed: 21, days: 3, noise: .none)

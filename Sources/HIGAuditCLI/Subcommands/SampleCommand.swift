@@ -61,6 +61,9 @@ struct SampleCommand: ParsableCommand {
     @Option(help: ArgumentHelp("File layout: device-hour (DATE/DEVICE/HH) or hour-device (DATE/HH/DEVICE).", valueName: "layout"))
     var layout: String = SampleConfiguration.Layout.deviceHour.rawValue
 
+    @Option(help: ArgumentHelp("Minutes one file covers (a divisor of 60); below 60 files are named HHMM. Use --layout hour-device --file-minutes 10 to read the whole directory as one stream without tripping the 30-minute session gap.", valueName: "minutes"))
+    var fileMinutes: Int = 60
+
     @Option(help: "zstd compression level.")
     var level: Int32 = 3
 
@@ -70,6 +73,7 @@ struct SampleCommand: ParsableCommand {
         if let devices, devices <= 0 { throw ValidationError("--devices must be positive.") }
         guard (1...3_650).contains(days) else { throw ValidationError("--days must be between 1 and 3650.") }
         guard (1...24).contains(activeHours) else { throw ValidationError("--active-hours must be between 1 and 24.") }
+        guard fileMinutes > 0, 60 % fileMinutes == 0 else { throw ValidationError("--file-minutes must divide 60.") }
         guard (-7...22).contains(level) else { throw ValidationError("--level must be between -7 and 22.") }
         guard SampleConfiguration.Layout(rawValue: layout) != nil else {
             throw ValidationError("--layout must be device-hour or hour-device.")
@@ -98,7 +102,7 @@ struct SampleCommand: ParsableCommand {
             size: targetBytes.map { .targetBytes($0) } ?? .sessions(sessions),
             seed: seed, days: days, startMs: try startMilliseconds(), activeHours: activeHours, devices: devices,
             noise: noise ? .realistic : .none, layout: SampleConfiguration.Layout(rawValue: layout) ?? .deviceHour,
-            compressionLevel: level
+            fileMinutes: fileMinutes, compressionLevel: level
         )
         let manifest = try SampleGenerator(configuration: configuration).write(to: URL(fileURLWithPath: out))
         FileHandle.standardError.write(Data(manifest.summary().utf8))
