@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import HIGAuditSample
+
+/// `hig-audit sample`: writes realistic zstd NDJSON logs of an iPad drawing app with known guideline
+/// problems, for trying the tool, for tests and for benchmarks.
+struct SampleCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sample",
+        abstract: "Write realistic sample logs with known guideline problems.",
+        discussion: """
+        Simulates "Sketchbook", an iPad drawing app, on many devices: Pencil strokes, tab and \
+        navigation changes, modals, saves, exports, camera imports and the haptics that go with them. \
+        Three app versions behave differently: 5.1.0 is the baseline, 5.2.0 regresses (forced tab \
+        switches after saving, three-deep modals, haptic bursts, double-tap mapped to delete, …), and \
+        5.2.1 fixes most of it. Each problem is planted at a known rate per version; the counts are \
+        written to DIR/sample-manifest.json and summarised on standard error.
+
+        Files are zstd-compressed NDJSON, one per device per UTC hour \
+        (DIR/2026-11-20/ipad-0042/21.ndjson.zst), each made of upload chunks as separate frames. \
+        With noise (the default) the logs also hold what real uploads contain: reordered, duplicated \
+        and late events, malformed lines, unknown event types, mixed timestamp styles, CRLF files, \
+        skippable frames and frames that end mid-line. The same options and seed always give the \
+        same bytes.
+
+        Example:
+          hig-audit sample --out SampleLogs --sessions 500 --days 3 --seed 42
+        """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("Directory to write the logs into (created if needed).", valueName: "dir"))
+    var out: String
+
+    @Option(help: "Number of app sessions to simulate.")
+    var sessions: Int = 200
+
+    @Option(
+        name: .customLong("target-bytes"),
+        help: ArgumentHelp("Instead of --sessions: add devices until the uncompressed logs reach this size (e.g. 300000000).", valueName: "bytes")
+    )
+    var targetBytes: Int64?
+
+    @Option(help: "Number of devices (default: about four sessions per device per day).")
+    var devices: Int?
+
+    @Option(help: "Seed of the generator; the same seed gives the same files.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Number of days of usage.")
+    var days: Int = 1
+
+    @Option(help: ArgumentHelp("When the first day's usage window opens (RFC 3339).", valueName: "time"))
+    var start: String = "2026-11-20T18:00:00Z"
+
+    @Option(help: "Hours per day during which sessions start.")
+    var activeHours: Int = 6
+
+    @Flag(inversion: .prefixedNo, help: "Add the noise of real uploads (use --no-noise for clean data).")
+    var noise: Bool = true
+
+    @Option(help: ArgumentHelp("File layout: device-hour (DATE/DEVICE/HH) or hour-device (DATE/HH/DEVICE).", valueName: "layout"))
+    var layout: String = SampleConfiguration.Layout.deviceHour.rawValue
+
+    @Option(help: ArgumentHelp("Minutes one file covers (a divisor of 60); below 60 files are named HHMM. Use --layout hour-device --file-minutes 10 to read the whole directory as one stream without tripping the 30-minute session gap.", valueName: "minutes"))
+    var fileMinutes: Int = 60
+
+    @Option(help: "zstd compression level.")
+    var level: Int32 = 3
+
+    func validate() throws {
+        guard sessions >= 0 else { throw ValidationError("--sessions must not be negative.") }
+        if let targetBytes, targetBytes <= 0 { throw ValidationError("--target-bytes must be positive.") }
+        if let devices, devices <= 0 { throw ValidationError("--devices must be positive.") }
+        guard (1...3_650).contains(days) else { throw ValidationError("--days must be between 1 and 3650.") }
+        guard (1...24).contains(activeHours) else { throw ValidationError("--active-hours must be between 1 and 24.") }
+        guard fileMinutes > 0, 60 % fileMinutes == 0 else { throw ValidationError("--file-minutes must divide 60.") }
+        guard (-7...22).contains(level) else { throw ValidationError("--level must be between -7 and 22.") }
+        guard SampleConfiguration.Layout(rawValue: layout) != nil else {
+            throw ValidationError("--layout must be device-hour or hour-device.")
+        }
+        _ = try startMilliseconds()
+    }
+
+    private func startMilliseconds() throws -> Int64 {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        guard let date = formatter.date(from: start) ?? fractional.date(from: start) else {
+            throw ValidationError("--start must be an RFC 3339 time such as 2026-11-20T18:00:00Z.")
+        }
+        let ms = (date.timeIntervalSince1970 * 1_000).rounded()
+        // Years 1970…9999 keep every generated timestamp a four-digit RFC 3339 year.
+        guard ms >= 0, ms < 253_402_300_800_000 - Double(days) * 86_400_000 else {
+            throw ValidationError("--start must be between 1970 and 9999.")
+        }
+        return Int64(ms)
+    }
+
+    func run() throws {
+        let configuration = SampleConfiguration(
+            size: targetBytes.map { .targetBytes($0) } ?? .sessions(sessions),
+            seed: seed, days: days, startMs: try startMilliseconds(), activeHours: activeHours, devices: devices,
+            noise: noise ? .realistic : .none, layout: SampleConfiguration.Layout(rawValue: layout) ?? .deviceHour,
+            fileMinutes: fileMinutes, compressionLevel: level
+        )
+        let manifest = try SampleGenerator(configuration: configuration).write(to: URL(fileURLWithPath: out))
+        FileHandle.standardError.write(Data(manifest.summary().utf8))
+    }
+}

@@ -1,0 +1,156 @@
+import HIGAuditCore
+
+/// Generates everything one device uploads over the whole period: its sessions one after another,
+/// their lines with upload noise, cut into one file per device per UTC hour.
+///
+/// A line goes to the file of the hour of the newest `ts` the device has written so far, so a session
+/// running across the hour continues in the next file, and a line that arrives out of order stays in
+/// the file it was uploaded with.
+struct DeviceLogStream {
+    let configuration: SampleConfiguration
+    let device: DeviceProfile
+    /// Drives the sessions; noise and upload chunking draw from `noiseRandom`, so the same seed gives
+    /// the same sessions with and without noise.
+    private var random: SampleRandom
+    private var noiseRandom: SampleRandom
+    private(set) var manifest: SampleManifest
+    private let planner: UploadNoisePlanner
+    private let chunker: UploadChunker
+
+    /// The current file's UTC day and period start as `HHMM`.
+    private var currentKey: (day: String, hhmm: Int)?
+    private var buffer: [UInt8] = []
+    private var lineEnd: [UInt8] = [UInt8(ascii: "\n")]
+    private var newestWritten = Int64.min
+    /// The end of the current file's hour: until `newestWritten` reaches it, lines stay in this file.
+    private var keyValidUntil = Int64.min
+
+    init(configuration: SampleConfiguration, device: DeviceProfile, random: SampleRandom) {
+        self.configuration = configuration
+        self.device = device
+        self.random = random
+        noiseRandom = SampleRandom(seed: configuration.seed ^ 0x6E6F_6973_6500_0000, stream: UInt64(truncatingIfNeeded: device.index))
+        manifest = SampleManifest(seed: configuration.seed, versions: AppVersionBehaviour.releases.map(\.version))
+        manifest.devices = 1
+        planner = UploadNoisePlanner(noise: configuration.noise)
+        chunker = UploadChunker(noise: configuration.noise)
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    /// Generates the device's `sessionCount` sessions and hands every finished file to `sink`.
+    mutating func generate(sessionCount: Int, into sink: inout some SampleLogSink) throws {
+        let days = max(1, configuration.days)
+        let windowMs = Int64(max(1, configuration.activeHours)) * 3_600_000
+        var slots: [(day: Int, offset: Int64)] = (0..<sessionCount).map { _ in
+            (random.below(days), random.ms(0...windowMs))
+        }
+        slots.sort { ($0.day, $0.offset) < ($1.day, $1.offset) }
+
+        var release = min(device.initialRelease, AppVersionBehaviour.releases.count - 1)
+        var day = 0
+        var cursor = Int64.min
+        for (number, slot) in slots.enumerated() {
+            while day < slot.day {
+                day += 1
+                if random.chance(device.updateChance) { release = min(release + 1, AppVersionBehaviour.releases.count - 1) }
+            }
+            let planned = configuration.startMs + Int64(slot.day) * 86_400_000 + slot.offset
+            let start = cursor == .min ? planned : max(planned, cursor + random.ms(30_000...600_000))
+            let duration: Int64 = switch random.pick(weights: [0.35, 0.5, 0.15]) {
+            case 0: random.ms(20_000...90_000)
+            case 1: random.ms(90_000...300_000)
+            default: random.ms(300_000...900_000)
+            }
+            let sessionID = Self.sessionID(seed: configuration.seed, device: device.index, number: number)
+            var simulator = SessionSimulator(
+                random: SampleRandom(seed: random.next()), device: device,
+                behaviour: AppVersionBehaviour.releases[release], session: sessionID, start: start
+            )
+            simulator.run(durationMs: duration, endsCleanly: random.chance(0.94))
+            simulator.tally.fold(into: &manifest.versions[release], events: simulator.events.count)
+            manifest.sessions += 1
+            manifest.events += simulator.events.count
+            cursor = simulator.events.last?.ts ?? start
+            try write(simulator.events, into: &sink)
+        }
+        try flush(into: &sink)
+    }
+
+    /// 16 hex digits, unique per (device, session number) because the mixer is a bijection.
+    static func sessionID(seed: UInt64, device: Int, number: Int) -> String {
+        let raw = (UInt64(truncatingIfNeeded: device) << 24) | UInt64(truncatingIfNeeded: number & 0xFF_FFFF)
+        let value = SampleRandom.mix(raw ^ SampleRandom.mix(seed))
+        let hex = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    private mutating func write(_ events: [Event], into sink: inout some SampleLogSink) throws {
+        let lines = planner.plan(events, random: &noiseRandom, counts: &manifest.noise)
+        var scratch: [UInt8] = []
+        scratch.reserveCapacity(512)
+        for line in lines {
+            scratch.removeAll(keepingCapacity: true)
+            var ms: Int64? = nil
+            switch line {
+            case .event(let index, _):
+                let event = events[index]
+                ms = event.ts
+                NDJSONLineEncoder.append(event, timestamp: timestampStyle(for: event.ts), to: &scratch)
+            case .late(let event):
+                NDJSONLineEncoder.append(event, timestamp: timestampStyle(for: event.ts), to: &scratch)
+            case .unknownType(let type, let at, let id):
+                scratch = type.line(session: events[0].session, device: device.id, ms: at, id: id, timestamp: timestampStyle(for: at))
+            case .malformed(let kind, let at):
+                scratch = kind.line(session: events[0].session, ms: at)
+            case .blank(let text):
+                scratch.append(contentsOf: text.utf8)
+            }
+            if let ms, ms > newestWritten { newestWritten = ms }
+            try fileFor(newest: newestWritten, into: &sink)
+            buffer.append(contentsOf: scratch)
+            buffer.append(contentsOf: lineEnd)
+            manifest.lines += 1
+        }
+    }
+
+    private mutating func timestampStyle(for ms: Int64) -> TimestampStyle {
+        let style: TimestampStyle = configuration.noise.enabled && noiseRandom.chance(configuration.noise.mixedTimestamps)
+            ? TimestampStyle.random(for: ms, using: &noiseRandom) : .standard
+        if configuration.noise.enabled { manifest.noise.timestampStyles[style.countingName, default: 0] += 1 }
+        return style
+    }
+
+    /// Starts a new file when the newest `ts` has moved into another file period.
+    private mutating func fileFor(newest: Int64, into sink: inout some SampleLogSink) throws {
+        if currentKey != nil, newest < keyValidUntil { return }
+        let at = newest == .min ? configuration.startMs : newest
+        let periodMs = Int64(configuration.fileMinutes) * 60_000
+        let periodStart = TimestampWriter.floorDivide(at, periodMs) * periodMs
+        let place = TimestampWriter.utcDayAndHour(periodStart)
+        let minute = Int(TimestampWriter.floorDivide(periodStart, 60_000) % 60)
+        try flush(into: &sink)
+        currentKey = (place.day, place.hour * 100 + minute)
+        keyValidUntil = periodStart + periodMs
+        lineEnd = configuration.noise.enabled && noiseRandom.chance(configuration.noise.crlfFile)
+            ? [UInt8(ascii: "\r"), UInt8(ascii: "\n")] : [UInt8(ascii: "\n")]
+        if lineEnd.count == 2 { manifest.noise.crlfFiles += 1 }
+    }
+
+    private mutating func flush(into sink: inout some SampleLogSink) throws {
+        guard let key = currentKey, !buffer.isEmpty else { return }
+        let chunks = chunker.chunks(of: buffer, random: &noiseRandom, counts: &manifest.noise)
+        let digits = String(configuration.fileMinutes == 60 ? key.hhmm / 100 : key.hhmm)
+        let width = configuration.fileMinutes == 60 ? 2 : 4
+        let hour = String(repeating: "0", count: max(0, width - digits.count)) + digits
+        let path = switch configuration.layout {
+        case .deviceHour: key.day + "/" + device.id + "/" + hour + ".ndjson.zst"
+        case .hourDevice: key.day + "/" + hour + "/" + device.id + ".ndjson.zst"
+        }
+        manifest.files += 1
+        manifest.uncompressedBytes += Int64(buffer.count)
+        for chunk in chunks { if case .frame = chunk { manifest.frames += 1 } }
+        try sink.write(SampleLogFile(path: path, contents: buffer, chunks: chunks))
+        buffer.removeAll(keepingCapacity: true)
+        currentKey = nil
+    }
+}

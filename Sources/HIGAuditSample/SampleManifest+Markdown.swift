@@ -1,0 +1,47 @@
+/// Human-readable renderings of the manifest: the README's tables and the CLI's summary.
+extension SampleManifest {
+    /// One line of totals, then planted violations per rule and version.
+    public func summary() -> String {
+        var text = "\(sessions) sessions on \(devices) devices, \(events) events, \(lines) lines in \(files) files "
+        text += "(\(frames) frames, \(uncompressedBytes) bytes, \(compressedBytes) compressed)\n"
+        text += "planted violations per rule (" + versions.map(\.version).joined(separator: " / ") + "):\n"
+        for rule in sampleRuleIDs {
+            let counts = versions.map { String($0.violations(rule: rule)) }.joined(separator: " / ")
+            text += "  " + rule.padding(toLength: 27) + counts + "\n"
+        }
+        if noise != NoiseCounts() {
+            text += "noise: \(noise.reorderedEvents) reordered, \(noise.duplicateEvents) duplicate, "
+            text += "\(noise.lateEvents) late, \(noise.malformedLines) malformed, \(noise.unknownTypeEvents) unknown-type, "
+            text += "\(noise.blankLines) blank lines; \(noise.framesEndingMidLine) frames end mid-line, "
+            text += "\(noise.skippableFrames) skippable frames, \(noise.crlfFiles) CRLF files\n"
+        }
+        return text
+    }
+
+    /// The per-version injection table (rates from `AppVersionBehaviour`, counts from this run).
+    public func plantedProblemsMarkdown() -> String {
+        var text = "| problem | rule | opportunity |"
+        for tally in versions { text += " \(tally.version) rate | \(tally.version) planted / opportunities |" }
+        text += "\n|---|---|---|" + String(repeating: "---:|---:|", count: versions.count) + "\n"
+        for problem in InjectedProblem.allCases {
+            text += "| \(problem.name) | `\(problem.ruleID)` | \(problem.opportunity) |"
+            for tally in versions {
+                let rate = AppVersionBehaviour.releases.first { $0.version == tally.version }?.rate(problem) ?? 0
+                text += " \(percent(rate)) | \(tally.injections(problem)) / \(tally.opportunities(problem)) |"
+            }
+            text += "\n"
+        }
+        return text
+    }
+
+    private func percent(_ rate: Double) -> String {
+        let tenths = Int((rate * 1_000).rounded())
+        return tenths % 10 == 0 ? "\(tenths / 10) %" : "\(tenths / 10).\(tenths % 10) %"
+    }
+}
+
+extension String {
+    fileprivate func padding(toLength length: Int) -> String {
+        count >= length ? self + " " : self + String(repeating: " ", count: length - count)
+    }
+}
