@@ -16,8 +16,9 @@ struct SampleCommand: ParsableCommand {
         5.2.1 fixes most of it. Each problem is planted at a known rate per version; the counts are \
         written to DIR/sample-manifest.json and summarised on standard error.
 
-        Files are zstd-compressed NDJSON, one per device per UTC hour \
-        (DIR/2026-11-20/ipad-0042/21.ndjson.zst), each made of upload chunks as separate frames. \
+        Files are zstd-compressed NDJSON, one per device per ten minutes of UTC time \
+        (DIR/2026-11-20/2140/ipad-0042.ndjson.zst), each made of upload chunks as separate frames; \
+        path order is time order, so a whole directory reads as one stream. \
         With noise (the default) the logs also hold what real uploads contain: reordered, duplicated \
         and late events, malformed lines, unknown event types, mixed timestamp styles, CRLF files, \
         skippable frames and frames that end mid-line. The same options and seed always give the \
@@ -58,11 +59,11 @@ struct SampleCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Add the noise of real uploads (use --no-noise for clean data).")
     var noise: Bool = true
 
-    @Option(help: ArgumentHelp("File layout: device-hour (DATE/DEVICE/HH) or hour-device (DATE/HH/DEVICE).", valueName: "layout"))
-    var layout: String = SampleConfiguration.Layout.deviceHour.rawValue
+    @Option(help: ArgumentHelp("File layout: hour-device (DATE/HHMM/DEVICE, the default: path order is time order, so a directory reads as one stream) or device-hour (DATE/DEVICE/HHMM: each device's files in a row, which trips the session gap across devices).", valueName: "layout"))
+    var layout: String = SampleConfiguration.Layout.hourDevice.rawValue
 
-    @Option(help: ArgumentHelp("Minutes one file covers (a divisor of 60); below 60 files are named HHMM. Use --layout hour-device --file-minutes 10 to read the whole directory as one stream without tripping the 30-minute session gap.", valueName: "minutes"))
-    var fileMinutes: Int = 60
+    @Option(help: ArgumentHelp("Minutes one file covers (a divisor of 60; below 60 files are named HHMM). The default 10 keeps every file well inside the 30-minute session gap, which the whole input shares (SPEC §2).", valueName: "minutes"))
+    var fileMinutes: Int = 10
 
     @Option(help: "zstd compression level.")
     var level: Int32 = 3
