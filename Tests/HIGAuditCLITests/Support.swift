@@ -1,0 +1,68 @@
+import Foundation
+
+/// Runs the built `hig-audit` executable the way a user would, from the package root.
+enum HigAuditBinary {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The executable next to the test bundle (SwiftPM builds every product before testing).
+    static let executable: URL = {
+        var candidates: [URL] = []
+        if let bundlePath = Bundle.main.executablePath {
+            candidates.append(URL(fileURLWithPath: bundlePath).deletingLastPathComponent().appendingPathComponent("hig-audit"))
+        }
+        for argument in CommandLine.arguments.prefix(1) {
+            candidates.append(URL(fileURLWithPath: argument).deletingLastPathComponent().appendingPathComponent("hig-audit"))
+        }
+        candidates.append(packageRoot.appendingPathComponent(".build/debug/hig-audit"))
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates.last!
+    }()
+
+    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Result {
+        try shell([executable.path] + arguments, stdin: stdin, environment: environment)
+    }
+
+    /// Runs any command line from the package root; stdout and stderr are captured whole.
+    static func shell(_ command: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = command
+        process.currentDirectoryURL = packageRoot
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try input.fileHandleForWriting.close()
+        // Read both pipes concurrently so a chatty stderr cannot block the child.
+        nonisolated(unsafe) var errData = Data()
+        let errReader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        errReader.start()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !errReader.isFinished { usleep(1000) }
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("hig-audit-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
