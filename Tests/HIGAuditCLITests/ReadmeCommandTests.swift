@@ -6,9 +6,10 @@ import Testing
 /// In ```console blocks a line starting with `$ ` is a command and the lines after it, up to the next
 /// command, are its exact standard output. In ```sh blocks every line is a command whose output is
 /// not shown. A trailing `# exit N` says which status the command must end with (default 0). Commands
-/// run in a scratch directory where `SampleLogs` links to the project's, with `swift run hig-audit`
-/// replaced by the built executable; `swift test` itself is skipped (it is what is running).
-@Suite struct ReadmeCommandTests {
+/// run one after another in one scratch directory (a later command may read what an earlier one wrote)
+/// where `SampleLogs` links to the project's, with `swift run hig-audit` replaced by the built
+/// executable; `swift test` itself is skipped (it is what is running).
+@Suite(.serialized) struct ReadmeCommandTests {
     struct Command: CustomStringConvertible, Sendable {
         var line: String
         var expectedStatus: Int32
@@ -66,12 +67,18 @@ import Testing
         #expect(readme.contains("\nswift test\n"))
     }
 
-    @Test(arguments: try commands())
-    func readmeCommandRunsAsShown(_ command: Command) throws {
-        let scratch = try HigAuditBinary.temporaryDirectory()
-        try FileManager.default.createSymbolicLink(
+    static let scratch: URL = {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("hig-audit-readme-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        try? FileManager.default.createSymbolicLink(
             at: scratch.appendingPathComponent("SampleLogs"),
             withDestinationURL: HigAuditBinary.packageRoot.appendingPathComponent("SampleLogs"))
+        return scratch
+    }()
+
+    @Test(arguments: try commands())
+    func readmeCommandRunsAsShown(_ command: Command) throws {
+        let scratch = Self.scratch
         let line = command.line.replacingOccurrences(of: "swift run hig-audit", with: HigAuditBinary.executable.path)
         let result = try HigAuditBinary.shell(["sh", "-c", "cd '\(scratch.path)' && \(line)"])
         #expect(result.status == command.expectedStatus, "\(command) exited \(result.status): \(result.stderr)")

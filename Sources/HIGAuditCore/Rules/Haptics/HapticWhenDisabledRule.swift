@@ -1,9 +1,10 @@
 /// `haptic-when-disabled` (SPEC §3, further rule): an impact or custom haptic although the session's
 /// `session.start` turned the app's haptics off. System-meaning haptics (notification, selection) are
-/// not counted. The setting is that of the session's first `session.start` before the haptic.
+/// not counted. The setting is that of the session's first `session.start`, also for haptics that sort
+/// before it; a session without one has haptics on.
 public struct HapticWhenDisabledRule: SessionRule {
     public static let identifier = "haptic-when-disabled"
-    public static let interests = EventKindSet(.haptic)
+    public static let interests = EventKindSet(.haptic, .sessionStart)
 
     public static let description = RuleDescription(
         identifier: identifier,
@@ -38,21 +39,46 @@ public struct HapticWhenDisabledRule: SessionRule {
     )
 
     public struct State: RuleState {
+        /// Impact and custom haptics seen before the session's first `session.start`.
+        var early = HeldUntilSessionStart<HeldHaptic>()
         public init() {}
+    }
+
+    struct HeldHaptic: Codable, Sendable, Equatable {
+        var kind: HapticKind
+        var origin: HeldEventOrigin
     }
 
     public init(configuration: AuditConfiguration) {}
 
     public func observe(_ event: Event, state: inout State, in session: inout SessionContext) {
-        guard case .haptic(let kind, _) = event.payload, !session.settings.hapticsEnabled else { return }
-        switch kind {
-        case .custom, .impactLight, .impactMedium, .impactHeavy, .impactRigid, .impactSoft:
-            session.report(
-                rule: Self.identifier, severity: .error, source: event.source,
-                startTs: event.ts, endTs: event.ts, detail: "\(kind.rawValue) haptic while haptics are turned off"
-            )
-        case .notificationSuccess, .notificationWarning, .notificationError, .selection:
+        switch event.payload {
+        case .sessionStart(let settings) where session.sessionStartTs == nil:
+            let early = state.early.release()
+            guard !settings.hapticsEnabled else { return }
+            for haptic in early { report(haptic, in: &session) }
+        case .haptic(let kind, _):
+            switch kind {
+            case .custom, .impactLight, .impactMedium, .impactHeavy, .impactRigid, .impactSoft:
+                let haptic = HeldHaptic(kind: kind, origin: HeldEventOrigin(ts: event.ts, source: event.source, screen: session.screen))
+                if session.sessionStartTs == nil {
+                    state.early.hold(haptic)
+                } else if !session.settings.hapticsEnabled {
+                    report(haptic, in: &session)
+                }
+            case .notificationSuccess, .notificationWarning, .notificationError, .selection:
+                break
+            }
+        default:
             break
         }
+    }
+
+    private func report(_ haptic: HeldHaptic, in session: inout SessionContext) {
+        session.report(
+            rule: Self.identifier, severity: .error, source: haptic.origin.source, screen: haptic.origin.screen,
+            startTs: haptic.origin.ts, endTs: haptic.origin.ts,
+            detail: "\(haptic.kind.rawValue) haptic while haptics are turned off"
+        )
     }
 }

@@ -2,8 +2,9 @@
 ///
 /// The engine keeps the session's modal stack (`SessionContext.modals`; a dismiss of X pops the topmost
 /// X and everything above it, and a dismiss of an id not on the stack is counted as an unbalanced
-/// dismiss). A non-alert `modal.present` after which the non-alert depth exceeds `max_depth` is one
-/// violation whose `count` is the depth reached; alerts never count toward depth.
+/// dismiss). A `modal.present` after which the non-alert depth exceeds `max_depth` is one violation whose
+/// `count` is the depth reached. Alerts never add to the depth, but an alert presented while the stack is
+/// already too deep is still a present "after which the depth exceeds" the limit (SPEC §3, read literally).
 public struct ModalDepthRule: SessionRule {
     public static let maxDepth = RuleParameter(
         name: "max_depth", defaultValue: 2, minimum: 1,
@@ -65,8 +66,8 @@ public struct ModalDepthRule: SessionRule {
     }
 
     public func observe(_ event: Event, state: inout State, in session: inout SessionContext) {
-        guard case let .modalPresent(modal, style) = event.payload, style != .alert else { return }
-        let depth = session.modals.depth + 1
+        guard case let .modalPresent(modal, style) = event.payload else { return }
+        let depth = session.modals.depth + (style == .alert ? 0 : 1)
         guard Int64(depth) > maxDepth else { return }
         session.report(
             rule: Self.identifier, severity: .warning, source: event.source,

@@ -6,7 +6,7 @@
 /// defaults apply (`switch_eraser`, custom actions off).
 public struct PencilPreferenceIgnoredRule: SessionRule {
     public static let identifier = "pencil-preference-ignored"
-    public static let interests = EventKindSet(.pencilDoubleTap)
+    public static let interests = EventKindSet(.pencilDoubleTap, .sessionStart)
 
     public static let description = RuleDescription(
         identifier: identifier,
@@ -44,16 +44,42 @@ public struct PencilPreferenceIgnoredRule: SessionRule {
     )
 
     public struct State: RuleState {
+        /// Double-taps seen before the session's first `session.start`.
+        var early = HeldUntilSessionStart<HeldTap>()
         public init() {}
+    }
+
+    struct HeldTap: Codable, Sendable, Equatable {
+        var action: PencilTapAction
+        var origin: HeldEventOrigin
     }
 
     public init(configuration: AuditConfiguration) {}
 
     public func observe(_ event: Event, state: inout State, in session: inout SessionContext) {
-        guard case .pencilDoubleTap(let action) = event.payload else { return }
-        let settings = session.settings
+        switch event.payload {
+        case .sessionStart(let settings) where session.sessionStartTs == nil:
+            for tap in state.early.release() { judge(tap, by: settings, in: &session) }
+        case .pencilDoubleTap(let action):
+            let tap = HeldTap(action: action, origin: HeldEventOrigin(ts: event.ts, source: event.source, screen: session.screen))
+            if session.sessionStartTs == nil {
+                state.early.hold(tap)
+            } else {
+                judge(tap, by: session.settings, in: &session)
+            }
+        default:
+            break
+        }
+    }
+
+    /// A session that never had a `session.start` has the defaults (SPEC §3).
+    public func finish(state: inout State, in session: inout SessionContext) {
+        for tap in state.early.release() { judge(tap, by: .defaults, in: &session) }
+    }
+
+    private func judge(_ tap: HeldTap, by settings: SessionSettings, in session: inout SessionContext) {
         let detail: String
-        switch action {
+        switch tap.action {
         case .custom(let name):
             guard !settings.pencilCustomActionEnabled else { return }
             detail = "custom double-tap action \(name) while custom actions are off"
@@ -64,8 +90,8 @@ public struct PencilPreferenceIgnoredRule: SessionRule {
             detail = "double-tap did \(done.rawValue); the system setting is \(settings.pencilPreferredAction.rawValue)"
         }
         session.report(
-            rule: Self.identifier, severity: .warning, source: event.source,
-            startTs: event.ts, endTs: event.ts, detail: detail
+            rule: Self.identifier, severity: .warning, source: tap.origin.source, screen: tap.origin.screen,
+            startTs: tap.origin.ts, endTs: tap.origin.ts, detail: detail
         )
     }
 }
