@@ -137,3 +137,19 @@ import Testing
         #expect(alone.last != UInt8(ascii: "\n"))
     }
 }
+
+@Suite struct SampleManifestMarkdownTests {
+    @Test func expectedViolationsTableHasOneRowPerRuleWithEveryVersion() throws {
+        let (_, manifest) = try SampleFixtures.generate(SampleFixtures.clean)
+        let table = manifest.expectedViolationsMarkdown()
+        let rows = table.split(separator: "\n")
+        #expect(rows.count == 2 + sampleRuleIDs.count)
+        for tally in manifest.versions { #expect(rows[0].contains("\(tally.version) (\(tally.sessions) sessions)")) }
+        let v520 = manifest.versions[1]
+        let overuse = v520.violations(rule: "haptic-overuse")
+        let affected = v520.sessionsAffected(rule: "haptic-overuse")
+        let row = try #require(rows.first { $0.hasPrefix("| `haptic-overuse` |") })
+        #expect(row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }[2].hasPrefix("\(overuse) in \(affected) sessions ("))
+        #expect(overuse > 0)
+    }
+}
