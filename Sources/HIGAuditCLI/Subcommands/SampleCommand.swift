@@ -24,8 +24,13 @@ struct SampleCommand: ParsableCommand {
         skippable frames and frames that end mid-line. The same options and seed always give the \
         same bytes.
 
-        Example:
-          hig-audit sample --out SampleLogs --sessions 500 --days 3 --seed 42
+        Telemetry SDKs coalesce touch moves and many sessions are short: --move-sampling-ms and \
+        --session-length short give such light logs (SampleLogs/ is made this way) with the same planted \
+        problems.
+
+        Examples:
+          hig-audit sample --out /tmp/logs --sessions 500 --days 3 --seed 42
+          hig-audit sample --out /tmp/night --session-length short --move-sampling-ms 250
         """
     )
 
