@@ -30,7 +30,7 @@ struct SampleCommand: ParsableCommand {
 
         Examples:
           hig-audit sample --out /tmp/logs --sessions 500 --days 3 --seed 42
-          hig-audit sample --out /tmp/night --session-length short --move-sampling-ms 250
+          hig-audit sample --out night --session-length short --move-sampling-ms 250
         """
     )
 
