@@ -56,15 +56,12 @@ struct DeviceLogStream {
             }
             let planned = configuration.startMs + Int64(slot.day) * 86_400_000 + slot.offset
             let start = cursor == .min ? planned : max(planned, cursor + random.ms(30_000...600_000))
-            let duration: Int64 = switch random.pick(weights: [0.35, 0.5, 0.15]) {
-            case 0: random.ms(20_000...90_000)
-            case 1: random.ms(90_000...300_000)
-            default: random.ms(300_000...900_000)
-            }
+            let duration = configuration.sessionLength.durationMs(random: &random)
             let sessionID = Self.sessionID(seed: configuration.seed, device: device.index, number: number)
             var simulator = SessionSimulator(
                 random: SampleRandom(seed: random.next()), device: device,
-                behaviour: AppVersionBehaviour.releases[release], session: sessionID, start: start
+                behaviour: AppVersionBehaviour.releases[release], session: sessionID, start: start,
+                moveSamplingMs: Int64(configuration.moveSamplingMs)
             )
             simulator.run(durationMs: duration, endsCleanly: random.chance(0.94))
             simulator.tally.fold(into: &manifest.versions[release], events: simulator.events.count)

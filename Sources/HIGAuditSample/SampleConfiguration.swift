@@ -37,12 +37,19 @@ public struct SampleConfiguration: Sendable, Equatable {
     public var fileMinutes: Int
     /// zstd level used by the writer.
     public var compressionLevel: Int32
+    /// Least time, in ms, between two logged `moved` touches of one gesture, as a telemetry SDK that
+    /// coalesces moves logs them; 0 logs every move at display rate (the benchmarks' heavy default).
+    /// Sessions are the same either way, only lighter: no rule looks at `moved` touches.
+    public var moveSamplingMs: Int
+    /// The mix of session lengths.
+    public var sessionLength: SessionLength
 
     public init(
         size: Size = .sessions(200), seed: UInt64 = 1, days: Int = 1,
         startMs: Int64 = SampleConfiguration.defaultStartMs, activeHours: Int = 6, devices: Int? = nil,
         sessionsPerDevicePerDay: Int = 4, noise: NoiseProfile = .realistic, layout: Layout = .deviceHour,
-        fileMinutes: Int = 60, compressionLevel: Int32 = 3
+        fileMinutes: Int = 60, compressionLevel: Int32 = 3, moveSamplingMs: Int = 0,
+        sessionLength: SessionLength = .mixed
     ) {
         self.size = size
         self.seed = seed
@@ -55,6 +62,8 @@ public struct SampleConfiguration: Sendable, Equatable {
         self.layout = layout
         self.fileMinutes = [1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30, 60].last { $0 <= max(1, fileMinutes) && 60 % $0 == 0 } ?? 60
         self.compressionLevel = compressionLevel
+        self.moveSamplingMs = max(0, moveSamplingMs)
+        self.sessionLength = sessionLength
     }
 
     /// 2026-11-20T18:00:00Z.

@@ -34,6 +34,26 @@ extension SampleManifest {
         return text
     }
 
+    /// What `hig-audit analyze` must report per rule and version: violations, and in how many of the
+    /// version's sessions (the `by_version` table's numbers).
+    public func expectedViolationsMarkdown() -> String {
+        var text = "| rule |"
+        for tally in versions { text += " \(tally.version) (\(tally.sessions) sessions) |" }
+        text += "\n|---|" + String(repeating: "---:|", count: versions.count) + "\n"
+        for rule in sampleRuleIDs {
+            text += "| `\(rule)` |"
+            for tally in versions {
+                let violations = tally.violations(rule: rule)
+                let affected = tally.sessionsAffected(rule: rule)
+                let share = tally.sessions > 0 ? Double(affected) / Double(tally.sessions) : 0
+                let sessions = affected == 1 ? "session" : "sessions"
+                text += violations == 0 ? " 0 |" : " \(violations) in \(affected) \(sessions) (\(percent(share))) |"
+            }
+            text += "\n"
+        }
+        return text
+    }
+
     private func percent(_ rate: Double) -> String {
         let tenths = Int((rate * 1_000).rounded())
         return tenths % 10 == 0 ? "\(tenths / 10) %" : "\(tenths / 10).\(tenths % 10) %"

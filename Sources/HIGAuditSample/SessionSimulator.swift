@@ -20,6 +20,8 @@ struct SessionSimulator {
     let behaviour: AppVersionBehaviour
     let session: String
     let start: Int64
+    /// Least time between two logged `moved` touches of one gesture; 0 logs every move.
+    let moveSamplingMs: Int64
     var now: Int64
     private var lastTs: Int64 = .min
     private(set) var events: [Event] = []
@@ -32,18 +34,24 @@ struct SessionSimulator {
     /// The `ts` of the latest four haptics, oldest first.
     private var recentHaptics: [Int64] = []
     private var lastTabTouch: Int64 = .min / 2
+    /// The `ts` of the latest logged touch of the current gesture (began or a kept `moved`).
+    private var lastLoggedTouch: Int64 = .min / 2
     private var nextEventNumber = 0
     private var loadingNumber = 0
     /// Pen position in tenths of a point.
     private var penX = 6_000
     private var penY = 4_000
 
-    init(random: SampleRandom, device: DeviceProfile, behaviour: AppVersionBehaviour, session: String, start: Int64) {
+    init(
+        random: SampleRandom, device: DeviceProfile, behaviour: AppVersionBehaviour, session: String, start: Int64,
+        moveSamplingMs: Int64 = 0
+    ) {
         self.random = random
         self.device = device
         self.behaviour = behaviour
         self.session = session
         self.start = start
+        self.moveSamplingMs = max(0, moveSamplingMs)
         self.now = start
         events.reserveCapacity(512)
     }
@@ -146,7 +154,15 @@ struct SessionSimulator {
 
     // MARK: - Touches
 
+    /// A touch as the app's telemetry logs it. With move sampling, a `moved` touch within
+    /// `moveSamplingMs` of the gesture's previous logged touch is coalesced away, as telemetry SDKs do;
+    /// time still passes and the pen still moves, so the session is the same, only lighter. No rule
+    /// looks at `moved` touches, so the planted problems stay exactly the same.
     mutating func touch(_ phase: TouchPhase, target: String?, input: TouchInput = .finger) {
+        if phase == .moved, moveSamplingMs > 0 {
+            guard nextTs - lastLoggedTouch >= moveSamplingMs else { return }
+        }
+        if phase == .began || phase == .moved { lastLoggedTouch = nextTs }
         emit(.touch(Touch(phase: phase, target: target, input: input, x: Double(penX) / 10, y: Double(penY) / 10)))
     }
 

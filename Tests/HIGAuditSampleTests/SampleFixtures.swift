@@ -10,7 +10,9 @@ enum SampleFixtures {
     }
 
     static let small = SampleConfiguration(size: .sessions(24), seed: 11, days: 2)
-    static let clean = SampleConfiguration(size: .sessions(80), seed: 1, days: 2, noise: .none)
+    /// Moves coalesced to 10 Hz: the same sessions and planted problems as at display rate (tested in
+    /// `SampleDeterminismTests`) in a third of the lines, so the line-by-line checks stay fast.
+    static let clean = SampleConfiguration(size: .sessions(80), seed: 1, days: 2, noise: .none, moveSamplingMs: 100)
     /// Plenty of noise of every kind in little data.
     static let noisy: SampleConfiguration = {
         var noise = NoiseProfile.realistic
@@ -22,7 +24,7 @@ enum SampleFixtures {
         noise.blank = 0.005
         noise.crlfFile = 0.3
         noise.skippableFrame = 0.3
-        return SampleConfiguration(size: .sessions(40), seed: 3, days: 2, noise: noise)
+        return SampleConfiguration(size: .sessions(40), seed: 3, days: 2, noise: noise, moveSamplingMs: 100)
     }()
 
     /// Splits file contents into lines the way SPEC §2 does (`\n` or `\r\n`).

@@ -136,3 +136,69 @@ import Testing
         }
     }
 }
+
+@Suite struct SampleTelemetryProfileTests {
+    /// Coalescing moves only drops `moved` touches: the same sessions with the same planted problems,
+    /// and no two logged moves of one gesture closer than the sampling interval.
+    @Test func moveSamplingKeepsTheSessionsAndTheirProblems() throws {
+        var everyMove = SampleFixtures.small
+        everyMove.noise = .none
+        var sampled = everyMove
+        sampled.moveSamplingMs = 250
+        let full = try SampleFixtures.generate(everyMove)
+        let light = try SampleFixtures.generate(sampled)
+        #expect(light.manifest.versions.map(\.opportunities) == full.manifest.versions.map(\.opportunities))
+        #expect(light.manifest.versions.map(\.injections) == full.manifest.versions.map(\.injections))
+        #expect(light.manifest.versions.map(\.ruleViolations) == full.manifest.versions.map(\.ruleViolations))
+        #expect(light.manifest.sessions == full.manifest.sessions)
+        #expect(light.manifest.events * 2 < full.manifest.events)
+
+        func counts(_ files: [SampleLogFile]) -> (moved: Int, other: [String: Int], closestMoves: Int64) {
+            var moved = 0
+            var other: [String: Int] = [:]
+            var lastTouch: [String: Int64] = [:]
+            var closest = Int64.max
+            for (session, events) in AcceptedEvents.bySession(files) {
+                for event in events {
+                    let phase = event.fields["phase"] as? String
+                    if event.type == "touch", phase == "moved" {
+                        moved += 1
+                        if let last = lastTouch[session] { closest = min(closest, event.ts - last) }
+                    } else {
+                        other[event.type + (phase.map { "/" + $0 } ?? ""), default: 0] += 1
+                    }
+                    if event.type == "touch", phase == "began" || phase == "moved" { lastTouch[session] = event.ts }
+                }
+            }
+            return (moved, other, closest)
+        }
+        let fullCounts = counts(full.files)
+        let lightCounts = counts(light.files)
+        #expect(lightCounts.other == fullCounts.other)
+        #expect(lightCounts.moved > 0 && lightCounts.moved * 3 < fullCounts.moved)
+        #expect(lightCounts.closestMoves >= 250)
+        #expect(fullCounts.closestMoves < 250)
+    }
+
+    /// Short sessions: the same devices and settings, shorter sessions, fewer events per session.
+    @Test func shortSessionsAreShorter() throws {
+        var mixed = SampleFixtures.small
+        mixed.noise = .none
+        mixed.moveSamplingMs = 1_000
+        var short = mixed
+        short.sessionLength = .short
+        func meanLengthMs(_ files: [SampleLogFile]) -> Int64 {
+            let sessions = AcceptedEvents.bySession(files).values
+            let total = sessions.reduce(Int64(0)) { $0 + (($1.last?.ts ?? 0) - ($1.first?.ts ?? 0)) }
+            return total / Int64(max(1, sessions.count))
+        }
+        let mixedSet = try SampleFixtures.generate(mixed)
+        let shortSet = try SampleFixtures.generate(short)
+        #expect(shortSet.manifest.sessions == mixedSet.manifest.sessions)
+        #expect(shortSet.manifest.devices == mixedSet.manifest.devices)
+        let mixedMean = meanLengthMs(mixedSet.files)
+        let shortMean = meanLengthMs(shortSet.files)
+        #expect(shortMean * 2 < mixedMean, "short \(shortMean) ms, mixed \(mixedMean) ms")
+        #expect(shortSet.manifest.events * 2 < mixedSet.manifest.events)
+    }
+}

@@ -50,7 +50,8 @@ import Testing
 
     /// Injections happen at the stated per-version rates (within four standard deviations).
     @Test func injectionsFollowTheVersionTable() throws {
-        let configuration = SampleConfiguration(size: .sessions(150), seed: 21, days: 3, noise: .none)
+        // Only the manifest is read: coalesced moves change no opportunity and save most of the work.
+        let configuration = SampleConfiguration(size: .sessions(150), seed: 21, days: 3, noise: .none, moveSamplingMs: 1_000)
         let (_, manifest) = try SampleFixtures.generate(configuration)
         var checked = 0
         for tally in manifest.versions {
@@ -134,5 +135,21 @@ import Testing
         let alone = try Self.zstdCLI(["-dc"], input: Data(try ZstdFrameEncoderProbe.frame(frame.bytes, checksum: frame.checksum, contentSize: frame.contentSize)))
         #expect(alone == Data(frame.bytes))
         #expect(alone.last != UInt8(ascii: "\n"))
+    }
+}
+
+@Suite struct SampleManifestMarkdownTests {
+    @Test func expectedViolationsTableHasOneRowPerRuleWithEveryVersion() throws {
+        let (_, manifest) = try SampleFixtures.generate(SampleFixtures.clean)
+        let table = manifest.expectedViolationsMarkdown()
+        let rows = table.split(separator: "\n")
+        #expect(rows.count == 2 + sampleRuleIDs.count)
+        for tally in manifest.versions { #expect(rows[0].contains("\(tally.version) (\(tally.sessions) sessions)")) }
+        let v520 = manifest.versions[1]
+        let overuse = v520.violations(rule: "haptic-overuse")
+        let affected = v520.sessionsAffected(rule: "haptic-overuse")
+        let row = try #require(rows.first { $0.hasPrefix("| `haptic-overuse` |") })
+        #expect(row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }[2].hasPrefix("\(overuse) in \(affected) sessions ("))
+        #expect(overuse > 0)
     }
 }

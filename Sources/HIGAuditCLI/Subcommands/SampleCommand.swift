@@ -24,8 +24,13 @@ struct SampleCommand: ParsableCommand {
         skippable frames and frames that end mid-line. The same options and seed always give the \
         same bytes.
 
-        Example:
-          hig-audit sample --out SampleLogs --sessions 500 --days 3 --seed 42
+        Telemetry SDKs coalesce touch moves and many sessions are short: --move-sampling-ms and \
+        --session-length short give such light logs (SampleLogs/ is made this way) with the same planted \
+        problems.
+
+        Examples:
+          hig-audit sample --out /tmp/logs --sessions 500 --days 3 --seed 42
+          hig-audit sample --out night --session-length short --move-sampling-ms 250
         """
     )
 
@@ -68,6 +73,12 @@ struct SampleCommand: ParsableCommand {
     @Option(help: "zstd compression level.")
     var level: Int32 = 3
 
+    @Option(help: ArgumentHelp("Log at most one moved touch per gesture every this many milliseconds, as telemetry SDKs coalesce moves (0, the default, logs every move at display rate). The sessions and planted problems stay the same; the logs get much smaller.", valueName: "ms"))
+    var moveSamplingMs: Int = 0
+
+    @Option(help: ArgumentHelp("Session lengths: mixed (20 s to 15 min, mean about 3.4 min, the default) or short (10 s to 5 min, mean about 1.1 min: many sessions in little data).", valueName: "mix"))
+    var sessionLength: String = SessionLength.mixed.rawValue
+
     func validate() throws {
         guard sessions >= 0 else { throw ValidationError("--sessions must not be negative.") }
         if let targetBytes, targetBytes <= 0 { throw ValidationError("--target-bytes must be positive.") }
@@ -75,9 +86,13 @@ struct SampleCommand: ParsableCommand {
         guard (1...3_650).contains(days) else { throw ValidationError("--days must be between 1 and 3650.") }
         guard (1...24).contains(activeHours) else { throw ValidationError("--active-hours must be between 1 and 24.") }
         guard fileMinutes > 0, 60 % fileMinutes == 0 else { throw ValidationError("--file-minutes must divide 60.") }
+        guard (0...60_000).contains(moveSamplingMs) else { throw ValidationError("--move-sampling-ms must be between 0 and 60000.") }
         guard (-7...22).contains(level) else { throw ValidationError("--level must be between -7 and 22.") }
         guard SampleConfiguration.Layout(rawValue: layout) != nil else {
             throw ValidationError("--layout must be device-hour or hour-device.")
+        }
+        guard SessionLength(rawValue: sessionLength) != nil else {
+            throw ValidationError("--session-length must be mixed or short.")
         }
         _ = try startMilliseconds()
     }
@@ -103,7 +118,8 @@ struct SampleCommand: ParsableCommand {
             size: targetBytes.map { .targetBytes($0) } ?? .sessions(sessions),
             seed: seed, days: days, startMs: try startMilliseconds(), activeHours: activeHours, devices: devices,
             noise: noise ? .realistic : .none, layout: SampleConfiguration.Layout(rawValue: layout) ?? .deviceHour,
-            fileMinutes: fileMinutes, compressionLevel: level
+            fileMinutes: fileMinutes, compressionLevel: level, moveSamplingMs: moveSamplingMs,
+            sessionLength: SessionLength(rawValue: sessionLength) ?? .mixed
         )
         let manifest = try SampleGenerator(configuration: configuration).write(to: URL(fileURLWithPath: out))
         FileHandle.standardError.write(Data(manifest.summary().utf8))
