@@ -8,8 +8,8 @@ import Testing
     /// `make-damaged.sh` builds these from 320 clean lines; its header says which lines each holds.
     static let goodEvents = 80 + 55 + 80 + 20
 
-    static func analyze(_ extra: [String]) throws -> BuiltCommand.Result {
-        try BuiltCommand.run(["analyze", "SampleLogs/damaged"] + extra)
+    static func analyze(_ extra: [String]) throws -> HigAuditBinary.Result {
+        try HigAuditBinary.run(["analyze", "SampleLogs/damaged"] + extra)
     }
 
     /// The ingest table as CSV: header names to values.
@@ -25,8 +25,8 @@ import Testing
 
     @Test func exitsWithSkippedInputStatusAndCountsTheGoodData() throws {
         let result = try Self.analyze(["--table", "ingest", "--format", "csv"])
-        #expect(result.status == 3, "\(result.standardError)")
-        let ingest = try Self.ingest(result.standardOutput)
+        #expect(result.status == 3, "\(result.stderr)")
+        let ingest = try Self.ingest(result.stdout)
         #expect(ingest["files"] == "5")
         #expect(ingest["events"] == String(Self.goodEvents))
         #expect(ingest["sessions"] == "3")
@@ -50,15 +50,15 @@ import Testing
     func reportsEachDamagedFileWithItsLocation(pattern: String, count: Int) throws {
         let result = try Self.analyze(["--table", "summary", "--format", "csv"])
         let regex = try Regex("^hig-audit: " + pattern)
-        let matching = result.standardError.split(separator: "\n").filter { $0.contains(regex) }
-        #expect(matching.count == count, "\(result.standardError)")
+        let matching = result.stderr.split(separator: "\n").filter { $0.contains(regex) }
+        #expect(matching.count == count, "\(result.stderr)")
     }
 
     /// The damage does not hide the good data's problems: the rules still run on what was read.
     @Test func rulesStillRunOnTheGoodData() throws {
         let result = try Self.analyze(["--table", "summary", "--format", "csv"])
         #expect(result.status == 3)
-        let rows = result.standardOutput.split(whereSeparator: \.isNewline)
+        let rows = result.stdout.split(whereSeparator: \.isNewline)
         #expect(rows.first == "rule,severity,violations,sessions_affected,sessions_total,pct_sessions_affected")
         #expect(rows.count == 12)
         #expect(rows.dropFirst().allSatisfy { $0.split(separator: ",")[4] == "3" })

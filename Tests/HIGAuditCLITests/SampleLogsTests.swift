@@ -46,7 +46,7 @@ import Testing
 
     /// The committed night gives exactly the counts of its committed manifest.
     @Test func committedNightGivesItsManifestCounts() throws {
-        let root = BuiltCommand.packageRoot.appendingPathComponent(Self.committedNight)
+        let root = HigAuditBinary.packageRoot.appendingPathComponent(Self.committedNight)
         let manifest = try JSONDecoder().decode(
             SampleManifest.self, from: Data(contentsOf: root.appendingPathComponent("sample-manifest.json")))
         #expect(manifest.sessions == 2_000)
@@ -57,11 +57,11 @@ import Testing
 
     /// SampleLogs/README.md shows the committed manifest's own table, and the command that made it.
     @Test func readmeStatesTheCommittedManifest() throws {
-        let root = BuiltCommand.packageRoot.appendingPathComponent(Self.committedNight)
+        let root = HigAuditBinary.packageRoot.appendingPathComponent(Self.committedNight)
         let manifest = try JSONDecoder().decode(
             SampleManifest.self, from: Data(contentsOf: root.appendingPathComponent("sample-manifest.json")))
         let readme = try String(
-            contentsOf: BuiltCommand.packageRoot.appendingPathComponent("SampleLogs/README.md"), encoding: .utf8)
+            contentsOf: HigAuditBinary.packageRoot.appendingPathComponent("SampleLogs/README.md"), encoding: .utf8)
         #expect(readme.contains(manifest.plantedProblemsMarkdown()))
         #expect(readme.contains("--seed \(manifest.seed)"))
         #expect(readme.contains("--sessions \(manifest.sessions)"))

@@ -47,17 +47,25 @@ enum HigAuditBinary {
         try process.run()
         if let stdin { input.fileHandleForWriting.write(stdin) }
         try input.fileHandleForWriting.close()
-        // Read both pipes concurrently so a chatty stderr cannot block the child.
-        nonisolated(unsafe) var errData = Data()
-        let errReader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        errReader.start()
+        // Read standard error on another thread so that neither pipe can fill up and stall the child.
+        let collected = ErrorCollector()
+        let reader = Thread {
+            collected.data = err.fileHandleForReading.readDataToEndOfFile()
+            collected.done.signal()
+        }
+        reader.start()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
+        collected.done.wait()
         process.waitUntilExit()
-        while !errReader.isFinished { usleep(1000) }
         return Result(
             status: process.terminationStatus,
             stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+            stderr: String(decoding: collected.data, as: UTF8.self))
+    }
+
+    private final class ErrorCollector: @unchecked Sendable {
+        var data = Data()
+        let done = DispatchSemaphore(value: 0)
     }
 
     static func temporaryDirectory() throws -> URL {
