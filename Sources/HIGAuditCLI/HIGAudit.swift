@@ -15,7 +15,7 @@ struct HIGAudit: ParsableCommand {
               hig-audit rules
             """,
         version: "0.1.0",
-        subcommands: [AnalyzeCommand.self, RulesCommand.self, NightlyCommand.self, QueryCommand.self, CompareCommand.self],
+        subcommands: [AnalyzeCommand.self, RulesCommand.self, NightlyCommand.self, QueryCommand.self, CompareCommand.self, ExportCommand.self],
         defaultSubcommand: AnalyzeCommand.self
     )
 }
