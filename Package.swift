@@ -54,7 +54,8 @@ var package = Package(
         ),
         .testTarget(name: "HIGAuditCoreTests", dependencies: ["HIGAuditCore"]),
         .testTarget(name: "HIGAuditIOTests", dependencies: ["HIGAuditIO", "HIGAuditCore", "CZstd"]),
-        .testTarget(name: "HIGAuditStoreTests", dependencies: ["HIGAuditStore", "HIGAuditCore", "HIGAuditIO"]),
+        // The CLI too: the kill-recovery test runs `hig-audit nightly` as a process and SIGKILLs it.
+        .testTarget(name: "HIGAuditStoreTests", dependencies: ["HIGAuditStore", "HIGAuditCore", "HIGAuditIO", "HIGAuditCLI"]),
         .testTarget(name: "HIGAuditSampleTests", dependencies: ["HIGAuditSample", "HIGAuditCore", "HIGAuditIO"]),
         .testTarget(
             name: "HIGAuditCLITests",
