@@ -262,10 +262,12 @@ private final class RunTransaction {
         outcome.openSessions = engine.openSessionCount
 
         let checkpoint = engine.checkpoint()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
         try db.execute(
             sql: "INSERT OR REPLACE INTO engine_checkpoint VALUES (1, ?, ?, ?, ?)",
             arguments: [outcome.runID, checkpoint.streamNewestTs, checkpoint.sessions.count,
-                        try JSONEncoder().encode(checkpoint)])
+                        try encoder.encode(checkpoint)])
         for rule in engine.enabledRules {
             try db.execute(
                 sql: "INSERT OR REPLACE INTO rules VALUES (?, ?)", arguments: [rule.identifier, rule.severity.rawValue])
