@@ -72,7 +72,7 @@ private final class RunTransaction {
     var sources: SourceFileTable
     var statistics = IngestStatistics()
     var outcome: NightlyOutcome
-    var engine: SessionEngine!
+    var engine: SessionEngine?
     var failure: (any Error)?
 
     init(db: Database, run: NightlyRun, startedAt: Int64) throws {
@@ -92,10 +92,31 @@ private final class RunTransaction {
     }
 
     func execute(_ inputs: [InputSource], unreadable: [Diagnostic]) throws -> NightlyOutcome {
+        for problem in unreadable {
+            statistics.faults += 1
+            run.onDiagnostic(problem)
+        }
+        for source in inputs {
+            try read(source)
+            if let failure { throw failure }
+            run.afterEachFile?()
+        }
+        if run.closeOpen { try startEngine().finish() }
+        if let failure { throw failure }
+        try finishRun()
+        if run.strict, outcome.skippedInput { throw NightlyRunError.skippedInputUnderStrict }
+        return outcome
+    }
+
+    /// The engine, restored from the stored checkpoint the first time something needs it: a run over
+    /// files already counted neither decodes nor rewrites the open sessions.
+    @discardableResult
+    private func startEngine() throws -> SessionEngine {
+        if let engine { return engine }
         let checkpoint = try Data.fetchOne(db, sql: "SELECT state FROM engine_checkpoint WHERE id = 1")
             .map { try JSONDecoder().decode(EngineCheckpoint.self, from: $0) } ?? EngineCheckpoint()
         let closedLookup = try db.cachedStatement(sql: "SELECT 1 FROM sessions WHERE session = ?")
-        engine = SessionEngine(
+        let engine = SessionEngine(
             configuration: run.configuration, checkpoint: checkpoint,
             onLate: { [unowned self] event, reason in
                 run.onDiagnostic(Diagnostic(.lateEvent, at: sources.describe(event.source), reason.description))
@@ -111,20 +132,8 @@ private final class RunTransaction {
                 return false
             }
         }
-        for problem in unreadable {
-            statistics.faults += 1
-            run.onDiagnostic(problem)
-        }
-        for source in inputs {
-            try read(source)
-            if let failure { throw failure }
-            run.afterEachFile?()
-        }
-        if run.closeOpen { engine.finish() }
-        if let failure { throw failure }
-        try finishRun()
-        if run.strict, outcome.skippedInput { throw NightlyRunError.skippedInputUnderStrict }
-        return outcome
+        self.engine = engine
+        return engine
     }
 
     // MARK: - Files
@@ -180,7 +189,7 @@ private final class RunTransaction {
         sources = SourceFileTable(paths: paths)
 
         let analysis = AnalysisLineSink(
-            engine: engine, file: fileIndex, displayPath: source.displayPath, statistics: IngestStatistics(),
+            engine: try startEngine(), file: fileIndex, displayPath: source.displayPath, statistics: IngestStatistics(),
             onMalformed: run.onDiagnostic)
         var sink = TailHoldingSink(analysis: analysis, countedThrough: record.countedLines)
         let summary = record.resume.storedOffset > 0 || record.countedLines > 0
@@ -252,6 +261,37 @@ private final class RunTransaction {
     // MARK: - End of run
 
     private func finishRun() throws {
+        if let engine {
+            try finishEngine(engine)
+        } else {
+            // Nothing was read: the stored checkpoint stays as it is.
+            outcome.openSessions = try Int.fetchOne(db, sql: "SELECT open_sessions FROM engine_checkpoint WHERE id = 1") ?? 0
+        }
+        outcome.statistics = statistics
+        let s = statistics
+        try db.execute(
+            sql: """
+                UPDATE runs SET finished_at = ?, files = ?, files_skipped = ?, files_changed = ?,
+                    compressed_bytes = ?, decompressed_bytes = ?, frames = ?, lines = ?, events = ?, sessions = ?,
+                    sessions_closed = ?, open_sessions = ?, malformed_lines = ?, late_events = ?,
+                    duplicate_events = ?, unknown_types = ?, skipped_bytes = ?, truncated_files = ?,
+                    unbalanced_dismisses = ?, faults = ?, violations = ?
+                WHERE id = ?
+                """,
+            arguments: StatementArguments([
+                Int64(Date().timeIntervalSince1970 * 1000), s.files, outcome.filesSkipped, outcome.filesChanged,
+                s.compressedBytes, s.decompressedBytes, s.frames, s.lines, s.events, s.sessions,
+                outcome.sessionsClosed, outcome.openSessions, s.malformedLines, s.lateEvents, s.duplicateEvents,
+                s.unknownTypeEvents, s.skippedBytes, s.truncatedFiles, s.unbalancedDismisses, s.faults,
+                outcome.violations, outcome.runID,
+            ] as [any DatabaseValueConvertible]))
+        for (name, count) in statistics.unknownTypes {
+            try db.execute(sql: "INSERT INTO unknown_types VALUES (?, ?, ?)", arguments: [outcome.runID, name, count])
+        }
+    }
+
+    /// The engine's counters into the run's, and its open sessions into the checkpoint.
+    private func finishEngine(_ engine: SessionEngine) throws {
         let fromEngine = engine.statistics
         statistics.events = fromEngine.events
         statistics.sessions = fromEngine.sessions
@@ -272,26 +312,7 @@ private final class RunTransaction {
             try db.execute(
                 sql: "INSERT OR REPLACE INTO rules VALUES (?, ?)", arguments: [rule.identifier, rule.severity.rawValue])
         }
-        for (name, count) in statistics.unknownTypes {
-            try db.execute(sql: "INSERT INTO unknown_types VALUES (?, ?, ?)", arguments: [outcome.runID, name, count])
-        }
-        let s = statistics
-        try db.execute(
-            sql: """
-                UPDATE runs SET finished_at = ?, files = ?, files_skipped = ?, files_changed = ?,
-                    compressed_bytes = ?, decompressed_bytes = ?, frames = ?, lines = ?, events = ?, sessions = ?,
-                    sessions_closed = ?, open_sessions = ?, malformed_lines = ?, late_events = ?,
-                    duplicate_events = ?, unknown_types = ?, skipped_bytes = ?, truncated_files = ?,
-                    unbalanced_dismisses = ?, faults = ?, violations = ?
-                WHERE id = ?
-                """,
-            arguments: StatementArguments([
-                Int64(Date().timeIntervalSince1970 * 1000), s.files, outcome.filesSkipped, outcome.filesChanged,
-                s.compressedBytes, s.decompressedBytes, s.frames, s.lines, s.events, s.sessions,
-                outcome.sessionsClosed, outcome.openSessions, s.malformedLines, s.lateEvents, s.duplicateEvents,
-                s.unknownTypeEvents, s.skippedBytes, s.truncatedFiles, s.unbalancedDismisses, s.faults,
-                outcome.violations, outcome.runID,
-            ] as [any DatabaseValueConvertible]))
+
     }
 }
 

@@ -31,18 +31,20 @@ public struct StoredTables: Sendable {
         let population = conditions.whereClause
         let sessions = try Row.fetchCursor(
             db, sql: "SELECT * FROM sessions s \(population) ORDER BY s.session", arguments: arguments)
+        // Without session filters no join is needed; each session's violations are put in SPEC order
+        // below, so the index on (session, start_ts) gives the order without a sort.
         let violations = try Row.fetchCursor(
             db,
-            sql: """
-                SELECT v.* FROM violations v JOIN sessions s ON s.session = v.session \(population)
-                ORDER BY v.session, v.id
-                """, arguments: arguments)
+            sql: conditions.isEmpty
+                ? "SELECT v.* FROM violations v ORDER BY v.session"
+                : "SELECT v.* FROM violations v JOIN sessions s ON s.session = v.session \(population) ORDER BY v.session",
+            arguments: arguments)
         let haptics = try Row.fetchCursor(
             db,
-            sql: """
-                SELECT h.* FROM session_haptics h JOIN sessions s ON s.session = h.session \(population)
-                ORDER BY h.session
-                """, arguments: arguments)
+            sql: conditions.isEmpty
+                ? "SELECT h.* FROM session_haptics h ORDER BY h.session"
+                : "SELECT h.* FROM session_haptics h JOIN sessions s ON s.session = h.session \(population) ORDER BY h.session",
+            arguments: arguments)
         var nextViolation = try violations.next().map(Self.violation)
         var nextHaptic = try haptics.next().map { ($0["session"] as String, $0["kind"] as String, $0["count"] as Int) }
         while let row = try sessions.next() {
