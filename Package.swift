@@ -13,10 +13,12 @@ var package = Package(
         .executable(name: "hig-audit", targets: ["HIGAuditCLI"]),
         .library(name: "HIGAuditCore", targets: ["HIGAuditCore"]),
         .library(name: "HIGAuditIO", targets: ["HIGAuditIO"]),
+        .library(name: "HIGAuditStore", targets: ["HIGAuditStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // libzstd, used directly (Debian: libzstd-dev).
@@ -35,18 +37,25 @@ var package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
+        // The results store of the nightly job, queries, comparisons and exports (SQLite through GRDB).
+        .target(
+            name: "HIGAuditStore",
+            dependencies: ["HIGAuditCore", "HIGAuditIO", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // Realistic log generator (`hig-audit sample`), also used by the benchmarks.
         .target(name: "HIGAuditSample", dependencies: ["HIGAuditCore", "HIGAuditIO"]),
         // The thin executable.
         .executableTarget(
             name: "HIGAuditCLI",
             dependencies: [
-                "HIGAuditCore", "HIGAuditIO", "HIGAuditSample",
+                "HIGAuditCore", "HIGAuditIO", "HIGAuditSample", "HIGAuditStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "HIGAuditCoreTests", dependencies: ["HIGAuditCore"]),
         .testTarget(name: "HIGAuditIOTests", dependencies: ["HIGAuditIO", "HIGAuditCore", "CZstd"]),
+        // The CLI too: the kill-recovery test runs `hig-audit nightly` as a process and SIGKILLs it.
+        .testTarget(name: "HIGAuditStoreTests", dependencies: ["HIGAuditStore", "HIGAuditCore", "HIGAuditIO", "HIGAuditCLI"]),
         .testTarget(name: "HIGAuditSampleTests", dependencies: ["HIGAuditSample", "HIGAuditCore", "HIGAuditIO"]),
         .testTarget(
             name: "HIGAuditCLITests",

@@ -15,7 +15,10 @@ struct HIGAudit: ParsableCommand {
               hig-audit rules
             """,
         version: "0.1.0",
-        subcommands: [AnalyzeCommand.self, RulesCommand.self, SampleCommand.self],
+        subcommands: [
+            AnalyzeCommand.self, RulesCommand.self, NightlyCommand.self, QueryCommand.self, CompareCommand.self,
+            ExportCommand.self, SampleCommand.self,
+        ],
         defaultSubcommand: AnalyzeCommand.self
     )
 }

@@ -31,10 +31,14 @@ public final class SessionEngine {
     private let maxLateness: Int64
     private let sessionGap: Int64
 
-    private var open: [String: OpenSession] = [:]
+    // Internal (not private) for `SessionEngine+Checkpoint.swift`.
+    var open: [String: OpenSession] = [:]
     private var closed: Set<String> = []
     /// Largest accepted `ts` so far; `.min` before the first.
-    private var streamNewestTs: Int64 = .min
+    var streamNewestTs: Int64 = .min
+    /// Sessions closed before this engine started (an earlier nightly run): asked only for a session
+    /// the engine does not know, so that its late events stay late across runs.
+    public var closedBeforeStart: ((String) -> Bool)?
     private var eventsSinceSweep = 0
     /// The session of the previous event: uploads keep a session's lines together, so this usually
     /// saves the dictionary lookup.
@@ -73,7 +77,7 @@ public final class SessionEngine {
         } else if let found = open[event.session] {
             session = found
             lastSession = found
-        } else if closed.contains(event.session) {
+        } else if closed.contains(event.session) || closedBeforeStart?(event.session) == true {
             return reject(event, .sessionClosed)
         } else {
             let created = OpenSession(id: event.session, newestTs: event.ts, ruleStates: RuleStates())

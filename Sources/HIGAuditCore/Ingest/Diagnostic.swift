@@ -13,6 +13,8 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
         case emptyFile = "empty file"
         case unreadableFile = "unreadable file"
         case lateEvent = "late event"
+        /// A file the nightly store counted before whose content has changed since (SPEC §5).
+        case changedFile = "changed file"
     }
 
     public var category: Category

@@ -2,12 +2,12 @@ import HIGAuditCore
 
 /// Where the reader's lines meet the core: decode each line, sort it into its SPEC §2 bucket, and hand
 /// events to the session engine. Kept free of file handling so the nightly job and `analyze` share it.
-struct AnalysisLineSink: LineSink {
+public struct AnalysisLineSink: LineSink {
     var decoder = EventDecoder()
     let engine: SessionEngine
     let file: Int32
     let displayPath: String
-    var statistics: IngestStatistics
+    public var statistics: IngestStatistics
     let onMalformed: (Diagnostic) -> Void
     var onProgress: ((Int64) -> Void)?
     /// Decompressed bytes read before this file, and in it so far, for progress reports.
@@ -15,7 +15,7 @@ struct AnalysisLineSink: LineSink {
     private var bytesInFile: Int64 = 0
     private var linesSinceProgress = 0
 
-    init(engine: SessionEngine, file: Int32, displayPath: String, statistics: IngestStatistics,
+    public init(engine: SessionEngine, file: Int32, displayPath: String, statistics: IngestStatistics,
          onMalformed: @escaping (Diagnostic) -> Void) {
         self.engine = engine
         self.file = file
@@ -24,7 +24,7 @@ struct AnalysisLineSink: LineSink {
         self.onMalformed = onMalformed
     }
 
-    mutating func line(_ bytes: UnsafeRawBufferPointer, number: Int64) {
+    public mutating func line(_ bytes: UnsafeRawBufferPointer, number: Int64) {
         if let onProgress {
             bytesInFile &+= Int64(bytes.count) &+ 1
             linesSinceProgress &+= 1
@@ -47,7 +47,7 @@ struct AnalysisLineSink: LineSink {
         }
     }
 
-    mutating func oversizedLine(number: Int64, byteCount: Int64) {
+    public mutating func oversizedLine(number: Int64, byteCount: Int64) {
         statistics.malformedLines += 1
         onMalformed(Diagnostic(
             .malformedLine, at: "\(displayPath):\(number)",

@@ -1,0 +1,67 @@
+import ArgumentParser
+import HIGAuditCore
+import HIGAuditIO
+import HIGAuditStore
+
+/// Does what `nightly` asks: one run into the store, then the optional table directory.
+struct NightlyFrontend {
+    let command: NightlyCommand
+
+    func run() throws -> Int32 {
+        do {
+            return try execute()
+        } catch let error as FatalError {
+            throw error.exit()
+        }
+    }
+
+    private func execute() throws -> Int32 {
+        let configuration = try command.config.resolved()
+        let reader = try command.input.makeReader()
+        let reporter: DiagnosticReporter
+        do {
+            reporter = try DiagnosticReporter(malformedReportPath: command.input.malformedReport, progress: nil)
+        } catch {
+            throw FatalError("cannot write the malformed-line report: \(error)")
+        }
+        let store: ResultsStore
+        do {
+            store = try ResultsStore(writingAt: command.store)
+        } catch {
+            throw FatalError("cannot open the store \(command.store): \(error)")
+        }
+        let nightly = NightlyRun(
+            store: store, configuration: configuration, reader: reader, closeOpen: command.closeOpen,
+            onDiagnostic: reporter.report)
+        nightly.strict = command.input.strict
+        if !command.quiet {
+            nightly.onFile = { path, what in StandardError.write("hig-audit: \(path): \(what)\n") }
+        }
+        let (sources, problems) = InputResolver.resolve(command.input.inputs)
+        let outcome: NightlyOutcome
+        do {
+            outcome = try nightly.run(sources, unreadable: problems)
+        } catch let error as NightlyRunError {
+            throw FatalError("\(error)")
+        } catch {
+            throw FatalError("the run was not committed, the store is unchanged: \(error)")
+        }
+        do {
+            try reporter.finish()
+        } catch {
+            throw FatalError("cannot write the malformed-line report: \(error)")
+        }
+        StandardError.write(
+            "hig-audit: run \(outcome.runID) committed: \(outcome.filesRead) files read, \(outcome.filesSkipped) already counted, "
+                + "\(outcome.filesChanged) changed, \(outcome.tailsHeldBack) tails held back; \(outcome.statistics.events) events, "
+                + "\(outcome.sessionsClosed) sessions closed, \(outcome.openSessions) open; \(outcome.violations) violations\n")
+        if let directory = command.out {
+            do {
+                try StoreExport.write(store, to: directory)
+            } catch {
+                throw FatalError("\(error)")
+            }
+        }
+        return outcome.skippedInput ? ExitStatus.skippedInput : ExitStatus.success
+    }
+}

@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import HIGAuditCore
+import HIGAuditIO
+import HIGAuditStore
+
+extension StoreOptions {
+    func selection(_ filters: FilterOptions) throws -> StoreSelection {
+        StoreSelection(filter: try filters.tableFilter(), severities: Set(severities), runs: Set(runs))
+    }
+
+    func open() throws(FatalError) -> ResultsStore {
+        do {
+            return try ResultsStore(readingAt: store)
+        } catch {
+            throw FatalError("cannot open the store \(store): \(error)")
+        }
+    }
+}
+
+/// Does what `query` asks, from one read transaction.
+struct QueryFrontend {
+    let command: QueryCommand
+
+    func run() throws {
+        do {
+            try execute()
+        } catch let error as FatalError {
+            throw error.exit()
+        }
+    }
+
+    private func execute() throws {
+        let store = try command.storeOptions.open()
+        let selection = try command.storeOptions.selection(command.filters)
+        let output = command.output
+        let tables: [Table]
+        do {
+            tables = try store.read { db -> [Table] in
+                if let sql = command.sql { return [try StoreQuery.sql(db, sql)] }
+                if !command.groupBy.isEmpty { return [try StoreQuery.grouped(db, by: command.groupBy, selection: selection)] }
+                let stored = try StoredTables.load(db, selection: selection)
+                if !output.tables.isEmpty { return output.tables.map(stored.table) }
+                if output.format != .table { return [stored.table(.summary)] }
+                return [stored.table(.summary), stored.table(.worstScreens), stored.table(.ingest).transposed(name: "ingest")]
+            }
+        } catch {
+            throw FatalError("\(error)")
+        }
+        if let directory = output.out {
+            do {
+                try StoreExport.write(store, to: directory, selection: selection)
+            } catch {
+                throw FatalError("\(error)")
+            }
+        }
+        var stdout = FileOutput.standardOutput()
+        output.format.writer(colors: output.color.isEnabledForStandardOutput).write(tables, to: &stdout)
+        do {
+            try stdout.close()
+        } catch {
+            throw FatalError("cannot write to standard output: \(error)")
+        }
+    }
+}
+
+extension ColorChoice {
+    /// Colour on standard output: `auto` only on a terminal, with `NO_COLOR` unset and `TERM` not dumb.
+    var isEnabledForStandardOutput: Bool {
+        switch self {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            guard isatty(STDOUT_FILENO) == 1, getenv("NO_COLOR") == nil else { return false }
+            if let term = getenv("TERM"), String(cString: term) == "dumb" { return false }
+            return true
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import HIGAuditCore
+import HIGAuditIO
+import HIGAuditStore
+
+/// `hig-audit export`: every table of the store as CSV files for spreadsheets.
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write every table of the results store as CSV files (violations.csv, summary.csv, …).",
+        discussion: """
+            All files come from one consistent snapshot of the store, and each is written to a temporary name \
+            and renamed, so a dashboard or a colleague never opens half a file, even while a nightly run commits.
+
+            CSV is RFC 4180 (quotes doubled; fields with comma, quote, CR or LF quoted; CRLF line ends) and UTF-8. \
+            A cell from log data that begins with =, +, -, @, tab or CR gets a ' in front so that no spreadsheet runs \
+            it as a formula. --excel is for opening the files in a spreadsheet: it adds a UTF-8 byte order mark (Excel \
+            needs it for non-ASCII text) and keeps ids that look like numbers or dates (app version 5.10, session \
+            00123) as text by writing them as ="5.10". Without --excel the files are plain, for scripts.
+
+            The filters of `query` narrow the export the same way.
+
+            Examples:
+              hig-audit export --store results.sqlite --out exports/ --excel
+              hig-audit export --store results.sqlite --out exports/5.2 --app-version 5.2
+
+            Exit status: 0 on success; 1 when the store cannot be read or a file cannot be written; 64 on a usage error.
+            """
+    )
+
+    @OptionGroup(title: "Store") var storeOptions: StoreOptions
+    @OptionGroup(title: "Filters") var filters: FilterOptions
+
+    @Option(help: ArgumentHelp("The directory to write the CSV files to (created if missing).", valueName: "dir"))
+    var out: String
+
+    @Flag(help: "For spreadsheets: a UTF-8 byte order mark, and number-like ids kept as text.")
+    var excel = false
+
+    func run() throws {
+        do {
+            let store = try storeOptions.open()
+            do {
+                try StoreExport.write(
+                    store, to: out, formats: [.csv], spreadsheet: excel, selection: try storeOptions.selection(filters))
+            } catch {
+                throw FatalError("\(error)")
+            }
+        } catch let error as FatalError {
+            throw error.exit()
+        }
+    }
+}

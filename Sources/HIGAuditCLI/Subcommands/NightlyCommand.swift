@@ -1,0 +1,66 @@
+import ArgumentParser
+
+/// `hig-audit nightly`: the incremental batch job over a results store. The work is done by
+/// `NightlyFrontend`; this type only declares the command line.
+struct NightlyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "nightly",
+        abstract: "Count new log files into a results store, continuing sessions from the previous run.",
+        discussion: """
+            Reads the inputs the store has not counted yet, continues the sessions the previous run left open, \
+            runs the enabled rules and records runs, input files, closed sessions, violations and ingest counters \
+            in the store (an SQLite file, created if missing) in one transaction: a run killed at any moment \
+            leaves the store as it was, and the next run does the work.
+
+            Files are recognised by their content, not their name: a file already counted is skipped even when \
+            renamed or copied; a file that grew (an upload appended frames) has only its new part read; a file \
+            whose beginning changed is reported and not counted again. An unterminated last line (a file still \
+            being written) is held back until a later run finds it complete. Sessions still open at the end are \
+            checkpointed with their engine state; --close-open ends the run as end of input does and closes them \
+            (for backfills and the last run of a series).
+
+            Examples:
+              hig-audit nightly --store results.sqlite uploads/2026-11-20
+              hig-audit nightly --store results.sqlite --config rules.yml --out dashboard/ uploads/
+              hig-audit nightly --store backfill.sqlite --close-open archive/   # a one-off backfill
+              hig-audit query --store results.sqlite --group-by app_version --rule forced-tab-switch
+
+            Exit status: 0 when all input was read; 3 when the run committed but skipped some input \
+            (malformed lines, corrupt frames, truncated, unreadable or changed files); 1 on a fatal error \
+            (unreadable config or store, unwritable output, skipped input with --strict; nothing is committed); \
+            64 on a usage error.
+            """
+    )
+
+    @Option(help: ArgumentHelp("The results store (SQLite file), created if it does not exist.", valueName: "file"))
+    var store: String
+
+    @Flag(help: "End the run as end of input does: close every open session instead of checkpointing it.")
+    var closeOpen = false
+
+    @Option(
+        help: ArgumentHelp(
+            "After the run, write every table of the whole store to this directory as CSV and JSON, each file replaced atomically.",
+            valueName: "dir"))
+    var out: String?
+
+    @Flag(help: "Do not list each input file on standard error.")
+    var quiet = false
+
+    @OptionGroup(title: "Input") var input: InputOptions
+    @OptionGroup(title: "Configuration") var config: ConfigOptions
+
+    func validate() throws {
+        if input.inputs.isEmpty {
+            throw ValidationError("Give at least one input: a log file or a directory.")
+        }
+        if input.inputs.contains("-") {
+            throw ValidationError("nightly identifies files by their content and cannot read standard input; save it to a file first.")
+        }
+    }
+
+    func run() throws {
+        let status = try NightlyFrontend(command: self).run()
+        if status != ExitStatus.success { throw ExitCode(status) }
+    }
+}

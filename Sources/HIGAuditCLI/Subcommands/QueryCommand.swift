@@ -1,0 +1,75 @@
+import ArgumentParser
+import HIGAuditCore
+import HIGAuditStore
+
+extension GroupDimension: ExpressibleByArgument {}
+extension Severity: ExpressibleByArgument {}
+
+/// The store and the store-only filters shared by `query` and `export`.
+struct StoreOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The results store written by `hig-audit nightly` (opened read-only).", valueName: "file"))
+    var store: String
+
+    @Option(name: .customLong("severity"), help: ArgumentHelp("Only violations of this severity: warning or error (repeatable).", valueName: "level"))
+    var severities: [Severity] = []
+
+    @Option(name: .customLong("run"), help: ArgumentHelp("Only sessions closed by this nightly run (repeatable; `runs` in --sql lists them).", valueName: "id"))
+    var runs: [Int64] = []
+}
+
+/// `hig-audit query`: ad-hoc questions over the results store. The work is done by `QueryFrontend`.
+struct QueryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "query",
+        abstract: "Ask the results store a question: the tables of analyze, filtered, grouped, or your own SQL.",
+        discussion: """
+            Without --group-by or --sql, prints the tables of `analyze` (--table) over every session the store \
+            holds, narrowed by the filters exactly as analyze narrows them: --app-version, --device, --session, \
+            --run and --since/--until (as an overlap) choose the session population; --rule, --severity, \
+            --screen and --since/--until (on start_ts) choose the violations that count.
+
+            --group-by (one or more of rule, app_version, screen, day, device) prints one row per group with \
+            violations, sessions_affected, sessions_total and rate_per_1000_sessions = 1000 × affected ÷ total. \
+            sessions_total counts the population's sessions with the group's app version, device and UTC day \
+            (a session counts on every day its events span); rule and screen do not narrow it.
+
+            --sql runs your own SELECT on a read-only connection (the schema is in Pipelines/README.md); it \
+            cannot change the store.
+
+            Examples:
+              hig-audit query --store results.sqlite
+              hig-audit query --store results.sqlite --group-by screen --rule forced-tab-switch --app-version 5.2
+              hig-audit query --store results.sqlite --group-by day --group-by rule --since 2026-11-01T00:00:00Z
+              hig-audit query --store results.sqlite --table violations --session 9F3A --format csv
+              hig-audit query --store results.sqlite --sql "SELECT app_version, COUNT(*) FROM sessions GROUP BY 1"
+
+            Exit status: 0 on success; 1 when the store cannot be read or the SQL is invalid; 64 on a usage error.
+            """
+    )
+
+    @OptionGroup(title: "Store") var storeOptions: StoreOptions
+    @OptionGroup(title: "Output") var output: OutputOptions
+    @OptionGroup(title: "Filters") var filters: FilterOptions
+
+    @Option(
+        name: .customLong("group-by"),
+        help: ArgumentHelp("Break violations down by rule, app_version, screen, day or device (repeatable, in order).", valueName: "dimension"))
+    var groupBy: [GroupDimension] = []
+
+    @Option(help: ArgumentHelp("Run this SELECT on a read-only connection and print its result.", valueName: "select"))
+    var sql: String?
+
+    func validate() throws {
+        if sql != nil, !groupBy.isEmpty { throw ValidationError("--sql and --group-by cannot be combined.") }
+        if sql != nil || !groupBy.isEmpty, !output.tables.isEmpty {
+            throw ValidationError("--table chooses analyze's tables; it cannot be combined with --sql or --group-by.")
+        }
+        if output.format == .csv, output.tables.count > 1 {
+            throw ValidationError("--format csv prints one table; use --out DIR to write every table as its own CSV file.")
+        }
+    }
+
+    func run() throws {
+        try QueryFrontend(command: self).run()
+    }
+}

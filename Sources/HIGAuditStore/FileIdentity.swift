@@ -1,0 +1,148 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What the store makes of an input file before reading it (SPEC §5: "by content rather than path").
+enum FileVerdict: Equatable {
+    /// Not seen before: read it whole.
+    case new
+    /// Exactly a file already counted (maybe under another name): nothing to read.
+    case alreadyCounted(CountedFile)
+    /// A counted file with more bytes now (an upload appended frames), or with a held-back tail that
+    /// `--close-open` now counts: read from the stored resume point.
+    case continues(CountedFile)
+    /// Not what was counted under this name or with this beginning: reported, not counted again.
+    case changed(String)
+    /// Nothing in it: not recorded, so it cannot be mistaken for the beginning of every other file.
+    case empty
+}
+
+/// A file's content digests from one pass over it: the head key, the whole file, and the prefixes
+/// that earlier records ask about.
+struct FileDigest {
+    var size: Int64
+    var headLength: Int
+    var headSHA256: String
+    var contentSHA256: String
+    /// Digests of prefixes, by length (head lengths of small records and sizes of candidates).
+    var prefixes: [Int64: String]
+}
+
+/// The index of counted files, by head digest, kept in memory for one run and updated as it goes.
+struct FileIdentity {
+    /// How much of the beginning identifies a file for lookup.
+    static let headBytes = 4096
+
+    private(set) var files: [Int64: CountedFile] = [:]
+    private var byHead: [String: [Int64]] = [:]
+    private var byPath: [String: [Int64]] = [:]
+    /// Head lengths in use (4096, and the sizes of smaller files).
+    private var headLengths: Set<Int> = [headBytes]
+
+    init(_ records: [CountedFile]) {
+        for record in records { remember(record) }
+    }
+
+    mutating func remember(_ record: CountedFile) {
+        if let old = files[record.id] {
+            byHead[old.headSHA256]?.removeAll { $0 == old.id }
+            byPath[old.displayPath]?.removeAll { $0 == old.id }
+        }
+        files[record.id] = record
+        byHead[record.headSHA256, default: []].append(record.id)
+        byPath[record.displayPath, default: []].append(record.id)
+        headLengths.insert(record.headLength)
+    }
+
+    /// Hashes the file at `path` in one pass and decides what to do with it.
+    func examine(path: String, displayPath: String, closeOpen: Bool) throws(FileHashError) -> (FileVerdict, FileDigest) {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw FileHashError(path: path, errno: errno) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw FileHashError(path: path, errno: errno) }
+
+        let chunk = 1 << 20
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+        defer { buffer.deallocate() }
+        var hasher = SHA256()
+        var digest = FileDigest(size: 0, headLength: 0, headSHA256: "", contentSHA256: "", prefixes: [:])
+        var candidates: [CountedFile] = []
+        var wanted: [Int64] = []
+        var headDone = false
+        while true {
+            let got = Glibc.read(descriptor, buffer.baseAddress, chunk)
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw FileHashError(path: path, errno: errno)
+            }
+            var bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<got])
+            // Stop at every prefix length someone asked about, inside this chunk.
+            if !headDone {
+                let limits = headLengths.filter { $0 > 0 }.sorted()
+                for length in limits where Int64(length) > hasher.length && Int64(length) <= hasher.length + Int64(bytes.count) {
+                    let take = Int(Int64(length) - hasher.length)
+                    hasher.update(UnsafeRawBufferPointer(rebasing: bytes[0..<take]))
+                    bytes = UnsafeRawBufferPointer(rebasing: bytes[take...])
+                    let sha = hasher.finalized().hexString
+                    digest.prefixes[Int64(length)] = sha
+                    for id in byHead[sha] ?? [] {
+                        if let record = files[id], record.headLength == length { candidates.append(record) }
+                    }
+                }
+                if hasher.length + Int64(bytes.count) >= Int64(Self.headBytes) || got == 0 {
+                    headDone = true
+                    wanted = Set(candidates.map(\.size)).sorted()
+                }
+            }
+            for size in wanted where size > hasher.length && size <= hasher.length + Int64(bytes.count) {
+                let take = Int(size - hasher.length)
+                hasher.update(UnsafeRawBufferPointer(rebasing: bytes[0..<take]))
+                bytes = UnsafeRawBufferPointer(rebasing: bytes[take...])
+                digest.prefixes[size] = hasher.finalized().hexString
+            }
+            hasher.update(bytes)
+            if got == 0 { break }
+        }
+        digest.size = hasher.length
+        digest.contentSHA256 = hasher.finalized().hexString
+        digest.prefixes[digest.size] = digest.contentSHA256
+        digest.headLength = Int(min(digest.size, Int64(Self.headBytes)))
+        digest.headSHA256 = digest.prefixes[Int64(digest.headLength)] ?? digest.contentSHA256
+        return (verdict(for: digest, candidates: candidates, displayPath: displayPath, closeOpen: closeOpen), digest)
+    }
+
+    private func verdict(for digest: FileDigest, candidates: [CountedFile], displayPath: String, closeOpen: Bool) -> FileVerdict {
+        if digest.size == 0 { return .empty }
+        var mismatch: CountedFile?
+        // The candidate that covers most of the file wins (a copy of a grown file matches both).
+        for record in candidates.sorted(by: { $0.size > $1.size }) {
+            guard record.size <= digest.size, digest.prefixes[record.size] == record.contentSHA256 else {
+                mismatch = mismatch ?? record
+                continue
+            }
+            if record.size == digest.size, !(closeOpen && record.heldBack) { return .alreadyCounted(record) }
+            return .continues(record)
+        }
+        if let mismatch {
+            return .changed(
+                "begins like \(mismatch.displayPath), counted earlier with \(mismatch.size) bytes, but its content differs "
+                    + "from what was counted; not counted again")
+        }
+        if let id = byPath[displayPath]?.first, let record = files[id] {
+            return .changed(
+                "its beginning changed since it was counted (\(record.size) bytes); not counted again. "
+                    + "Give changed logs a new name if they are new data")
+        }
+        return .new
+    }
+}
+
+/// A file that could not be hashed.
+struct FileHashError: Error {
+    var path: String
+    var errno: Int32
+    var message: String { String(cString: strerror(errno)) }
+}

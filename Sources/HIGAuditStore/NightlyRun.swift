@@ -1,0 +1,328 @@
+import Foundation
+import GRDB
+import HIGAuditCore
+import HIGAuditIO
+
+/// What one nightly run did, for the exit status and the log line.
+public struct NightlyOutcome: Sendable, Equatable {
+    public var runID: Int64
+    /// Reader, decoder and engine counters of this run (the `ingest` row of the run).
+    public var statistics: IngestStatistics
+    public var filesRead = 0
+    /// Files already counted (same content, maybe another name): not read.
+    public var filesSkipped = 0
+    /// Files whose content changed since they were counted: reported, not read.
+    public var filesChanged = 0
+    /// Files with an unterminated last line held back for a later run.
+    public var tailsHeldBack = 0
+    public var sessionsClosed = 0
+    public var openSessions = 0
+    public var violations = 0
+
+    /// SPEC §5: the run finished but skipped input (changed files included).
+    public var skippedInput: Bool { statistics.skippedInput || filesChanged > 0 }
+}
+
+/// One nightly run: reads the inputs the store has not counted, continues the stream from the stored
+/// engine checkpoint, and records runs, files, closed sessions, violations and the new checkpoint in
+/// **one transaction** (SPEC §5), so a run killed at any moment leaves the store as it was.
+///
+/// Inputs are identified by content (`FileIdentity`); a file's source column is `PATH:LINE` with PATH
+/// as this run names the file, and the file's store id is its index in the stream's file order.
+public final class NightlyRun {
+    let store: ResultsStore
+    let configuration: AuditConfiguration
+    let reader: InputReader
+    let closeOpen: Bool
+    /// `--strict`: a run that skipped input commits nothing.
+    public var strict = false
+    let onDiagnostic: (Diagnostic) -> Void
+    /// Called after each input with its display path and what happened to it ("read", "skipped", …).
+    public var onFile: ((String, String) -> Void)?
+    /// Test hook: called after each input is read, inside the transaction (the kill test stops here).
+    public var afterEachFile: (() -> Void)?
+
+    public init(
+        store: ResultsStore, configuration: AuditConfiguration, reader: InputReader, closeOpen: Bool,
+        onDiagnostic: @escaping (Diagnostic) -> Void
+    ) {
+        self.store = store
+        self.configuration = configuration
+        self.reader = reader
+        self.closeOpen = closeOpen
+        self.onDiagnostic = onDiagnostic
+    }
+
+    /// Runs over `sources` (stored files; standard input cannot be identified by content) and commits.
+    /// `unreadable` are problems found while resolving the inputs; they count as faults.
+    public func run(_ sources: [InputSource], unreadable: [Diagnostic] = [], now: Date = Date()) throws -> NightlyOutcome {
+        try store.queue.write { db in
+            try RunTransaction(db: db, run: self, startedAt: Int64(now.timeIntervalSince1970 * 1000))
+                .execute(sources, unreadable: unreadable)
+        }
+    }
+}
+
+/// The body of one run's transaction.
+private final class RunTransaction {
+    let db: Database
+    let run: NightlyRun
+    let startedAt: Int64
+    var identity: FileIdentity
+    var sources: SourceFileTable
+    var statistics = IngestStatistics()
+    var outcome: NightlyOutcome
+    var engine: SessionEngine?
+    var failure: (any Error)?
+
+    init(db: Database, run: NightlyRun, startedAt: Int64) throws {
+        self.db = db
+        self.run = run
+        self.startedAt = startedAt
+        let records = try Row.fetchAll(db, sql: "SELECT * FROM input_files ORDER BY id").map(Self.countedFile)
+        identity = FileIdentity(records)
+        var paths = [String](repeating: "", count: (records.last.map { Int($0.id) } ?? 0) + 1)
+        for record in records { paths[Int(record.id)] = record.displayPath }
+        sources = SourceFileTable(paths: paths)
+        try db.execute(
+            sql: """
+                INSERT INTO runs VALUES (NULL, ?, ?, ?, 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0)
+                """, arguments: [startedAt, startedAt, run.closeOpen])
+        outcome = NightlyOutcome(runID: db.lastInsertedRowID, statistics: IngestStatistics())
+    }
+
+    func execute(_ inputs: [InputSource], unreadable: [Diagnostic]) throws -> NightlyOutcome {
+        for problem in unreadable {
+            statistics.faults += 1
+            run.onDiagnostic(problem)
+        }
+        for source in inputs {
+            try read(source)
+            if let failure { throw failure }
+            run.afterEachFile?()
+        }
+        if run.closeOpen { try startEngine().finish() }
+        if let failure { throw failure }
+        try finishRun()
+        if run.strict, outcome.skippedInput { throw NightlyRunError.skippedInputUnderStrict }
+        return outcome
+    }
+
+    /// The engine, restored from the stored checkpoint the first time something needs it: a run over
+    /// files already counted neither decodes nor rewrites the open sessions.
+    @discardableResult
+    private func startEngine() throws -> SessionEngine {
+        if let engine { return engine }
+        let checkpoint = try Data.fetchOne(db, sql: "SELECT state FROM engine_checkpoint WHERE id = 1")
+            .map { try JSONDecoder().decode(EngineCheckpoint.self, from: $0) } ?? EngineCheckpoint()
+        let closedLookup = try db.cachedStatement(sql: "SELECT 1 FROM sessions WHERE session = ?")
+        let engine = SessionEngine(
+            configuration: run.configuration, checkpoint: checkpoint,
+            onLate: { [unowned self] event, reason in
+                run.onDiagnostic(Diagnostic(.lateEvent, at: sources.describe(event.source), reason.description))
+            },
+            onReport: { [unowned self] report in
+                do { try record(report) } catch { failure = failure ?? error }
+            })
+        engine.closedBeforeStart = { [unowned self] session in
+            do {
+                return try Bool.fetchOne(closedLookup, arguments: [session]) ?? false
+            } catch {
+                failure = failure ?? error
+                return false
+            }
+        }
+        self.engine = engine
+        return engine
+    }
+
+    // MARK: - Files
+
+    private func read(_ source: InputSource) throws {
+        guard let path = source.filePath else {
+            statistics.faults += 1
+            run.onDiagnostic(Diagnostic(.unreadableFile, at: source.displayPath, "standard input cannot be identified by content; give a file"))
+            return
+        }
+        let verdict: FileVerdict
+        let digest: FileDigest
+        do {
+            (verdict, digest) = try identity.examine(path: path, displayPath: source.displayPath, closeOpen: run.closeOpen)
+        } catch {
+            statistics.faults += 1
+            run.onDiagnostic(Diagnostic(.unreadableFile, at: source.displayPath, "cannot open: \(error.message)"))
+            return
+        }
+        var record: CountedFile
+        switch verdict {
+        case .empty:
+            run.onFile?(source.displayPath, "empty")
+            return
+        case .alreadyCounted(let counted):
+            outcome.filesSkipped += 1
+            run.onFile?(source.displayPath, "already counted as \(counted.displayPath)")
+            return
+        case .changed(let why):
+            outcome.filesChanged += 1
+            run.onDiagnostic(Diagnostic(.changedFile, at: source.displayPath, why))
+            return
+        case .continues(let counted):
+            record = counted
+            record.displayPath = source.displayPath
+        case .new:
+            try db.execute(
+                sql: """
+                    INSERT INTO input_files VALUES (NULL, ?, ?, ?, ?, ?, 0, 0, 0, 0, 0, ?, ?)
+                    """,
+                arguments: [source.displayPath, digest.headLength, digest.headSHA256, digest.size,
+                            digest.contentSHA256, outcome.runID, outcome.runID])
+            record = CountedFile(
+                id: db.lastInsertedRowID, displayPath: source.displayPath, headLength: digest.headLength,
+                headSHA256: digest.headSHA256, size: 0, contentSHA256: "",
+                resume: FileReadSummary.ResumePoint(storedOffset: 0, decompressedOffset: 0, linesBefore: 0),
+                countedLines: 0, heldBack: false)
+        }
+        guard let fileIndex = Int32(exactly: record.id) else { throw StoreError.invalidQuery("too many input files") }
+        var paths = sources.paths
+        while paths.count <= Int(record.id) { paths.append("") }
+        paths[Int(record.id)] = source.displayPath
+        sources = SourceFileTable(paths: paths)
+
+        let analysis = AnalysisLineSink(
+            engine: try startEngine(), file: fileIndex, displayPath: source.displayPath, statistics: IngestStatistics(),
+            onMalformed: run.onDiagnostic)
+        var sink = TailHoldingSink(analysis: analysis, countedThrough: record.countedLines)
+        let summary = record.resume.storedOffset > 0 || record.countedLines > 0
+            ? run.reader.read(source, startingAt: record.resume, into: &sink, statistics: &statistics, diagnostic: run.onDiagnostic)
+            : run.reader.read(source, into: &sink, statistics: &statistics, diagnostic: run.onDiagnostic)
+        let held = sink.finish(resume: summary.resumePoint, forward: run.closeOpen)
+        statistics.lines -= sink.droppedLines
+        statistics.malformedLines += sink.analysis.statistics.malformedLines
+        for (name, count) in sink.analysis.statistics.unknownTypes { statistics.unknownTypes[name, default: 0] += count }
+        if held { outcome.tailsHeldBack += 1 }
+        outcome.filesRead += 1
+        run.onFile?(source.displayPath, held ? "read, last line held back" : "read")
+
+        record.headLength = digest.headLength
+        record.headSHA256 = digest.headSHA256
+        record.size = digest.size
+        record.contentSHA256 = digest.contentSHA256
+        record.resume = summary.resumePoint
+        record.countedLines = max(record.countedLines, sink.forwardedThrough)
+        record.heldBack = held
+        try db.execute(
+            sql: """
+                UPDATE input_files SET display_path = ?, head_length = ?, head_sha256 = ?, size = ?,
+                    content_sha256 = ?, resume_stored_offset = ?, resume_decompressed_offset = ?,
+                    resume_lines_before = ?, counted_lines = ?, held_back = ?, last_run = ?
+                WHERE id = ?
+                """,
+            arguments: [record.displayPath, record.headLength, record.headSHA256, record.size, record.contentSHA256,
+                        record.resume.storedOffset, record.resume.decompressedOffset, record.resume.linesBefore,
+                        record.countedLines, record.heldBack, outcome.runID, record.id])
+        identity.remember(record)
+    }
+
+    static func countedFile(_ row: Row) -> CountedFile {
+        CountedFile(
+            id: row["id"], displayPath: row["display_path"], headLength: row["head_length"],
+            headSHA256: row["head_sha256"], size: row["size"], contentSHA256: row["content_sha256"],
+            resume: FileReadSummary.ResumePoint(
+                storedOffset: row["resume_stored_offset"], decompressedOffset: row["resume_decompressed_offset"],
+                linesBefore: row["resume_lines_before"]),
+            countedLines: row["counted_lines"], heldBack: row["held_back"])
+    }
+
+    // MARK: - Sessions
+
+    private func record(_ report: SessionReport) throws {
+        outcome.sessionsClosed += 1
+        try db.cachedStatement(sql: "INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?, ?)").execute(arguments: [
+            report.session, report.device, report.appVersion, report.firstTs, report.lastTs, report.acceptedEvents,
+            report.violations.count, outcome.runID,
+        ])
+        let haptic = try db.cachedStatement(sql: "INSERT INTO session_haptics VALUES (?, ?, ?)")
+        for (kind, count) in report.hapticCounts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where count > 0 {
+            try haptic.execute(arguments: [report.session, kind.rawValue, count])
+        }
+        let insert = try db.cachedStatement(
+            sql: "INSERT INTO violations VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        for violation in report.violations {
+            outcome.violations += 1
+            try insert.execute(arguments: [
+                outcome.runID, violation.rule, violation.severity.rawValue, violation.session, violation.device,
+                violation.appVersion, violation.screen, violation.startTs, violation.endTs, violation.count,
+                violation.detail(describing: sources), sources.describe(violation.source),
+                Int64(violation.source.file), violation.source.line,
+            ])
+        }
+    }
+
+    // MARK: - End of run
+
+    private func finishRun() throws {
+        if let engine {
+            try finishEngine(engine)
+        } else {
+            // Nothing was read: the stored checkpoint stays as it is.
+            outcome.openSessions = try Int.fetchOne(db, sql: "SELECT open_sessions FROM engine_checkpoint WHERE id = 1") ?? 0
+        }
+        outcome.statistics = statistics
+        let s = statistics
+        try db.execute(
+            sql: """
+                UPDATE runs SET finished_at = ?, files = ?, files_skipped = ?, files_changed = ?,
+                    compressed_bytes = ?, decompressed_bytes = ?, frames = ?, lines = ?, events = ?, sessions = ?,
+                    sessions_closed = ?, open_sessions = ?, malformed_lines = ?, late_events = ?,
+                    duplicate_events = ?, unknown_types = ?, skipped_bytes = ?, truncated_files = ?,
+                    unbalanced_dismisses = ?, faults = ?, violations = ?
+                WHERE id = ?
+                """,
+            arguments: StatementArguments([
+                Int64(Date().timeIntervalSince1970 * 1000), s.files, outcome.filesSkipped, outcome.filesChanged,
+                s.compressedBytes, s.decompressedBytes, s.frames, s.lines, s.events, s.sessions,
+                outcome.sessionsClosed, outcome.openSessions, s.malformedLines, s.lateEvents, s.duplicateEvents,
+                s.unknownTypeEvents, s.skippedBytes, s.truncatedFiles, s.unbalancedDismisses, s.faults,
+                outcome.violations, outcome.runID,
+            ] as [any DatabaseValueConvertible]))
+        for (name, count) in statistics.unknownTypes {
+            try db.execute(sql: "INSERT INTO unknown_types VALUES (?, ?, ?)", arguments: [outcome.runID, name, count])
+        }
+    }
+
+    /// The engine's counters into the run's, and its open sessions into the checkpoint.
+    private func finishEngine(_ engine: SessionEngine) throws {
+        let fromEngine = engine.statistics
+        statistics.events = fromEngine.events
+        statistics.sessions = fromEngine.sessions
+        statistics.lateEvents = fromEngine.lateEvents
+        statistics.duplicateEvents = fromEngine.duplicateEvents
+        statistics.unbalancedDismisses = fromEngine.unbalancedDismisses
+        outcome.statistics = statistics
+        outcome.openSessions = engine.openSessionCount
+
+        let checkpoint = engine.checkpoint()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO engine_checkpoint VALUES (1, ?, ?, ?, ?)",
+            arguments: [outcome.runID, checkpoint.streamNewestTs, checkpoint.sessions.count,
+                        try encoder.encode(checkpoint)])
+        for rule in engine.enabledRules {
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO rules VALUES (?, ?)", arguments: [rule.identifier, rule.severity.rawValue])
+        }
+
+    }
+}
+
+/// Why a nightly run committed nothing.
+public enum NightlyRunError: Error, Equatable, CustomStringConvertible {
+    case skippedInputUnderStrict
+
+    public var description: String {
+        switch self {
+        case .skippedInputUnderStrict: "input was skipped and --strict makes that fatal; the store is unchanged"
+        }
+    }
+}

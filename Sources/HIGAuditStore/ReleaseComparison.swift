@@ -1,0 +1,76 @@
+import Foundation
+import GRDB
+import HIGAuditCore
+
+/// `compare`: per rule, how often sessions of two app versions broke it, and whether the difference is
+/// beyond noise (SPEC §1: "whether a release made it better or worse").
+public enum ReleaseComparison {
+    /// The default significance level. With eleven rules compared at once, about one rule in two
+    /// comparisons of identical releases would be flagged at 0.05; 0.01 keeps false alarms rare.
+    public static let defaultAlpha = 0.01
+
+    /// One row per recorded rule (id order): sessions and sessions affected in each version, rate per
+    /// 1,000 sessions in each, the change (head − base), the test used, z, the two-sided p-value, and
+    /// `verdict`: `worse` or `better` when p < `alpha`, else `noise`.
+    public static func table(_ db: Database, base: String, head: String, alpha: Double = defaultAlpha) throws -> HIGAuditCore.Table {
+        let totals = try sessionCounts(db, versions: [base, head])
+        let affected = try affectedCounts(db, versions: [base, head])
+        let rules = try String.fetchAll(db, sql: "SELECT rule FROM rules ORDER BY rule")
+        let totalBase = totals[base] ?? 0, totalHead = totals[head] ?? 0
+        guard totalBase > 0 else { throw StoreError.invalidQuery("the store has no sessions of app version '\(base)'") }
+        guard totalHead > 0 else { throw StoreError.invalidQuery("the store has no sessions of app version '\(head)'") }
+        let rows = rules.map { rule -> [TableCell] in
+            let a = affected[[base, rule]] ?? 0, b = affected[[head, rule]] ?? 0
+            let rateBase = FixedDecimal.ratio(a, totalBase, scale: 1000)
+            let rateHead = FixedDecimal.ratio(b, totalHead, scale: 1000)
+            let test = RateTest.compare(affectedBase: a, totalBase: totalBase, affectedHead: b, totalHead: totalHead)
+            let change = FixedDecimal(units: rateHead.units &- rateBase.units, places: 2)
+            let verdict = test.pValue < alpha ? (rateHead.units > rateBase.units ? "worse" : "better") : "noise"
+            return [
+                .label(rule), .integer(totalBase), .integer(a), .decimal(rateBase), .integer(totalHead), .integer(b),
+                .decimal(rateHead), .decimal(change), .label(test.method.rawValue),
+                test.z.map { .decimal(FixedDecimal(units: Int64(($0 * 100).rounded()), places: 2)) } ?? .empty,
+                .label(Self.format(test.pValue)), .label(verdict),
+            ]
+        }
+        let columns: [TableColumn] = [
+            .text("rule"), .integer("base_sessions"), .integer("base_affected"), .decimal("base_rate_per_1000"),
+            .integer("head_sessions"), .integer("head_affected"), .decimal("head_rate_per_1000"), .decimal("change_per_1000"),
+            .text("test"), .decimal("z"), TableColumn("p_value", kind: .text, alignment: .right), .text("verdict"),
+        ]
+        return HIGAuditCore.Table(name: "compare", columns: columns, rows: rows)
+    }
+
+    /// p-values in plain notation with four significant digits (no exponent, which spreadsheets misread).
+    static func format(_ p: Double) -> String {
+        if p >= 0.0001 { return String(format: "%.4f", p) }
+        if p <= 0 { return "0" }
+        let digits = Int((-p.log10()).rounded(.up)) + 3
+        return String(format: "%.\(min(digits, 20))f", p)
+    }
+
+    private static func sessionCounts(_ db: Database, versions: [String]) throws -> [String: Int64] {
+        var counts: [String: Int64] = [:]
+        for row in try Row.fetchAll(
+            db, sql: "SELECT app_version, COUNT(*) FROM sessions WHERE app_version IN (?, ?) GROUP BY app_version",
+            arguments: StatementArguments(versions)) {
+            counts[row[0]] = row[1]
+        }
+        return counts
+    }
+
+    private static func affectedCounts(_ db: Database, versions: [String]) throws -> [[String]: Int64] {
+        var counts: [[String]: Int64] = [:]
+        for row in try Row.fetchAll(
+            db,
+            sql: "SELECT app_version, rule, COUNT(DISTINCT session) FROM violations WHERE app_version IN (?, ?) GROUP BY app_version, rule",
+            arguments: StatementArguments(versions)) {
+            counts[[row[0], row[1]]] = row[2]
+        }
+        return counts
+    }
+}
+
+private extension Double {
+    func log10() -> Double { Foundation.log10(self) }
+}

@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import HIGAuditCore
+import HIGAuditIO
+
+/// Writes the store's tables as files (`nightly --out`, `export`): all from one read transaction, so
+/// the files describe one consistent state even while a nightly run commits, and each file written to
+/// a temporary name and renamed over the old one, so a reader never sees half a file (SPEC §5).
+public enum StoreExport {
+    /// Writes `<dir>/<table>.<ext>` for every exported table and format; returns the paths written.
+    /// CSV is RFC 4180, formula-safe (cells from log data beginning with `= + - @` tab or CR get a `'`),
+    /// UTF-8, with a byte order mark when `byteOrderMark` (what Excel needs to read UTF-8).
+    ///
+    /// `spreadsheet` (`export --excel`) also adds the byte order mark and keeps text from log data that a
+    /// spreadsheet would turn into a number, date or boolean (`5.10` → 5.1, `00123` → 123, long ids →
+    /// 1.2E+19) as text, by writing it as the constant string formula `="5.10"`: the only spelling
+    /// that Excel, LibreOffice and Google Sheets all open as text. The log data is inside a string
+    /// literal (quotes doubled), so nothing from the log is ever evaluated.
+    @discardableResult
+    public static func write(
+        _ store: ResultsStore, to directory: String, formats: [OutputFormat] = [.csv, .json],
+        spreadsheet: Bool = false, selection: StoreSelection = .everything
+    ) throws -> [String] {
+        if mkdir(directory, 0o755) != 0, errno != EEXIST {
+            throw ExportError(path: directory, message: String(cString: strerror(errno)))
+        }
+        let tables = try store.read { db in try StoredTables.load(db, selection: selection) }
+        var written: [String] = []
+        for name in StoredTables.exportedTables {
+            let table = spreadsheet ? keepingTextAsText(tables.table(name)) : tables.table(name)
+            for format in formats {
+                let path = "\(directory)/\(name.rawValue).\(format.fileExtension)"
+                do {
+                    var file = try FileOutput.replacingFile(at: path)
+                    let writer: any TableWriter = format == .csv ? CSVWriter(byteOrderMark: spreadsheet) : format.writer()
+                    writer.write(table, to: &file)
+                    try file.close()
+                } catch {
+                    throw ExportError(path: path, message: "\(error)")
+                }
+                written.append(path)
+            }
+        }
+        return written
+    }
+}
+
+extension StoreExport {
+    /// The table with every log-data text cell that a spreadsheet would read as a value wrapped as
+    /// `="…"`; other cells unchanged.
+    static func keepingTextAsText(_ table: HIGAuditCore.Table) -> HIGAuditCore.Table {
+        HIGAuditCore.Table(name: table.name, columns: table.columns, rowCount: table.rowCount) { index in
+            table.row(index).map { cell in
+                guard case .text(let text, true) = cell, spreadsheetWouldConvert(text) else { return cell }
+                return .text("=\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"", fromInput: false)
+            }
+        }
+    }
+
+    /// Whether a spreadsheet's CSV import would take `text` for a number, date, time, percentage or
+    /// boolean: digits with only number and date punctuation around them, or TRUE/FALSE.
+    static func spreadsheetWouldConvert(_ text: String) -> Bool {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if ["true", "false"].contains(trimmed.lowercased()) { return true }
+        guard !trimmed.isEmpty, trimmed.unicodeScalars.contains(where: { ("0"..."9").contains($0) }) else { return false }
+        let allowed = Set("0123456789.,+-eE/:% ".unicodeScalars)
+        return trimmed.unicodeScalars.allSatisfy { allowed.contains($0) }
+    }
+}
+
+/// An export file or directory that could not be written.
+public struct ExportError: Error, CustomStringConvertible {
+    public var path: String
+    public var message: String
+    public var description: String { "cannot write \(path): \(message)" }
+}

@@ -1,0 +1,163 @@
+import GRDB
+import HIGAuditCore
+
+/// A column `query --group-by` can break violations down by.
+public enum GroupDimension: String, CaseIterable, Sendable {
+    case rule
+    case appVersion = "app_version"
+    case screen
+    /// The UTC calendar day of a violation's `start_ts` (`YYYY-MM-DD`).
+    case day
+    case device
+
+    /// The expression on the violations table (alias `v`).
+    var violationExpression: String {
+        switch self {
+        case .rule: "v.rule"
+        case .appVersion: "v.app_version"
+        case .screen: "v.screen"
+        case .day: "strftime('%Y-%m-%d', v.start_ts / 1000, 'unixepoch')"
+        case .device: "v.device"
+        }
+    }
+
+    /// Whether it is a property of a session, so that it narrows `sessions_total` too.
+    var describesSessions: Bool { self == .appVersion || self == .device || self == .day }
+}
+
+/// The ad-hoc questions of `hig-audit query` over the store (SPEC §1 "Ad-hoc CLI queries").
+public enum StoreQuery {
+    /// Violations broken down by `dimensions`: per group, `violations`, `sessions_affected` (distinct
+    /// sessions with one of them), `sessions_total` and `rate_per_1000_sessions` = 1000 × affected ÷
+    /// total (two decimals).
+    ///
+    /// `sessions_total` counts the sessions of the population (the selection's session filters) that
+    /// share the group's app version, device and day — a session belongs to every UTC day its events
+    /// span. Rule and screen do not narrow it: every session could have broken any rule, and the store
+    /// does not know which sessions visited a screen. Groups are those with at least one violation;
+    /// when grouping by rule and not by screen, every recorded rule gets a row, zero rows included,
+    /// so that versions and days compare row by row. Rows are ordered by the dimensions in the order
+    /// given (app versions in version order, 5.9 before 5.10).
+    public static func grouped(
+        _ db: Database, by dimensions: [GroupDimension], selection: StoreSelection = .everything
+    ) throws -> HIGAuditCore.Table {
+        let dimensions = dimensions.reduce(into: [GroupDimension]()) { if !$0.contains($1) { $0.append($1) } }
+        let (conditions, arguments) = selection.violationConditions()
+        let expressions = dimensions.map(\.violationExpression)
+        let groupBy = expressions.isEmpty ? "" : "GROUP BY " + expressions.joined(separator: ", ")
+        let select = (expressions + ["COUNT(*)", "COUNT(DISTINCT v.session)"]).joined(separator: ", ")
+        var counts: [[String]: (violations: Int64, affected: Int64)] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT \(select) FROM violations v \(conditions.whereClause) \(groupBy)", arguments: arguments) {
+            let key = (0..<dimensions.count).map { (row[$0] as String?) ?? "" }
+            counts[key] = (row[dimensions.count], row[dimensions.count + 1])
+        }
+
+        let sessionDimensions = dimensions.filter(\.describesSessions)
+        let totals = try sessionTotals(db, by: sessionDimensions, selection: selection)
+        var keys = Set(counts.keys)
+        if dimensions.contains(.rule), !dimensions.contains(.screen) {
+            let rules = try String.fetchAll(db, sql: "SELECT rule FROM rules ORDER BY rule")
+                .filter { selection.filter.admitsRule($0) }
+            for sessionKey in totals.keys {
+                for rule in rules {
+                    var key: [String] = []
+                    var next = sessionKey.makeIterator()
+                    for dimension in dimensions { key.append(dimension == .rule ? rule : (next.next() ?? "")) }
+                    keys.insert(key)
+                }
+            }
+        }
+        let sorted = keys.sorted { a, b in
+            for (index, dimension) in dimensions.enumerated() where a[index] != b[index] {
+                if dimension == .appVersion { return VersionOrder.areInIncreasingOrder(a[index], b[index]) }
+                return a[index].utf8.lexicographicallyPrecedes(b[index].utf8)
+            }
+            return false
+        }
+        let rows = sorted.map { key -> [TableCell] in
+            let count = counts[key] ?? (0, 0)
+            let sessionKey = zip(dimensions, key).filter { $0.0.describesSessions }.map(\.1)
+            let total = totals[sessionKey] ?? 0
+            let labels = zip(dimensions, key).map { dimension, value -> TableCell in
+                dimension == .rule || dimension == .day ? .label(value) : .input(value)
+            }
+            return labels + [
+                .integer(count.violations), .integer(count.affected), .integer(total),
+                .decimal(FixedDecimal.ratio(count.affected, total, scale: 1000)),
+            ]
+        }
+        let columns = dimensions.map { TableColumn.text($0.rawValue) } + [
+            .integer("violations"), .integer("sessions_affected"), .integer("sessions_total"),
+            .decimal("rate_per_1000_sessions"),
+        ]
+        return HIGAuditCore.Table(name: "grouped", columns: columns, rows: rows)
+    }
+
+    /// Sessions of the population per value of the session dimensions (in the order given).
+    static func sessionTotals(
+        _ db: Database, by dimensions: [GroupDimension], selection: StoreSelection
+    ) throws -> [[String]: Int64] {
+        let (conditions, arguments) = selection.sessionConditions()
+        let columns = dimensions.map { dimension -> String in
+            switch dimension {
+            case .day: "d.day"
+            default: "d.\(dimension.rawValue)"
+            }
+        }
+        let source: String
+        if dimensions.contains(.day) {
+            // One row per session and UTC day it spans.
+            source = """
+                WITH RECURSIVE d(session, app_version, device, day, last_day) AS (
+                    SELECT s.session, s.app_version, s.device, date(s.first_ts / 1000, 'unixepoch'),
+                           date(s.last_ts / 1000, 'unixepoch')
+                    FROM sessions s \(conditions.whereClause)
+                    UNION ALL
+                    SELECT session, app_version, device, date(day, '+1 day'), last_day FROM d WHERE day < last_day
+                ) SELECT
+                """
+        } else {
+            source = "WITH d AS (SELECT s.* FROM sessions s \(conditions.whereClause)) SELECT"
+        }
+        let groupBy = columns.isEmpty ? "" : "GROUP BY " + columns.joined(separator: ", ")
+        let select = (columns + ["COUNT(*)"]).joined(separator: ", ")
+        var totals: [[String]: Int64] = [:]
+        for row in try Row.fetchAll(db, sql: "\(source) \(select) FROM d \(groupBy)", arguments: arguments) {
+            let key = (0..<columns.count).map { (row[$0] as String?) ?? "" }
+            totals[key] = row[columns.count]
+        }
+        return totals
+    }
+
+    /// The result of an analyst's own `SELECT`, as a table every writer prints. Run it on a store opened
+    /// read-only (`ResultsStore(readingAt:)`), so that it cannot change anything. Text is treated as log
+    /// data (formula-escaped in CSV); integers stay numbers; reals print in their shortest form.
+    public static func sql(_ db: Database, _ sql: String) throws -> HIGAuditCore.Table {
+        let statement: Statement
+        do {
+            statement = try db.makeStatement(sql: sql)
+        } catch let error as DatabaseError {
+            throw StoreError.invalidQuery("--sql: \(error.message ?? "\(error)")")
+        }
+        guard statement.isReadonly else { throw StoreError.invalidQuery("--sql runs on a read-only store: only SELECT is allowed") }
+        let names = statement.columnNames
+        var rows: [[TableCell]] = []
+        let cursor = try Row.fetchCursor(statement)
+        while let row = try cursor.next() {
+            rows.append((0..<names.count).map { index -> TableCell in
+                switch row[index] as DatabaseValue? {
+                case nil: return .empty
+                case let value?:
+                    switch value.storage {
+                    case .null: return .empty
+                    case .int64(let number): return .integer(number)
+                    case .double(let number): return .label(String(number))
+                    case .string(let text): return .input(text)
+                    case .blob(let data): return .label(data.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined())
+                    }
+                }
+            })
+        }
+        return HIGAuditCore.Table(name: "sql", columns: names.map { TableColumn.text($0) }, rows: rows)
+    }
+}

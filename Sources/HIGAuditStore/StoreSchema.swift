@@ -1,0 +1,114 @@
+import GRDB
+
+/// The results store's tables, as an analyst sees them in any SQLite client (Pipelines/README.md
+/// documents each column). Timestamps are integers of milliseconds since the Unix epoch, as in the
+/// engine; the `*_readable` views add RFC 3339 text.
+enum StoreSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE runs (
+                    id INTEGER PRIMARY KEY,
+                    started_at INTEGER NOT NULL,
+                    finished_at INTEGER NOT NULL,
+                    close_open INTEGER NOT NULL,
+                    files INTEGER NOT NULL, files_skipped INTEGER NOT NULL, files_changed INTEGER NOT NULL,
+                    compressed_bytes INTEGER NOT NULL, decompressed_bytes INTEGER NOT NULL,
+                    frames INTEGER NOT NULL, lines INTEGER NOT NULL, events INTEGER NOT NULL,
+                    sessions INTEGER NOT NULL, sessions_closed INTEGER NOT NULL, open_sessions INTEGER NOT NULL,
+                    malformed_lines INTEGER NOT NULL, late_events INTEGER NOT NULL,
+                    duplicate_events INTEGER NOT NULL, unknown_types INTEGER NOT NULL,
+                    skipped_bytes INTEGER NOT NULL, truncated_files INTEGER NOT NULL,
+                    unbalanced_dismisses INTEGER NOT NULL, faults INTEGER NOT NULL,
+                    violations INTEGER NOT NULL
+                );
+                CREATE TABLE input_files (
+                    id INTEGER PRIMARY KEY,
+                    display_path TEXT NOT NULL,
+                    head_length INTEGER NOT NULL,
+                    head_sha256 TEXT NOT NULL,
+                    size INTEGER NOT NULL,
+                    content_sha256 TEXT NOT NULL,
+                    resume_stored_offset INTEGER NOT NULL,
+                    resume_decompressed_offset INTEGER NOT NULL,
+                    resume_lines_before INTEGER NOT NULL,
+                    counted_lines INTEGER NOT NULL,
+                    held_back INTEGER NOT NULL,
+                    first_run INTEGER NOT NULL REFERENCES runs(id),
+                    last_run INTEGER NOT NULL REFERENCES runs(id)
+                );
+                CREATE INDEX input_files_by_head ON input_files(head_length, head_sha256);
+                CREATE INDEX input_files_by_path ON input_files(display_path);
+                CREATE TABLE sessions (
+                    session TEXT PRIMARY KEY,
+                    device TEXT NOT NULL,
+                    app_version TEXT NOT NULL,
+                    first_ts INTEGER NOT NULL,
+                    last_ts INTEGER NOT NULL,
+                    events INTEGER NOT NULL,
+                    violations INTEGER NOT NULL,
+                    run_id INTEGER NOT NULL REFERENCES runs(id)
+                ) WITHOUT ROWID;
+                CREATE INDEX sessions_by_version ON sessions(app_version);
+                CREATE INDEX sessions_by_device ON sessions(device);
+                CREATE INDEX sessions_by_first_ts ON sessions(first_ts);
+                CREATE INDEX sessions_by_run ON sessions(run_id);
+                CREATE TABLE session_haptics (
+                    session TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    count INTEGER NOT NULL,
+                    PRIMARY KEY (session, kind)
+                ) WITHOUT ROWID;
+                CREATE TABLE violations (
+                    id INTEGER PRIMARY KEY,
+                    run_id INTEGER NOT NULL REFERENCES runs(id),
+                    rule TEXT NOT NULL,
+                    severity TEXT NOT NULL,
+                    session TEXT NOT NULL,
+                    device TEXT NOT NULL,
+                    app_version TEXT NOT NULL,
+                    screen TEXT NOT NULL,
+                    start_ts INTEGER NOT NULL,
+                    end_ts INTEGER NOT NULL,
+                    count INTEGER NOT NULL,
+                    detail TEXT NOT NULL,
+                    source TEXT NOT NULL,
+                    source_file INTEGER NOT NULL,
+                    source_line INTEGER NOT NULL
+                );
+                CREATE INDEX violations_by_session ON violations(session, start_ts);
+                CREATE INDEX violations_by_rule ON violations(rule, session);
+                CREATE INDEX violations_by_version ON violations(app_version, rule, session);
+                CREATE INDEX violations_by_screen ON violations(screen, rule, session);
+                CREATE INDEX violations_by_device ON violations(device, rule, session);
+                CREATE INDEX violations_by_start ON violations(start_ts);
+                CREATE INDEX violations_by_run ON violations(run_id);
+                CREATE TABLE unknown_types (
+                    run_id INTEGER NOT NULL REFERENCES runs(id),
+                    type TEXT NOT NULL,
+                    events INTEGER NOT NULL,
+                    PRIMARY KEY (run_id, type)
+                );
+                CREATE TABLE rules (
+                    rule TEXT PRIMARY KEY,
+                    severity TEXT NOT NULL
+                ) WITHOUT ROWID;
+                CREATE TABLE engine_checkpoint (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    run_id INTEGER NOT NULL REFERENCES runs(id),
+                    stream_newest_ts INTEGER NOT NULL,
+                    open_sessions INTEGER NOT NULL,
+                    state BLOB NOT NULL
+                );
+                CREATE VIEW violations_readable AS
+                    SELECT rule, severity, session, device, app_version, screen,
+                           strftime('%Y-%m-%dT%H:%M:%fZ', start_ts / 1000.0, 'unixepoch') AS start_ts,
+                           strftime('%Y-%m-%dT%H:%M:%fZ', end_ts / 1000.0, 'unixepoch') AS end_ts,
+                           count, detail, source, run_id
+                    FROM violations;
+                """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,132 @@
+import GRDB
+import HIGAuditCore
+
+/// The SPEC §4 tables over everything the store holds, built by the same `AnalysisAccumulator` that
+/// `analyze` uses: each stored session is replayed as the `SessionReport` the engine produced, so the
+/// tables of the store equal those of one `analyze` over the same input (the `violations` table byte
+/// for byte in CSV).
+///
+/// Built from one read transaction, so the tables describe one consistent snapshot.
+public struct StoredTables: Sendable {
+    public let accumulator: AnalysisAccumulator
+    public let sources: SourceFileTable
+    /// The ingest counters summed over the selected runs (all runs when none is selected).
+    public let ingest: IngestStatistics
+    /// Sessions left open by the latest run (checkpointed for the next).
+    public let openSessions: Int
+
+    /// Reads the store. Session filters are applied in SQL; the accumulator applies the rest exactly
+    /// as `analyze` does.
+    public static func load(_ db: Database, selection: StoreSelection = .everything) throws -> StoredTables {
+        let ruleRows = try Row.fetchAll(db, sql: "SELECT rule FROM rules ORDER BY rule")
+        let rules = ruleRows.compactMap { RuleRegistry.description(of: $0["rule"] as String) }
+        var accumulator = AnalysisAccumulator(rules: rules, filter: selection.filter, keepsViolations: true)
+
+        let paths = try Row.fetchAll(db, sql: "SELECT id, display_path FROM input_files ORDER BY id")
+        var table = [String](repeating: "", count: (paths.last.map { Int($0["id"] as Int64) } ?? 0) + 1)
+        for row in paths { table[Int(row["id"] as Int64)] = row["display_path"] }
+        let sources = SourceFileTable(paths: table)
+
+        let (conditions, arguments) = selection.sessionConditions()
+        let population = conditions.whereClause
+        let sessions = try Row.fetchCursor(
+            db, sql: "SELECT * FROM sessions s \(population) ORDER BY s.session", arguments: arguments)
+        // Without session filters no join is needed; each session's violations are put in SPEC order
+        // below, so the index on (session, start_ts) gives the order without a sort.
+        let violations = try Row.fetchCursor(
+            db,
+            sql: conditions.isEmpty
+                ? "SELECT v.* FROM violations v ORDER BY v.session"
+                : "SELECT v.* FROM violations v JOIN sessions s ON s.session = v.session \(population) ORDER BY v.session",
+            arguments: arguments)
+        let haptics = try Row.fetchCursor(
+            db,
+            sql: conditions.isEmpty
+                ? "SELECT h.* FROM session_haptics h ORDER BY h.session"
+                : "SELECT h.* FROM session_haptics h JOIN sessions s ON s.session = h.session \(population) ORDER BY h.session",
+            arguments: arguments)
+        var nextViolation = try violations.next().map(Self.violation)
+        var nextHaptic = try haptics.next().map { ($0["session"] as String, $0["kind"] as String, $0["count"] as Int) }
+        while let row = try sessions.next() {
+            var report = SessionReport(
+                session: row["session"], device: row["device"], appVersion: row["app_version"],
+                firstTs: row["first_ts"], lastTs: row["last_ts"], acceptedEvents: row["events"],
+                hapticCounts: [:], violations: [])
+            // SQLite orders text by its UTF-8 bytes; the merge compares the same way.
+            while let violation = nextViolation, !report.session.utf8.lexicographicallyPrecedes(violation.session.utf8) {
+                if violation.session.utf8.elementsEqual(report.session.utf8), selection.admits(violation) {
+                    report.violations.append(violation)
+                }
+                nextViolation = try violations.next().map(Self.violation)
+            }
+            while let (session, kind, count) = nextHaptic, !report.session.utf8.lexicographicallyPrecedes(session.utf8) {
+                if session.utf8.elementsEqual(report.session.utf8), let hapticKind = HapticKind(rawValue: kind) {
+                    report.hapticCounts[hapticKind, default: 0] += count
+                }
+                nextHaptic = try haptics.next().map { ($0["session"] as String, $0["kind"] as String, $0["count"] as Int) }
+            }
+            report.violations.sort(by: Violation.sessionOrder)
+            accumulator.add(report)
+        }
+        let ingest = try Self.ingest(db, runs: selection.runs)
+        let open = try Int.fetchOne(db, sql: "SELECT open_sessions FROM engine_checkpoint WHERE id = 1") ?? 0
+        return StoredTables(accumulator: accumulator, sources: sources, ingest: ingest, openSessions: open)
+    }
+
+    /// The table called `name`; `ingest` has an `open_sessions` column added (sessions checkpointed
+    /// for the next run).
+    public func table(_ name: TableName) -> HIGAuditCore.Table {
+        guard name == .ingest else { return accumulator.table(name, ingest: ingest, sources: sources) }
+        let plain = IngestTables.ingestTable(ingest)
+        let row = (plain.rowCount > 0 ? plain.row(0) : []) + [.int(openSessions)]
+        return HIGAuditCore.Table(name: "ingest", columns: plain.columns + [.integer("open_sessions")], rows: [row])
+    }
+
+    /// The tables `--out` and `export` write, in this order.
+    public static let exportedTables: [TableName] = [
+        .violations, .summary, .byVersion, .byScreen, .haptics, .ingest, .unknownTypes,
+    ]
+
+    private static func violation(_ row: Row) -> Violation {
+        let file: Int64 = row["source_file"]
+        return Violation(
+            rule: row["rule"], severity: Severity(rawValue: row["severity"]) ?? .warning, session: row["session"],
+            device: row["device"], appVersion: row["app_version"], screen: row["screen"], startTs: row["start_ts"],
+            endTs: row["end_ts"], count: row["count"], detail: row["detail"],
+            source: SourceLocation(file: Int32(clamping: file), line: row["source_line"]))
+    }
+
+    private static func ingest(_ db: Database, runs: Set<Int64>) throws -> IngestStatistics {
+        let condition = runs.isEmpty ? "" : "WHERE id IN (\(runs.sorted().map(String.init).joined(separator: ",")))"
+        var statistics = IngestStatistics()
+        if let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT TOTAL(files), TOTAL(compressed_bytes), TOTAL(decompressed_bytes), TOTAL(frames), TOTAL(lines),
+                    TOTAL(events), TOTAL(sessions), TOTAL(malformed_lines), TOTAL(late_events), TOTAL(duplicate_events),
+                    TOTAL(skipped_bytes), TOTAL(truncated_files), TOTAL(unbalanced_dismisses), TOTAL(faults) + TOTAL(files_changed)
+                FROM runs \(condition)
+                """) {
+            func value(_ index: Int) -> Int64 { Int64((row[index] as Double?) ?? 0) }
+            statistics.files = Int(value(0))
+            statistics.compressedBytes = value(1)
+            statistics.decompressedBytes = value(2)
+            statistics.frames = Int(value(3))
+            statistics.lines = value(4)
+            statistics.events = value(5)
+            statistics.sessions = Int(value(6))
+            statistics.malformedLines = value(7)
+            statistics.lateEvents = value(8)
+            statistics.duplicateEvents = value(9)
+            statistics.skippedBytes = value(10)
+            statistics.truncatedFiles = Int(value(11))
+            statistics.unbalancedDismisses = value(12)
+            statistics.faults = Int(value(13))
+        }
+        let typeCondition = runs.isEmpty ? "" : "WHERE run_id IN (\(runs.sorted().map(String.init).joined(separator: ",")))"
+        for row in try Row.fetchAll(db, sql: "SELECT type, SUM(events) AS events FROM unknown_types \(typeCondition) GROUP BY type") {
+            statistics.unknownTypes[row["type"]] = row["events"]
+        }
+        return statistics
+    }
+}

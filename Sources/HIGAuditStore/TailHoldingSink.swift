@@ -1,0 +1,79 @@
+import HIGAuditIO
+
+/// Stands between the reader and the analysis when the nightly job reads a file: drops the lines an
+/// earlier run already counted, and holds the last line back until the read ends, so that a line the
+/// next run will read again (an unterminated last line of a file still being written) is not counted
+/// now (SPEC §5).
+///
+/// A line is held by copying it into one reused buffer; forwarding it when the next line arrives costs
+/// one copy per line and no allocation. The state lives in a class so the sink itself is one reference:
+/// the reader's generic code, not specialised across modules, moves the sink around per line.
+struct TailHoldingSink: LineSink {
+    final class State {
+        var analysis: AnalysisLineSink
+        /// Lines up to this number reached the engine in an earlier run.
+        let countedThrough: Int64
+        var droppedLines: Int64 = 0
+        /// The last line number forwarded to the analysis (or `countedThrough`).
+        var forwardedThrough: Int64
+        var held: [UInt8] = []
+        var heldNumber: Int64?
+
+        init(analysis: AnalysisLineSink, countedThrough: Int64) {
+            self.analysis = analysis
+            self.countedThrough = countedThrough
+            self.forwardedThrough = countedThrough
+        }
+
+        func forwardHeld() {
+            guard let number = heldNumber else { return }
+            held.withUnsafeBytes { analysis.line($0, number: number) }
+            forwardedThrough = number
+            heldNumber = nil
+        }
+    }
+
+    let state: State
+
+    init(analysis: AnalysisLineSink, countedThrough: Int64) {
+        state = State(analysis: analysis, countedThrough: countedThrough)
+    }
+
+    var analysis: AnalysisLineSink { state.analysis }
+    var droppedLines: Int64 { state.droppedLines }
+    var forwardedThrough: Int64 { state.forwardedThrough }
+
+    mutating func line(_ bytes: UnsafeRawBufferPointer, number: Int64) {
+        let state = state
+        guard number > state.countedThrough else {
+            state.droppedLines += 1
+            return
+        }
+        state.forwardHeld()
+        state.held.removeAll(keepingCapacity: true)
+        state.held.append(contentsOf: bytes)
+        state.heldNumber = number
+    }
+
+    mutating func oversizedLine(number: Int64, byteCount: Int64) {
+        let state = state
+        guard number > state.countedThrough else {
+            state.droppedLines += 1
+            return
+        }
+        state.forwardHeld()
+        state.analysis.oversizedLine(number: number, byteCount: byteCount)
+        state.forwardedThrough = number
+    }
+
+    /// The read ended at `resume`. Lines after it will be delivered again by the next read, so the held
+    /// last line stays back unless `forward` (end of input: `--close-open`). Returns whether it stayed.
+    func finish(resume: FileReadSummary.ResumePoint, forward: Bool) -> Bool {
+        guard let number = state.heldNumber else { return false }
+        if number <= resume.linesBefore || forward {
+            state.forwardHeld()
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import GRDB
+import HIGAuditCore
+import Testing
+@testable import HIGAuditStore
+
+/// SPEC §5 "nothing counted twice, nothing lost": files are known by content; grown files are read
+/// from where they stopped; incomplete tails wait for a later run.
+@Suite struct IncrementalInputTests {
+    let directory: URL
+    let storePath: String
+
+    init() throws {
+        directory = try LogFixtures.temporaryDirectory()
+        storePath = directory.appendingPathComponent("store.sqlite").path
+    }
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    func violationCount() throws -> Int {
+        try ResultsStore(readingAt: storePath).read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM violations") ?? 0 }
+    }
+
+    @Test func sha256MatchesTheStandardVectors() {
+        var empty = SHA256()
+        #expect(empty.finalized().hexString == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        var abc = SHA256()
+        abc.update(Array("abc".utf8))
+        #expect(abc.finalized().hexString == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        var long = SHA256()
+        let text = Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
+        long.update(Array(text[0..<10]))
+        #expect(long.finalized().hexString != abc.finalized().hexString)
+        long.update(Array(text[10...]))
+        #expect(long.finalized().hexString == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        empty.update([UInt8](repeating: 0x61, count: 1_000_000))
+        #expect(empty.finalized().hexString == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    @Test func aRerunCountsNothingAgainAndRenamedOrCopiedFilesAreSkipped() throws {
+        let lines = LogFixtures.stream(seed: 7)
+        let paths = try LogFixtures.writeZstdFiles(LogFixtures.chunks(lines, count: 3), in: directory)
+        try nightly(storePath, paths)
+        let before = try storeTables(storePath)
+        let violations = try violationCount()
+
+        let (again, _) = try nightly(storePath, paths)
+        #expect(again.filesRead == 0)
+        #expect(again.filesSkipped == 3)
+        #expect(again.statistics.events == 0)
+
+        try FileManager.default.moveItem(atPath: paths[0], toPath: path("renamed.zst"))
+        try FileManager.default.copyItem(atPath: paths[1], toPath: path("copy.zst"))
+        let (moved, diagnostics) = try nightly(storePath, [path("renamed.zst"), path("copy.zst"), paths[1], paths[2]])
+        #expect(moved.filesRead == 0)
+        #expect(moved.filesSkipped == 4)
+        #expect(diagnostics.isEmpty)
+        #expect(try violationCount() == violations)
+        #expect(try storeTables(storePath) == before)
+    }
+
+    @Test func aGrownFileHasOnlyItsNewPartRead() throws {
+        let lines = LogFixtures.stream(seed: 8)
+        let halves = LogFixtures.chunks(lines, count: 2)
+        let grown = path("upload.zst")
+        try LogFixtures.zstd(LogFixtures.text(halves[0])).write(to: URL(fileURLWithPath: grown))
+        let (first, _) = try nightly(storePath, [grown])
+        #expect(first.statistics.lines == Int64(halves[0].count))
+
+        // The upload appends a frame.
+        var data = try Data(contentsOf: URL(fileURLWithPath: grown))
+        data.append(try LogFixtures.zstd(LogFixtures.text(halves[1])))
+        try data.write(to: URL(fileURLWithPath: grown))
+        let (second, _) = try nightly(storePath, [grown], closeOpen: true)
+        #expect(second.filesRead == 1)
+        #expect(second.statistics.lines == Int64(halves[1].count))
+        #expect(second.statistics.frames == 1)
+
+        #expect(try storeTables(storePath) == (try analyzeTables([grown], StoreTestConfiguration.standard)))
+    }
+
+    @Test func anUnterminatedLastLineWaitsUntilItIsComplete() throws {
+        let lines = LogFixtures.stream(seed: 9, sessions: 10)
+        let file = path("live.ndjson")
+        let cut = lines.count / 2
+        // The writer stopped in the middle of a line.
+        let partial = LogFixtures.text(Array(lines[..<cut])) + String(lines[cut].prefix(20))
+        try Data(partial.utf8).write(to: URL(fileURLWithPath: file))
+        let (first, diagnostics) = try nightly(storePath, [file])
+        #expect(first.tailsHeldBack == 1)
+        // Only the fixture's own malformed line (a third of the way in), not the cut one.
+        #expect(first.statistics.malformedLines == 1)
+        #expect(!diagnostics.contains { $0.location.hasSuffix(":\(cut + 1)") })
+
+        try Data(LogFixtures.text(lines).utf8).write(to: URL(fileURLWithPath: file))
+        let (second, _) = try nightly(storePath, [file], closeOpen: true)
+        #expect(second.tailsHeldBack == 0)
+        #expect(second.statistics.malformedLines == 0)
+        #expect(try storeTables(storePath) == (try analyzeTables([file], StoreTestConfiguration.standard)))
+    }
+
+    @Test func aTruncatedLastFrameIsReadAgainOnceComplete() throws {
+        let lines = LogFixtures.stream(seed: 10, sessions: 12)
+        let halves = LogFixtures.chunks(lines, count: 2)
+        let first = try LogFixtures.zstd(LogFixtures.text(halves[0]))
+        let second = try LogFixtures.zstd(LogFixtures.text(halves[1]))
+        let file = path("upload.zst")
+        try (first + second.prefix(second.count / 2)).write(to: URL(fileURLWithPath: file))
+        let (run1, _) = try nightly(storePath, [file])
+        #expect(run1.statistics.truncatedFiles == 1)
+
+        try (first + second).write(to: URL(fileURLWithPath: file))
+        let (run2, _) = try nightly(storePath, [file], closeOpen: true)
+        #expect(run2.statistics.truncatedFiles == 0)
+        #expect(try storeTables(storePath) == (try analyzeTables([file], StoreTestConfiguration.standard)))
+    }
+
+    @Test func aFileWhoseBeginningChangedIsReportedNotCounted() throws {
+        let file = path("night.ndjson")
+        let lines = LogFixtures.stream(seed: 11, sessions: 5)
+        try Data(LogFixtures.text(lines).utf8).write(to: URL(fileURLWithPath: file))
+        try nightly(storePath, [file])
+        let violations = try violationCount()
+
+        let other = LogFixtures.stream(seed: 12, sessions: 5)
+        try Data(LogFixtures.text(other).utf8).write(to: URL(fileURLWithPath: file))
+        let (outcome, diagnostics) = try nightly(storePath, [file])
+        #expect(outcome.filesChanged == 1)
+        #expect(outcome.filesRead == 0)
+        #expect(outcome.skippedInput)
+        #expect(diagnostics.contains { $0.category == .changedFile && $0.location == file })
+        #expect(try violationCount() == violations)
+
+        // The same bytes under a new name are new data.
+        try FileManager.default.moveItem(atPath: file, toPath: path("night-2.ndjson"))
+        let (renamed, _) = try nightly(storePath, [path("night-2.ndjson")])
+        #expect(renamed.filesRead == 1)
+    }
+
+    @Test func aSmallFileIsNotTakenForTheBeginningOfAnother() throws {
+        let small = path("a.ndjson")
+        let line = #"{"ts":1795000000000,"session":"a","type":"touch","phase":"began"}"#
+        try Data((line + "\n").utf8).write(to: URL(fileURLWithPath: small))
+        try nightly(storePath, [small])
+        // Another file that starts with the same line, then more: the first file grown, content-wise.
+        let bigger = path("b.ndjson")
+        try Data((line + "\n" + line.replacingOccurrences(of: "began", with: "ended") + "\n").utf8)
+            .write(to: URL(fileURLWithPath: bigger))
+        let (outcome, _) = try nightly(storePath, [bigger])
+        #expect(outcome.filesRead == 1)
+        #expect(outcome.statistics.lines == 1)
+        // An empty file is never a record.
+        let empty = path("empty.ndjson")
+        FileManager.default.createFile(atPath: empty, contents: Data())
+        let (none, _) = try nightly(storePath, [empty])
+        #expect(none.filesRead == 0 && none.filesSkipped == 0)
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import HIGAuditCore
+import Testing
+@testable import HIGAuditStore
+
+@Suite struct StoreExportTests {
+    @Test func exportWritesEveryTableAndLeavesNoTemporaryFiles() throws {
+        let directory = try LogFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = directory.appendingPathComponent("log.ndjson").path
+        try Data(LogFixtures.text(SpreadsheetRoundTripTests.lines).utf8).write(to: URL(fileURLWithPath: log))
+        let storePath = directory.appendingPathComponent("store.sqlite").path
+        try nightly(storePath, [log], closeOpen: true)
+        let out = directory.appendingPathComponent("plain").path
+        let written = try StoreExport.write(try ResultsStore(readingAt: storePath), to: out, formats: [.csv])
+        let names = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        #expect(names == ["by_screen.csv", "by_version.csv", "haptics.csv", "ingest.csv", "summary.csv", "unknown_types.csv", "violations.csv"])
+        #expect(written.count == 7)
+        let plain = try String(contentsOfFile: out + "/violations.csv", encoding: .utf8)
+        #expect(plain.hasPrefix("rule,"))
+        #expect(plain.contains(",5.10,") && !plain.contains("=\"\"5.10"))
+        let ingest = try String(contentsOfFile: out + "/ingest.csv", encoding: .utf8)
+        #expect(ingest.hasPrefix("files,") && ingest.contains(",open_sessions\r\n"))
+    }
+
+    @Test(arguments: [("5.10", true), ("00123", true), ("2026-11-20", true), ("true", true), ("12:30", true),
+                      ("iPad1", false), ("home", false), ("", false), ("-", false), ("e", false)])
+    func whichTextASpreadsheetWouldConvert(text: String, converts: Bool) {
+        #expect(StoreExport.spreadsheetWouldConvert(text) == converts)
+    }
+}
