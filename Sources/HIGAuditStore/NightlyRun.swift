@@ -160,7 +160,11 @@ private final class RunTransaction {
             return
         case .alreadyCounted(let counted):
             outcome.filesSkipped += 1
-            run.onFile?(source.displayPath, "already counted as \(counted.displayPath)")
+            // Every night re-lists the files of earlier nights: name only the renamed or copied ones, the
+            // rest are in the run's summary count.
+            if counted.displayPath != source.displayPath {
+                run.onFile?(source.displayPath, "already counted as \(counted.displayPath)")
+            }
             return
         case .changed(let why):
             outcome.filesChanged += 1

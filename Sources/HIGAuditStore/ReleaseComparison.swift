@@ -42,9 +42,10 @@ public enum ReleaseComparison {
     }
 
     /// p-values in plain notation with four significant digits (no exponent, which spreadsheets misread).
+    /// Below 10⁻¹⁶ the normal approximation says nothing more precise, so the value is given as a bound.
     static func format(_ p: Double) -> String {
         if p >= 0.0001 { return String(format: "%.4f", p) }
-        if p <= 0 { return "0" }
+        if p < 1e-16 { return "<0.0000000000000001" }
         let digits = Int((-p.log10()).rounded(.up)) + 3
         return String(format: "%.\(min(digits, 20))f", p)
     }

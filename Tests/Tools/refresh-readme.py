@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Re-runs the commands of README.md's ```console blocks and writes their real output back in.
+"""Re-runs the commands of README.md in order and writes the real output of ```console blocks back in.
 
 Usage (from the package root, after `swift build`): python3 Tests/Tools/refresh-readme.py
 ReadmeCommandTests then checks the README against the same runs, so review the diff and commit it.
@@ -24,6 +24,16 @@ while i < len(lines):
     if line.startswith("```"):
         block = line[3:] if block is None else None
         out.append(line)
+        i += 1
+        continue
+    if block == "sh" and line and not line.startswith("#"):
+        # Commands whose output the README does not show still run, in order: later ones may need
+        # what they wrote.
+        out.append(line)
+        command = re.sub(r"\s*# exit \d+\s*$", "", line)
+        if command != "swift test":
+            subprocess.run(["sh", "-c", command.replace("swift run hig-audit", binary)], cwd=scratch, env=env,
+                           capture_output=True)
         i += 1
         continue
     if block == "console" and line.startswith("$ "):
