@@ -55,7 +55,10 @@ var package = Package(
         .testTarget(name: "HIGAuditCoreTests", dependencies: ["HIGAuditCore"]),
         .testTarget(name: "HIGAuditIOTests", dependencies: ["HIGAuditIO", "HIGAuditCore", "CZstd"]),
         // The CLI too: the kill-recovery test runs `hig-audit nightly` as a process and SIGKILLs it.
-        .testTarget(name: "HIGAuditStoreTests", dependencies: ["HIGAuditStore", "HIGAuditCore", "HIGAuditIO", "HIGAuditCLI"]),
+        .testTarget(
+            name: "HIGAuditStoreTests",
+            dependencies: ["HIGAuditStore", "HIGAuditCore", "HIGAuditIO", "HIGAuditCLI", "HIGAuditSample"]
+        ),
         .testTarget(name: "HIGAuditSampleTests", dependencies: ["HIGAuditSample", "HIGAuditCore", "HIGAuditIO"]),
         .testTarget(
             name: "HIGAuditCLITests",

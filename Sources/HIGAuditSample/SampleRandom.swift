@@ -3,7 +3,7 @@
 /// Sample logs must be byte-identical for a seed on every platform and Swift version, so nothing here
 /// uses `SystemRandomNumberGenerator` or the standard library's `random(in:using:)` algorithms (whose
 /// exact draws are not a documented contract). Every draw is plain integer arithmetic.
-public struct SampleRandom: Sendable {
+public struct SampleRandom: RandomNumberGenerator, Sendable {
     private var s0: UInt64
     private var s1: UInt64
     private var s2: UInt64

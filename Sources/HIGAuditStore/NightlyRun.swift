@@ -296,12 +296,7 @@ private final class RunTransaction {
 
     /// The engine's counters into the run's, and its open sessions into the checkpoint.
     private func finishEngine(_ engine: SessionEngine) throws {
-        let fromEngine = engine.statistics
-        statistics.events = fromEngine.events
-        statistics.sessions = fromEngine.sessions
-        statistics.lateEvents = fromEngine.lateEvents
-        statistics.duplicateEvents = fromEngine.duplicateEvents
-        statistics.unbalancedDismisses = fromEngine.unbalancedDismisses
+        statistics.takeEngineCounters(from: engine.statistics)
         outcome.statistics = statistics
         outcome.openSessions = engine.openSessionCount
 

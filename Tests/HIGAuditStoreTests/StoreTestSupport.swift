@@ -1,20 +1,8 @@
 import Foundation
 import HIGAuditCore
 import HIGAuditIO
+import HIGAuditSample
 @testable import HIGAuditStore
-
-/// A small seedable generator (SplitMix64), so a failing case can be replayed from its seed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Interaction logs written by the tests: one stream of interleaved sessions cut into files, so that
 /// sessions cross file (and batch) boundaries, with events that trigger most rules, some out of order
@@ -24,7 +12,7 @@ enum LogFixtures {
 
     /// The lines of the whole stream, in input order.
     static func stream(seed: UInt64, sessions: Int = 40, eventsPerSession: ClosedRange<Int> = 10...60) -> [String] {
-        var rng = SeededGenerator(seed: seed)
+        var rng = SampleRandom(seed: seed)
         var timed: [(ts: Int64, order: Int, line: String)] = []
         var order = 0
         for index in 0..<sessions {

@@ -83,7 +83,7 @@ struct AnalysisFrontend {
             ? accumulator.overview(ingest: statistics)
             : names.map { accumulator.table($0, ingest: statistics, sources: sources) }
         var stdout = FileOutput.standardOutput()
-        output.format.writer(colors: usesColor()).write(tables, to: &stdout)
+        output.format.writer(colors: output.color.isEnabledForStandardOutput).write(tables, to: &stdout)
         do {
             try stdout.close()
         } catch {
@@ -112,17 +112,6 @@ struct AnalysisFrontend {
                     throw FatalError("cannot write \(path): \(error)")
                 }
             }
-        }
-    }
-
-    private func usesColor() -> Bool {
-        switch output.color {
-        case .always: return true
-        case .never: return false
-        case .auto:
-            guard isatty(STDOUT_FILENO) == 1, getenv("NO_COLOR") == nil else { return false }
-            if let term = getenv("TERM"), String(cString: term) == "dumb" { return false }
-            return true
         }
     }
 }

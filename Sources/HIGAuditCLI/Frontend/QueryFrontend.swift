@@ -66,16 +66,3 @@ struct QueryFrontend {
     }
 }
 
-extension ColorChoice {
-    /// Colour on standard output: `auto` only on a terminal, with `NO_COLOR` unset and `TERM` not dumb.
-    var isEnabledForStandardOutput: Bool {
-        switch self {
-        case .always: return true
-        case .never: return false
-        case .auto:
-            guard isatty(STDOUT_FILENO) == 1, getenv("NO_COLOR") == nil else { return false }
-            if let term = getenv("TERM"), String(cString: term) == "dumb" { return false }
-            return true
-        }
-    }
-}

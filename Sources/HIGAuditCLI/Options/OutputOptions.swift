@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ArgumentParser
 import HIGAuditCore
 import HIGAuditIO
@@ -11,6 +14,20 @@ enum ColorChoice: String, CaseIterable, ExpressibleByArgument {
     case auto
     case always
     case never
+}
+
+extension ColorChoice {
+    /// Colour on standard output: `auto` only on a terminal, with `NO_COLOR` unset and `TERM` not dumb.
+    var isEnabledForStandardOutput: Bool {
+        switch self {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            guard isatty(STDOUT_FILENO) == 1, getenv("NO_COLOR") == nil else { return false }
+            if let term = getenv("TERM"), String(cString: term) == "dumb" { return false }
+            return true
+        }
+    }
 }
 
 /// Which tables to print, in which format, and where.

@@ -29,28 +29,6 @@ extension EventKind {
         guard let kind, b == kind.wireNameLiteral else { return nil }
         self = kind
     }
-
-    /// `wireName` as a literal, for comparing bytes without building a `String`.
-    var wireNameLiteral: StaticString {
-        switch self {
-        case .sessionStart: "session.start"
-        case .sessionEnd: "session.end"
-        case .touch: "touch"
-        case .pencilDoubleTap: "pencil.double_tap"
-        case .haptic: "haptic"
-        case .outcome: "outcome"
-        case .tabSwitch: "nav.tab_switch"
-        case .navPush: "nav.push"
-        case .navPop: "nav.pop"
-        case .modalPresent: "modal.present"
-        case .modalDismiss: "modal.dismiss"
-        case .contentMutation: "content.mutation"
-        case .loadingStart: "loading.start"
-        case .loadingEnd: "loading.end"
-        case .captureStart: "capture.start"
-        case .captureStop: "capture.stop"
-        }
-    }
 }
 
 extension PencilPreferredAction {

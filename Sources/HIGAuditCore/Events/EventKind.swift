@@ -5,7 +5,10 @@ public enum EventKind: UInt8, CaseIterable, Sendable, Hashable {
     case loadingStart, loadingEnd, captureStart, captureStop
 
     /// The `type` string in the log.
-    public var wireName: String {
+    public var wireName: String { wireNameLiteral.description }
+
+    /// `wireName` as a literal, for comparing bytes without building a `String`.
+    public var wireNameLiteral: StaticString {
         switch self {
         case .sessionStart: "session.start"
         case .sessionEnd: "session.end"

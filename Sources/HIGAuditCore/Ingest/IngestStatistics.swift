@@ -27,6 +27,16 @@ public struct IngestStatistics: Sendable, Equatable, Codable {
 
     public var unknownTypeEvents: Int64 { unknownTypes.values.reduce(0, +) }
 
+    /// Takes the counters the session engine keeps (events, sessions, late, duplicate, unbalanced
+    /// dismisses) from its statistics, leaving the reader's and decoder's counters as they are.
+    public mutating func takeEngineCounters(from engine: IngestStatistics) {
+        events = engine.events
+        sessions = engine.sessions
+        lateEvents = engine.lateEvents
+        duplicateEvents = engine.duplicateEvents
+        unbalancedDismisses = engine.unbalancedDismisses
+    }
+
     /// True when something was skipped: the run "finished but skipped input" (SPEC §5).
     public var skippedInput: Bool {
         malformedLines > 0 || skippedBytes > 0 || truncatedFiles > 0 || faults > 0

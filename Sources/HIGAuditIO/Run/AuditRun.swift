@@ -56,12 +56,7 @@ public final class AuditRun {
     /// Everything counted so far: the reader's, the decoder's and the engine's part of the ingest table.
     public var statistics: IngestStatistics {
         var merged = inputStatistics
-        let fromEngine = engine.statistics
-        merged.events = fromEngine.events
-        merged.sessions = fromEngine.sessions
-        merged.lateEvents = fromEngine.lateEvents
-        merged.duplicateEvents = fromEngine.duplicateEvents
-        merged.unbalancedDismisses = fromEngine.unbalancedDismisses
+        merged.takeEngineCounters(from: engine.statistics)
         return merged
     }
 
