@@ -160,3 +160,15 @@ import Testing
         #expect(since.stdout.split(separator: "\r\n").count == 1 + 2, "haptic-when-disabled at 07.000 and haptic-mismatch at 08.100")
     }
 }
+
+/// The progress line is for people: drawn on a terminal, never into a pipe or a file.
+@Suite struct ProgressLineTests {
+    @Test func progressIsDrawnOnlyWhenStandardErrorIsATerminal() throws {
+        let command = "\(HigAuditBinary.executable.path) analyze SampleLogs/damaged SampleLogs/night-2026-11-20/2026-11-20/1800 --table ingest"
+        // util-linux `script` runs the command on a pseudo-terminal and copies what it printed.
+        let onTerminal = try HigAuditBinary.shell(["script", "-qec", command, "/dev/null"])
+        #expect(onTerminal.stdout.contains("MB read"))
+        let piped = try HigAuditBinary.run(["analyze", "SampleLogs/damaged", "--table", "ingest"])
+        #expect(!piped.stderr.contains("MB read"))
+    }
+}

@@ -38,16 +38,17 @@ struct AnalysisFrontend {
         let run = AuditRun(
             configuration: configuration, reader: reader, filter: filter, keepsViolations: keepsViolations,
             onDiagnostic: reporter.report)
+        let (sources, resolveProblems) = InputResolver.resolve(input.inputs)
         run.onProgress = { bytes in
-            progress.update(file: run.sources.paths.count, of: 0, path: run.sources.paths.last ?? "", bytes: bytes,
-                            events: run.engine.statistics.events)
+            progress.update(file: run.sources.paths.count, of: sources.count, path: run.sources.paths.last ?? "",
+                            bytes: bytes, events: run.engine.statistics.events)
         }
 
-        let (sources, resolveProblems) = InputResolver.resolve(input.inputs)
         for problem in resolveProblems { run.recordUnreadable(problem) }
         if input.strict, !resolveProblems.isEmpty { return abortStrict(progress: progress) }
         for source in sources {
             run.read(source)
+            run.onProgress?(run.statistics.decompressedBytes)
             if input.strict, run.statistics.skippedInput { return abortStrict(progress: progress) }
         }
         let accumulator = run.finish()
