@@ -59,11 +59,20 @@ enum JSONNumber {
         return Double(text) ?? .nan
     }
 
-    /// 10^k for 0 ≤ k ≤ 22, computed exactly (every intermediate power is a representable double).
+    /// 10^k for 0 ≤ k ≤ 22, each exactly representable as a double (the same values the loop
+    /// `value *= 10` produces, looked up instead of computed: `x`/`y` of every touch come here).
     @inline(__always)
     private static func powerOfTen(_ k: Int) -> Double {
-        var value = 1.0
-        for _ in 0..<k { value *= 10 }
-        return value
+        withUnsafePointer(to: exactPowersOfTen) { tuple in
+            UnsafeRawPointer(tuple).assumingMemoryBound(to: Double.self)[k]
+        }
     }
+
+    private static let exactPowersOfTen: (
+        Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double,
+        Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double
+    ) = (
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
+    )
 }
