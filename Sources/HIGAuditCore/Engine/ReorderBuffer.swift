@@ -22,6 +22,7 @@ struct ReorderBuffer {
         (head &+ offset) & (slots.count &- 1)
     }
 
+    @inline(__always)
     mutating func insert(_ event: consuming Event) {
         if count == slots.count { grow() }
         let ts = event.ts
