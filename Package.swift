@@ -4,6 +4,10 @@ import PackageDescription
 /// Strictness shared by every target, applied in one place (as swift-log does).
 let strictSwiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
+    // Release builds drop the run-time exclusivity checks (swift_beginAccess on every access to a class's
+    // stored property), measured at about 6% of `analyze`; debug builds and tests keep them, and the
+    // compile-time checks stay on everywhere. Overflow checks are unaffected (this is not -Ounchecked).
+    .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
 ]
 
 var package = Package(

@@ -9,7 +9,7 @@ final class OpenSession {
     /// Earliest accepted `session.end` `ts`, if any (SPEC §2 closing rule (a)).
     var endTs: Int64?
     /// Fingerprints of the ids of the session's accepted events, for duplicate detection.
-    var seenIds: Set<UInt64> = []
+    var seenIds = FingerprintSet()
     var buffer = ReorderBuffer()
     var context: SessionContext
     var ruleStates: RuleStates

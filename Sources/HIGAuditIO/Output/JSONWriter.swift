@@ -56,6 +56,11 @@ public struct JSONWriter: TableWriter {
 
     /// A JSON string literal.
     public static func string(_ text: String) -> String {
+        // Most cells need no escaping: check the bytes once and copy them as they are. 0xE2 leads
+        // U+2028/U+2029, so any string that has it takes the careful path.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 != 0x7F && $0 != 0xE2 }) {
+            return "\"" + text + "\""
+        }
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

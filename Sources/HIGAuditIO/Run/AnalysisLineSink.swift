@@ -33,12 +33,14 @@ public struct AnalysisLineSink: LineSink {
                 onProgress(bytesBefore &+ bytesInFile)
             }
         }
-        switch decoder.decode(bytes) {
+        let decoded = decoder.decode(bytes)
+        // Consumed, so the event moves out of the enum and on into the engine instead of being copied.
+        switch consume decoded {
         case .blank:
             break
         case .event(var event):
             event.source = SourceLocation(file: file, line: number)
-            engine.ingest(event)
+            engine.ingest(consume event)
         case .unknownType(let name):
             statistics.unknownTypes[name, default: 0] += 1
         case .malformed(let problem):
