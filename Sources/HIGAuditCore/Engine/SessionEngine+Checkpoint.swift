@@ -58,7 +58,7 @@ extension SessionEngine {
         for saved in checkpoint.sessions {
             let session = OpenSession(id: saved.id, newestTs: saved.newestTs, ruleStates: saved.ruleStates)
             session.endTs = saved.endTs
-            session.seenIds = Set(saved.seenIds)
+            session.seenIds = FingerprintSet(saved.seenIds)
             session.context = saved.context
             for event in saved.pendingEvents { session.buffer.insert(event) }
             open[saved.id] = session
