@@ -62,7 +62,7 @@ case $status in
 esac
 
 excel_out="$(value excel_out)"
-if [ "$status" -le 3 ] && [ -n "$excel_out" ]; then
+if { [ "$status" -eq 0 ] || [ "$status" -eq 3 ]; } && [ -n "$excel_out" ]; then
     if "$hig_audit" export --store "$store" --out "$(absolute "$excel_out")" --excel; then
         log "Excel export written to $excel_out"
     else

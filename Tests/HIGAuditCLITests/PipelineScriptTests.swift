@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+/// The ready pipeline in `Pipelines/`: the wrapper reads its YAML, runs the nightly job, exports, and
+/// exits with the job's status; a second run finds everything already counted.
+@Suite struct PipelineScriptTests {
+    @Test func wrapperRunsTheNightlyJobAndExports() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        let logs = HigAuditBinary.packageRoot.appendingPathComponent("SampleLogs/night-2026-11-20/2026-11-20/1800").path
+        let yaml = """
+            # test pipeline
+            inputs:
+              - \(logs)   # one ten-minute slice of the sample night
+            store: state/results.sqlite
+            config:
+            out: dashboard
+            excel_out: excel
+            close_open: true
+            strict: false
+            hig_audit: \(HigAuditBinary.executable.path)
+
+            """
+        let pipeline = directory.appendingPathComponent("nightly.yml")
+        try yaml.write(to: pipeline, atomically: true, encoding: .utf8)
+        let script = HigAuditBinary.packageRoot.appendingPathComponent("Pipelines/hig-audit-nightly.sh").path
+
+        let first = try HigAuditBinary.shell(["bash", script, pipeline.path])
+        #expect(first.status == 0 || first.status == 3, "\(first.stderr)")
+        #expect(first.stderr.contains("hig-audit-nightly: run committed"))
+        for file in ["state/results.sqlite", "dashboard/summary.csv", "dashboard/violations.json", "excel/violations.csv"] {
+            #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(file).path), "\(file) missing")
+        }
+        let exported = try Data(contentsOf: directory.appendingPathComponent("excel/violations.csv"))
+        #expect(exported.starts(with: [0xEF, 0xBB, 0xBF]), "the Excel export starts with a byte order mark")
+
+        let second = try HigAuditBinary.shell(["bash", script, pipeline.path])
+        #expect(second.status == 0)
+        #expect(second.stderr.contains("0 files read"))
+    }
+
+    @Test func aMissingStoreSettingIsFatal() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        let pipeline = directory.appendingPathComponent("nightly.yml")
+        try "inputs:\n  - /tmp\n".write(to: pipeline, atomically: true, encoding: .utf8)
+        let script = HigAuditBinary.packageRoot.appendingPathComponent("Pipelines/hig-audit-nightly.sh").path
+        let result = try HigAuditBinary.shell(["bash", script, pipeline.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("sets no store"))
+    }
+}
