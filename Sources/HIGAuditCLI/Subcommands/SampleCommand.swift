@@ -117,7 +117,7 @@ struct SampleCommand: ParsableCommand {
         let configuration = SampleConfiguration(
             size: targetBytes.map { .targetBytes($0) } ?? .sessions(sessions),
             seed: seed, days: days, startMs: try startMilliseconds(), activeHours: activeHours, devices: devices,
-            noise: noise ? .realistic : .none, layout: SampleConfiguration.Layout(rawValue: layout) ?? .deviceHour,
+            noise: noise ? .realistic : .none, layout: SampleConfiguration.Layout(rawValue: layout) ?? .hourDevice,
             fileMinutes: fileMinutes, compressionLevel: level, moveSamplingMs: moveSamplingMs,
             sessionLength: SessionLength(rawValue: sessionLength) ?? .mixed
         )
