@@ -142,17 +142,26 @@ private struct LineReader {
             scanner.pos &+= 1
             return
         }
+        var position = 0
         while true {
             guard scanner.pos < count else { throw JSONError.unexpectedEnd(at: scanner.pos) }
             let keyColumn = scanner.pos
             guard base[keyColumn] == 0x22 else { throw JSONError.unexpected(base, at: keyColumn, end: count) }
-            scanner.pos &+= 1
-            let keyEscaped = try scanner.scanStringBody()
             let keyStart = keyColumn &+ 1
-            let keyLength = scanner.pos &- 1 &- keyStart
-            let field = keyEscaped
-                ? Self.fieldForEscapedKey(base: base, start: keyStart, end: keyStart &+ keyLength)
-                : keys.field(start: base + keyStart, count: keyLength, readableUpTo: base + count)
+            let field: EventField?
+            if let predicted = keys.predictedField(at: position, start: base + keyStart, readableUpTo: base + count) {
+                field = predicted
+                scanner.pos = keyStart &+ keys.keyLength(predicted) &+ 1
+            } else {
+                scanner.pos = keyStart
+                let keyEscaped = try scanner.scanStringBody()
+                let keyLength = scanner.pos &- 1 &- keyStart
+                field = keyEscaped
+                    ? Self.fieldForEscapedKey(base: base, start: keyStart, end: keyStart &+ keyLength)
+                    : keys.field(start: base + keyStart, count: keyLength, readableUpTo: base + count)
+                keys.remember(field, at: position)
+            }
+            position &+= 1
             try scanner.expectColon()
             if let field {
                 let value = try scanKnownValue(&scanner)

@@ -14,8 +14,14 @@ struct KeyMatcher {
     /// Per field: the key's bytes, zero-padded to 32, as four words; then four masks of its length.
     private let patterns: UnsafeMutablePointer<UInt64>
     private let lengths: UnsafeMutablePointer<Int>
+    /// Per key position in the top-level object, the field found there on the previous line, or
+    /// `noField` (see `predictedField`).
+    private let lastOrder: UnsafeMutablePointer<UInt8>
+    static let rememberedPositions = 32
 
     init() {
+        lastOrder = .allocate(capacity: Self.rememberedPositions)
+        lastOrder.initialize(repeating: Self.noField, count: Self.rememberedPositions)
         bucketFields = .allocate(capacity: Self.buckets)
         bucketFields.initialize(repeating: Self.noField, count: Self.buckets)
         patterns = .allocate(capacity: EventField.count * Self.wordsPerKey * 2)
@@ -43,6 +49,45 @@ struct KeyMatcher {
         bucketFields.deallocate()
         patterns.deallocate()
         lengths.deallocate()
+        lastOrder.deallocate()
+    }
+
+    /// The field whose key, with its closing quote, starts at `start` if it is the key the previous line
+    /// had at the same `position`, else nil; `end` bounds the readable bytes.
+    ///
+    /// Lines of one log write their keys in the same order, so this usually saves scanning the key for
+    /// its closing quote and hashing it. Equal bytes up to and including the quote mean the key is that
+    /// field's key exactly (no key contains a quote, a backslash or a control character), so the answer
+    /// never differs from scanning and `field(start:count:readableUpTo:)`.
+    @inline(__always)
+    func predictedField(at position: Int, start: UnsafePointer<UInt8>, readableUpTo end: UnsafePointer<UInt8>)
+        -> EventField?
+    {
+        guard position < Self.rememberedPositions, end - start >= 32 else { return nil }
+        let index = lastOrder[position]
+        guard index != Self.noField else { return nil }
+        let fieldIndex = Int(index)
+        let n = lengths[fieldIndex]
+        guard start[n] == 0x22 else { return nil }
+        let words = patterns + fieldIndex &* (Self.wordsPerKey &* 2)
+        let raw = UnsafeRawPointer(start)
+        var difference: UInt64 = 0
+        for i in 0..<Self.wordsPerKey {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i &* 8, as: UInt64.self))
+            difference |= (word ^ words[i]) & words[Self.wordsPerKey &+ i]
+        }
+        return difference == 0 ? EventField(rawValue: fieldIndex) : nil
+    }
+
+    /// The length of the field's key in bytes.
+    @inline(__always)
+    func keyLength(_ field: EventField) -> Int { lengths[field.rawValue] }
+
+    /// Notes which field (or none) the key at `position` of this line was.
+    @inline(__always)
+    func remember(_ field: EventField?, at position: Int) {
+        guard position < Self.rememberedPositions else { return }
+        lastOrder[position] = field.map { UInt8($0.rawValue) } ?? Self.noField
     }
 
     @inline(__always)

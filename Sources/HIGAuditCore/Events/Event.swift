@@ -14,29 +14,31 @@ public struct Event: Sendable, Equatable, Codable {
     public var osVersion: String?
     /// The screen visible *after* the event.
     public var screen: String?
+    /// Where the line came from; filled in by whoever knows the file and line.
+    ///
+    /// Declared before `id` on purpose: the compiler's memberwise initialiser then has a signature of its
+    /// own (`…screen:source:id:`), which the public initialiser below delegates to (see there).
+    public var source: SourceLocation
     /// Devices retry uploads, so an `id` already seen in the session marks a duplicate.
     public var id: String?
-    /// Where the line came from; filled in by whoever knows the file and line.
-    public var source: SourceLocation
 
+    public var kind: EventKind { payload.kind }
+}
+
+extension Event {
+    /// Delegates to the memberwise initialiser, which builds the value in one piece. Assigning the ten
+    /// fields one by one (as an initialiser in the type's body must) left the optimiser with a stack copy
+    /// it did not remove: every decoded event was copied whole (a retain per string) and the original
+    /// destroyed, a measured cost on the decoding hot path.
     public init(
         ts: Int64, session: String, payload: EventPayload,
         device: String? = nil, app: String? = nil, appVersion: String? = nil, osVersion: String? = nil,
         screen: String? = nil, id: String? = nil, source: SourceLocation = .unknown
     ) {
-        self.ts = ts
-        self.session = session
-        self.payload = payload
-        self.device = device
-        self.app = app
-        self.appVersion = appVersion
-        self.osVersion = osVersion
-        self.screen = screen
-        self.id = id
-        self.source = source
+        self.init(
+            ts: ts, session: session, payload: payload, device: device, app: app, appVersion: appVersion,
+            osVersion: osVersion, screen: screen, source: source, id: id)
     }
-
-    public var kind: EventKind { payload.kind }
 }
 
 /// A place in the input: the file's index in reading order and the 1-based line in its decompressed text.

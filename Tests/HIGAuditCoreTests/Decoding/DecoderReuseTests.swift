@@ -63,4 +63,23 @@ import Testing
         #expect(second.decode(#"{"ts":2,"session":"b","type":"session.end"}"#) == .event(Event(ts: 2, session: "b", payload: .sessionEnd)))
         #expect(first.decode(#"{"ts":3,"session":"a","type":"session.end"}"#) == .event(Event(ts: 3, session: "a", payload: .sessionEnd)))
     }
+
+    /// The decoder first tries the key the previous line had at the same position; a key that only
+    /// starts like it, is longer, is escaped or is another key must still be read as what it is.
+    @Test(arguments: [
+        #"{"ts":2,"session":"s","type":"touch","idx":"e9","phase":"began","padding":"0123456789abcdefghijklmnopqrstuvwxyz"}"#,
+        #"{"ts":2,"session":"s","type":"touch","i":"e9","phase":"began","padding":"0123456789abcdefghijklmnopqrstuvwxyz"}"#,
+        #"{"ts":2,"session":"s","type":"touch","\u0069d":"e9","phase":"began","padding":"0123456789abcdefghijklmnopqrstuvwxyz"}"#,
+        #"{"ts":2,"session":"s","type":"touch","phase":"began","id":"e9","padding":"0123456789abcdefghijklmnopqrstuvwxyz"}"#,
+        #"{"tsx":2,"ts":2,"session":"s","type":"touch","phase":"began","padding":"0123456789abcdefghijklmnopqrstuvwxyz"}"#,
+        #"{"ts":2,"session":"s","type":"touch","id":"e9","id":"e9","phase":"began","padding":"0123456789abcdefghijklmnopqrstuvwxyz"}"#,
+        #"{"ts":2,"session":"s","type":"touch","id":"e9","phase":"began","padding":"0123456789abcdefghijklmnopqrstuvwxyz"}"#,
+    ])
+    func keysAtTheSamePositionAsOnThePreviousLineAreReadAfresh(line: String) {
+        var primed = EventDecoder()
+        let previous = #"{"ts":1,"session":"s","type":"touch","id":"e1","phase":"began","padding":"0123456789abcdefghijklmnopqrstuvwxyz"}"#
+        _ = primed.decode(previous)
+        var fresh = EventDecoder()
+        #expect(primed.decode(line) == fresh.decode(line))
+    }
 }
