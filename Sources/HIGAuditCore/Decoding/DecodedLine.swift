@@ -9,6 +9,16 @@ public enum DecodedLine: Sendable, Equatable {
     case malformed(MalformedLine)
 }
 
+/// What one line turned out to be when its event, if any, went straight to a consumer
+/// (`EventDecoder.decode(_:source:accept:)`): `DecodedLine` without the event.
+public enum LineVerdict: Sendable, Equatable {
+    case blank
+    /// The event was handed to the consumer.
+    case event
+    case unknownType(String)
+    case malformed(MalformedLine)
+}
+
 /// Why a line was rejected, precise enough for a person to find and fix it.
 public struct MalformedLine: Error, Sendable, Equatable, CustomStringConvertible {
     /// Byte offset within the line where the problem was found, when there is one.

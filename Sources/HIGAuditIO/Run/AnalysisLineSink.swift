@@ -33,14 +33,10 @@ public struct AnalysisLineSink: LineSink {
                 onProgress(bytesBefore &+ bytesInFile)
             }
         }
-        let decoded = decoder.decode(bytes)
-        // Consumed, so the event moves out of the enum and on into the engine instead of being copied.
-        switch consume decoded {
-        case .blank:
+        let engine = self.engine
+        switch decoder.decode(bytes, source: SourceLocation(file: file, line: number), accept: { engine.ingest($0) }) {
+        case .blank, .event:
             break
-        case .event(var event):
-            event.source = SourceLocation(file: file, line: number)
-            engine.ingest(consume event)
         case .unknownType(let name):
             statistics.unknownTypes[name, default: 0] += 1
         case .malformed(let problem):

@@ -83,3 +83,42 @@ import Testing
         #expect(primed.decode(line) == fresh.decode(line))
     }
 }
+
+/// The hot-path entry point hands the event to a consumer instead of returning it; it must agree with
+/// the value-returning one line for line, and call the consumer exactly for events.
+@Suite struct DecoderHandOffTests {
+    @Test func handOffAgreesWithTheReturnedValue() {
+        let lines = [
+            #"{"ts":"2026-11-20T21:04:05.123Z","session":"s","type":"touch","phase":"began","x":1.5,"id":"e1"}"#,
+            #"{"ts":1,"session":"s","type":"loading.start","id":"L","indicator":"spinner"}"#,
+            #"{"ts":1,"session":"s","type":"telemetry.ping"}"#,
+            #"{"ts":1,"session":"s","type":"touch"}"#,
+            #"{"ts":1,"session":"","type":"session.end"}"#,
+            "   ",
+            #"{"ts":2,"session":"s","type":"modal.present","modal":"m","style":"popover","screen":"a"}"#,
+        ]
+        var handing = EventDecoder()
+        var returning = EventDecoder()
+        for (index, line) in lines.enumerated() {
+            let source = SourceLocation(file: 3, line: Int64(index + 1))
+            var handed: [Event] = []
+            var text = line
+            let verdict = text.withUTF8 { bytes in
+                handing.decode(UnsafeRawBufferPointer(bytes), source: source, accept: { handed.append($0) })
+            }
+            let value = text.withUTF8 { returning.decode(UnsafeRawBufferPointer($0), source: source) }
+            switch value {
+            case .event(let event):
+                #expect(verdict == .event)
+                #expect(handed == [event])
+                #expect(event.source == source)
+            case .blank:
+                #expect(verdict == .blank && handed.isEmpty)
+            case .unknownType(let name):
+                #expect(verdict == .unknownType(name) && handed.isEmpty)
+            case .malformed(let problem):
+                #expect(verdict == .malformed(problem) && handed.isEmpty)
+            }
+        }
+    }
+}
