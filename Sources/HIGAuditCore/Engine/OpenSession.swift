@@ -10,7 +10,7 @@ final class OpenSession {
     var endTs: Int64?
     /// Fingerprints of the ids of the session's accepted events, for duplicate detection.
     var seenIds = FingerprintSet()
-    var buffer = ReorderBuffer()
+    let buffer = ReorderBuffer()
     var context: SessionContext
     var ruleStates: RuleStates
 

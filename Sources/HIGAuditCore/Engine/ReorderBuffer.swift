@@ -4,27 +4,45 @@
 /// A ring buffer kept sorted by `ts`, equal `ts` in input order. Input is nearly sorted, so inserting
 /// scans from the back and usually appends at once; releasing takes from the front. Both are O(1) on
 /// sorted input and O(buffer) at worst; the storage settles at the session's working size and is
-/// reused, so steady state allocates nothing. Released slots are `nil`: taking an event out moves it.
-struct ReorderBuffer {
-    private var slots: [Event?] = []
+/// reused, so steady state allocates nothing.
+///
+/// Every accepted event passes through here, so the storage is managed by hand: an event is moved in
+/// once and handed to the rules where it lies (`releaseFirst`), then destroyed in place. An array of
+/// optionals cost a copy of the ~200-byte event on the way in, one on the way out and one more per
+/// call level that passed it on.
+final class ReorderBuffer {
+    private var events: UnsafeMutablePointer<Event>
     /// The `ts` of each occupied slot, kept beside the events so that finding an insertion point or
-    /// testing the oldest event reads 8 bytes instead of copying (and retaining) a whole `Event?`.
-    private var stamps: [Int64] = []
-    /// Index of the oldest event in `slots`.
+    /// testing the oldest event reads 8 bytes.
+    private var stamps: UnsafeMutablePointer<Int64>
+    /// A power of two.
+    private var capacity: Int
+    /// Index of the oldest event.
     private var head = 0
     private(set) var count = 0
+
+    init() {
+        capacity = 8
+        events = .allocate(capacity: capacity)
+        stamps = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        for offset in 0..<count { (events + slot(offset)).deinitialize(count: 1) }
+        events.deallocate()
+        stamps.deallocate()
+    }
 
     var isEmpty: Bool { count == 0 }
 
     @inline(__always)
     private func slot(_ offset: Int) -> Int {
-        // Capacity is a power of two.
-        (head &+ offset) & (slots.count &- 1)
+        (head &+ offset) & (capacity &- 1)
     }
 
     @inline(__always)
-    mutating func insert(_ event: consuming Event) {
-        if count == slots.count { grow() }
+    func insert(_ event: consuming Event) {
+        if count == capacity { grow() }
         let ts = event.ts
         // Strictly greater: an equal `ts` goes after the ones already there, keeping input order.
         var position = count
@@ -33,41 +51,47 @@ struct ReorderBuffer {
         while index > position {
             let to = slot(index)
             let from = slot(index &- 1)
-            slots.swapAt(to, from)
+            (events + to).moveInitialize(from: events + from, count: 1)
             stamps[to] = stamps[from]
             index &-= 1
         }
         let target = slot(position)
-        slots[target] = consume event
+        (events + target).initialize(to: event)
         stamps[target] = ts
         count &+= 1
     }
 
-    /// The oldest event if its `ts` is at most `threshold`, removed from the buffer.
+    /// Hands the oldest event to `body` if its `ts` is at most `threshold`, then removes it.
+    /// - Returns: whether there was such an event.
     @inline(__always)
-    mutating func popFirst(notAfter threshold: Int64) -> Event? {
-        guard count > 0, stamps[head] <= threshold else { return nil }
-        let event = slots[head].take()
+    func releaseFirst(notAfter threshold: Int64, _ body: (borrowing Event) -> Void) -> Bool {
+        guard count > 0, stamps[head] <= threshold else { return false }
+        let oldest = events + head
+        body(oldest.pointee)
+        oldest.deinitialize(count: 1)
         head = slot(1)
         count &-= 1
-        return event
+        return true
     }
 
-    /// The oldest event, whatever its `ts` (the session is closing).
-    mutating func popFirst() -> Event? {
-        popFirst(notAfter: .max)
+    /// The waiting events in release order, left in place (for a checkpoint).
+    var pending: [Event] {
+        (0..<count).map { events[slot($0)] }
     }
 
-    private mutating func grow() {
-        let capacity = max(slots.count * 2, 8)
-        var larger = [Event?](repeating: nil, count: capacity)
-        var largerStamps = [Int64](repeating: 0, count: capacity)
+    private func grow() {
+        let larger = capacity * 2
+        let largerEvents = UnsafeMutablePointer<Event>.allocate(capacity: larger)
+        let largerStamps = UnsafeMutablePointer<Int64>.allocate(capacity: larger)
         for offset in 0..<count {
-            larger[offset] = slots[slot(offset)].take()
+            (largerEvents + offset).moveInitialize(from: events + slot(offset), count: 1)
             largerStamps[offset] = stamps[slot(offset)]
         }
-        slots = larger
+        events.deallocate()
+        stamps.deallocate()
+        events = largerEvents
         stamps = largerStamps
+        capacity = larger
         head = 0
     }
 }

@@ -35,13 +35,9 @@ extension SessionEngine {
     /// `init(configuration:checkpoint:onLate:onReport:)` by the next one. The engine is not changed.
     public func checkpoint() -> EngineCheckpoint {
         let sessions = open.values.sorted { $0.id < $1.id }.map { session -> SessionCheckpoint in
-            var buffer = session.buffer
-            var pending: [Event] = []
-            pending.reserveCapacity(buffer.count)
-            while let event = buffer.popFirst() { pending.append(event) }
-            return SessionCheckpoint(
+            SessionCheckpoint(
                 id: session.id, newestTs: session.newestTs, endTs: session.endTs,
-                seenIds: session.seenIds.sorted(), pendingEvents: pending, context: session.context,
+                seenIds: session.seenIds.sorted(), pendingEvents: session.buffer.pending, context: session.context,
                 ruleStates: session.ruleStates)
         }
         return EngineCheckpoint(streamNewestTs: streamNewestTs, sessions: sessions)

@@ -140,9 +140,7 @@ public final class SessionEngine {
         // Any future accepted event has ts ≥ newest − lateness and a later input position, so
         // everything at or before that bound is in its final place.
         let ready = session.newestTs.minus(maxLateness)
-        while let next = session.buffer.popFirst(notAfter: ready) {
-            release(next, in: session)
-        }
+        while session.buffer.releaseFirst(notAfter: ready, { release($0, in: session) }) {}
         if eventsSinceSweep >= max(Self.sweepInterval, open.count) { sweep() }
     }
 
@@ -150,7 +148,8 @@ public final class SessionEngine {
 
     /// One event in its session's final order: update the shared context, run the rules, then apply
     /// the event to the state the rules read as "before".
-    private func release(_ event: Event, in session: OpenSession) {
+    @inline(__always)
+    private func release(_ event: borrowing Event, in session: OpenSession) {
         session.context.prepare(for: event)
         rules.observe(event, states: &session.ruleStates, in: &session.context)
         if !session.context.apply(event) { statistics.unbalancedDismisses += 1 }
@@ -172,7 +171,7 @@ public final class SessionEngine {
     }
 
     private func close(_ session: OpenSession) {
-        while let next = session.buffer.popFirst() { release(next, in: session) }
+        while session.buffer.releaseFirst(notAfter: .max, { release($0, in: session) }) {}
         rules.finish(states: &session.ruleStates, in: &session.context)
         open[session.id] = nil
         if lastSession === session { lastSession = nil }
