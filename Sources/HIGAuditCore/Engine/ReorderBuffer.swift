@@ -7,9 +7,9 @@
 /// reused, so steady state allocates nothing.
 ///
 /// Every accepted event passes through here, so the storage is managed by hand: an event is moved in
-/// once and handed to the rules where it lies (`releaseFirst`), then destroyed in place. An array of
-/// optionals cost a copy of the ~200-byte event on the way in, one on the way out and one more per
-/// call level that passed it on.
+/// once, moved out once and lent to the rules (`releaseFirst`). An array of optionals cost a copy of
+/// the ~200-byte event on the way in, one on the way out and one more per call level that passed it
+/// on, and copies of an `Event` also retain its strings.
 final class ReorderBuffer {
     private var events: UnsafeMutablePointer<Event>
     /// The `ts` of each occupied slot, kept beside the events so that finding an insertion point or
@@ -56,21 +56,22 @@ final class ReorderBuffer {
             index &-= 1
         }
         let target = slot(position)
-        (events + target).initialize(to: event)
+        (events + target).initialize(to: consume event)
         stamps[target] = ts
         count &+= 1
     }
 
-    /// Hands the oldest event to `body` if its `ts` is at most `threshold`, then removes it.
+    /// Removes the oldest event if its `ts` is at most `threshold` and lends it to `body`.
     /// - Returns: whether there was such an event.
     @inline(__always)
     func releaseFirst(notAfter threshold: Int64, _ body: (borrowing Event) -> Void) -> Bool {
         guard count > 0, stamps[head] <= threshold else { return false }
-        let oldest = events + head
-        body(oldest.pointee)
-        oldest.deinitialize(count: 1)
+        // Moved out first: lent straight from the slot, the event was copied (and retained) for the
+        // call, because nothing tells the compiler that `body` leaves the storage alone.
+        let oldest = (events + head).move()
         head = slot(1)
         count &-= 1
+        body(oldest)
         return true
     }
 

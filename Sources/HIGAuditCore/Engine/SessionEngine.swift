@@ -85,7 +85,7 @@ public final class SessionEngine {
             open[event.session] = created
             lastSession = created
             statistics.sessions += 1
-            accept(event, into: created)
+            accept(consume event, into: created)
             return .accepted
         }
         if hasClosed(session) {
@@ -106,7 +106,7 @@ public final class SessionEngine {
         if isLate {
             return reject(event, .tooOld(sessionNewestTs: session.newestTs, maxLatenessMs: maxLateness))
         }
-        accept(event, into: session)
+        accept(consume event, into: session)
         return .accepted
     }
 
@@ -136,7 +136,7 @@ public final class SessionEngine {
         if event.ts > streamNewestTs { streamNewestTs = event.ts }
         if event.kind == .sessionEnd, event.ts < (session.endTs ?? .max) { session.endTs = event.ts }
         session.context.acceptedEvents += 1
-        session.buffer.insert(event)
+        session.buffer.insert(consume event)
         // Any future accepted event has ts ≥ newest − lateness and a later input position, so
         // everything at or before that bound is in its final place.
         let ready = session.newestTs.minus(maxLateness)
