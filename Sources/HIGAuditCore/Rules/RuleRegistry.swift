@@ -93,8 +93,10 @@ struct ConfiguredRules: Sendable {
     let tabStateLost: TabStateLostRule
 
     let enabled: [RuleSlot]
-    /// Indexed by `EventKind.rawValue`: the enabled rules interested in that kind, in rule-id order.
-    private let dispatch: [[RuleSlot]]
+    /// Indexed by `EventKind.rawValue`: the enabled rules interested in that kind, one bit per
+    /// `RuleSlot.rawValue`. Bits rather than an array of slots per kind: reading an inner array
+    /// retained and released it on every event.
+    private let dispatch: [UInt32]
 
     init(configuration: AuditConfiguration) {
         destructiveDoubleTap = DestructiveDoubleTapRule(configuration: configuration)
@@ -109,16 +111,23 @@ struct ConfiguredRules: Sendable {
         pencilPreferenceIgnored = PencilPreferenceIgnoredRule(configuration: configuration)
         tabStateLost = TabStateLostRule(configuration: configuration)
 
+        precondition(RuleSlot.allCases.count <= UInt32.bitWidth, "one dispatch bit per rule")
         let enabled = RuleSlot.allCases.filter { configuration.isEnabled($0.description) }
         self.enabled = enabled
-        dispatch = EventKind.allCases.map { kind in enabled.filter { $0.interests.contains(kind) } }
+        dispatch = EventKind.allCases.map { kind in
+            enabled.filter { $0.interests.contains(kind) }.reduce(0) { $0 | 1 << UInt32($1.rawValue) }
+        }
     }
 
     var enabledDescriptions: [RuleDescription] { enabled.map(\.description) }
 
     func observe(_ event: Event, states: inout RuleStates, in session: inout SessionContext) {
-        for slot in dispatch[Int(event.kind.rawValue)] {
-            switch slot {
+        var pending = dispatch[Int(event.kind.rawValue)]
+        // Lowest bit first: rule-id order.
+        while pending != 0 {
+            let bit = pending.trailingZeroBitCount
+            pending &= pending &- 1
+            switch RuleSlot(rawValue: bit).unsafelyUnwrapped {
             case .destructiveDoubleTap:
                 destructiveDoubleTap.observe(event, state: &states.destructiveDoubleTap, in: &session)
             case .forcedTabSwitch:
