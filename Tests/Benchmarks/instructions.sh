@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# hig-audit instruction counts: the hot path measured in instructions (valgrind's callgrind), which are
+# the same from run to run whatever else the machine is doing, next to `zstd -dc` on the same data.
+#
+#   Tests/Benchmarks/instructions.sh [SLICE_BYTES]     (default 30000000: the first ~30 MB of the
+#                                                       benchmark's one-day input, cut at a line end)
+#
+# Wall time on a shared 2-core machine varies by ±30% between runs (seen: 0.80–1.41 s for the same
+# decode run), too much to judge a change worth a few percent; instruction counts do not vary. They do
+# not show cache misses or branch mispredictions, so a change that lowers them is confirmed with
+# run.sh's wall times before it is kept (a stage-one quote bitmap once saved in string scanning the
+# instructions it cost, and the wall time agreed).
+#
+# Prints, per step, instructions in total and per line, the ratio to `zstd -dc`, and the functions
+# that execute the most instructions. Needs valgrind, zstd, swift; reuses run.sh's input in work/
+# (run run.sh once first). Builds without debug information into .build-instructions: valgrind 3.19
+# cannot read the DWARF of Swift 6 binaries ("Possibly corrupted debuginfo file").
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+slice_bytes="${1:-30000000}"
+work="$here/work"
+input="$work/one-day.ndjson.zst"
+scratch="$here/.build-instructions"
+command -v valgrind >/dev/null || { echo "needs valgrind (apt-get install valgrind)" >&2; exit 2; }
+[ -f "$input" ] || { echo "no $input: run Tests/Benchmarks/run.sh once first" >&2; exit 2; }
+
+echo "== building (release, no debug information)" >&2
+swift build -c release --package-path "$here" --scratch-path "$scratch" -Xswiftc -gnone \
+    --product IngestThroughput >&2
+swift build -c release --package-path "$root" --scratch-path "$scratch-cli" -Xswiftc -gnone \
+    --product hig-audit >&2
+bin="$work/instructions-bin"
+mkdir -p "$bin"
+objcopy --strip-debug "$scratch/release/IngestThroughput" "$bin/IngestThroughput"
+objcopy --strip-debug "$scratch-cli/release/hig-audit" "$bin/hig-audit"
+
+slice="$work/slice-$slice_bytes.ndjson.zst"
+if [ ! -f "$slice" ]; then
+    # head -n -1 drops the line the byte limit cut in two; zstd -dc ends on SIGPIPE, as it should.
+    (set +o pipefail; zstd -qdc "$input" | head -c "$slice_bytes" | head -n -1 | zstd -q -3 -o "$slice.part")
+    mv "$slice.part" "$slice"
+fi
+lines=$(zstd -qdc "$slice" | wc -l)
+echo "== slice: $lines lines, $(zstd -qdc "$slice" | wc -c) bytes of NDJSON" >&2
+
+count() { # out-file command...
+    local out="$1"
+    shift
+    valgrind --tool=callgrind --callgrind-out-file="$out" "$@" >/dev/null 2>"$out.log"
+    grep -o 'Collected : [0-9]*' "$out.log" | grep -o '[0-9]*$'
+}
+zstd_ir=$(count "$work/callgrind.zstd" zstd -qdc "$slice")
+decode_ir=$(count "$work/callgrind.decode" "$bin/IngestThroughput" "$slice")
+rm -rf "$work/instructions-out"
+analyze_ir=$(count "$work/callgrind.analyze" "$bin/hig-audit" analyze "$slice" --out "$work/instructions-out")
+
+printf '%-24s %15s %12s %9s\n' step instructions "per line" "vs zstd"
+for row in "zstd -dc:$zstd_ir" "decode+parse+validate:$decode_ir" "analyze --out:$analyze_ir"; do
+    label="${row%%:*}"
+    ir="${row##*:}"
+    awk -v label="$label" -v ir="$ir" -v lines="$lines" -v base="$zstd_ir" \
+        'BEGIN { printf "%-24s %15d %12.0f %8.2fx\n", label, ir, ir / lines, ir / base }'
+done
+
+top() { # callgrind-file
+    echo
+    echo "-- $(basename "$1"): functions by instructions executed (self), per line"
+    callgrind_annotate --threshold=95 "$1" 2>/dev/null \
+        | awk -v lines="$lines" '/^ *[0-9,]+ \([ 0-9.]+%\) / {
+              n = $1; gsub(",", "", n); $1 = ""; $2 = ""; sub(/^ +/, "");
+              sub(/ \[.*\]$/, ""); sub(/^.*:/, "");
+              if (n + 0 > 0 && $0 != "PROGRAM TOTALS") printf "%10.0f  %s\n", n / lines, $0 }' \
+        | head -16 | swift demangle --simplified | cut -c1-150
+}
+top "$work/callgrind.decode"
+top "$work/callgrind.analyze"
