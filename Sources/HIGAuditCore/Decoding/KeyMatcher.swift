@@ -7,23 +7,23 @@
 struct KeyMatcher {
     static let buckets = 64
     static let wordsPerKey = 4
-    static let noField: UInt8 = 0xFF
 
-    /// Field index per hash bucket, or `noField`.
-    private let bucketFields: UnsafeMutablePointer<UInt8>
+    /// The field per hash bucket, or nil. Fields are stored as values (one byte each), not as raw
+    /// values: `EventField(rawValue:)` is an out-of-line switch, once per key of every line.
+    private let bucketFields: UnsafeMutablePointer<EventField?>
     /// Per field: the key's bytes, zero-padded to 32, as four words; then four masks of its length.
     private let patterns: UnsafeMutablePointer<UInt64>
     private let lengths: UnsafeMutablePointer<Int>
-    /// Per key position in the top-level object, the field found there on the previous line, or
-    /// `noField` (see `predictedField`).
-    private let lastOrder: UnsafeMutablePointer<UInt8>
+    /// Per key position in the top-level object, the field found there on the previous line, or nil
+    /// (see `predictedField`).
+    private let lastOrder: UnsafeMutablePointer<EventField?>
     static let rememberedPositions = 32
 
     init() {
         lastOrder = .allocate(capacity: Self.rememberedPositions)
-        lastOrder.initialize(repeating: Self.noField, count: Self.rememberedPositions)
+        lastOrder.initialize(repeating: nil, count: Self.rememberedPositions)
         bucketFields = .allocate(capacity: Self.buckets)
-        bucketFields.initialize(repeating: Self.noField, count: Self.buckets)
+        bucketFields.initialize(repeating: nil, count: Self.buckets)
         patterns = .allocate(capacity: EventField.count * Self.wordsPerKey * 2)
         patterns.initialize(repeating: 0, count: EventField.count * Self.wordsPerKey * 2)
         lengths = .allocate(capacity: EventField.count)
@@ -34,7 +34,7 @@ struct KeyMatcher {
             let bytes = key.utf8Start
             let bucket = Self.bucket(length: n, first: bytes[0], last: bytes[n - 1])
             // Two keys in one bucket would make one of them unmatchable; the tests guard against it.
-            if bucketFields[bucket] == Self.noField { bucketFields[bucket] = UInt8(field.rawValue) }
+            if bucketFields[bucket] == nil { bucketFields[bucket] = field }
             lengths[field.rawValue] = n
             let words = patterns + field.rawValue * Self.wordsPerKey * 2
             for i in 0..<n {
@@ -63,13 +63,11 @@ struct KeyMatcher {
     func predictedField(at position: Int, start: UnsafePointer<UInt8>, readableUpTo end: UnsafePointer<UInt8>)
         -> EventField?
     {
-        guard position < Self.rememberedPositions, end - start >= 32 else { return nil }
-        let index = lastOrder[position]
-        guard index != Self.noField else { return nil }
-        let fieldIndex = Int(index)
-        let n = lengths[fieldIndex]
-        guard start[n] == 0x22 else { return nil }
-        return keyMatches(fieldIndex, at: start) ? EventField(rawValue: fieldIndex) : nil
+        guard position < Self.rememberedPositions, end - start >= 32, let field = lastOrder[position] else {
+            return nil
+        }
+        guard start[lengths[field.rawValue]] == 0x22 else { return nil }
+        return keyMatches(field.rawValue, at: start) ? field : nil
     }
 
     /// Whether the 32 readable bytes at `start` begin with the key of field `fieldIndex`: one masked
@@ -94,7 +92,7 @@ struct KeyMatcher {
     @inline(__always)
     func remember(_ field: EventField?, at position: Int) {
         guard position < Self.rememberedPositions else { return }
-        lastOrder[position] = field.map { UInt8($0.rawValue) } ?? Self.noField
+        lastOrder[position] = field
     }
 
     @inline(__always)
@@ -107,18 +105,19 @@ struct KeyMatcher {
     @inline(__always)
     func field(start: UnsafePointer<UInt8>, count: Int, readableUpTo end: UnsafePointer<UInt8>) -> EventField? {
         guard count > 0 else { return nil }
-        let index = bucketFields[Self.bucket(length: count, first: start[0], last: start[count &- 1])]
-        guard index != Self.noField else { return nil }
-        let fieldIndex = Int(index)
+        guard let field = bucketFields[Self.bucket(length: count, first: start[0], last: start[count &- 1])] else {
+            return nil
+        }
+        let fieldIndex = field.rawValue
         guard lengths[fieldIndex] == count else { return nil }
         if end - start >= 32 {
-            return keyMatches(fieldIndex, at: start) ? EventField(rawValue: fieldIndex) : nil
+            return keyMatches(fieldIndex, at: start) ? field : nil
         }
         let words = patterns + fieldIndex &* (Self.wordsPerKey &* 2)
         // Near the end of the line: compare byte by byte.
         for i in 0..<count where UInt64(start[i]) != (words[i / 8] >> (8 * UInt64(i % 8))) & 0xFF {
             return nil
         }
-        return EventField(rawValue: fieldIndex)
+        return field
     }
 }
