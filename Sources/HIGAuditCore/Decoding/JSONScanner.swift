@@ -34,8 +34,9 @@ struct JSONScanner {
 
     /// Scans a string whose opening quote is at `pos - 1`; leaves `pos` after the closing quote.
     ///
-    /// Eight bytes at a time while there are eight: one word tells where the closing quote is and
-    /// whether anything before it (a backslash, a control character, a non-ASCII byte) needs a closer look.
+    /// Sixteen bytes at a time while there are sixteen, then eight: one mask tells where the closing
+    /// quote is and whether anything before it (a backslash, a control character, a non-ASCII byte)
+    /// needs a closer look.
     ///
     /// - Returns: whether the string contains escapes (its bytes then differ from its value).
     @inline(__always)
@@ -44,7 +45,25 @@ struct JSONScanner {
         var p = pos
         var escaped = false
         while true {
-            if end &- p >= 8 {
+            if end &- p >= 16 {
+                // Sixteen bytes at a time: one mask of the bytes that end the string or need a look.
+                let block = UnsafeRawPointer(base + p).loadUnaligned(as: SIMD16<UInt8>.self)
+                // After subtracting 0x20 with wrap-around, control characters and non-ASCII bytes are
+                // exactly the bytes at or above 0x60. (Lane constants written here, not as static
+                // properties: those are initialised lazily, a check on every call.)
+                let stops = Self.lanes(
+                    (block .== SIMD16(repeating: 0x22)) .| (block .== SIMD16(repeating: 0x5C))
+                        .| ((block &- SIMD16(repeating: 0x20)) .>= SIMD16(repeating: 0x60)))
+                if stops == 0 {
+                    p &+= 16
+                    continue
+                }
+                p &+= stops.trailingZeroBitCount
+                if base[p] == 0x22 {
+                    pos = p &+ 1
+                    return escaped
+                }
+            } else if end &- p >= 8 {
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self))
                 let quotes = Self.zeroBytes(word ^ 0x2222_2222_2222_2222)
                 let others = Self.attentionBytes(word)
@@ -83,6 +102,19 @@ struct JSONScanner {
                 p = try validateMultibyteSequence(at: p)
             }
         }
+    }
+
+    /// One bit per lane of a 16-lane mask, lane 0 lowest: each half's selected bits summed by one
+    /// multiplication (the lanes' bits are distinct powers of two, so the sum never carries). The
+    /// compiler turns this into a compare, a mask and two multiplications; Swift has no movemask.
+    @inline(__always)
+    static func lanes(_ mask: SIMDMask<SIMD16<Int8>>) -> UInt16 {
+        let set = SIMD16<UInt8>(truncatingIfNeeded: unsafeBitCast(mask, to: SIMD16<Int8>.self))
+        let weighted = set & SIMD16<UInt8>(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128)
+        let halves = unsafeBitCast(weighted, to: SIMD2<UInt64>.self)
+        let low = (halves[0] &* 0x0101_0101_0101_0101) &>> 56
+        let high = (halves[1] &* 0x0101_0101_0101_0101) &>> 56
+        return UInt16(truncatingIfNeeded: low | high &<< 8)
     }
 
     /// The high bit of every zero byte of `word`. Exact for the lowest zero byte; a borrow can only
