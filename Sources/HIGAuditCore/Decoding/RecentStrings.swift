@@ -48,16 +48,29 @@ struct RecentStrings {
         String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
     }
 
-    /// Compares eight bytes at a time, then the rest; reads only inside both runs.
+    /// Compares eight bytes at a time, the last word overlapping the one before it, so no byte loop
+    /// (whose exit mispredicts on every length) runs for values of eight bytes or more; reads only
+    /// inside both runs.
     @inline(__always)
     private static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
-        var i = 0
-        while count &- i >= 8 {
-            let x = UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self)
-            let y = UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self)
-            if x != y { return false }
-            i &+= 8
+        let x = UnsafeRawPointer(a)
+        let y = UnsafeRawPointer(b)
+        if count >= 8 {
+            var i = 0
+            while count &- i > 8 {
+                if x.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                    != y.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+                i &+= 8
+            }
+            return x.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+                == y.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
         }
+        if count >= 4 {
+            return x.loadUnaligned(as: UInt32.self) == y.loadUnaligned(as: UInt32.self)
+                && x.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+                    == y.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+        }
+        var i = 0
         while i < count {
             if a[i] != b[i] { return false }
             i &+= 1
