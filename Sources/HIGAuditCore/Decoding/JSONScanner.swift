@@ -41,19 +41,32 @@ struct JSONScanner {
     /// - Returns: whether the string contains escapes (its bytes then differ from its value).
     @inline(__always)
     mutating func scanStringBody() throws(MalformedLine) -> Bool {
+        // Most strings of a log are short and plain: when the first sixteen bytes hold the closing
+        // quote and nothing before it needs a look, finish here, inline; anything else takes the loop,
+        // out of line. (The optimiser kept the whole loop out of line, a call per string.)
+        if end &- pos >= 16 {
+            let stops = Self.stopLanes(UnsafeRawPointer(base + pos).loadUnaligned(as: SIMD16<UInt8>.self))
+            if stops != 0 {
+                let first = pos &+ stops.trailingZeroBitCount
+                if base[first] == 0x22 {
+                    pos = first &+ 1
+                    return false
+                }
+            }
+        }
+        return try scanStringBodyLoop()
+    }
+
+    /// `scanStringBody`'s general case.
+    @inline(never)
+    mutating func scanStringBodyLoop() throws(MalformedLine) -> Bool {
         let opening = pos &- 1
         var p = pos
         var escaped = false
         while true {
             if end &- p >= 16 {
                 // Sixteen bytes at a time: one mask of the bytes that end the string or need a look.
-                let block = UnsafeRawPointer(base + p).loadUnaligned(as: SIMD16<UInt8>.self)
-                // After subtracting 0x20 with wrap-around, control characters and non-ASCII bytes are
-                // exactly the bytes at or above 0x60. (Lane constants written here, not as static
-                // properties: those are initialised lazily, a check on every call.)
-                let stops = Self.lanes(
-                    (block .== SIMD16(repeating: 0x22)) .| (block .== SIMD16(repeating: 0x5C))
-                        .| ((block &- SIMD16(repeating: 0x20)) .>= SIMD16(repeating: 0x60)))
+                let stops = Self.stopLanes(UnsafeRawPointer(base + p).loadUnaligned(as: SIMD16<UInt8>.self))
                 if stops == 0 {
                     p &+= 16
                     continue
@@ -102,6 +115,18 @@ struct JSONScanner {
                 p = try validateMultibyteSequence(at: p)
             }
         }
+    }
+
+    /// One bit per byte of `block` that ends a string (a quote) or needs a closer look (a backslash, a
+    /// control character, a non-ASCII byte).
+    @inline(__always)
+    static func stopLanes(_ block: SIMD16<UInt8>) -> UInt16 {
+        // After subtracting 0x20 with wrap-around, control characters and non-ASCII bytes are exactly
+        // the bytes at or above 0x60. (Lane constants written here, not as static properties: those
+        // are initialised lazily, a check on every call.)
+        lanes(
+            (block .== SIMD16(repeating: 0x22)) .| (block .== SIMD16(repeating: 0x5C))
+                .| ((block &- SIMD16(repeating: 0x20)) .>= SIMD16(repeating: 0x60)))
     }
 
     /// One bit per lane of a 16-lane mask, lane 0 lowest: each half's selected bits summed by one
