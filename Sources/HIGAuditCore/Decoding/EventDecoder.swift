@@ -417,12 +417,14 @@ private struct LineReader {
             slot: field.rawValue, start: base + Int(value.start), count: Int(value.end) - Int(value.start))
     }
 
+    @inline(__always)
     private func requiredString(_ field: EventField) throws(MalformedLine) -> String {
         let value = try present(field)
         guard value.kind == .string else { throw wrongType(field, value, expected: "a string") }
         return keptString(field, value)
     }
 
+    @inline(__always)
     private func optionalString(_ field: EventField) throws(MalformedLine) -> String? {
         let value = try checked(field)
         switch value.kind {
@@ -442,6 +444,7 @@ private struct LineReader {
         }
     }
 
+    @inline(__always)
     private func optionalNumber(_ field: EventField) throws(MalformedLine) -> Double? {
         let value = try checked(field)
         switch value.kind {
