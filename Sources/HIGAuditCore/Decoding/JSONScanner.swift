@@ -41,11 +41,17 @@ struct JSONScanner {
     /// - Returns: whether the string contains escapes (its bytes then differ from its value).
     @inline(__always)
     mutating func scanStringBody() throws(MalformedLine) -> Bool {
-        // Most strings of a log are short and plain: when the first sixteen bytes hold the closing
-        // quote and nothing before it needs a look, finish here, inline; anything else takes the loop,
-        // out of line. (The optimiser kept the whole loop out of line, a call per string.)
-        if end &- pos >= 16 {
-            let stops = Self.stopLanes(UnsafeRawPointer(base + pos).loadUnaligned(as: SIMD16<UInt8>.self))
+        // Most strings of a log are short and plain: when the first 16 or 32 bytes hold the closing
+        // quote and nothing before it needs a look, finish here, inline; anything else takes the loop, out
+        // of line. (The optimiser kept the whole loop out of line, a call per string.) Two blocks
+        // cover session ids (16 bytes) and RFC 3339 timestamps (20 to 30).
+        let remaining = end &- pos
+        if remaining >= 16 {
+            let raw = UnsafeRawPointer(base + pos)
+            var stops = UInt32(Self.stopLanes(raw.loadUnaligned(as: SIMD16<UInt8>.self)))
+            if stops == 0, remaining >= 32 {
+                stops = UInt32(Self.stopLanes(raw.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self))) &<< 16
+            }
             if stops != 0 {
                 let first = pos &+ stops.trailingZeroBitCount
                 if base[first] == 0x22 {
