@@ -152,13 +152,7 @@ struct ByteSlice {
     @inline(__always)
     static func == (slice: ByteSlice, literal: StaticString) -> Bool {
         guard slice.count == literal.utf8CodeUnitCount else { return false }
-        let other = literal.utf8Start
-        var i = 0
-        while i < slice.count {
-            if slice.start[i] != other[i] { return false }
-            i &+= 1
-        }
-        return true
+        return ByteComparison.equal(slice.start, literal.utf8Start, count: slice.count)
     }
 
     /// Whether the bytes begin with `prefix`.

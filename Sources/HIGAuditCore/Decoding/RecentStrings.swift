@@ -35,7 +35,7 @@ struct RecentStrings {
     func string(slot: Int, start: UnsafePointer<UInt8>, count: Int) -> String {
         guard count <= Self.maxLength else { return Self.make(start, count) }
         let remembered = bytes + slot &* Self.maxLength
-        if lengths[slot] == count, Self.equal(remembered, start, count) { return strings[slot] }
+        if lengths[slot] == count, ByteComparison.equal(remembered, start, count: count) { return strings[slot] }
         let string = Self.make(start, count)
         remembered.update(from: start, count: count)
         lengths[slot] = count
@@ -46,35 +46,5 @@ struct RecentStrings {
     @inline(__always)
     private static func make(_ start: UnsafePointer<UInt8>, _ count: Int) -> String {
         String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
-    }
-
-    /// Compares eight bytes at a time, the last word overlapping the one before it, so no byte loop
-    /// (whose exit mispredicts on every length) runs for values of eight bytes or more; reads only
-    /// inside both runs.
-    @inline(__always)
-    private static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
-        let x = UnsafeRawPointer(a)
-        let y = UnsafeRawPointer(b)
-        if count >= 8 {
-            var i = 0
-            while count &- i > 8 {
-                if x.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                    != y.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
-                i &+= 8
-            }
-            return x.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-                == y.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-        }
-        if count >= 4 {
-            return x.loadUnaligned(as: UInt32.self) == y.loadUnaligned(as: UInt32.self)
-                && x.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
-                    == y.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
-        }
-        var i = 0
-        while i < count {
-            if a[i] != b[i] { return false }
-            i &+= 1
-        }
-        return true
     }
 }
