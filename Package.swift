@@ -23,6 +23,8 @@ var package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // SHA-256 of the nightly job's inputs, with the CPU's SHA instructions (see HIGAuditStore/SHA256.swift).
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // libzstd, used directly (Debian: libzstd-dev).
@@ -44,7 +46,10 @@ var package = Package(
         // The results store of the nightly job, queries, comparisons and exports (SQLite through GRDB).
         .target(
             name: "HIGAuditStore",
-            dependencies: ["HIGAuditCore", "HIGAuditIO", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "HIGAuditCore", "HIGAuditIO", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         // Realistic log generator (`hig-audit sample`), also used by the benchmarks.
         .target(name: "HIGAuditSample", dependencies: ["HIGAuditCore", "HIGAuditIO"]),

@@ -1,50 +1,23 @@
+import Crypto
+
 /// SHA-256 (FIPS 180-4), streaming: how the store identifies an input file by its content.
 ///
 /// A cryptographic hash rather than a fast one because a collision would silently drop a file from the
-/// results; written here (about 80 lines) so the store needs no crypto library. `finalized()` leaves
-/// the hasher usable, so one pass over a file yields the digests of several prefixes.
+/// results. Computed by swift-crypto (BoringSSL, which uses the CPU's SHA instructions where it has
+/// them) rather than by the ~80 lines this once was: hashing the input is the largest part of what the
+/// nightly job adds to `analyze`, and those lines took ~68 instructions per byte (0.1 s for the 21.7 MB
+/// benchmark file, against 0.02 s). `finalized()` leaves the hasher usable, so one pass over a file
+/// yields the digests of several prefixes.
 struct SHA256 {
-    private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
-        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
-    )
-    private var block = [UInt8](repeating: 0, count: 64)
-    private var blockCount = 0
+    private var hasher = Crypto.SHA256()
     /// Bytes hashed so far.
     private(set) var length: Int64 = 0
-
-    private static let k: [UInt32] = [
-        0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
-        0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
-        0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
-        0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7, 0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967,
-        0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85,
-        0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070,
-        0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
-        0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
-    ]
 
     init() {}
 
     mutating func update(_ bytes: UnsafeRawBufferPointer) {
         length &+= Int64(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            if blockCount == 0, bytes.count - index >= 64, let base = bytes.baseAddress {
-                // Whole blocks straight from the caller's bytes.
-                compress(base + index)
-                index += 64
-                continue
-            }
-            let take = min(64 - blockCount, bytes.count - index)
-            for offset in 0..<take { block[blockCount + offset] = bytes[index + offset] }
-            blockCount += take
-            index += take
-            if blockCount == 64 {
-                let copy = block
-                copy.withUnsafeBytes { compress($0.baseAddress!) }
-                blockCount = 0
-            }
-        }
+        hasher.update(bufferPointer: bytes)
     }
 
     mutating func update(_ bytes: [UInt8]) {
@@ -53,49 +26,10 @@ struct SHA256 {
 
     /// The digest of everything hashed so far; the hasher can go on.
     func finalized() -> [UInt8] {
-        var copy = self
-        let bitLength = UInt64(length) &* 8
-        var padding: [UInt8] = [0x80]
-        let afterOne = (blockCount + 1) % 64
-        padding += [UInt8](repeating: 0, count: afterOne <= 56 ? 56 - afterOne : 120 - afterOne)
-        for shift in stride(from: 56, through: 0, by: -8) { padding.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        copy.update(padding)
-        var digest: [UInt8] = []
-        let words = [copy.state.0, copy.state.1, copy.state.2, copy.state.3, copy.state.4, copy.state.5, copy.state.6, copy.state.7]
-        for word in words {
-            for shift in stride(from: 24, through: 0, by: -8) { digest.append(UInt8(truncatingIfNeeded: word >> UInt32(shift))) }
-        }
-        return digest
+        // Finalising a copy leaves this hasher's state as it was.
+        let copy = hasher
+        return Array(copy.finalize())
     }
-
-    private mutating func compress(_ block: UnsafeRawPointer) {
-        var (a, b, c, d, e, f, g, h) = state
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-            for i in 0..<16 {
-                w[i] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self))
-            }
-            for i in 16..<64 {
-                let s0 = rotate(w[i - 15], 7) ^ rotate(w[i - 15], 18) ^ (w[i - 15] >> 3)
-                let s1 = rotate(w[i - 2], 17) ^ rotate(w[i - 2], 19) ^ (w[i - 2] >> 10)
-                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-            }
-            Self.k.withUnsafeBufferPointer { k in
-                for i in 0..<64 {
-                    let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
-                    let choice = (e & f) ^ (~e & g)
-                    let t1 = h &+ s1 &+ choice &+ k[i] &+ w[i]
-                    let s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
-                    let majority = (a & b) ^ (a & c) ^ (b & c)
-                    let t2 = s0 &+ majority
-                    (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-                }
-            }
-        }
-        state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
-    }
-
-    @inline(__always)
-    private func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 { (value >> count) | (value << (32 - count)) }
 }
 
 extension Array where Element == UInt8 {
