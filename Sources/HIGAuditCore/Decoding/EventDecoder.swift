@@ -185,8 +185,9 @@ private struct LineReader {
             if let field {
                 let value: FieldValue
                 if scanner.pos < count, base[scanner.pos] == 0x22 {
-                    // Strings, most values, here rather than in `scanKnownValue`, which the optimiser
-                    // keeps out of line: a call per field cost ~25 instructions of saving and restoring.
+                    // Strings, most values, are read here, the only place: `scanKnownValue`, which the
+                    // optimiser keeps out of line, cost a call per field (~25 instructions of saving and
+                    // restoring registers).
                     let start = scanner.pos &+ 1
                     scanner.pos = start
                     let escaped = try scanner.scanStringBody()
@@ -220,7 +221,8 @@ private struct LineReader {
         }
     }
 
-    /// Validates the value of a known key and notes its type and position.
+    /// Validates the value of a known key that is not a string (the key loop in `scanTopLevelObject`
+    /// reads strings itself) and notes its type and position.
     @inline(__always)
     private func scanKnownValue(_ scanner: inout JSONScanner) throws(MalformedLine) -> FieldValue {
         let start = scanner.pos
@@ -228,12 +230,6 @@ private struct LineReader {
         let kind: FieldValue.Kind
         var flag = false
         switch base[start] {
-        case 0x22:
-            scanner.pos &+= 1
-            flag = try scanner.scanStringBody()
-            return FieldValue(
-                kind: .string, flag: flag, start: Int32(truncatingIfNeeded: start &+ 1),
-                end: Int32(truncatingIfNeeded: scanner.pos &- 1), duplicateColumn: -1)
         case 0x2D, 0x30...0x39:
             kind = .number
             flag = try scanner.scanNumber()
