@@ -51,7 +51,9 @@ public struct EventDecoder: Sendable {
         }
         if !isKnownUniquelyReferenced(&table) { table = FieldTable() }
         let fields = table.fields
-        fields.update(repeating: .absent, count: EventField.count)
+        // `FieldValue.absent` is all zero bytes (see there), and `FieldValue` is trivial.
+        UnsafeMutableRawPointer(fields).initializeMemory(
+            as: UInt8.self, repeating: 0, count: EventField.count * MemoryLayout<FieldValue>.stride)
         let reader = LineReader(
             base: raw.assumingMemoryBound(to: UInt8.self), count: count, fields: fields, recent: table.recent,
             keys: table.keys, minute: table.minute)
@@ -154,69 +156,97 @@ private struct LineReader {
         return true
     }
 
+    /// The key loop. The position lives in a local, not in `scanner`: the scanner's memory is the
+    /// caller's, and the compiler stored it back after every step (stores through `fields` might alias
+    /// it) and reloaded `base` and the key tables for every key. It is handed to the scanner only for
+    /// the rare cases that need it (an escaped or long string, a non-string value, an unknown key).
     private func scanTopLevelObject(_ scanner: inout JSONScanner) throws(MalformedLine) {
-        scanner.pos &+= 1
-        scanner.skipWhitespace()
-        if scanner.pos < count, base[scanner.pos] == 0x7D {
-            scanner.pos &+= 1
+        let base = self.base
+        let count = self.count
+        let fields = self.fields
+        let keys = self.keys
+        var pos = JSONScanner.whitespaceEnd(base, from: scanner.pos &+ 1, end: count)
+        if pos < count, base[pos] == 0x7D {
+            scanner.pos = pos &+ 1
             return
         }
         var position = 0
         while true {
-            guard scanner.pos < count else { throw JSONError.unexpectedEnd(at: scanner.pos) }
-            let keyColumn = scanner.pos
+            guard pos < count else { throw JSONError.unexpectedEnd(at: pos) }
+            let keyColumn = pos
             guard base[keyColumn] == 0x22 else { throw JSONError.unexpected(base, at: keyColumn, end: count) }
             let keyStart = keyColumn &+ 1
             let field: EventField?
             if let predicted = keys.predictedField(at: position, start: base + keyStart, readableUpTo: base + count) {
                 field = predicted
-                scanner.pos = keyStart &+ keys.keyLength(predicted) &+ 1
+                pos = keyStart &+ keys.keyLength(predicted) &+ 1
             } else {
                 scanner.pos = keyStart
                 let keyEscaped = try scanner.scanStringBody()
-                let keyLength = scanner.pos &- 1 &- keyStart
+                pos = scanner.pos
+                let keyLength = pos &- 1 &- keyStart
                 field = keyEscaped
                     ? Self.fieldForEscapedKey(base: base, start: keyStart, end: keyStart &+ keyLength)
                     : keys.field(start: base + keyStart, count: keyLength, readableUpTo: base + count)
                 keys.remember(field, at: position)
             }
             position &+= 1
-            try scanner.expectColon()
+            // The colon, with optional whitespace around it.
+            if pos < count, base[pos] == 0x3A {
+                pos &+= 1
+            } else {
+                pos = JSONScanner.whitespaceEnd(base, from: pos, end: count)
+                guard pos < count else { throw JSONError.unexpectedEnd(at: pos) }
+                guard base[pos] == 0x3A else { throw JSONError.unexpected(base, at: pos, end: count) }
+                pos &+= 1
+            }
+            if pos < count, base[pos] <= 0x20 { pos = JSONScanner.whitespaceEnd(base, from: pos, end: count) }
             if let field {
                 let value: FieldValue
-                if scanner.pos < count, base[scanner.pos] == 0x22 {
+                if pos < count, base[pos] == 0x22 {
                     // Strings, most values, are read here, the only place: `scanKnownValue`, which the
                     // optimiser keeps out of line, cost a call per field (~25 instructions of saving and
                     // restoring registers).
-                    let start = scanner.pos &+ 1
-                    scanner.pos = start
-                    let escaped = try scanner.scanStringBody()
+                    let start = pos &+ 1
+                    let escaped: Bool
+                    if let quote = JSONScanner.plainStringEnd(base, from: start, end: count) {
+                        pos = quote &+ 1
+                        escaped = false
+                    } else {
+                        scanner.pos = start
+                        escaped = try scanner.scanStringBodyLoop()
+                        pos = scanner.pos
+                    }
                     value = FieldValue(
                         kind: .string, flag: escaped, start: Int32(truncatingIfNeeded: start),
-                        end: Int32(truncatingIfNeeded: scanner.pos &- 1), duplicateColumn: -1)
+                        end: Int32(truncatingIfNeeded: pos &- 1))
                 } else {
+                    scanner.pos = pos
                     value = try scanKnownValue(&scanner)
+                    pos = scanner.pos
                 }
                 let slot = fields + field.rawValue
                 if slot.pointee.kind == .absent {
                     slot.pointee = value
-                } else if slot.pointee.duplicateColumn < 0 {
-                    slot.pointee.duplicateColumn = Int32(truncatingIfNeeded: keyColumn)
+                } else {
+                    slot.pointee.noteDuplicate(keyColumn: keyColumn)
                 }
             } else {
+                scanner.pos = pos
                 try scanner.skipValue(depth: 1)
+                pos = scanner.pos
             }
-            if scanner.pos < count, base[scanner.pos] <= 0x20 { scanner.skipWhitespace() }
-            guard scanner.pos < count else { throw JSONError.unexpectedEnd(at: scanner.pos) }
-            switch base[scanner.pos] {
+            if pos < count, base[pos] <= 0x20 { pos = JSONScanner.whitespaceEnd(base, from: pos, end: count) }
+            guard pos < count else { throw JSONError.unexpectedEnd(at: pos) }
+            switch base[pos] {
             case 0x2C:
-                scanner.pos &+= 1
-                if scanner.pos < count, base[scanner.pos] <= 0x20 { scanner.skipWhitespace() }
+                pos &+= 1
+                if pos < count, base[pos] <= 0x20 { pos = JSONScanner.whitespaceEnd(base, from: pos, end: count) }
             case 0x7D:
-                scanner.pos &+= 1
+                scanner.pos = pos &+ 1
                 return
             default:
-                throw JSONError.unexpected(base, at: scanner.pos, end: count)
+                throw JSONError.unexpected(base, at: pos, end: count)
             }
         }
     }
@@ -253,7 +283,7 @@ private struct LineReader {
         }
         return FieldValue(
             kind: kind, flag: flag, start: Int32(truncatingIfNeeded: start),
-            end: Int32(truncatingIfNeeded: scanner.pos), duplicateColumn: -1)
+            end: Int32(truncatingIfNeeded: scanner.pos))
     }
 
     /// Keys written with escapes (`"t\u0073"` is the key `ts`) are rare: unescape, then match.
@@ -371,8 +401,8 @@ private struct LineReader {
     @inline(__always)
     private func checked(_ field: EventField) throws(MalformedLine) -> FieldValue {
         let value = fields[field.rawValue]
-        if value.duplicateColumn >= 0 {
-            throw MalformedLine(reason: "duplicate key \"\(field.key)\"", column: Int(value.duplicateColumn))
+        if let duplicate = value.duplicateColumn {
+            throw MalformedLine(reason: "duplicate key \"\(field.key)\"", column: duplicate)
         }
         return value
     }

@@ -121,6 +121,9 @@ import Testing
             == .event(Event(ts: 1, session: "s", payload: .sessionEnd)))
         #expect(decodeLine(#"{"ts":1,"session":"s","type":"session.end","session":"t"}"#)
             == .malformed(MalformedLine(reason: #"duplicate key "session""#, column: 43)))
+        // The first repetition is the one reported, also when there are more.
+        #expect(decodeLine(#"{"ts":1,"session":"s","type":"session.end","session":"t","session":"u"}"#)
+            == .malformed(MalformedLine(reason: #"duplicate key "session""#, column: 43)))
         // Same value twice is still a duplicate: the line is ambiguous to other readers.
         #expect(Self.isMalformed(decodeLine(#"{"ts":1,"ts":1,"session":"s","type":"session.end"}"#)))
     }
