@@ -153,22 +153,28 @@ struct JSONScanner {
 
     /// One bit per lane of a 16-lane mask, lane 0 lowest.
     ///
-    /// On x86-64 this is one SSE2 instruction, `pmovmskb`, which portable Swift SIMD cannot express.
-    /// Elsewhere each half's selected bits are summed by one multiplication (the lanes' bits are
-    /// distinct powers of two, so the sum never carries): a mask and two multiplications, about 20
-    /// instructions, which on x86-64 were ~15% of the decoder's (two masks per string value).
+    /// On x86-64 this is one SSE2 instruction, `pmovmskb`, which portable Swift SIMD cannot express;
+    /// `portableLanes` (about 20 instructions) was ~15% of the decoder's there, two masks per string.
     @inline(__always)
     static func lanes(_ mask: SIMDMask<SIMD16<Int8>>) -> UInt16 {
         #if arch(x86_64)
-        return UInt16(truncatingIfNeeded: _mm_movemask_epi8(unsafeBitCast(mask, to: __m128i.self)))
+        UInt16(truncatingIfNeeded: _mm_movemask_epi8(unsafeBitCast(mask, to: __m128i.self)))
         #else
+        portableLanes(mask)
+        #endif
+    }
+
+    /// `lanes` for any CPU: each half's selected bits summed by one multiplication (the lanes' bits are
+    /// distinct powers of two, so the sum never carries). Compiled everywhere so that the tests compare
+    /// it with `lanes` on x86-64 too.
+    @inline(__always)
+    static func portableLanes(_ mask: SIMDMask<SIMD16<Int8>>) -> UInt16 {
         let set = SIMD16<UInt8>(truncatingIfNeeded: unsafeBitCast(mask, to: SIMD16<Int8>.self))
         let weighted = set & SIMD16<UInt8>(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128)
         let halves = unsafeBitCast(weighted, to: SIMD2<UInt64>.self)
         let low = (halves[0] &* 0x0101_0101_0101_0101) &>> 56
         let high = (halves[1] &* 0x0101_0101_0101_0101) &>> 56
         return UInt16(truncatingIfNeeded: low | high &<< 8)
-        #endif
     }
 
     /// The high bit of every zero byte of `word`. Exact for the lowest zero byte; a borrow can only

@@ -30,6 +30,20 @@ import Testing
         }
     }
 
+    /// `lanes` is `pmovmskb` on x86-64; the portable multiplication other CPUs use must give the same
+    /// bits, lane 0 lowest, for any mask.
+    @Test func portableLaneMaskMatchesTheNativeOne() {
+        var random = SplitMix64(seed: 16)
+        for round in 0..<4_096 {
+            let bits = round < 16 ? UInt16(1) << UInt16(round) : UInt16.random(in: .min ... .max, using: &random)
+            var lanes = SIMD16<Int8>(repeating: 0)
+            for lane in 0..<16 where bits & (1 << UInt16(lane)) != 0 { lanes[lane] = 1 }
+            let mask = lanes .== SIMD16(repeating: 1)
+            #expect(JSONScanner.lanes(mask) == bits)
+            #expect(JSONScanner.portableLanes(mask) == bits)
+        }
+    }
+
     @Test func aPlainShortStringWithALongTailEndsAtItsQuote() {
         let line = Array(#""tab:Library","screen":"canvas.editor"}"#.utf8)
         #expect(scan(line, inline: true) == .ended(at: 13, escaped: false))
