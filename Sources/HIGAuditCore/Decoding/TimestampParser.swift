@@ -71,7 +71,37 @@ public enum TimestampParser {
     }
 
     /// The rest after the minute (`:SS[.fraction](Z|±HH:MM)` from byte 16), added to `minuteStart`.
+    @inline(__always)
     static func parseRest(_ b: ByteSlice, minuteStart: Int64) -> Result<Int64, Failure> {
+        if let milliseconds = millisecondsOfCommonRest(b) { return .success(minuteStart + milliseconds) }
+        return parseAnyRest(b, minuteStart: minuteStart)
+    }
+
+    /// Milliseconds into the minute when the rest is exactly `:SS.mmmZ` with SS ≤ 59, the form nearly
+    /// every log writes, or nil for anything else (which `parseAnyRest` then reads, or rejects).
+    ///
+    /// The eight bytes are checked and read as one word: a byte-by-byte reading was ~150 instructions
+    /// per event, a tenth of what building an event costs.
+    @inline(__always)
+    static func millisecondsOfCommonRest(_ b: ByteSlice) -> Int64? {
+        guard b.count == 24 else { return nil }
+        let word = UInt64(littleEndian: UnsafeRawPointer(b.start + 16).loadUnaligned(as: UInt64.self))
+        // `:`, two digits, `.`, three digits, `Z`, lowest byte first. After the exclusive or, the
+        // punctuation bytes are zero and the digit bytes hold their values, if the form is right.
+        let x = word ^ 0x5A30_3030_2E30_303A
+        let punctuation: UInt64 = 0xFF00_0000_FF00_00FF
+        // A byte is below 10 exactly when it is below 16 and adding 6 keeps it below 16.
+        guard x & punctuation == 0, (x | (x &+ 0x0606_0606_0606_0606)) & 0xF0F0_F0F0_F0F0_F0F0 == 0 else {
+            return nil
+        }
+        @inline(__always) func digit(_ byte: UInt64) -> Int64 { Int64(truncatingIfNeeded: (x &>> (byte &* 8)) & 0xFF) }
+        let second = digit(1) &* 10 &+ digit(2)
+        guard second < 60 else { return nil }
+        return second &* 1000 &+ digit(4) &* 100 &+ digit(5) &* 10 &+ digit(6)
+    }
+
+    /// `parseRest` for any form RFC 3339 allows, and the reasons for rejecting the others.
+    static func parseAnyRest(_ b: ByteSlice, minuteStart: Int64) -> Result<Int64, Failure> {
         let p = b.start
         let n = b.count
         guard n >= 19, p[16] == 0x3A, let second = digits(p, 17, 2) else { return .failure(.notRFC3339) }

@@ -52,4 +52,35 @@ import Testing
         }
         #expect(TimestampParser.daysFromCivil(year: 1970, month: 1, day: 1) == 0)
     }
+
+    /// `:SS.mmmZ` is read as one word; any eight bytes after the minute must give the general reading's
+    /// answer (the same milliseconds, or the fallback to it, which then accepts or rejects).
+    @Test func theOneWordReadingOfTheCommonFormAgreesWithTheGeneralOne() {
+        let alphabet = Array("0123456789:.Z+-z/ \u{7F}".utf8) + [0x00, 0x2F, 0x3B, 0x39, 0x3A, 0x80, 0xFF, 0xC6, 0x36]
+        var random = SplitMix64(seed: 24)
+        for round in 0..<50_000 {
+            let second = Int.random(in: 0...61, using: &random)
+            let millisecond = Int.random(in: 0...999, using: &random)
+            var tail = Array(":\(second < 10 ? "0" : "")\(second).\(String(1000 + millisecond).dropFirst())Z".utf8)
+            // Most rounds change one or two bytes, so nearly-right words are common.
+            for _ in 0..<(round % 3) {
+                tail[Int.random(in: 0..<tail.count, using: &random)] = alphabet.randomElement(using: &random)!
+            }
+            var text = Array("2026-11-20T18:00".utf8) + tail
+            text.withUnsafeMutableBufferPointer { buffer in
+                let slice = ByteSlice(start: UnsafePointer(buffer.baseAddress!), count: buffer.count)
+                let general = TimestampParser.parseAnyRest(slice, minuteStart: 0)
+                if let fast = TimestampParser.millisecondsOfCommonRest(slice) {
+                    #expect(general == .success(fast), "\(tail)")
+                }
+                #expect(TimestampParser.parseRest(slice, minuteStart: 0) == general, "\(tail)")
+            }
+        }
+        // And the common form itself takes the one-word reading.
+        var text = Array("2026-11-20T18:00:39.488Z".utf8)
+        text.withUnsafeMutableBufferPointer { buffer in
+            let slice = ByteSlice(start: UnsafePointer(buffer.baseAddress!), count: buffer.count)
+            #expect(TimestampParser.millisecondsOfCommonRest(slice) == 39_488)
+        }
+    }
 }
