@@ -55,8 +55,8 @@ public struct EventDecoder: Sendable {
         UnsafeMutableRawPointer(fields).initializeMemory(
             as: UInt8.self, repeating: 0, count: EventField.count * MemoryLayout<FieldValue>.stride)
         let reader = LineReader(
-            base: raw.assumingMemoryBound(to: UInt8.self), count: count, fields: fields, recent: table.recent,
-            keys: table.keys, minute: table.minute)
+            base: raw.assumingMemoryBound(to: UInt8.self), count: count, fields: fields, numbers: table.numbers,
+            recent: table.recent, keys: table.keys, minute: table.minute)
         do throws(MalformedLine) {
             guard try reader.scan() else { return .blank }
             return try reader.interpret(source: source, accept: accept)
@@ -87,6 +87,8 @@ public struct EventDecoder: Sendable {
 /// copies of a decoder apart, hence `@unchecked Sendable`).
 private final class FieldTable: @unchecked Sendable {
     let fields: UnsafeMutablePointer<FieldValue>
+    /// Per field, the value of a number the scan read (see `FieldValue.Kind.number`).
+    let numbers: UnsafeMutablePointer<Double>
     let recent = RecentStrings(slots: EventField.count)
     let keys = KeyMatcher()
     let minute = UnsafeMutablePointer<RecentMinute>.allocate(capacity: 1)
@@ -94,11 +96,14 @@ private final class FieldTable: @unchecked Sendable {
     init() {
         fields = .allocate(capacity: EventField.count)
         fields.initialize(repeating: .absent, count: EventField.count)
+        numbers = .allocate(capacity: EventField.count)
+        numbers.initialize(repeating: 0, count: EventField.count)
         minute.initialize(to: RecentMinute())
     }
 
     deinit {
         fields.deallocate()
+        numbers.deallocate()
         recent.deallocate()
         keys.deallocate()
         minute.deallocate()
@@ -118,18 +123,22 @@ private struct LineReader {
     let base: UnsafePointer<UInt8>
     let count: Int
     let fields: UnsafeMutablePointer<FieldValue>
+    /// Where the scan puts the value of a number field; read only when that field's kind is `.number`
+    /// on this line, so it needs no clearing.
+    let numbers: UnsafeMutablePointer<Double>
     let recent: RecentStrings
     let keys: KeyMatcher
     let minute: UnsafeMutablePointer<RecentMinute>
 
     init(
         base: UnsafePointer<UInt8>, count: Int, fields: UnsafeMutablePointer<FieldValue>,
-        recent: RecentStrings, keys: KeyMatcher, minute: UnsafeMutablePointer<RecentMinute>
+        numbers: UnsafeMutablePointer<Double>, recent: RecentStrings, keys: KeyMatcher, minute: UnsafeMutablePointer<RecentMinute>
     ) {
         self.minute = minute
         self.base = base
         self.count = count
         self.fields = fields
+        self.numbers = numbers
         self.recent = recent
         self.keys = keys
     }
@@ -203,6 +212,7 @@ private struct LineReader {
             if pos < count, base[pos] <= 0x20 { pos = JSONScanner.whitespaceEnd(base, from: pos, end: count) }
             if let field {
                 let value: FieldValue
+                var number = 0.0
                 if pos < count, base[pos] == 0x22 {
                     // Strings, most values, are read here, the only place: `scanKnownValue`, which the
                     // optimiser keeps out of line, cost a call per field (~25 instructions of saving and
@@ -222,12 +232,13 @@ private struct LineReader {
                         end: Int32(truncatingIfNeeded: pos &- 1))
                 } else {
                     scanner.pos = pos
-                    value = try scanKnownValue(&scanner)
+                    value = try scanKnownValue(&scanner, number: &number)
                     pos = scanner.pos
                 }
                 let slot = fields + field.rawValue
                 if slot.pointee.kind == .absent {
                     slot.pointee = value
+                    if value.kind == .number { numbers[field.rawValue] = number }
                 } else {
                     slot.pointee.noteDuplicate(keyColumn: keyColumn)
                 }
@@ -252,9 +263,10 @@ private struct LineReader {
     }
 
     /// Validates the value of a known key that is not a string (the key loop in `scanTopLevelObject`
-    /// reads strings itself) and notes its type and position.
+    /// reads strings itself) and notes its type and position; a number's value goes to `number` (NaN when
+    /// `JSONNumber.double` must read it).
     @inline(__always)
-    private func scanKnownValue(_ scanner: inout JSONScanner) throws(MalformedLine) -> FieldValue {
+    private func scanKnownValue(_ scanner: inout JSONScanner, number: inout Double) throws(MalformedLine) -> FieldValue {
         let start = scanner.pos
         guard start < count else { throw JSONError.unexpectedEnd(at: start) }
         let kind: FieldValue.Kind
@@ -262,7 +274,7 @@ private struct LineReader {
         switch base[start] {
         case 0x2D, 0x30...0x39:
             kind = .number
-            flag = try scanner.scanNumber()
+            flag = try scanner.scanNumber(value: &number)
         case 0x74:
             kind = .true
             try scanner.scanLiteral("true")
@@ -475,7 +487,9 @@ private struct LineReader {
         let value = try checked(field)
         switch value.kind {
         case .absent, .null: return nil
-        case .number: return JSONNumber.double(bytes(value))
+        case .number:
+            let number = numbers[field.rawValue]
+            return number.isNaN ? JSONNumber.double(bytes(value)) : number
         default: throw wrongType(field, value, expected: "a number")
         }
     }
