@@ -99,6 +99,21 @@ import Testing
         #expect(try storeTables(storePath) == (try analyzeTables([file], StoreTestConfiguration.standard)))
     }
 
+    /// Every line passes through the one buffer that holds the last line back; lines longer than it
+    /// (it starts at 4 KiB and grows) must reach the analysis whole, and shorter ones after them too.
+    @Test func longLinesPassThroughTheHoldingBufferWhole() throws {
+        let lines = LogFixtures.stream(seed: 12, sessions: 8).enumerated().map { index, line in
+            guard index % 7 == 3, line.hasPrefix("{") else { return line }
+            let padding = String(repeating: "x", count: index % 14 == 3 ? 70_000 : 4_000 + index)
+            return #"{"pad":"\#(padding)","# + line.dropFirst()
+        }
+        let file = path("long.ndjson")
+        try Data(LogFixtures.text(lines).utf8).write(to: URL(fileURLWithPath: file))
+        let (run, _) = try nightly(storePath, [file], closeOpen: true)
+        #expect(run.statistics.malformedLines == 1)  // the fixture's own
+        #expect(try storeTables(storePath) == (try analyzeTables([file], StoreTestConfiguration.standard)))
+    }
+
     @Test func aTruncatedLastFrameIsReadAgainOnceComplete() throws {
         let lines = LogFixtures.stream(seed: 10, sessions: 12)
         let halves = LogFixtures.chunks(lines, count: 2)
