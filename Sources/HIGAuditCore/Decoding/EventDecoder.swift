@@ -165,31 +165,48 @@ private struct LineReader {
         return true
     }
 
-    /// The key loop. The position lives in a local, not in `scanner`: the scanner's memory is the
+    /// The member loop. The position lives in a local, not in `scanner`: the scanner's memory is the
     /// caller's, and the compiler stored it back after every step (stores through `fields` might alias
     /// it) and reloaded `base` and the key tables for every key. It is handed to the scanner only for
     /// the rare cases that need it (an escaped or long string, a non-string value, an unknown key).
+    ///
+    /// Each turn starts at the `{` or `,` before a member. A member whose head is laid out as on the
+    /// previous line is recognised in one comparison (`KeyMatcher.predictedMember`); any other takes
+    /// the general reading: whitespace, the key, whitespace, the colon, whitespace.
     private func scanTopLevelObject(_ scanner: inout JSONScanner) throws(MalformedLine) {
         let base = self.base
         let count = self.count
         let fields = self.fields
         let keys = self.keys
-        var pos = JSONScanner.whitespaceEnd(base, from: scanner.pos &+ 1, end: count)
-        if pos < count, base[pos] == 0x7D {
-            scanner.pos = pos &+ 1
+        var pos = scanner.pos
+        let first = JSONScanner.whitespaceEnd(base, from: pos &+ 1, end: count)
+        if first < count, base[first] == 0x7D {
+            scanner.pos = first &+ 1
             return
         }
         var position = 0
         while true {
-            guard pos < count else { throw JSONError.unexpectedEnd(at: pos) }
-            let keyColumn = pos
-            guard base[keyColumn] == 0x22 else { throw JSONError.unexpected(base, at: keyColumn, end: count) }
-            let keyStart = keyColumn &+ 1
+            let keyColumn: Int
             let field: EventField?
-            if let predicted = keys.predictedField(at: position, start: base + keyStart, readableUpTo: base + count) {
-                field = predicted
-                pos = keyStart &+ keys.keyLength(predicted) &+ 1
+            // Whether the value (at `pos` once the head is read) is a string, its opening quote at `pos`.
+            let valueQuoted: Bool
+            if let member = keys.predictedMember(at: position, start: base + (pos &+ 1), readableUpTo: base + count) {
+                keyColumn = pos &+ 1
+                field = member.field
+                pos = keyColumn &+ member.valueStart
+                if member.valueQuoted {
+                    valueQuoted = true
+                } else {
+                    // The head ends at the colon: what follows may be whitespace, or a string after all.
+                    if pos < count, base[pos] <= 0x20 { pos = JSONScanner.whitespaceEnd(base, from: pos, end: count) }
+                    valueQuoted = pos < count && base[pos] == 0x22
+                }
             } else {
+                pos = JSONScanner.whitespaceEnd(base, from: pos &+ 1, end: count)
+                guard pos < count else { throw JSONError.unexpectedEnd(at: pos) }
+                keyColumn = pos
+                guard base[keyColumn] == 0x22 else { throw JSONError.unexpected(base, at: keyColumn, end: count) }
+                let keyStart = keyColumn &+ 1
                 scanner.pos = keyStart
                 let keyEscaped = try scanner.scanStringBody()
                 pos = scanner.pos
@@ -197,23 +214,24 @@ private struct LineReader {
                 field = keyEscaped
                     ? Self.fieldForEscapedKey(base: base, start: keyStart, end: keyStart &+ keyLength)
                     : keys.field(start: base + keyStart, count: keyLength, readableUpTo: base + count)
-                keys.remember(field, at: position)
+                // The colon, with optional whitespace around it.
+                if pos < count, base[pos] == 0x3A {
+                    pos &+= 1
+                } else {
+                    pos = JSONScanner.whitespaceEnd(base, from: pos, end: count)
+                    guard pos < count else { throw JSONError.unexpectedEnd(at: pos) }
+                    guard base[pos] == 0x3A else { throw JSONError.unexpected(base, at: pos, end: count) }
+                    pos &+= 1
+                }
+                if pos < count, base[pos] <= 0x20 { pos = JSONScanner.whitespaceEnd(base, from: pos, end: count) }
+                valueQuoted = pos < count && base[pos] == 0x22
+                keys.remember(field, valueQuoted: valueQuoted, at: position)
             }
             position &+= 1
-            // The colon, with optional whitespace around it.
-            if pos < count, base[pos] == 0x3A {
-                pos &+= 1
-            } else {
-                pos = JSONScanner.whitespaceEnd(base, from: pos, end: count)
-                guard pos < count else { throw JSONError.unexpectedEnd(at: pos) }
-                guard base[pos] == 0x3A else { throw JSONError.unexpected(base, at: pos, end: count) }
-                pos &+= 1
-            }
-            if pos < count, base[pos] <= 0x20 { pos = JSONScanner.whitespaceEnd(base, from: pos, end: count) }
             if let field {
                 let value: FieldValue
                 var number = 0.0
-                if pos < count, base[pos] == 0x22 {
+                if valueQuoted {
                     // Strings, most values, are read here, the only place: `scanKnownValue`, which the
                     // optimiser keeps out of line, cost a call per field (~25 instructions of saving and
                     // restoring registers).
@@ -251,8 +269,7 @@ private struct LineReader {
             guard pos < count else { throw JSONError.unexpectedEnd(at: pos) }
             switch base[pos] {
             case 0x2C:
-                pos &+= 1
-                if pos < count, base[pos] <= 0x20 { pos = JSONScanner.whitespaceEnd(base, from: pos, end: count) }
+                continue
             case 0x7D:
                 scanner.pos = pos &+ 1
                 return

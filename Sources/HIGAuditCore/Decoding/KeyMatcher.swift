@@ -14,14 +14,22 @@ struct KeyMatcher {
     /// Per field: the key's bytes, zero-padded to 32, as four words; then four masks of its length.
     private let patterns: UnsafeMutablePointer<UInt64>
     private let lengths: UnsafeMutablePointer<Int>
-    /// Per key position in the top-level object, the field found there on the previous line, or nil
-    /// (see `predictedField`).
+    /// Per field, its member's head as the compact layout writes it, in two variants: `"key":` and,
+    /// for a string value, `"key":"`. Each as four words (zero-padded to 32 bytes), then four masks.
+    private let heads: UnsafeMutablePointer<UInt64>
+    /// Per member position in the top-level object, the field found there on the previous line, or nil,
+    /// and whether its value was a string (see `predictedMember`).
     private let lastOrder: UnsafeMutablePointer<EventField?>
+    private let lastQuoted: UnsafeMutablePointer<Bool>
     static let rememberedPositions = 32
 
     init() {
         lastOrder = .allocate(capacity: Self.rememberedPositions)
         lastOrder.initialize(repeating: nil, count: Self.rememberedPositions)
+        lastQuoted = .allocate(capacity: Self.rememberedPositions)
+        lastQuoted.initialize(repeating: false, count: Self.rememberedPositions)
+        heads = .allocate(capacity: EventField.count * 2 * Self.wordsPerKey * 2)
+        heads.initialize(repeating: 0, count: EventField.count * 2 * Self.wordsPerKey * 2)
         bucketFields = .allocate(capacity: Self.buckets)
         bucketFields.initialize(repeating: nil, count: Self.buckets)
         patterns = .allocate(capacity: EventField.count * Self.wordsPerKey * 2)
@@ -41,7 +49,24 @@ struct KeyMatcher {
                 words[i / 8] |= UInt64(bytes[i]) << (8 * UInt64(i % 8))
                 words[Self.wordsPerKey + i / 8] |= 0xFF << (8 * UInt64(i % 8))
             }
+            for quoted in [false, true] {
+                var head: [UInt8] = [0x22]
+                head += UnsafeBufferPointer(start: bytes, count: n)
+                head += quoted ? [0x22, 0x3A, 0x22] : [0x22, 0x3A]
+                // The longest key (28 bytes) with its quotes, colon and a value's quote is 32 bytes.
+                precondition(head.count <= Self.wordsPerKey * 8, "member head longer than 32 bytes")
+                let words = heads + Self.headIndex(field, valueQuoted: quoted) * Self.wordsPerKey * 2
+                for (i, byte) in head.enumerated() {
+                    words[i / 8] |= UInt64(byte) << (8 * UInt64(i % 8))
+                    words[Self.wordsPerKey + i / 8] |= 0xFF << (8 * UInt64(i % 8))
+                }
+            }
         }
+    }
+
+    @inline(__always)
+    private static func headIndex(_ field: EventField, valueQuoted: Bool) -> Int {
+        field.rawValue &* 2 &+ (valueQuoted ? 1 : 0)
     }
 
     /// Frees the storage; the owner calls it exactly once.
@@ -49,37 +74,50 @@ struct KeyMatcher {
         bucketFields.deallocate()
         patterns.deallocate()
         lengths.deallocate()
+        heads.deallocate()
         lastOrder.deallocate()
+        lastQuoted.deallocate()
     }
 
-    /// The field whose key, with its closing quote, starts at `start` if it is the key the previous line
-    /// had at the same `position`, else nil; `end` bounds the readable bytes.
+    /// The member at `position` of the top-level object, if its head (`"key":`, and the opening quote
+    /// of its value when that was a string) is byte for byte the one the previous line had there; nil
+    /// otherwise, or when fewer than 32 bytes are readable from `start` (the key's opening quote) up to
+    /// `end`.
     ///
-    /// Lines of one log write their keys in the same order, so this usually saves scanning the key for
-    /// its closing quote and hashing it. Equal bytes up to and including the quote mean the key is that
-    /// field's key exactly (no key contains a quote, a backslash or a control character), so the answer
-    /// never differs from scanning and `field(start:count:readableUpTo:)`.
+    /// Lines of one log write their members in the same order and layout, so this usually replaces
+    /// finding the key's closing quote, hashing the key, and checking the colon, any whitespace and the
+    /// value's first byte, with one masked comparison of 32 bytes. Equal bytes mean exactly what the
+    /// general reading would have found (no key contains a quote, a backslash or a control character),
+    /// so the answer never differs from it.
     @inline(__always)
-    func predictedField(at position: Int, start: UnsafePointer<UInt8>, readableUpTo end: UnsafePointer<UInt8>)
-        -> EventField?
+    func predictedMember(at position: Int, start: UnsafePointer<UInt8>, readableUpTo end: UnsafePointer<UInt8>)
+        -> PredictedMember?
     {
         guard position < Self.rememberedPositions, end - start >= 32, let field = lastOrder[position] else {
             return nil
         }
-        guard start[lengths[field.rawValue]] == 0x22 else { return nil }
-        return keyMatches(field.rawValue, at: start) ? field : nil
+        let quoted = lastQuoted[position]
+        guard Self.masked(heads + Self.headIndex(field, valueQuoted: quoted) &* (Self.wordsPerKey &* 2), equalAt: start)
+        else { return nil }
+        return PredictedMember(field: field, valueQuoted: quoted, valueStart: lengths[field.rawValue] &+ 3)
     }
 
     /// Whether the 32 readable bytes at `start` begin with the key of field `fieldIndex`: one masked
     /// comparison of four words.
     @inline(__always)
     private func keyMatches(_ fieldIndex: Int, at start: UnsafePointer<UInt8>) -> Bool {
-        let words = patterns + fieldIndex &* (Self.wordsPerKey &* 2)
+        Self.masked(patterns + fieldIndex &* (Self.wordsPerKey &* 2), equalAt: start)
+    }
+
+    /// Whether the 32 bytes at `start`, under the four mask words after the four pattern `words`,
+    /// equal the pattern.
+    @inline(__always)
+    private static func masked(_ words: UnsafeMutablePointer<UInt64>, equalAt start: UnsafePointer<UInt8>) -> Bool {
         let raw = UnsafeRawPointer(start)
         var difference: UInt64 = 0
-        for i in 0..<Self.wordsPerKey {
+        for i in 0..<wordsPerKey {
             let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i &* 8, as: UInt64.self))
-            difference |= (word ^ words[i]) & words[Self.wordsPerKey &+ i]
+            difference |= (word ^ words[i]) & words[wordsPerKey &+ i]
         }
         return difference == 0
     }
@@ -88,11 +126,13 @@ struct KeyMatcher {
     @inline(__always)
     func keyLength(_ field: EventField) -> Int { lengths[field.rawValue] }
 
-    /// Notes which field (or none) the key at `position` of this line was.
+    /// Notes which field (or none) the member at `position` of this line was, and whether its value is
+    /// a string.
     @inline(__always)
-    func remember(_ field: EventField?, at position: Int) {
+    func remember(_ field: EventField?, valueQuoted: Bool, at position: Int) {
         guard position < Self.rememberedPositions else { return }
         lastOrder[position] = field
+        lastQuoted[position] = valueQuoted
     }
 
     @inline(__always)
@@ -120,4 +160,13 @@ struct KeyMatcher {
         }
         return field
     }
+}
+
+/// A member recognised by its head (see `KeyMatcher.predictedMember`).
+struct PredictedMember {
+    let field: EventField
+    /// Whether the value is a string: its opening quote is part of the head.
+    let valueQuoted: Bool
+    /// Where the value begins, counted from the key's opening quote.
+    let valueStart: Int
 }
