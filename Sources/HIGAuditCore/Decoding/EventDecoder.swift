@@ -230,7 +230,6 @@ private struct LineReader {
             position &+= 1
             if let field {
                 let value: FieldValue
-                var number = 0.0
                 if valueQuoted {
                     // Strings, most values, are read here, the only place: `scanKnownValue`, which the
                     // optimiser keeps out of line, cost a call per field (~25 instructions of saving and
@@ -250,13 +249,16 @@ private struct LineReader {
                         end: Int32(truncatingIfNeeded: pos &- 1))
                 } else {
                     scanner.pos = pos
+                    var number = 0.0
                     value = try scanKnownValue(&scanner, number: &number)
                     pos = scanner.pos
+                    // Written for a repeated key too: a field the line's type reads cannot repeat (the
+                    // line is malformed), and one it does not read is never read.
+                    numbers[field.rawValue] = number
                 }
                 let slot = fields + field.rawValue
                 if slot.pointee.kind == .absent {
                     slot.pointee = value
-                    if value.kind == .number { numbers[field.rawValue] = number }
                 } else {
                     slot.pointee.noteDuplicate(keyColumn: keyColumn)
                 }

@@ -4,66 +4,86 @@
 /// showed up as the largest single cost of matching. Instead a hash of (length, first byte, last byte)
 /// picks the one candidate field, and one masked comparison of up to 32 bytes confirms it. The hash is
 /// collision-free over the 30 keys (`KeyMatcherTests` checks it).
+///
+/// Most members are not looked up at all: `predictedMember` recognises the head the previous line had
+/// at the same position.
 struct KeyMatcher {
     static let buckets = 64
     static let wordsPerKey = 4
-
-    /// The field per hash bucket, or nil. Fields are stored as values (one byte each), not as raw
-    /// values: `EventField(rawValue:)` is an out-of-line switch, once per key of every line.
-    private let bucketFields: UnsafeMutablePointer<EventField?>
-    /// Per field: the key's bytes, zero-padded to 32, as four words; then four masks of its length.
-    private let patterns: UnsafeMutablePointer<UInt64>
-    private let lengths: UnsafeMutablePointer<Int>
-    /// Per field, its member's head as the compact layout writes it, in two variants: `"key":` and,
-    /// for a string value, `"key":"`. Each as four words (zero-padded to 32 bytes), then four masks.
-    private let heads: UnsafeMutablePointer<UInt64>
-    /// Per member position in the top-level object, the field found there on the previous line, or nil,
-    /// and whether its value was a string (see `predictedMember`).
-    private let lastOrder: UnsafeMutablePointer<EventField?>
-    private let lastQuoted: UnsafeMutablePointer<Bool>
     static let rememberedPositions = 32
 
+    /// Every table in one allocation, at the fixed offsets of `Layout`, so that the member loop keeps
+    /// one pointer in a register where six separate tables made it spill and reload them per member:
+    /// - per member position of the top-level object, the head the previous line had there (see
+    ///   `headIndex`), or `noHead`;
+    /// - per hash bucket, the field, or nil. Fields are stored as values (one byte each), not as raw
+    ///   values: `EventField(rawValue:)` is an out-of-line switch;
+    /// - per head, its field and where its value begins (counted from the key's opening quote);
+    /// - per field, its key's length;
+    /// - per field, the key's bytes, zero-padded to 32, as four words, then four masks of its length;
+    /// - per head, the same for the head: `"key":` or, for a string value, `"key":"`.
+    private let storage: UnsafeMutableRawPointer
+
+    private enum Layout {
+        static var lastHeads: Int { 0 }
+        static var bucketFields: Int { 32 }
+        static var headFields: Int { 96 }
+        static var headValueStarts: Int { 160 }
+        static var keyLengths: Int { 224 }
+        static var keyPatterns: Int { 512 }
+        static var headPatterns: Int { keyPatterns + EventField.count * patternBytes }
+        static var byteCount: Int { headPatterns + 2 * EventField.count * patternBytes }
+        /// Four words of pattern and four of mask.
+        static var patternBytes: Int { 64 }
+    }
+
+    private static let noHead: UInt8 = 0xFF
+
     init() {
-        lastOrder = .allocate(capacity: Self.rememberedPositions)
-        lastOrder.initialize(repeating: nil, count: Self.rememberedPositions)
-        lastQuoted = .allocate(capacity: Self.rememberedPositions)
-        lastQuoted.initialize(repeating: false, count: Self.rememberedPositions)
-        heads = .allocate(capacity: EventField.count * 2 * Self.wordsPerKey * 2)
-        heads.initialize(repeating: 0, count: EventField.count * 2 * Self.wordsPerKey * 2)
-        bucketFields = .allocate(capacity: Self.buckets)
-        bucketFields.initialize(repeating: nil, count: Self.buckets)
-        patterns = .allocate(capacity: EventField.count * Self.wordsPerKey * 2)
-        patterns.initialize(repeating: 0, count: EventField.count * Self.wordsPerKey * 2)
-        lengths = .allocate(capacity: EventField.count)
-        lengths.initialize(repeating: 0, count: EventField.count)
+        precondition(
+            MemoryLayout<EventField?>.size == 1 && MemoryLayout<EventField>.size == 1
+                && Self.rememberedPositions <= Layout.bucketFields
+                && Layout.bucketFields + Self.buckets <= Layout.headFields
+                && Layout.headFields + 2 * EventField.count <= Layout.headValueStarts
+                && Layout.headValueStarts + 2 * EventField.count <= Layout.keyLengths
+                && Layout.keyLengths + 8 * EventField.count <= Layout.keyPatterns,
+            "KeyMatcher tables overlap")
+        storage = .allocate(byteCount: Layout.byteCount, alignment: 64)
+        storage.initializeMemory(as: UInt8.self, repeating: 0, count: Layout.byteCount)
+        (storage + Layout.lastHeads).initializeMemory(as: UInt8.self, repeating: Self.noHead, count: Self.rememberedPositions)
+        (storage + Layout.bucketFields).initializeMemory(as: EventField?.self, repeating: nil, count: Self.buckets)
+        let bucketFields = (storage + Layout.bucketFields).assumingMemoryBound(to: EventField?.self)
         for field in EventField.allCases {
             let key = field.key
             let n = key.utf8CodeUnitCount
-            let bytes = key.utf8Start
+            let bytes = UnsafeBufferPointer(start: key.utf8Start, count: n)
             let bucket = Self.bucket(length: n, first: bytes[0], last: bytes[n - 1])
             // Two keys in one bucket would make one of them unmatchable; the tests guard against it.
             if bucketFields[bucket] == nil { bucketFields[bucket] = field }
-            lengths[field.rawValue] = n
-            let words = patterns + field.rawValue * Self.wordsPerKey * 2
-            for i in 0..<n {
-                words[i / 8] |= UInt64(bytes[i]) << (8 * UInt64(i % 8))
-                words[Self.wordsPerKey + i / 8] |= 0xFF << (8 * UInt64(i % 8))
-            }
+            storage.storeBytes(of: n, toByteOffset: Layout.keyLengths + 8 * field.rawValue, as: Int.self)
+            Self.storePattern(Array(bytes), at: storage + Layout.keyPatterns + field.rawValue * Layout.patternBytes)
             for quoted in [false, true] {
-                var head: [UInt8] = [0x22]
-                head += UnsafeBufferPointer(start: bytes, count: n)
-                head += quoted ? [0x22, 0x3A, 0x22] : [0x22, 0x3A]
-                // The longest key (28 bytes) with its quotes, colon and a value's quote is 32 bytes.
-                precondition(head.count <= Self.wordsPerKey * 8, "member head longer than 32 bytes")
-                let words = heads + Self.headIndex(field, valueQuoted: quoted) * Self.wordsPerKey * 2
-                for (i, byte) in head.enumerated() {
-                    words[i / 8] |= UInt64(byte) << (8 * UInt64(i % 8))
-                    words[Self.wordsPerKey + i / 8] |= 0xFF << (8 * UInt64(i % 8))
-                }
+                let head: [UInt8] = [0x22] + Array(bytes) + (quoted ? [0x22, 0x3A, 0x22] : [0x22, 0x3A])
+                let index = Self.headIndex(field, valueQuoted: quoted)
+                Self.storePattern(head, at: storage + Layout.headPatterns + index * Layout.patternBytes)
+                storage.storeBytes(of: field, toByteOffset: Layout.headFields + index, as: EventField.self)
+                storage.storeBytes(of: UInt8(n + 3), toByteOffset: Layout.headValueStarts + index, as: UInt8.self)
             }
         }
     }
 
+    /// Writes `bytes` (at most 32: the longest key, 28 bytes, with its quotes, colon and a value's quote
+    /// is 32) as four little-endian words, then four words masking their length.
+    private static func storePattern(_ bytes: [UInt8], at destination: UnsafeMutableRawPointer) {
+        precondition(bytes.count <= wordsPerKey * 8, "pattern longer than 32 bytes")
+        let words = destination.assumingMemoryBound(to: UInt64.self)
+        for (i, byte) in bytes.enumerated() {
+            words[i / 8] |= UInt64(byte) << (8 * UInt64(i % 8))
+            words[wordsPerKey + i / 8] |= 0xFF << (8 * UInt64(i % 8))
+        }
+    }
+
+    /// Heads come in two variants per field: `"key":`, and `"key":"` for a string value.
     @inline(__always)
     private static func headIndex(_ field: EventField, valueQuoted: Bool) -> Int {
         field.rawValue &* 2 &+ (valueQuoted ? 1 : 0)
@@ -71,12 +91,7 @@ struct KeyMatcher {
 
     /// Frees the storage; the owner calls it exactly once.
     func deallocate() {
-        bucketFields.deallocate()
-        patterns.deallocate()
-        lengths.deallocate()
-        heads.deallocate()
-        lastOrder.deallocate()
-        lastQuoted.deallocate()
+        storage.deallocate()
     }
 
     /// The member at `position` of the top-level object, if its head (`"key":`, and the opening quote
@@ -93,46 +108,47 @@ struct KeyMatcher {
     func predictedMember(at position: Int, start: UnsafePointer<UInt8>, readableUpTo end: UnsafePointer<UInt8>)
         -> PredictedMember?
     {
-        guard position < Self.rememberedPositions, end - start >= 32, let field = lastOrder[position] else {
+        guard position < Self.rememberedPositions, end - start >= 32 else { return nil }
+        let head = storage.load(fromByteOffset: Layout.lastHeads &+ position, as: UInt8.self)
+        guard head != Self.noHead else { return nil }
+        let index = Int(head)
+        guard Self.masked(storage + (Layout.headPatterns &+ index &* Layout.patternBytes), equalAt: start) else {
             return nil
         }
-        let quoted = lastQuoted[position]
-        guard Self.masked(heads + Self.headIndex(field, valueQuoted: quoted) &* (Self.wordsPerKey &* 2), equalAt: start)
-        else { return nil }
-        return PredictedMember(field: field, valueQuoted: quoted, valueStart: lengths[field.rawValue] &+ 3)
+        return PredictedMember(
+            field: storage.load(fromByteOffset: Layout.headFields &+ index, as: EventField.self),
+            valueQuoted: head & 1 == 1,
+            valueStart: Int(storage.load(fromByteOffset: Layout.headValueStarts &+ index, as: UInt8.self)))
     }
 
-    /// Whether the 32 readable bytes at `start` begin with the key of field `fieldIndex`: one masked
-    /// comparison of four words.
+    /// Whether the 32 bytes at `start`, under the four mask words after the four pattern words at
+    /// `pattern`, equal the pattern.
     @inline(__always)
-    private func keyMatches(_ fieldIndex: Int, at start: UnsafePointer<UInt8>) -> Bool {
-        Self.masked(patterns + fieldIndex &* (Self.wordsPerKey &* 2), equalAt: start)
-    }
-
-    /// Whether the 32 bytes at `start`, under the four mask words after the four pattern `words`,
-    /// equal the pattern.
-    @inline(__always)
-    private static func masked(_ words: UnsafeMutablePointer<UInt64>, equalAt start: UnsafePointer<UInt8>) -> Bool {
+    private static func masked(_ pattern: UnsafeMutableRawPointer, equalAt start: UnsafePointer<UInt8>) -> Bool {
         let raw = UnsafeRawPointer(start)
         var difference: UInt64 = 0
         for i in 0..<wordsPerKey {
             let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i &* 8, as: UInt64.self))
-            difference |= (word ^ words[i]) & words[wordsPerKey &+ i]
+            let expected = pattern.load(fromByteOffset: i &* 8, as: UInt64.self)
+            let mask = pattern.load(fromByteOffset: (wordsPerKey &+ i) &* 8, as: UInt64.self)
+            difference |= (word ^ expected) & mask
         }
         return difference == 0
     }
 
     /// The length of the field's key in bytes.
     @inline(__always)
-    func keyLength(_ field: EventField) -> Int { lengths[field.rawValue] }
+    func keyLength(_ field: EventField) -> Int {
+        storage.load(fromByteOffset: Layout.keyLengths &+ 8 &* field.rawValue, as: Int.self)
+    }
 
     /// Notes which field (or none) the member at `position` of this line was, and whether its value is
     /// a string.
     @inline(__always)
     func remember(_ field: EventField?, valueQuoted: Bool, at position: Int) {
         guard position < Self.rememberedPositions else { return }
-        lastOrder[position] = field
-        lastQuoted[position] = valueQuoted
+        let head = field.map { UInt8(truncatingIfNeeded: Self.headIndex($0, valueQuoted: valueQuoted)) } ?? Self.noHead
+        storage.storeBytes(of: head, toByteOffset: Layout.lastHeads &+ position, as: UInt8.self)
     }
 
     @inline(__always)
@@ -145,17 +161,17 @@ struct KeyMatcher {
     @inline(__always)
     func field(start: UnsafePointer<UInt8>, count: Int, readableUpTo end: UnsafePointer<UInt8>) -> EventField? {
         guard count > 0 else { return nil }
-        guard let field = bucketFields[Self.bucket(length: count, first: start[0], last: start[count &- 1])] else {
+        let bucket = Self.bucket(length: count, first: start[0], last: start[count &- 1])
+        guard let field = storage.load(fromByteOffset: Layout.bucketFields &+ bucket, as: EventField?.self) else {
             return nil
         }
-        let fieldIndex = field.rawValue
-        guard lengths[fieldIndex] == count else { return nil }
+        guard keyLength(field) == count else { return nil }
+        let pattern = storage + (Layout.keyPatterns &+ field.rawValue &* Layout.patternBytes)
         if end - start >= 32 {
-            return keyMatches(fieldIndex, at: start) ? field : nil
+            return Self.masked(pattern, equalAt: start) ? field : nil
         }
-        let words = patterns + fieldIndex &* (Self.wordsPerKey &* 2)
         // Near the end of the line: compare byte by byte.
-        for i in 0..<count where UInt64(start[i]) != (words[i / 8] >> (8 * UInt64(i % 8))) & 0xFF {
+        for i in 0..<count where start[i] != pattern.load(fromByteOffset: i, as: UInt8.self) {
             return nil
         }
         return field
