@@ -343,7 +343,7 @@ private struct LineReader {
         let appVersion = try optionalString(.appVersion)
         let osVersion = try optionalString(.osVersion)
         let screen = try optionalString(.screen)
-        var id = try optionalString(.id)
+        var id = try optionalEventID()
 
         let kind = typeValue.flag
             ? Self.kindOfEscapedName(string(typeValue))
@@ -411,7 +411,7 @@ private struct LineReader {
         }
         accept(Event(
             ts: ts, session: session, payload: payload, device: device, app: app, appVersion: appVersion,
-            osVersion: osVersion, screen: screen, id: id, source: source))
+            osVersion: osVersion, screen: screen, source: source, identifier: id))
         return .event
     }
 
@@ -488,6 +488,20 @@ private struct LineReader {
         case .absent, .null: return nil
         case .string: return keptString(field, value)
         default: throw wrongType(field, value, expected: "a string")
+        }
+    }
+
+    /// `id`, kept inline without building a `String` when it is short and has no escapes.
+    @inline(__always)
+    private func optionalEventID() throws(MalformedLine) -> EventID? {
+        let value = try checked(.id)
+        switch value.kind {
+        case .absent, .null: return nil
+        case .string:
+            let length = Int(value.end) &- Int(value.start)
+            if value.flag || length > EventID.inlineCapacity { return EventID(string(value)) }
+            return EventID(bytes: base + Int(value.start), count: length, readable: count &- Int(value.start))
+        default: throw wrongType(.id, value, expected: "a string")
         }
     }
 

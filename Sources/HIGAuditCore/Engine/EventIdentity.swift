@@ -6,13 +6,16 @@
 /// of one session sharing a fingerprint would make the later one a false duplicate; for a session with
 /// n ids the chance is about n² / 2⁶⁵ (10⁻¹¹ for 20 000 ids).
 enum EventIdentity {
+    static let offsetBasis: UInt64 = 0xCBF2_9CE4_8422_2325
+    static let prime: UInt64 = 0x0000_0100_0000_01B3
+
     @inline(__always)
     static func fingerprint(_ id: String) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        var hash = offsetBasis
         var id = id
         id.withUTF8 { bytes in
             for byte in bytes {
-                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+                hash = (hash ^ UInt64(byte)) &* prime
             }
         }
         return hash

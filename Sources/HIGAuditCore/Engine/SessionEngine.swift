@@ -81,7 +81,7 @@ public final class SessionEngine {
             return reject(event, .sessionClosed)
         } else {
             let created = OpenSession(id: event.session, newestTs: event.ts, ruleStates: RuleStates())
-            if let id = event.id { created.seenIds.insert(EventIdentity.fingerprint(id)) }
+            if let id = event.identifier { created.seenIds.insert(id.fingerprint) }
             open[event.session] = created
             lastSession = created
             statistics.sessions += 1
@@ -94,8 +94,8 @@ public final class SessionEngine {
         }
         // Duplicate is tried before late; hashing the id once on the common (accepted) path.
         let isLate = event.ts < session.newestTs.minus(maxLateness)
-        if let id = event.id {
-            let fingerprint = EventIdentity.fingerprint(id)
+        if let id = event.identifier {
+            let fingerprint = id.fingerprint
             let isDuplicate = isLate
                 ? session.seenIds.contains(fingerprint) : !session.seenIds.insert(fingerprint).inserted
             if isDuplicate {

@@ -15,14 +15,18 @@ public struct Event: Sendable, Equatable, Codable {
     /// The screen visible *after* the event.
     public var screen: String?
     /// Where the line came from; filled in by whoever knows the file and line.
-    ///
-    /// Declared before `id` on purpose: the compiler's memberwise initialiser then has a signature of its
-    /// own (`…screen:source:id:`), which the public initialiser below delegates to (see there).
     public var source: SourceLocation
-    /// Devices retry uploads, so an `id` already seen in the session marks a duplicate.
-    public var id: String?
+    /// The `id`, which `id` reads and writes as a `String`. The compiler's memberwise initialiser
+    /// (`…screen:source:identifier:`), which the decoder and the public initialiser below use, takes it.
+    var identifier: EventID?
 
     public var kind: EventKind { payload.kind }
+
+    /// The synthesized coding, with the id under its wire name, as checkpoints have always had it.
+    private enum CodingKeys: String, CodingKey {
+        case ts, session, payload, device, app, appVersion, osVersion, screen, source
+        case identifier = "id"
+    }
 }
 
 extension Event {
@@ -37,7 +41,13 @@ extension Event {
     ) {
         self.init(
             ts: ts, session: session, payload: payload, device: device, app: app, appVersion: appVersion,
-            osVersion: osVersion, screen: screen, source: source, id: id)
+            osVersion: osVersion, screen: screen, source: source, identifier: id.map(EventID.init))
+    }
+
+    /// Devices retry uploads, so an `id` already seen in the session marks a duplicate.
+    public var id: String? {
+        get { identifier?.text }
+        set { identifier = newValue.map(EventID.init) }
     }
 }
 
