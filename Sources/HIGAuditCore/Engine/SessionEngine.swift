@@ -188,7 +188,9 @@ extension SessionContext {
         lastTs = event.ts
         if device == nil, let eventDevice = event.device { device = eventDevice }
         if appVersion == nil, let version = event.appVersion { appVersion = version }
-        if let eventScreen = event.screen { screen = eventScreen }
+        // Assigned only when it changes: a string assignment is a retain and a release, on every event,
+        // and the screen stays the same for many events (comparing equal strings is a bit comparison).
+        if let eventScreen = event.screen, eventScreen != screen { screen = eventScreen }
     }
 
     /// After the rules saw `event`: the state they read as "before" moves past it. Returns false for an

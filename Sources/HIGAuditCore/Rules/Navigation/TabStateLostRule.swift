@@ -73,7 +73,8 @@ public struct TabStateLostRule: SessionRule {
                 )
             }
         }
-        if state.activeTab != nil, let screen = event.screen {
+        // Only when it changes: the assignment costs a retain and a release on every event otherwise.
+        if state.activeTab != nil, let screen = event.screen, screen != state.activeScreen {
             state.activeScreen = screen
         }
     }
