@@ -331,19 +331,19 @@ private struct LineReader {
     @inline(__always)
     func interpret(source: SourceLocation, accept: (consuming Event) -> Void) throws(MalformedLine) -> LineVerdict {
         let ts = try timestamp()
-        let session = try requiredString(.session)
+        let session = try requiredText(.session)
         guard !session.isEmpty else {
             throw MalformedLine(reason: "field \"session\" must be a non-empty string", column: value(.session).column)
         }
         let typeValue = try present(.type)
         guard typeValue.kind == .string else { throw wrongType(.type, typeValue, expected: "a string") }
 
-        let device = try optionalString(.device)
-        let app = try optionalString(.app)
-        let appVersion = try optionalString(.appVersion)
-        let osVersion = try optionalString(.osVersion)
-        let screen = try optionalString(.screen)
-        var id = try optionalEventID()
+        let device = try optionalText(.device)
+        let app = try optionalText(.app)
+        let appVersion = try optionalText(.appVersion)
+        let osVersion = try optionalText(.osVersion)
+        let screen = try optionalText(.screen)
+        var id = try optionalText(.id)
 
         let kind = typeValue.flag
             ? Self.kindOfEscapedName(string(typeValue))
@@ -410,8 +410,8 @@ private struct LineReader {
             payload = .captureStop(source: try requiredEnum(.source, "capture source", CaptureSource.init(wireBytes:)))
         }
         accept(Event(
-            ts: ts, session: session, payload: payload, device: device, app: app, appVersion: appVersion,
-            osVersion: osVersion, screen: screen, source: source, identifier: id))
+            ts: ts, sessionText: session, payload: payload, deviceText: device, appText: app,
+            appVersionText: appVersion, osVersionText: osVersion, screenText: screen, source: source, identifier: id))
         return .event
     }
 
@@ -491,17 +491,35 @@ private struct LineReader {
         }
     }
 
-    /// `id`, kept inline without building a `String` when it is short and has no escapes.
+    /// A string value an event keeps as `CompactText`: copied from the line when it is short and has no
+    /// escapes (nearly always), else made from its `String`.
     @inline(__always)
-    private func optionalEventID() throws(MalformedLine) -> EventID? {
-        let value = try checked(.id)
+    private func compactText(_ field: EventField, _ value: FieldValue) -> CompactText {
+        let length = Int(value.end) &- Int(value.start)
+        if value.flag || length > CompactText.inlineCapacity { return longCompactText(field, value) }
+        return CompactText(bytes: base + Int(value.start), count: length, readable: count &- Int(value.start))
+    }
+
+    /// `compactText` for an escaped or long value, out of line so that the common case inlines.
+    @inline(never)
+    private func longCompactText(_ field: EventField, _ value: FieldValue) -> CompactText {
+        CompactText(keptString(field, value))
+    }
+
+    @inline(__always)
+    private func requiredText(_ field: EventField) throws(MalformedLine) -> CompactText {
+        let value = try present(field)
+        guard value.kind == .string else { throw wrongType(field, value, expected: "a string") }
+        return compactText(field, value)
+    }
+
+    @inline(__always)
+    private func optionalText(_ field: EventField) throws(MalformedLine) -> CompactText? {
+        let value = try checked(field)
         switch value.kind {
         case .absent, .null: return nil
-        case .string:
-            let length = Int(value.end) &- Int(value.start)
-            if value.flag || length > EventID.inlineCapacity { return EventID(string(value)) }
-            return EventID(bytes: base + Int(value.start), count: length, readable: count &- Int(value.start))
-        default: throw wrongType(.id, value, expected: "a string")
+        case .string: return compactText(field, value)
+        default: throw wrongType(field, value, expected: "a string")
         }
     }
 

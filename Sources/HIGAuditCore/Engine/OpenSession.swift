@@ -4,6 +4,12 @@
 /// parts are value types (`SessionContext`, `RuleStates` are `Codable`).
 final class OpenSession {
     let id: String
+    /// `id` as events carry it, which the engine compares and looks sessions up by.
+    let key: CompactText
+    /// The screen the context's `screen` was last set from, so that an event showing the same screen
+    /// costs a comparison of two words (see `SessionContext.prepare`). Not checkpointed: after a
+    /// restart the first event with a screen sets it again, to the same effect.
+    var screenKey: CompactText?
     /// Newest accepted `ts` of the session (lateness and gap closing are measured from it).
     var newestTs: Int64
     /// Earliest accepted `session.end` `ts`, if any (SPEC §2 closing rule (a)).
@@ -14,7 +20,9 @@ final class OpenSession {
     var context: SessionContext
     var ruleStates: RuleStates
 
-    init(id: String, newestTs: Int64, ruleStates: RuleStates) {
+    init(key: CompactText, newestTs: Int64, ruleStates: RuleStates) {
+        self.key = key
+        let id = key.string
         self.id = id
         self.newestTs = newestTs
         self.context = SessionContext(session: id)

@@ -52,12 +52,12 @@ extension SessionEngine {
         self.init(configuration: configuration, onLate: onLate, onReport: onReport)
         streamNewestTs = checkpoint.streamNewestTs
         for saved in checkpoint.sessions {
-            let session = OpenSession(id: saved.id, newestTs: saved.newestTs, ruleStates: saved.ruleStates)
+            let session = OpenSession(key: CompactText(saved.id), newestTs: saved.newestTs, ruleStates: saved.ruleStates)
             session.endTs = saved.endTs
             session.seenIds = FingerprintSet(saved.seenIds)
             session.context = saved.context
             for event in saved.pendingEvents { session.buffer.insert(event) }
-            open[saved.id] = session
+            open[session.key] = session
         }
     }
 }

@@ -32,7 +32,9 @@ public final class SessionEngine {
     private let sessionGap: Int64
 
     // Internal (not private) for `SessionEngine+Checkpoint.swift`.
-    var open: [String: OpenSession] = [:]
+    /// Keyed by the session id as the events carry it, so that finding an event's session neither
+    /// builds nor hashes a `String`.
+    var open: [CompactText: OpenSession] = [:]
     private var closed: Set<String> = []
     /// Largest accepted `ts` so far; `.min` before the first.
     var streamNewestTs: Int64 = .min
@@ -72,17 +74,18 @@ public final class SessionEngine {
     @discardableResult
     public func ingest(_ event: consuming Event) -> EventDisposition {
         let session: OpenSession
-        if let last = lastSession, last.id == event.session {
+        let key = event.sessionText
+        if let last = lastSession, last.key == key {
             session = last
-        } else if let found = open[event.session] {
+        } else if let found = open[key] {
             session = found
             lastSession = found
         } else if closed.contains(event.session) || closedBeforeStart?(event.session) == true {
             return reject(event, .sessionClosed)
         } else {
-            let created = OpenSession(id: event.session, newestTs: event.ts, ruleStates: RuleStates())
+            let created = OpenSession(key: key, newestTs: event.ts, ruleStates: RuleStates())
             if let id = event.identifier { created.seenIds.insert(id.fingerprint) }
-            open[event.session] = created
+            open[key] = created
             lastSession = created
             statistics.sessions += 1
             accept(consume event, into: created)
@@ -112,9 +115,7 @@ public final class SessionEngine {
 
     /// End of input: closes every open session (SPEC §2 (c)), in session-id order.
     public func finish() {
-        for id in open.keys.sorted() {
-            if let session = open[id] { close(session) }
-        }
+        for session in open.values.sorted(by: { $0.id < $1.id }) { close(session) }
     }
 
     // MARK: - Classification
@@ -150,7 +151,7 @@ public final class SessionEngine {
     /// the event to the state the rules read as "before".
     @inline(__always)
     private func release(_ event: borrowing Event, in session: OpenSession) {
-        session.context.prepare(for: event)
+        session.context.prepare(for: event, screenKey: &session.screenKey)
         rules.observe(event, states: &session.ruleStates, in: &session.context)
         if !session.context.apply(event) { statistics.unbalancedDismisses += 1 }
     }
@@ -173,7 +174,7 @@ public final class SessionEngine {
     private func close(_ session: OpenSession) {
         while session.buffer.releaseFirst(notAfter: .max, { release($0, in: session) }) {}
         rules.finish(states: &session.ruleStates, in: &session.context)
-        open[session.id] = nil
+        open[session.key] = nil
         if lastSession === session { lastSession = nil }
         closed.insert(session.id)
         onReport(session.context.makeReport())
@@ -183,14 +184,17 @@ public final class SessionEngine {
 extension SessionContext {
     /// Before the rules see `event`: time range, labels and the screen resolved for it.
     @inline(__always)
-    mutating func prepare(for event: Event) {
+    /// `screenKey` is the text `screen` was last set from (see `OpenSession.screenKey`).
+    mutating func prepare(for event: Event, screenKey: inout CompactText?) {
         if firstTs == nil { firstTs = event.ts }
         lastTs = event.ts
         if device == nil, let eventDevice = event.device { device = eventDevice }
         if appVersion == nil, let version = event.appVersion { appVersion = version }
-        // Assigned only when it changes: a string assignment is a retain and a release, on every event,
-        // and the screen stays the same for many events (comparing equal strings is a bit comparison).
-        if let eventScreen = event.screen, eventScreen != screen { screen = eventScreen }
+        // The screen stays the same for many events: its `String` is made only when it changes.
+        if let eventScreen = event.screenText, eventScreen != screenKey {
+            screenKey = eventScreen
+            screen = eventScreen.string
+        }
     }
 
     /// After the rules saw `event`: the state they read as "before" moves past it. Returns false for an

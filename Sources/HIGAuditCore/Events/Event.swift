@@ -5,49 +5,83 @@
 public struct Event: Sendable, Equatable, Codable {
     /// Event time in milliseconds since the Unix epoch (RFC 3339 input truncated to milliseconds).
     public var ts: Int64
-    /// One app session on one device; never empty.
-    public var session: String
+    /// The text fields are stored as `CompactText` (see there); the public `String` properties below
+    /// read and write them. The compiler's memberwise initialiser takes them in this order (`ts:
+    /// sessionText:payload:deviceText:…:identifier:`); the decoder and the public initialiser use it.
+    var sessionText: CompactText
     public var payload: EventPayload
-    public var device: String?
-    public var app: String?
-    public var appVersion: String?
-    public var osVersion: String?
-    /// The screen visible *after* the event.
-    public var screen: String?
+    var deviceText: CompactText?
+    var appText: CompactText?
+    var appVersionText: CompactText?
+    var osVersionText: CompactText?
+    var screenText: CompactText?
     /// Where the line came from; filled in by whoever knows the file and line.
     public var source: SourceLocation
-    /// The `id`, which `id` reads and writes as a `String`. The compiler's memberwise initialiser
-    /// (`…screen:source:identifier:`), which the decoder and the public initialiser below use, takes it.
-    var identifier: EventID?
+    var identifier: CompactText?
 
     public var kind: EventKind { payload.kind }
 
-    /// The synthesized coding, with the id under its wire name, as checkpoints have always had it.
+    /// The synthesized coding under the public names, as checkpoints have always had them.
     private enum CodingKeys: String, CodingKey {
-        case ts, session, payload, device, app, appVersion, osVersion, screen, source
-        case identifier = "id"
+        case ts, payload, source
+        case sessionText = "session", deviceText = "device", appText = "app", appVersionText = "appVersion"
+        case osVersionText = "osVersion", screenText = "screen", identifier = "id"
     }
 }
 
 extension Event {
-    /// Delegates to the memberwise initialiser, which builds the value in one piece. Assigning the ten
+    /// Delegates to the memberwise initialiser, which builds the value in one piece. Assigning the
     /// fields one by one (as an initialiser in the type's body must) left the optimiser with a stack copy
-    /// it did not remove: every decoded event was copied whole (a retain per string) and the original
-    /// destroyed, a measured cost on the decoding hot path.
+    /// it did not remove: every decoded event was copied whole and the original destroyed, a measured
+    /// cost on the decoding hot path.
     public init(
         ts: Int64, session: String, payload: EventPayload,
         device: String? = nil, app: String? = nil, appVersion: String? = nil, osVersion: String? = nil,
         screen: String? = nil, id: String? = nil, source: SourceLocation = .unknown
     ) {
         self.init(
-            ts: ts, session: session, payload: payload, device: device, app: app, appVersion: appVersion,
-            osVersion: osVersion, screen: screen, source: source, identifier: id.map(EventID.init))
+            ts: ts, sessionText: CompactText(session), payload: payload, deviceText: device.map(CompactText.init),
+            appText: app.map(CompactText.init), appVersionText: appVersion.map(CompactText.init),
+            osVersionText: osVersion.map(CompactText.init), screenText: screen.map(CompactText.init),
+            source: source, identifier: id.map(CompactText.init))
+    }
+
+    /// One app session on one device; never empty.
+    public var session: String {
+        get { sessionText.string }
+        set { sessionText = CompactText(newValue) }
+    }
+
+    public var device: String? {
+        get { deviceText?.string }
+        set { deviceText = newValue.map(CompactText.init) }
+    }
+
+    public var app: String? {
+        get { appText?.string }
+        set { appText = newValue.map(CompactText.init) }
+    }
+
+    public var appVersion: String? {
+        get { appVersionText?.string }
+        set { appVersionText = newValue.map(CompactText.init) }
+    }
+
+    public var osVersion: String? {
+        get { osVersionText?.string }
+        set { osVersionText = newValue.map(CompactText.init) }
+    }
+
+    /// The screen visible *after* the event.
+    public var screen: String? {
+        get { screenText?.string }
+        set { screenText = newValue.map(CompactText.init) }
     }
 
     /// Devices retry uploads, so an `id` already seen in the session marks a duplicate.
     public var id: String? {
-        get { identifier?.text }
-        set { identifier = newValue.map(EventID.init) }
+        get { identifier?.string }
+        set { identifier = newValue.map(CompactText.init) }
     }
 }
 

@@ -73,9 +73,10 @@ public struct TabStateLostRule: SessionRule {
                 )
             }
         }
-        // Only when it changes: the assignment costs a retain and a release on every event otherwise.
-        if state.activeTab != nil, let screen = event.screen, screen != state.activeScreen {
-            state.activeScreen = screen
+        // `session.screen` is this event's screen when it has one. Assigned only when it changes: the
+        // assignment costs a retain and a release on every event otherwise.
+        if state.activeTab != nil, event.screenText != nil, session.screen != state.activeScreen {
+            state.activeScreen = session.screen
         }
     }
 }

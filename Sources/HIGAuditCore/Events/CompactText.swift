@@ -1,10 +1,12 @@
-/// An event's `id`, held inline when it is at most 16 bytes of UTF-8 (as ids nearly always are).
+/// A text field of an event (`session`, `device`, `app`, `app_version`, `os_version`, `screen`, `id`),
+/// held inline when it is at most 16 bytes of UTF-8, as those fields nearly always are.
 ///
-/// Only duplicate detection reads an id, and it needs only the id's fingerprint. Building a `String` for
-/// every decoded id cost ~170 instructions an event, and releasing it more: a tenth of decoding. The
-/// decoder copies the bytes in two words instead; `Event.id` makes the `String` when someone asks.
-/// Every way of making one keeps ids of up to 16 bytes inline, so equal ids are equal values.
-struct EventID: Sendable, Hashable {
+/// A `String` per field cost every decoded event a `String` to build (~170 instructions for each `id`)
+/// or a retain of a remembered one, and a release per field when the event was done with; an inline
+/// value is two words the decoder copies from the line and nobody retains. The engine compares and
+/// hashes these values; `Event`'s `String` properties make the `String` when someone asks. Every way
+/// of making one keeps texts of up to 16 bytes inline, so equal texts are equal values.
+struct CompactText: Sendable, Hashable {
     private enum Storage: Sendable, Hashable {
         /// Bytes 0–7 and 8–15, little-endian, zero beyond `count`.
         case inline(UInt64, UInt64, count: UInt8)
@@ -27,7 +29,7 @@ struct EventID: Sendable, Hashable {
         }
     }
 
-    /// An id of `count` ≤ 16 bytes of valid UTF-8 at `start`, of which `readable` bytes may be read
+    /// The text of `count` ≤ 16 bytes of valid UTF-8 at `start`, of which `readable` bytes may be read
     /// (reading 16 at once when they are there).
     @inline(__always)
     init(bytes start: UnsafePointer<UInt8>, count: Int, readable: Int) {
@@ -53,7 +55,12 @@ struct EventID: Sendable, Hashable {
         return .inline(low, high, count: UInt8(truncatingIfNeeded: count))
     }
 
-    var text: String {
+    var isEmpty: Bool {
+        if case .inline(_, _, let count) = storage { return count == 0 }
+        return false
+    }
+
+    var string: String {
         switch storage {
         case .inline(let low, let high, let count):
             withUnsafeBytes(of: (low.littleEndian, high.littleEndian)) { raw in
@@ -64,7 +71,7 @@ struct EventID: Sendable, Hashable {
         }
     }
 
-    /// `EventIdentity.fingerprint` of the id's text.
+    /// `EventIdentity.fingerprint` of the text, for an event id.
     @inline(__always)
     var fingerprint: UInt64 {
         switch storage {
@@ -85,14 +92,14 @@ struct EventID: Sendable, Hashable {
     }
 }
 
-/// In checkpoints an id is its text, as on the wire.
-extension EventID: Codable {
+/// In checkpoints a text is its `String`, as on the wire.
+extension CompactText: Codable {
     init(from decoder: any Decoder) throws {
         self.init(try decoder.singleValueContainer().decode(String.self))
     }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
-        try container.encode(text)
+        try container.encode(string)
     }
 }
