@@ -247,14 +247,22 @@ private struct LineReader {
                     value = FieldValue(
                         kind: .string, flag: escaped, start: Int32(truncatingIfNeeded: start),
                         end: Int32(truncatingIfNeeded: pos &- 1))
-                } else {
+                } else if pos < count, base[pos] == 0x2D || JSONScanner.isDigit(base[pos]) {
+                    // Numbers (`x`, `y` of every touch) are read here too, their value with them.
                     scanner.pos = pos
                     var number = 0.0
-                    value = try scanKnownValue(&scanner, number: &number)
+                    let integer = try scanner.scanNumber(value: &number)
+                    value = FieldValue(
+                        kind: .number, flag: integer, start: Int32(truncatingIfNeeded: pos),
+                        end: Int32(truncatingIfNeeded: scanner.pos))
                     pos = scanner.pos
                     // Written for a repeated key too: a field the line's type reads cannot repeat (the
                     // line is malformed), and one it does not read is never read.
                     numbers[field.rawValue] = number
+                } else {
+                    scanner.pos = pos
+                    value = try scanKnownValue(&scanner)
+                    pos = scanner.pos
                 }
                 let slot = fields + field.rawValue
                 if slot.pointee.kind == .absent {
@@ -281,19 +289,13 @@ private struct LineReader {
         }
     }
 
-    /// Validates the value of a known key that is not a string (the key loop in `scanTopLevelObject`
-    /// reads strings itself) and notes its type and position; a number's value goes to `number` (NaN when
-    /// `JSONNumber.double` must read it).
-    @inline(__always)
-    private func scanKnownValue(_ scanner: inout JSONScanner, number: inout Double) throws(MalformedLine) -> FieldValue {
+    /// Validates the value of a known key that is neither a string nor a number (the member loop in
+    /// `scanTopLevelObject` reads those itself): a literal or a container. Notes its type and position.
+    private func scanKnownValue(_ scanner: inout JSONScanner) throws(MalformedLine) -> FieldValue {
         let start = scanner.pos
         guard start < count else { throw JSONError.unexpectedEnd(at: start) }
         let kind: FieldValue.Kind
-        var flag = false
         switch base[start] {
-        case 0x2D, 0x30...0x39:
-            kind = .number
-            flag = try scanner.scanNumber(value: &number)
         case 0x74:
             kind = .true
             try scanner.scanLiteral("true")
@@ -313,7 +315,7 @@ private struct LineReader {
             throw JSONError.unexpected(base, at: start, end: count)
         }
         return FieldValue(
-            kind: kind, flag: flag, start: Int32(truncatingIfNeeded: start),
+            kind: kind, flag: false, start: Int32(truncatingIfNeeded: start),
             end: Int32(truncatingIfNeeded: scanner.pos))
     }
 
