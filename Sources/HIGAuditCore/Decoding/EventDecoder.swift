@@ -547,6 +547,7 @@ private struct LineReader {
         }
     }
 
+    @inline(__always)
     private func requiredEnum<Value>(
         _ field: EventField, _ what: String, _ match: (ByteSlice) -> Value?
     ) throws(MalformedLine) -> Value {
@@ -554,6 +555,7 @@ private struct LineReader {
         return try enumValue(field, value, what, match)
     }
 
+    @inline(__always)
     private func optionalEnum<Value>(
         _ field: EventField, _ what: String, _ match: (ByteSlice) -> Value?
     ) throws(MalformedLine) -> Value? {
