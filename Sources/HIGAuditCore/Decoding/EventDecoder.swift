@@ -17,6 +17,7 @@
 ///   levels are malformed.
 /// - `\u0000` is valid JSON and accepted; lone or inverted surrogate escapes are malformed.
 /// - Keys are compared after unescaping, byte for byte (no Unicode normalisation): `"t\u0073"` is `ts`.
+///   So are the text values that identify things: session ids and event ids (see `CompactText`).
 /// - `ts` as a number must be an integer that fits `Int64` (no fraction, no exponent, even `1.0`);
 ///   RFC 3339 details (leap second, truncation) are in `TimestampParser`.
 /// - Numbers too large for a `Double` (`x`, `y`, `duration_ms`) become ±infinity.
@@ -51,9 +52,11 @@ public struct EventDecoder: Sendable {
         }
         if !isKnownUniquelyReferenced(&table) { table = FieldTable() }
         let fields = table.fields
-        // `FieldValue.absent` is all zero bytes (see there), and `FieldValue` is trivial.
+        // `FieldValue.absent` is all zero bytes (see there), and `FieldValue` is trivial: zero the bytes,
+        // then bind them to `FieldValue` again (a no-op at run time).
         UnsafeMutableRawPointer(fields).initializeMemory(
             as: UInt8.self, repeating: 0, count: EventField.count * MemoryLayout<FieldValue>.stride)
+        _ = UnsafeMutableRawPointer(fields).bindMemory(to: FieldValue.self, capacity: EventField.count)
         let reader = LineReader(
             base: raw.assumingMemoryBound(to: UInt8.self), count: count, fields: fields, numbers: table.numbers,
             recent: table.recent, keys: table.keys, minute: table.minute)

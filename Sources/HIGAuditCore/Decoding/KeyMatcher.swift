@@ -76,10 +76,13 @@ struct KeyMatcher {
     /// is 32) as four little-endian words, then four words masking their length.
     private static func storePattern(_ bytes: [UInt8], at destination: UnsafeMutableRawPointer) {
         precondition(bytes.count <= wordsPerKey * 8, "pattern longer than 32 bytes")
-        let words = destination.assumingMemoryBound(to: UInt64.self)
+        var words = [UInt64](repeating: 0, count: wordsPerKey * 2)
         for (i, byte) in bytes.enumerated() {
             words[i / 8] |= UInt64(byte) << (8 * UInt64(i % 8))
             words[wordsPerKey + i / 8] |= 0xFF << (8 * UInt64(i % 8))
+        }
+        for (i, word) in words.enumerated() {
+            destination.storeBytes(of: word, toByteOffset: i * 8, as: UInt64.self)
         }
     }
 

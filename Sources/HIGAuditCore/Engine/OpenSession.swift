@@ -29,3 +29,13 @@ final class OpenSession {
         self.ruleStates = ruleStates
     }
 }
+
+extension OpenSession {
+    /// Session-id order: `String` order, and between two spellings of one string (canonically
+    /// equivalent, different bytes: two sessions, see `CompactText`) their bytes' order, so that the
+    /// order of closing never depends on the dictionary's.
+    static func idOrder(_ a: OpenSession, _ b: OpenSession) -> Bool {
+        if a.id != b.id { return a.id < b.id }
+        return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+    }
+}

@@ -34,7 +34,7 @@ extension SessionEngine {
     /// The open sessions and the stream's newest `ts`, to be stored at the end of a run and handed to
     /// `init(configuration:checkpoint:onLate:onReport:)` by the next one. The engine is not changed.
     public func checkpoint() -> EngineCheckpoint {
-        let sessions = open.values.sorted { $0.id < $1.id }.map { session -> SessionCheckpoint in
+        let sessions = open.values.sorted(by: OpenSession.idOrder).map { session -> SessionCheckpoint in
             SessionCheckpoint(
                 id: session.id, newestTs: session.newestTs, endTs: session.endTs,
                 seenIds: session.seenIds.sorted(), pendingEvents: session.buffer.pending, context: session.context,

@@ -35,7 +35,8 @@ public final class SessionEngine {
     /// Keyed by the session id as the events carry it, so that finding an event's session neither
     /// builds nor hashes a `String`.
     var open: [CompactText: OpenSession] = [:]
-    private var closed: Set<String> = []
+    /// By the session ids' bytes, as `open` is.
+    private var closed: Set<CompactText> = []
     /// Largest accepted `ts` so far; `.min` before the first.
     var streamNewestTs: Int64 = .min
     /// Sessions closed before this engine started (an earlier nightly run): asked only for a session
@@ -80,7 +81,7 @@ public final class SessionEngine {
         } else if let found = open[key] {
             session = found
             lastSession = found
-        } else if closed.contains(event.session) || closedBeforeStart?(event.session) == true {
+        } else if closed.contains(key) || closedBeforeStart?(event.session) == true {
             return reject(event, .sessionClosed)
         } else {
             let created = OpenSession(key: key, newestTs: event.ts, ruleStates: RuleStates())
@@ -115,7 +116,7 @@ public final class SessionEngine {
 
     /// End of input: closes every open session (SPEC §2 (c)), in session-id order.
     public func finish() {
-        for session in open.values.sorted(by: { $0.id < $1.id }) { close(session) }
+        for session in open.values.sorted(by: OpenSession.idOrder) { close(session) }
     }
 
     // MARK: - Classification
@@ -167,7 +168,7 @@ public final class SessionEngine {
         eventsSinceSweep = 0
         var closing: [OpenSession] = []
         for session in open.values where hasClosed(session) { closing.append(session) }
-        closing.sort { $0.id < $1.id }
+        closing.sort(by: OpenSession.idOrder)
         for session in closing { close(session) }
     }
 
@@ -176,7 +177,7 @@ public final class SessionEngine {
         rules.finish(states: &session.ruleStates, in: &session.context)
         open[session.key] = nil
         if lastSession === session { lastSession = nil }
-        closed.insert(session.id)
+        closed.insert(session.key)
         onReport(session.context.makeReport())
     }
 }

@@ -6,8 +6,12 @@
 /// value is two words the decoder copies from the line and nobody retains. The engine compares and
 /// hashes these values; `Event`'s `String` properties make the `String` when someone asks. Every way
 /// of making one keeps texts of up to 16 bytes inline, so equal texts are equal values.
-struct CompactText: Sendable, Hashable {
-    private enum Storage: Sendable, Hashable {
+///
+/// Texts are equal when their bytes are, as keys are (no Unicode normalisation): `String`'s `==` would
+/// make canonically equivalent spellings (`é` and `e` + U+0301) one session id, but only for ids too
+/// long to be inline. Duplicate ids were always told apart by their bytes.
+struct CompactText: Sendable {
+    private enum Storage: Sendable {
         /// Bytes 0–7 and 8–15, little-endian, zero beyond `count`.
         case inline(UInt64, UInt64, count: UInt8)
         case text(String)
@@ -88,6 +92,32 @@ struct CompactText: Sendable, Hashable {
             return hash
         case .text(let text):
             return EventIdentity.fingerprint(text)
+        }
+    }
+}
+
+extension CompactText: Hashable {
+    @inline(__always)
+    static func == (a: CompactText, b: CompactText) -> Bool {
+        switch (a.storage, b.storage) {
+        case let (.inline(aLow, aHigh, aCount), .inline(bLow, bHigh, bCount)):
+            return aLow == bLow && aHigh == bHigh && aCount == bCount
+        case let (.text(aText), .text(bText)):
+            return aText.utf8.elementsEqual(bText.utf8)
+        default:
+            // An inline text has at most 16 bytes and a `.text` one more.
+            return false
+        }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        switch storage {
+        case let .inline(low, high, count):
+            hasher.combine(low)
+            hasher.combine(high)
+            hasher.combine(count)
+        case .text(var text):
+            text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         }
     }
 }

@@ -31,6 +31,20 @@ import Testing
         #expect(result.report("s")?.acceptedEvents == 2)
     }
 
+    /// Session ids are told apart by their bytes, as event ids are: two spellings of one string
+    /// (precomposed `é`, and `e` with a combining accent) are two sessions, whatever their length,
+    /// and they close in the same order on every run.
+    @Test(arguments: ["caf", "caf-0123456789abcdef"])
+    func sessionIdsAreComparedByTheirBytes(stem: String) {
+        let precomposed = stem.replacingOccurrences(of: "caf", with: "caf\u{E9}")
+        let decomposed = stem.replacingOccurrences(of: "caf", with: "cafe\u{301}")
+        #expect(precomposed == decomposed && !precomposed.utf8.elementsEqual(decomposed.utf8))
+        let result = run([haptic(1000, session: precomposed), haptic(2000, session: decomposed), haptic(3000, session: precomposed)])
+        #expect(result.dispositions == [.accepted, .accepted, .accepted])
+        #expect(result.statistics.sessions == 2)
+        #expect(result.reports.map { Array($0.session.utf8) } == [Array(decomposed.utf8), Array(precomposed.utf8)])
+    }
+
     @Test func latenessIsPerSession() {
         // Another session's clock being far ahead does not make this one's events late.
         let result = run([
