@@ -1,9 +1,10 @@
 /// The last value each field had, so that the next line with the same bytes reuses its `String`.
 ///
-/// Logs repeat the same session, device, app version, screen and target line after line. Comparing a
-/// few bytes is much cheaper than building a `String` (a UTF-8 validation pass, and an allocation for
-/// values longer than 15 bytes), and a reused `String` shares its storage. One entry per field; values
-/// longer than `maxLength` are not remembered.
+/// Logs repeat the same touch target, tab and modal ids line after line, and the same text fields too
+/// long to be kept inline (`CompactText`: session ids, screens over 16 bytes). Comparing a few bytes is
+/// much cheaper than building a `String` (a UTF-8 validation pass, and an allocation for values longer
+/// than 15 bytes), and a reused `String` shares its storage. One entry per field; values longer than
+/// `maxLength` are not remembered.
 struct RecentStrings {
     static let maxLength = 32
 
