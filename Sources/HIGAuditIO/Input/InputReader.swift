@@ -10,8 +10,10 @@ import Darwin
 /// Reads log inputs — zstd-compressed or plain NDJSON, files or standard input — and streams their
 /// lines to a `LineSink`, skipping and reporting whatever cannot be read (SPEC §2, §5).
 ///
-/// One reader owns one zstd decoding context and two fixed buffers (compressed input, decompressed
-/// lines), reused for every source: memory depends on the options, never on the input. It is not
+/// One reader owns one zstd decoding context, two fixed buffers (compressed input, partial lines) and
+/// the ring zstd frames are decoded to (`DecodingRing`, as large as the largest frame window met),
+/// reused for every source: memory depends on the options and the frames' windows, never on the
+/// input's size. It is not
 /// thread-safe; use one reader per task.
 ///
 /// How faults are handled (the run always goes on):
@@ -34,6 +36,7 @@ public final class InputReader {
     let dictionaries: ZstdDictionaries
     let compressedBuffer: UnsafeMutableRawBufferPointer
     let lineBuffer: UnsafeMutableRawBufferPointer
+    let ring = DecodingRing()
 
     /// Sets up the decoder and loads the dictionaries; throws only for options it cannot work with.
     public init(options: ReaderOptions = ReaderOptions()) throws(InputReaderError) {

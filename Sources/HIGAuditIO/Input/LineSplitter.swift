@@ -4,8 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Cuts a stream of decompressed bytes into lines, in one buffer that the decoder (or `read(2)`)
-/// writes into directly, and hands each line to the sink as a slice of that buffer.
+/// Cuts a stream of decompressed bytes into lines, in one buffer that `read(2)` writes into directly,
+/// or where zstd decoded them (`acceptInPlace`), and hands each line to the sink as a slice of memory.
 ///
 /// Only the current partial line is kept between fills, so memory is bounded by the line limit plus
 /// two fill chunks, whatever the file size or line count. A line that grows past the limit is not
@@ -131,15 +131,57 @@ struct LineSplitter {
         }
     }
 
+    /// Takes `count` decompressed bytes that lie outside the buffer (zstd's window ring, see
+    /// `DecodingRing`) and delivers every line they end. The lines wholly inside them are handed to the
+    /// sink where they lie; the line in progress before them, and the one they leave unfinished, go
+    /// through the buffer as with `accept`, which alone deals with byte order marks and oversized lines.
+    mutating func acceptInPlace<Sink: LineSink>(_ bytes: UnsafeRawPointer, count: Int, into sink: inout Sink) {
+        var first = 0
+        if !atLineStart || byteOrderMarkPending {
+            first = memchr(bytes, 0x0A, count).map { UnsafeRawPointer($0) - bytes + 1 } ?? count
+            copyIn(bytes, count: first, into: &sink)
+        }
+        var lineStart = first
+        while lineStart < count, let newline = memchr(bytes + lineStart, 0x0A, count - lineStart) {
+            let index = UnsafeRawPointer(newline) - bytes
+            deliver(bytes, from: lineStart, to: index, into: &sink)
+            lineStart = index + 1
+        }
+        if lineStart > first {
+            decompressedOffset += Int64(lineStart - first)
+            lastLineEnd = decompressedOffset
+        }
+        copyIn(bytes + lineStart, count: count - lineStart, into: &sink)
+    }
+
+    /// Copies bytes into the buffer, a fill at a time, as if read there.
+    private mutating func copyIn<Sink: LineSink>(_ bytes: UnsafeRawPointer, count: Int, into sink: inout Sink) {
+        var copied = 0
+        while copied < count {
+            let space = space()
+            let step = min(space.count, count - copied)
+            space.baseAddress!.copyMemory(from: bytes + copied, byteCount: step)
+            copied += step
+            accept(step, into: &sink)
+        }
+    }
+
     @inline(__always)
     private mutating func deliver<Sink: LineSink>(from start: Int, to newline: Int, into sink: inout Sink) {
+        deliver(UnsafeRawPointer(buffer), from: start, to: newline, into: &sink)
+    }
+
+    @inline(__always)
+    private mutating func deliver<Sink: LineSink>(
+        _ bytes: UnsafeRawPointer, from start: Int, to newline: Int, into sink: inout Sink
+    ) {
         var stop = newline
-        if stop > start && buffer.load(fromByteOffset: stop - 1, as: UInt8.self) == 0x0D { stop -= 1 }
+        if stop > start && bytes.load(fromByteOffset: stop - 1, as: UInt8.self) == 0x0D { stop -= 1 }
         let length = stop - start
         if length > maxLineBytes {
             sink.oversizedLine(number: nextLineNumber, byteCount: Int64(length))
         } else {
-            sink.line(UnsafeRawBufferPointer(start: buffer + start, count: length), number: nextLineNumber)
+            sink.line(UnsafeRawBufferPointer(start: bytes + start, count: length), number: nextLineNumber)
         }
         nextLineNumber += 1
         linesDelivered += 1

@@ -30,6 +30,11 @@ struct SourceReading<Sink: LineSink> {
     private var readFailed = false
     /// Frames met so far (data and skippable), to name a frame in diagnostics ("frame 3").
     private var framesMet = 0
+    /// Where the frame being decoded writes its next block in the ring, and its largest block.
+    private var ringPosition = 0
+    private var blockSizeMax = 0
+    /// Bytes of the decoder's next input piece gathered in `DecodingRing.staging` so far.
+    private var staged = 0
 
     init(
         reader: InputReader, file: StoredFile, sink: Sink, summary: FileReadSummary,
@@ -350,8 +355,15 @@ struct SourceReading<Sink: LineSink> {
                 return frame
             }
         }
-        ZSTD_DCtx_reset(reader.decoder, ZSTD_reset_session_only)
-        let result = ZSTD_DCtx_refDDict(reader.decoder, dictionary)
+        guard reader.ring.reserve(windowSize: header.windowSize, contentSize: header.contentSize) else {
+            skip(&frame, .refused, at: frameStart, "no memory for a window of \(header.windowSize) bytes")
+            return frame
+        }
+        ringPosition = 0
+        blockSizeMax = Int(min(header.windowSize, UInt64(ZstdFrameFormat.maximumBlockBytes)))
+        staged = 0
+        let result = dictionary.map { ZSTD_decompressBegin_usingDDict(reader.decoder, $0) }
+            ?? ZSTD_decompressBegin(reader.decoder)
         if ZSTD_isError(result) != 0 {
             skip(&frame, .missingDictionary, at: frameStart, String(cString: ZSTD_getErrorName(result)))
         }
@@ -453,17 +465,43 @@ struct SourceReading<Sink: LineSink> {
     }
 
     /// Runs the decoder over `count` bytes of the current frame, splitting its output into lines.
+    ///
+    /// zstd's buffer-less API takes its input in exact pieces (a header, a block, the checksum) and
+    /// writes each block into the ring after the one before, or back at the ring's start when a
+    /// largest block would not fit: the last `windowSize` bytes stay in place for the blocks to come,
+    /// as in the streaming decoder's own buffer. A piece cut by the end of `bytes` is gathered in the
+    /// staging buffer.
     private mutating func decode(_ bytes: UnsafeMutableRawPointer, count: Int) -> DecodeOutcome {
-        var source = ZSTD_inBuffer(src: bytes, size: count, pos: 0)
+        let decoder = reader.decoder
+        let ring = reader.ring
+        var offset = 0
         while true {
-            let space = splitter.space()
-            var output = ZSTD_outBuffer(dst: space.baseAddress, size: space.count, pos: 0)
-            let result = ZSTD_decompressStream(reader.decoder, &output, &source)
-            splitter.accept(output.pos, into: &sink)
+            let piece = ZSTD_nextSrcSizeToDecompress(decoder)
+            if piece == 0 { return .frameEnd(unconsumed: count - offset) }
+            guard offset < count else { return .needMore }
+            let source: UnsafeRawPointer
+            if staged == 0 && count - offset >= piece {
+                source = UnsafeRawPointer(bytes + offset)
+                offset += piece
+            } else {
+                guard piece <= DecodingRing.stagingBytes else {
+                    return .failed(.corrupt, "an input piece of \(piece) bytes is larger than any block")
+                }
+                let step = min(piece - staged, count - offset)
+                (ring.staging + staged).copyMemory(from: bytes + offset, byteCount: step)
+                staged += step
+                offset += step
+                guard staged == piece else { return .needMore }
+                staged = 0
+                source = UnsafeRawPointer(ring.staging)
+            }
+            if ringPosition + blockSizeMax > ring.capacity { ringPosition = 0 }
+            let destination = ring.base! + ringPosition
+            let result = ZSTD_decompressContinue(
+                decoder, destination, ring.capacity - ringPosition, source, piece)
             if ZSTD_isError(result) != 0 {
-                let code = ZSTD_getErrorCode(result)
                 let reason: SkipReason
-                switch code {
+                switch ZSTD_getErrorCode(result) {
                 case ZSTD_error_frameParameter_windowTooLarge, ZSTD_error_memory_allocation:
                     reason = .refused
                 case ZSTD_error_dictionary_wrong, ZSTD_error_dictionary_corrupted:
@@ -473,8 +511,10 @@ struct SourceReading<Sink: LineSink> {
                 }
                 return .failed(reason, String(cString: ZSTD_getErrorName(result)))
             }
-            if result == 0 { return .frameEnd(unconsumed: count - source.pos) }
-            if source.pos == source.size && output.pos < output.size { return .needMore }
+            if result > 0 {
+                splitter.acceptInPlace(destination, count: result, into: &sink)
+                ringPosition += result
+            }
         }
     }
 }

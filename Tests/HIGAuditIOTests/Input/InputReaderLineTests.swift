@@ -95,6 +95,39 @@ import Testing
         #expect(result.diagnostics.isEmpty)
     }
 
+    /// zstd decodes into a ring of the frame's window and blocks (`DecodingRing`), and lines are cut
+    /// where they lie in it. With a 1 KiB window (1 KiB blocks) the ring is ~130 KiB: a frame of ~2 MB
+    /// wraps it over a dozen times, lines cross hundreds of block ends and several wraps, long lines
+    /// span many blocks, oversized ones stream by, CRLF endings fall anywhere, and a 5-byte read chunk
+    /// makes every block arrive in pieces.
+    @Test(arguments: [5, 4096, 128 << 10])
+    func aFrameMuchLargerThanItsWindowWrapsTheRing(readChunk: Int) throws {
+        var lines: [String] = []
+        for index in 0..<4_000 {
+            let width = index % 97 == 0 ? 12_500 + index : index % 89 == 0 ? 9_000 : (index * 53) % 400
+            lines.append(#"{"n":\#(index),"f":"\#(String(repeating: "ab", count: width / 2))"}"#)
+        }
+        let content = Array(lines.enumerated().map { $0.element + ($0.offset % 5 == 0 ? "\r\n" : "\n") }.joined().utf8)
+        let file = try InputFixtures.frame(content, ["--zstd=wlog=10"])
+        let reader = try InputReader(options: ReaderOptions(maxLineBytes: 12_000, readChunkBytes: readChunk))
+        let directory = try InputFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try InputFixtures.write(file, named: "small-window.zst", in: directory)
+        let result = InputFixtures.read(InputSource(path: path, displayPath: "small-window.zst"), with: reader)
+
+        #expect(reader.ring.capacity < content.count / 10)
+        let long = lines.indices.filter { lines[$0].utf8.count > 12_000 }
+        #expect(!long.isEmpty)
+        #expect(result.sink.oversized.map(\.number) == long.map { Int64($0 + 1) })
+        #expect(result.sink.oversized.map(\.byteCount) == long.map { Int64(lines[$0].utf8.count) })
+        let kept = lines.indices.filter { !long.contains($0) }
+        #expect(result.sink.texts == kept.map { lines[$0] })
+        #expect(result.sink.numbers == kept.map { Int64($0 + 1) })
+        #expect(result.statistics.decompressedBytes == Int64(content.count))
+        #expect(result.statistics.frames == 1)
+        #expect(result.diagnostics.isEmpty)
+    }
+
     @Test func aFramePerLine() throws {
         let lines = InputFixtures.sampleLines(50)
         var file: [UInt8] = []
