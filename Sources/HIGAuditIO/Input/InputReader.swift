@@ -51,12 +51,9 @@ public final class InputReader {
         }
         self.options = options
         self.dictionaries = try ZstdDictionaries(files: options.dictionaryFiles)
+        // The buffer-less API the reader decodes with ignores `ZSTD_d_windowLogMax`: frames with a
+        // larger window are refused from their header, before decoding (`SourceReading.beginFrame`).
         guard let decoder = ZSTD_createDCtx() else { throw .decoderUnavailable("out of memory") }
-        let result = ZSTD_DCtx_setParameter(decoder, ZSTD_d_windowLogMax, Int32(options.maxWindowLog))
-        if ZSTD_isError(result) != 0 {
-            ZSTD_freeDCtx(decoder)
-            throw .decoderUnavailable(String(cString: ZSTD_getErrorName(result)))
-        }
         self.decoder = decoder
         // Room for one chunk plus the largest header that must be seen whole.
         compressedBuffer = .allocate(

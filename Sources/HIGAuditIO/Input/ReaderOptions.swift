@@ -9,7 +9,9 @@ public struct ReaderOptions: Sendable, Equatable {
     public var maxLineBytes: Int = 1 << 20
     /// Bytes asked of storage per `read(2)`.
     public var readChunkBytes: Int = 128 << 10
-    /// Decompressed bytes produced per `ZSTD_decompressStream` call (and line-splitting step).
+    /// Bytes the line splitter takes into its own buffer per step: a plain file's reads, and the
+    /// partial lines at the ends of zstd blocks (whose other lines are split where zstd decoded them,
+    /// see `DecodingRing`).
     public var decodeChunkBytes: Int = 128 << 10
 
     public init(
