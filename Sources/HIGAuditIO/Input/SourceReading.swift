@@ -33,6 +33,9 @@ struct SourceReading<Sink: LineSink> {
     /// Where the frame being decoded writes its next block in the ring, and its largest block.
     private var ringPosition = 0
     private var blockSizeMax = 0
+    /// Whether the frame's content may outgrow the ring, which then wraps. A frame whose content fits
+    /// is decoded in one piece: its window is all of it, so wrapping would overwrite history.
+    private var ringWraps = false
     /// Bytes of the decoder's next input piece gathered in `DecodingRing.staging` so far.
     private var staged = 0
 
@@ -360,6 +363,7 @@ struct SourceReading<Sink: LineSink> {
             return frame
         }
         ringPosition = 0
+        ringWraps = header.contentSize.map { UInt64(reader.ring.capacity) < $0 } ?? true
         blockSizeMax = Int(min(header.windowSize, UInt64(ZstdFrameFormat.maximumBlockBytes)))
         staged = 0
         let result = dictionary.map { ZSTD_decompressBegin_usingDDict(reader.decoder, $0) }
@@ -467,9 +471,10 @@ struct SourceReading<Sink: LineSink> {
     /// Runs the decoder over `count` bytes of the current frame, splitting its output into lines.
     ///
     /// zstd's buffer-less API takes its input in exact pieces (a header, a block, the checksum) and
-    /// writes each block into the ring after the one before, or back at the ring's start when a
-    /// largest block would not fit: the last `windowSize` bytes stay in place for the blocks to come,
-    /// as in the streaming decoder's own buffer. A piece cut by the end of `bytes` is gathered in the
+    /// writes each block into the ring after the one before, or, when the content may outgrow the
+    /// ring, back at its start when a largest block would not fit: the last `windowSize` bytes stay in
+    /// place for the blocks to come, as in the streaming decoder's own buffer (`ZSTD_decompressStream`
+    /// wraps under the same two conditions). A piece cut by the end of `bytes` is gathered in the
     /// staging buffer.
     private mutating func decode(_ bytes: UnsafeMutableRawPointer, count: Int) -> DecodeOutcome {
         let decoder = reader.decoder
@@ -495,7 +500,7 @@ struct SourceReading<Sink: LineSink> {
                 staged = 0
                 source = UnsafeRawPointer(ring.staging)
             }
-            if ringPosition + blockSizeMax > ring.capacity { ringPosition = 0 }
+            if ringWraps && ringPosition + blockSizeMax > ring.capacity { ringPosition = 0 }
             let destination = ring.base! + ringPosition
             let result = ZSTD_decompressContinue(
                 decoder, destination, ring.capacity - ringPosition, source, piece)

@@ -128,6 +128,35 @@ import Testing
         #expect(result.diagnostics.isEmpty)
     }
 
+    /// A frame that states its content size gets a ring of exactly that size, and a single-segment
+    /// frame's window is its whole content: its blocks must follow one another, never wrap back over
+    /// the first (the checksum, or without one the lines, would show it).
+    @Test func aMultiBlockFrameWithItsContentSizeIsNotWrapped() throws {
+        // Random-looking lines, then the first ones again, backwards: the last block copies from the
+        // first, the bytes a wrap would overwrite.
+        var state: UInt64 = 5
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        var lines = (0..<2_600).map { index in
+            #"{"n":\#(index),"f":"\#(String((0..<(next() % 150)).map { _ in Character(UnicodeScalar(UInt8(97 + next() % 26))) }))"}"#
+        }
+        lines += lines.prefix(1_400).reversed()
+        let content = Array(InputFixtures.ndjson(lines).utf8)
+        #expect(content.count > 2 * ZstdFrameFormat.maximumBlockBytes)
+        for flags in [["-19"], ["-3", "--no-check"]] {
+            let file = try InputFixtures.frame(content, flags, fromFile: true)
+            guard case .header(let header) = ZstdFrameHeader.parse(UnsafeRawBufferPointer(start: file, count: file.count))
+            else { Issue.record("no frame header"); continue }
+            #expect(header.contentSize == UInt64(content.count))
+            let result = try InputFixtures.read(bytes: file)
+            #expect(result.sink.texts == lines, "\(flags)")
+            #expect(result.diagnostics.isEmpty, "\(flags)")
+            #expect(result.statistics.frames == 1)
+        }
+    }
+
     @Test func aFramePerLine() throws {
         let lines = InputFixtures.sampleLines(50)
         var file: [UInt8] = []
