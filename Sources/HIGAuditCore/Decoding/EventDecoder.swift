@@ -31,8 +31,20 @@ public struct EventDecoder: Sendable {
     /// Where the scan notes the known fields; reused from line to line so decoding allocates nothing
     /// of its own.
     private var table = FieldTable()
+    /// Whether lines are matched against the shapes of earlier lines (`LineShapes`) before the general
+    /// scan; off only in tests that compare the two ways.
+    let learnsLineShapes: Bool
 
-    public init() {}
+    public init() {
+        learnsLineShapes = true
+    }
+
+    init(learnsLineShapes: Bool) {
+        self.learnsLineShapes = learnsLineShapes
+    }
+
+    /// The shapes learned so far, for tests.
+    var lineShapes: LineShapes { table.shapes }
 
     /// Decodes one line: `line` excludes the line terminator and the file's byte order mark.
     /// `source` is where the line came from and goes into the event as it is built.
@@ -57,15 +69,35 @@ public struct EventDecoder: Sendable {
         UnsafeMutableRawPointer(fields).initializeMemory(
             as: UInt8.self, repeating: 0, count: EventField.count * MemoryLayout<FieldValue>.stride)
         _ = UnsafeMutableRawPointer(fields).bindMemory(to: FieldValue.self, capacity: EventField.count)
+        let base = raw.assumingMemoryBound(to: UInt8.self)
+        let numbers = table.numbers
         let reader = LineReader(
-            base: raw.assumingMemoryBound(to: UInt8.self), count: count, fields: fields, numbers: table.numbers,
+            base: base, count: count, fields: fields, numbers: numbers,
             recent: table.recent, keys: table.keys, minute: table.minute)
+        let shapes = table.shapes
+        if learnsLineShapes, shapes.match(base, count: count, fields: fields, numbers: numbers) {
+            // The fields are exactly those the scan would note (see `LineShapes`).
+            do throws(MalformedLine) {
+                return try reader.interpret(source: source, accept: accept)
+            } catch {
+                return .malformed(error)
+            }
+        }
+        let verdict: LineVerdict
         do throws(MalformedLine) {
             guard try reader.scan() else { return .blank }
-            return try reader.interpret(source: source, accept: accept)
+            verdict = try reader.interpret(source: source, accept: accept)
         } catch {
-            return .malformed(error)
+            verdict = .malformed(error)
         }
+        if learnsLineShapes {
+            if case .event = verdict {
+                shapes.learn(base, count: count, fields: fields, numbers: numbers)
+            } else {
+                shapes.noteMiss()
+            }
+        }
+        return verdict
     }
 
     /// Decodes one line into a value, for tests, examples and callers off the hot path.
@@ -94,6 +126,7 @@ private final class FieldTable: @unchecked Sendable {
     let numbers: UnsafeMutablePointer<Double>
     let recent = RecentStrings(slots: EventField.count)
     let keys = KeyMatcher()
+    let shapes = LineShapes()
     let minute = UnsafeMutablePointer<RecentMinute>.allocate(capacity: 1)
 
     init() {
@@ -109,6 +142,7 @@ private final class FieldTable: @unchecked Sendable {
         numbers.deallocate()
         recent.deallocate()
         keys.deallocate()
+        shapes.deallocate()
         minute.deallocate()
     }
 }

@@ -1,0 +1,584 @@
+/// Shapes of earlier lines, so that a line laid out like one of them is read without the member loop.
+///
+/// The lines of one log come from one serialiser: the same keys in the same order, and most values
+/// repeated from the line before (a touch stream keeps its session, device, version, screen, target
+/// and input; only `ts`, `id`, `x`, `y` and sometimes `phase` change). A shape is an earlier line
+/// whose changing string and number values are marked *variable*; everything else is a run of bytes
+/// that a line must repeat exactly. Matching compares those runs in 16-byte steps and reads only the
+/// variable values, each with the scanner's own string or number reading. Speculative parsing from
+/// learned record structure, after Mison (Li et al., VLDB 2017), with the general scan as the fallback.
+///
+/// Why a match gives exactly the general scan's result: the shape's line passed the general scan and
+/// decoded to an event, with no repeated field. A matching line is that line with some string values
+/// replaced by valid strings and some numbers by valid numbers (each checked by the same
+/// `JSONScanner` code the general scan uses); every other byte, keys, separators, whitespace and the
+/// other values included, is equal. So it is valid JSON with the same members in the same places
+/// (shifted by the lengths of the replaced values), and its field table is the shape's, shifted,
+/// with the replaced values read afresh. Anything else (a byte that differs outside a variable value,
+/// a variable value of another type or malformed, a different length at the end) is not a match,
+/// and the general scan reads the line and gives the verdict, as it would without shapes.
+///
+/// Learning: after the general scan, a line that decoded to an event becomes the shape of its type
+/// and member order. Its values that differ from the shape it replaces (or were variable there)
+/// are variable. So a shape settles after a few lines, and only values that have been seen to change
+/// are read. While lines keep missing (no shape fits more than about one line in nine) matching
+/// and learning rest for a while, so varied input costs little more than the general scan alone.
+struct LineShapes {
+    /// Shapes kept, most recently matched first.
+    static let capacity = 16
+    /// Longer lines are not learned: a shape keeps a copy of its line.
+    static let maxLineLength = 1024
+    static let maxVariables = 16
+
+    /// One allocation: the state words, the most-recently-used order, the shifts scratch, then the
+    /// shapes at a fixed stride, each laid out as `Shape` says.
+    private let storage: UnsafeMutableRawPointer
+
+    private enum State {
+        /// Int: shapes held.
+        static var used: Int { 0 }
+        /// Int: lines missed in the current block of `blockLines` (see `noteMiss`).
+        static var blockMisses: Int { 8 }
+        /// Int: the value of `matched` when the current block began.
+        static var blockMatchedStart: Int { 48 }
+        /// Int: lines still to pass before matching is tried again.
+        static var resting: Int { 16 }
+        /// Int: lines matched, for tests.
+        static var matched: Int { 24 }
+        /// `capacity` bytes: shape indices, most recently matched first.
+        static var order: Int { 32 }
+        /// `maxVariables + 1` Ints: the shift after each variable value of the line being matched.
+        static var shifts: Int { 64 }
+        /// Learning's scratch: Int32 per field (when its value last changed), then the fields in line order.
+        static var changes: Int { 256 }
+        static var members: Int { 384 }
+        /// Double: 10^0 to 10^15.
+        static var powersOfTen: Int { 416 }
+        static var shapes: Int { 576 }
+    }
+
+    /// Offsets within one shape.
+    private enum Shape {
+        /// Int32: the length of the shape's line.
+        static var length: Int { 0 }
+        static var variableCount: Int { 4 }
+        static var constantCount: Int { 8 }
+        /// Int32: where the run after the last variable value starts.
+        static var finalRun: Int { 12 }
+        /// Int32: the number of fields present; then, from `memberFields`, the fields in line order.
+        static var memberCount: Int { 16 }
+        static var memberFields: Int { 20 }
+        /// Int32: lines this shape and the shapes it refined have read, matched or learned.
+        static var lines: Int { 52 }
+        /// Int32: matches left before the shape is retired (see `refreshInterval`).
+        static var matchesLeft: Int { 56 }
+        /// UInt32: bit `field.rawValue` set for each variable field.
+        static var variableFields: Int { 60 }
+        /// Int32 per field: the value of `lines` when the field's value last changed.
+        static var lastChanges: Int { 64 }
+        /// 16 bytes each: where the run before the value starts, where the value starts and ends (Int32s),
+        /// the field (UInt8), whether the value is a number (UInt8).
+        static var variables: Int { lastChanges + 4 * EventField.count }
+        static var variableStride: Int { 16 }
+        /// 32 bytes each: the field's `FieldValue` in the shape's line, its number value, the field
+        /// (UInt8), how many variable values come before it (UInt8).
+        static var constants: Int { variables + maxVariables * variableStride }
+        static var constantStride: Int { 32 }
+        /// The field table of the shape's line, for learning.
+        static var fieldTable: Int { constants + EventField.count * constantStride }
+        /// The line's bytes.
+        static var bytes: Int { fieldTable + EventField.count * MemoryLayout<FieldValue>.stride }
+        static var stride: Int { (bytes + maxLineLength + 63) & ~63 }
+    }
+
+    private static let restingLines = 4096
+    private static let blockLines = 256
+    /// A value that changed within this many lines of a shape stays variable when the shape is
+    /// learned again: reading it costs a few dozen instructions a line, a miss a general scan.
+    private static let changeWindow: Int32 = 64
+    /// A shape is retired after this many matches, and learned afresh from the lines that follow:
+    /// without it, a shape whose every value has changed once (a session, a screen) would read every
+    /// value for the rest of the log, never missing and so never learning that most are constant again.
+    private static let refreshInterval: Int32 = 512
+
+    init() {
+        precondition(
+            MemoryLayout<FieldValue>.size <= 16 && EventField.count <= 32 && Self.capacity <= 32
+                && Shape.memberFields + EventField.count <= Shape.lines,
+            "LineShapes layout overlaps")
+        let byteCount = State.shapes + Self.capacity * Shape.stride
+        storage = .allocate(byteCount: byteCount, alignment: 64)
+        storage.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount)
+        for index in 0..<Self.capacity {
+            storage.storeBytes(of: UInt8(index), toByteOffset: State.order &+ index, as: UInt8.self)
+        }
+        var power = 1.0
+        for k in 0...15 {
+            storage.storeBytes(of: power, toByteOffset: State.powersOfTen &+ k &* 8, as: Double.self)
+            power *= 10
+        }
+    }
+
+    /// Frees the storage; the owner calls it exactly once.
+    func deallocate() {
+        storage.deallocate()
+    }
+
+    private var used: Int {
+        get { storage.load(fromByteOffset: State.used, as: Int.self) }
+        nonmutating set { storage.storeBytes(of: newValue, toByteOffset: State.used, as: Int.self) }
+    }
+
+    @inline(__always)
+    private func shape(_ index: Int) -> UnsafeMutableRawPointer {
+        storage + (State.shapes &+ index &* Shape.stride)
+    }
+
+    @inline(__always)
+    private func index(atRank rank: Int) -> Int {
+        Int(storage.load(fromByteOffset: State.order &+ rank, as: UInt8.self))
+    }
+
+    // MARK: Matching
+
+    /// Fills `fields` and `numbers` for the `count` bytes at `base` from a shape they match, and says
+    /// whether one did; `fields` must be all absent on entry, and is again when none matched.
+    ///
+    /// Out of line: inlined into the decoder, it competed with the rest for registers.
+    @inline(never)
+    func match(
+        _ base: UnsafePointer<UInt8>, count: Int, fields: UnsafeMutablePointer<FieldValue>,
+        numbers: UnsafeMutablePointer<Double>
+    ) -> Bool {
+        let used = self.used
+        guard used > 0 else { return false }
+        let resting = storage.load(fromByteOffset: State.resting, as: Int.self)
+        if resting > 0 {
+            storage.storeBytes(of: resting &- 1, toByteOffset: State.resting, as: Int.self)
+            return false
+        }
+        var rank = 0
+        while rank < used {
+            let candidate = shape(index(atRank: rank))
+            if matches(candidate, base, count: count, fields: fields, numbers: numbers) {
+                storage.storeBytes(of: matchedLines &+ 1, toByteOffset: State.matched, as: Int.self)
+                let lines = candidate.load(fromByteOffset: Shape.lines, as: Int32.self)
+                candidate.storeBytes(of: lines &+ 1, toByteOffset: Shape.lines, as: Int32.self)
+                let left = candidate.load(fromByteOffset: Shape.matchesLeft, as: Int32.self) &- 1
+                candidate.storeBytes(of: left, toByteOffset: Shape.matchesLeft, as: Int32.self)
+                if left <= 0 {
+                    retire(rank: rank)
+                } else {
+                    noteMatch(rank: rank)
+                }
+                return true
+            }
+            rank &+= 1
+        }
+        return false
+    }
+
+    /// Lines matched so far.
+    var matchedLines: Int { storage.load(fromByteOffset: State.matched, as: Int.self) }
+
+    /// Whether matching is resting after many misses.
+    var isResting: Bool { storage.load(fromByteOffset: State.resting, as: Int.self) > 0 }
+
+    @inline(__always)
+    private func noteMatch(rank: Int) {
+        if rank > 0 { moveToFront(rank: rank) }
+    }
+
+    /// Frees the shape at `rank`: the shapes after it move up, its slot goes after them.
+    private func retire(rank: Int) {
+        let order = (storage + State.order).assumingMemoryBound(to: UInt8.self)
+        let index = order[rank]
+        let last = used &- 1
+        var r = rank
+        while r < last {
+            order[r] = order[r &+ 1]
+            r &+= 1
+        }
+        order[last] = index
+        used = last
+    }
+
+    private func moveToFront(rank: Int) {
+        let order = (storage + State.order).assumingMemoryBound(to: UInt8.self)
+        let index = order[rank]
+        var r = rank
+        while r > 0 {
+            order[r] = order[r &- 1]
+            r &-= 1
+        }
+        order[0] = index
+    }
+
+    /// Whether the line matches the shape at `shape`, its fields then filled in (see `match`).
+    @inline(__always)
+    private func matches(
+        _ shape: UnsafeMutableRawPointer, _ base: UnsafePointer<UInt8>, count: Int,
+        fields: UnsafeMutablePointer<FieldValue>, numbers: UnsafeMutablePointer<Double>
+    ) -> Bool {
+        let variableCount = Int(shape.load(fromByteOffset: Shape.variableCount, as: Int32.self))
+        let bytes = UnsafeRawPointer(shape + Shape.bytes)
+        let shifts = (storage + State.shifts).assumingMemoryBound(to: Int.self)
+        // A position in the line is the same position in the shape's line plus `shift`.
+        var shift = 0
+        var i = 0
+        while i < variableCount {
+            let variable = UnsafeRawPointer(shape + (Shape.variables &+ i &* Shape.variableStride))
+            let runStart = Int(variable.load(as: Int32.self))
+            let valueStart = Int(variable.load(fromByteOffset: 4, as: Int32.self))
+            let start = valueStart &+ shift
+            guard start <= count,
+                Self.equal(base + (runStart &+ shift), bytes + runStart, count: valueStart &- runStart)
+            else { return Self.unmatched(shape, variablesFilled: i, fields: fields) }
+            let field = Int(variable.load(fromByteOffset: 12, as: UInt8.self))
+            let end: Int
+            if variable.load(fromByteOffset: 13, as: UInt8.self) == 0 {
+                let escaped: Bool
+                if let quote = JSONScanner.plainStringEnd(base, from: start, end: count) {
+                    end = quote
+                    escaped = false
+                } else if let found = Self.stringEnd(base, from: start, count: count) {
+                    end = found.quote
+                    escaped = found.escaped
+                } else {
+                    return Self.unmatched(shape, variablesFilled: i, fields: fields)
+                }
+                fields[field] = FieldValue(
+                    kind: .string, flag: escaped, start: Int32(truncatingIfNeeded: start),
+                    end: Int32(truncatingIfNeeded: end))
+            } else {
+                guard start < count, base[start] == 0x2D || JSONScanner.isDigit(base[start]),
+                    let found = number(base, from: start, count: count)
+                else { return Self.unmatched(shape, variablesFilled: i, fields: fields) }
+                end = found.end
+                fields[field] = FieldValue(
+                    kind: .number, flag: found.integer, start: Int32(truncatingIfNeeded: start),
+                    end: Int32(truncatingIfNeeded: end))
+                numbers[field] = found.value
+            }
+            shift = end &- Int(variable.load(fromByteOffset: 8, as: Int32.self))
+            i &+= 1
+            shifts[i] = shift
+        }
+        let length = Int(shape.load(fromByteOffset: Shape.length, as: Int32.self))
+        let finalRun = Int(shape.load(fromByteOffset: Shape.finalRun, as: Int32.self))
+        guard length &+ shift == count,
+            Self.equal(base + (finalRun &+ shift), bytes + finalRun, count: length &- finalRun)
+        else { return Self.unmatched(shape, variablesFilled: variableCount, fields: fields) }
+        shifts[0] = 0
+        let constantCount = Int(shape.load(fromByteOffset: Shape.constantCount, as: Int32.self))
+        var c = 0
+        while c < constantCount {
+            let constant = UnsafeRawPointer(shape + (Shape.constants &+ c &* Shape.constantStride))
+            var value = constant.load(as: FieldValue.self)
+            let field = Int(constant.load(fromByteOffset: 24, as: UInt8.self))
+            let constantShift = Int32(truncatingIfNeeded: shifts[Int(constant.load(fromByteOffset: 25, as: UInt8.self))])
+            value.start &+= constantShift
+            value.end &+= constantShift
+            fields[field] = value
+            // Read only for a number field (see `LineReader.numbers`).
+            numbers[field] = constant.load(fromByteOffset: 16, as: Double.self)
+            c &+= 1
+        }
+        return true
+    }
+
+    /// Clears the fields of the first `variablesFilled` variable values again, and says no.
+    private static func unmatched(
+        _ shape: UnsafeMutableRawPointer, variablesFilled: Int, fields: UnsafeMutablePointer<FieldValue>
+    ) -> Bool {
+        var i = 0
+        while i < variablesFilled {
+            let field = Int(shape.load(fromByteOffset: Shape.variables &+ i &* Shape.variableStride &+ 12, as: UInt8.self))
+            fields[field] = .absent
+            i &+= 1
+        }
+        return false
+    }
+
+    /// A string's closing quote and whether it has escapes, through the scanner's general loop; nil if
+    /// it is malformed (the general scan will say how).
+    @inline(never)
+    private static func stringEnd(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> (quote: Int, escaped: Bool)? {
+        var scanner = JSONScanner(base: base, count: count)
+        scanner.pos = start
+        do {
+            let escaped = try scanner.scanStringBodyLoop()
+            return (scanner.pos &- 1, escaped)
+        } catch {
+            return nil
+        }
+    }
+
+    /// A number's end, whether it is an integer and its value, exactly as the general scan reads them
+    /// (`JSONScanner.scanNumber(value:)`); nil if it is malformed.
+    ///
+    /// Plain decimals of up to 15 digits (a touch's `x` and `y`) are read here in one pass, with the
+    /// powers of ten from `State.powersOfTen`; anything else goes to the scanner.
+    @inline(__always)
+    private func number(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> (end: Int, integer: Bool, value: Double)? {
+        let negative = base[start] == 0x2D
+        var p = negative ? start &+ 1 : start
+        let integerStart = p
+        var mantissa: UInt64 = 0
+        while p < count {
+            let digit = base[p] &- 0x30
+            if digit >= 10 { break }
+            mantissa = mantissa &* 10 &+ UInt64(digit)
+            p &+= 1
+        }
+        var digits = p &- integerStart
+        // No digit, or a leading zero: malformed, for the scanner to say so.
+        guard digits > 0, digits == 1 || base[integerStart] != 0x30 else { return nil }
+        var fractionDigits = 0
+        if p < count, base[p] == 0x2E {
+            p &+= 1
+            let fractionStart = p
+            while p < count {
+                let digit = base[p] &- 0x30
+                if digit >= 10 { break }
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                p &+= 1
+            }
+            fractionDigits = p &- fractionStart
+            guard fractionDigits > 0 else { return nil }
+            digits &+= fractionDigits
+        }
+        if digits > 15 || (p < count && base[p] | 0x20 == 0x65) {
+            return Self.generalNumber(base, from: start, count: count)
+        }
+        // As `JSONNumber.fastDouble`: below 2^53, so exact, and one correctly rounded division.
+        var value = Double(Int64(truncatingIfNeeded: mantissa))
+        if fractionDigits > 0 {
+            value /= storage.load(fromByteOffset: State.powersOfTen &+ fractionDigits &* 8, as: Double.self)
+        }
+        return (p, fractionDigits == 0, negative ? -value : value)
+    }
+
+    /// `number` for exponents and long mantissas.
+    @inline(never)
+    private static func generalNumber(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> (end: Int, integer: Bool, value: Double)? {
+        var scanner = JSONScanner(base: base, count: count)
+        scanner.pos = start
+        var value = 0.0
+        do {
+            let integer = try scanner.scanNumber(value: &value)
+            return (scanner.pos, integer, value)
+        } catch {
+            return nil
+        }
+    }
+
+    /// Whether `count` bytes at `a` equal those at `b`: 16 at a time, the last 16 overlapping the ones
+    /// before, so that nothing past either end is read.
+    @inline(__always)
+    static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafeRawPointer, count: Int) -> Bool {
+        let a = UnsafeRawPointer(a)
+        if count >= 16 {
+            var i = 0
+            while i &+ 16 < count {
+                guard same16(a + i, b + i) else { return false }
+                i &+= 16
+            }
+            return same16(a + (count &- 16), b + (count &- 16))
+        }
+        if count >= 8 {
+            return a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self)
+                && a.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+                    == b.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+        }
+        if count >= 4 {
+            return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+                && a.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+                    == b.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+        }
+        var i = 0
+        while i < count {
+            guard a.load(fromByteOffset: i, as: UInt8.self) == b.load(fromByteOffset: i, as: UInt8.self) else { return false }
+            i &+= 1
+        }
+        return true
+    }
+
+    @inline(__always)
+    private static func same16(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer) -> Bool {
+        JSONScanner.lanes(a.loadUnaligned(as: SIMD16<UInt8>.self) .== b.loadUnaligned(as: SIMD16<UInt8>.self)) == 0xFFFF
+    }
+
+    // MARK: Learning
+
+    /// Notes a line that no shape matched (tried, or not tried for want of shapes). When more than a
+    /// third of a block of `blockLines` lines missed, matching rests for `restingLines` lines: a miss
+    /// costs the failed tries and learning on top of the general scan (~700 instructions), a match
+    /// saves ~600, so past about four misses in ten the shapes cost more than they save.
+    func noteMiss() {
+        guard storage.load(fromByteOffset: State.resting, as: Int.self) == 0 else { return }
+        let misses = storage.load(fromByteOffset: State.blockMisses, as: Int.self) &+ 1
+        let matchedStart = storage.load(fromByteOffset: State.blockMatchedStart, as: Int.self)
+        let matched = matchedLines
+        guard misses &+ (matched &- matchedStart) >= Self.blockLines else {
+            storage.storeBytes(of: misses, toByteOffset: State.blockMisses, as: Int.self)
+            return
+        }
+        storage.storeBytes(of: 0, toByteOffset: State.blockMisses, as: Int.self)
+        storage.storeBytes(of: matched, toByteOffset: State.blockMatchedStart, as: Int.self)
+        if misses &* 3 > Self.blockLines {
+            storage.storeBytes(of: Self.restingLines, toByteOffset: State.resting, as: Int.self)
+        }
+    }
+
+    /// Learns the shape of a line that the general scan read into `fields` and `numbers` and that
+    /// decoded to an event.
+    func learn(
+        _ base: UnsafePointer<UInt8>, count: Int, fields: UnsafePointer<FieldValue>, numbers: UnsafePointer<Double>
+    ) {
+        noteMiss()
+        guard count <= Self.maxLineLength,
+            storage.load(fromByteOffset: State.resting, as: Int.self) == 0
+        else { return }
+        // The members the line has, in line order (insertion sort: a dozen fields, mostly in order).
+        let order = (storage + State.members).assumingMemoryBound(to: UInt8.self)
+        var memberCount = 0
+        for field in 0..<EventField.count {
+            let value = fields[field]
+            if value.kind == .absent { continue }
+            // A repeated field makes the line malformed if its type reads it; never learn one.
+            if value.duplicateColumn != nil { return }
+            var j = memberCount
+            while j > 0, fields[Int(order[j &- 1])].start > value.start {
+                order[j] = order[j &- 1]
+                j &-= 1
+            }
+            order[j] = UInt8(truncatingIfNeeded: field)
+            memberCount &+= 1
+        }
+        store(
+            base, count: count, fields: fields, numbers: numbers,
+            order: UnsafeBufferPointer(start: order, count: memberCount), memberCount: memberCount)
+    }
+
+    private func store(
+        _ base: UnsafePointer<UInt8>, count: Int, fields: UnsafePointer<FieldValue>, numbers: UnsafePointer<Double>,
+        order: UnsafeBufferPointer<UInt8>, memberCount: Int
+    ) {
+        let type = fields[EventField.type.rawValue]
+        // The shape this line refines: same type, same members in the same order.
+        var rank = 0
+        var previous: UnsafeMutableRawPointer?
+        while rank < used {
+            let candidate = shape(index(atRank: rank))
+            if Self.sameMembers(candidate, order: order, memberCount: memberCount),
+                Self.sameValue(candidate, type, in: base)
+            {
+                previous = candidate
+                break
+            }
+            rank &+= 1
+        }
+        // Which values vary: those that varied in the previous shape, and those that differ from it for
+        // the second time within `changeWindow` lines. A value changing once (a new session, screen or
+        // target, which then stays) is taken as the new constant. (Every value that ever changed would,
+        // over a long log, make nearly all of them variable; `refreshInterval` undoes the rest.)
+        var variableFields: UInt32 = 0
+        var variableCount = 0
+        let lines = previous.map { $0.load(fromByteOffset: Shape.lines, as: Int32.self) &+ 1 } ?? 0
+        let changes = (storage + State.changes).assumingMemoryBound(to: Int32.self)
+        for field in 0..<EventField.count {
+            changes[field] = previous?.load(fromByteOffset: Shape.lastChanges &+ 4 &* field, as: Int32.self)
+                ?? (lines &- Self.changeWindow)
+        }
+        if let previous {
+            let previouslyVariable = previous.load(fromByteOffset: Shape.variableFields, as: UInt32.self)
+            for m in 0..<memberCount {
+                let field = Int(order[m])
+                let value = fields[field]
+                guard value.kind == .string || value.kind == .number else { continue }
+                var variable = previouslyVariable & (1 << field) != 0
+                if !Self.sameValue(previous, value, in: base, field: field) {
+                    if lines &- changes[field] < Self.changeWindow { variable = true }
+                    changes[field] = lines
+                }
+                if variable {
+                    variableFields |= 1 << field
+                    variableCount &+= 1
+                }
+            }
+        }
+        guard variableCount <= Self.maxVariables else { return }
+
+        // The slot: the previous shape's, else a free one, else the least recently matched.
+        let slotRank: Int
+        if previous != nil {
+            slotRank = rank
+        } else if used < Self.capacity {
+            slotRank = used
+            used &+= 1
+        } else {
+            slotRank = used &- 1
+        }
+        let target = shape(index(atRank: slotRank))
+        target.storeBytes(of: Int32(truncatingIfNeeded: count), toByteOffset: Shape.length, as: Int32.self)
+        target.storeBytes(of: Int32(truncatingIfNeeded: memberCount), toByteOffset: Shape.memberCount, as: Int32.self)
+        for m in 0..<memberCount {
+            target.storeBytes(of: order[m], toByteOffset: Shape.memberFields &+ m, as: UInt8.self)
+        }
+        target.storeBytes(of: lines, toByteOffset: Shape.lines, as: Int32.self)
+        target.storeBytes(of: variableFields, toByteOffset: Shape.variableFields, as: UInt32.self)
+        target.storeBytes(of: Self.refreshInterval, toByteOffset: Shape.matchesLeft, as: Int32.self)
+        (target + Shape.lastChanges).copyMemory(from: changes, byteCount: 4 * EventField.count)
+        (target + Shape.fieldTable).copyMemory(from: fields, byteCount: EventField.count * MemoryLayout<FieldValue>.stride)
+        (target + Shape.bytes).copyMemory(from: base, byteCount: count)
+        var runStart = 0
+        var variables = 0
+        var constants = 0
+        for m in 0..<memberCount {
+            let field = Int(order[m])
+            let value = fields[field]
+            if variableFields & (1 << field) != 0 {
+                let entry = target + (Shape.variables &+ variables &* Shape.variableStride)
+                entry.storeBytes(of: Int32(truncatingIfNeeded: runStart), as: Int32.self)
+                entry.storeBytes(of: value.start, toByteOffset: 4, as: Int32.self)
+                entry.storeBytes(of: value.end, toByteOffset: 8, as: Int32.self)
+                entry.storeBytes(of: UInt8(truncatingIfNeeded: field), toByteOffset: 12, as: UInt8.self)
+                entry.storeBytes(of: value.kind == .number ? 1 : 0, toByteOffset: 13, as: UInt8.self)
+                runStart = Int(value.end)
+                variables &+= 1
+            } else {
+                let entry = target + (Shape.constants &+ constants &* Shape.constantStride)
+                entry.storeBytes(of: value, as: FieldValue.self)
+                entry.storeBytes(of: numbers[field], toByteOffset: 16, as: Double.self)
+                entry.storeBytes(of: UInt8(truncatingIfNeeded: field), toByteOffset: 24, as: UInt8.self)
+                entry.storeBytes(of: UInt8(truncatingIfNeeded: variables), toByteOffset: 25, as: UInt8.self)
+                constants &+= 1
+            }
+        }
+        target.storeBytes(of: Int32(truncatingIfNeeded: variables), toByteOffset: Shape.variableCount, as: Int32.self)
+        target.storeBytes(of: Int32(truncatingIfNeeded: constants), toByteOffset: Shape.constantCount, as: Int32.self)
+        target.storeBytes(of: Int32(truncatingIfNeeded: runStart), toByteOffset: Shape.finalRun, as: Int32.self)
+        moveToFront(rank: slotRank)
+    }
+
+    private static func sameMembers(_ shape: UnsafeMutableRawPointer, order: UnsafeBufferPointer<UInt8>, memberCount: Int) -> Bool {
+        guard Int(shape.load(fromByteOffset: Shape.memberCount, as: Int32.self)) == memberCount else { return false }
+        for m in 0..<memberCount where shape.load(fromByteOffset: Shape.memberFields &+ m, as: UInt8.self) != order[m] {
+            return false
+        }
+        return true
+    }
+
+    /// Whether `value` (of this line) has the same type and bytes as the shape line's value of the field.
+    private static func sameValue(
+        _ shape: UnsafeMutableRawPointer, _ value: FieldValue, in base: UnsafePointer<UInt8>,
+        field: Int = EventField.type.rawValue
+    ) -> Bool {
+        let old = (shape + Shape.fieldTable).load(fromByteOffset: field &* MemoryLayout<FieldValue>.stride, as: FieldValue.self)
+        let length = Int(value.end) &- Int(value.start)
+        guard old.kind == value.kind, old.flag == value.flag, Int(old.end) &- Int(old.start) == length else { return false }
+        return equal(base + Int(value.start), UnsafeRawPointer(shape + Shape.bytes) + Int(old.start), count: length)
+    }
+}
+

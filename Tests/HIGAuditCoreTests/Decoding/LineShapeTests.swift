@@ -1,0 +1,162 @@
+import Testing
+@testable import HIGAuditCore
+
+/// A line matched against a learned shape (`LineShapes`) must get exactly the verdict the general scan
+/// gives it: the same event, or the same malformed reason and column. These tests decode streams in
+/// which most lines repeat a few layouts, as real logs do, while values change, and some lines are
+/// damaged anywhere, and compare a learning decoder with one that never learns.
+@Suite struct LineShapeTests {
+    @Test func matchedLinesGetTheGeneralScansVerdicts() {
+        var random = SplitMix64(seed: 2026)
+        var learning = EventDecoder()
+        var general = EventDecoder(learnsLineShapes: false)
+        var events = 0
+        var malformed = 0
+        for _ in 0..<40_000 {
+            var line = Array(Self.touchStreamLine(using: &random).utf8)
+            if random.next() % 100 < 4 { line = Self.damaged(line, using: &random) }
+            let expected = line.withUnsafeBytes { general.decode($0) }
+            #expect(line.withUnsafeBytes { learning.decode($0) } == expected, "\(String(decoding: line, as: UTF8.self))")
+            switch expected {
+            case .event: events += 1
+            case .malformed: malformed += 1
+            default: break
+            }
+        }
+        // Most lines must have been matched, and damage must have reached them too.
+        #expect(learning.lineShapes.matchedLines > 20_000)
+        #expect(events > 30_000 && malformed > 800)
+    }
+
+    /// Values read from a matched line: every variable value in every form the scan accepts.
+    @Test func variableValuesAreReadAsTheScanReadsThem() {
+        let numbers = ["0", "-0", "7", "-12.5", "593.25", "0.001", "123456789012345", "1234567890123456",
+                       "1e3", "-2.5E-3", "1.5e+2", "99999999999999999999", "0.1234567890123456789"]
+        let strings = ["canvas", "", "é", "tab:\\u0041", "a\\\"b", "\\ud83d\\ude00", "日本語", String(repeating: "z", count: 40)]
+        var learning = EventDecoder()
+        var general = EventDecoder(learnsLineShapes: false)
+        var count = 0
+        for round in 0..<4 {
+            for (index, x) in numbers.enumerated() {
+                for target in strings {
+                    let y = numbers[(index + round) % numbers.count]
+                    let line = #"{"ts":"2026-11-20T18:00:41.\#(100 + count % 900)Z","session":"s1","type":"touch","id":"e\#(count)","#
+                        + #""phase":"moved","target":"\#(target)","x":\#(x),"y":\#(y)}"#
+                    count += 1
+                    #expect(learning.decode(line) == general.decode(line), "\(line)")
+                }
+            }
+        }
+        #expect(learning.lineShapes.matchedLines > count / 2)
+    }
+
+    /// Damage inside a value the shape reads, or right after it, never slips through.
+    @Test func malformedVariableValuesAreLeftToTheScan() {
+        let badNumbers = ["01", "-", "1.", ".5", "1e", "1e+", "+1", "0x10", "1.5.5", "Infinity", "NaN", "--1", "1 2"]
+        let badStrings = ["tab\u{1}", "a\\q", "a\\u12", "a\\ud800", "\u{7F}ok", "unterminated"]
+        var learning = EventDecoder()
+        var general = EventDecoder(learnsLineShapes: false)
+        func line(_ id: Int, x: String? = nil, target: String = "canvas") -> String {
+            let x = x ?? "\(id * 7 % 900).\(id % 10)"
+            return
+                #"{"ts":"2026-11-20T18:00:41.612Z","session":"s1","type":"touch","id":"e\#(id)","phase":"moved","target":"\#(target)","x":\#(x),"y":1}"#
+        }
+        var id = 0
+        for bad in badNumbers {
+            // A few good lines first, so that `id`, `x` and `target` are variable in the shape.
+            for _ in 0..<6 {
+                id += 1
+                let good = line(id, target: id % 2 == 0 ? "canvas" : "tab:A")
+                #expect(learning.decode(good) == general.decode(good))
+            }
+            id += 1
+            let damaged = line(id, x: bad)
+            #expect(learning.decode(damaged) == general.decode(damaged), "\(damaged)")
+        }
+        for bad in badStrings {
+            id += 1
+            var damaged = line(id, target: bad)
+            if bad == "unterminated" { damaged = String(damaged.prefix(while: { $0 != "," })) + #","target":"abc"# }
+            #expect(learning.decode(damaged) == general.decode(damaged), "\(damaged)")
+            let invalidUTF8 = Array(line(id).utf8).map { $0 == UInt8(ascii: "v") ? 0xC3 : $0 }
+            let fromLearning = invalidUTF8.withUnsafeBytes { learning.decode($0) }
+            let fromGeneral = invalidUTF8.withUnsafeBytes { general.decode($0) }
+            #expect(fromLearning == fromGeneral)
+        }
+        #expect(learning.lineShapes.matchedLines > 40)
+    }
+
+    /// Lines that never repeat a layout: matching rests instead of paying for misses on every line,
+    /// and verdicts stay those of the general scan.
+    @Test func everChangingLayoutsPutMatchingToRest() {
+        var random = SplitMix64(seed: 7)
+        var learning = EventDecoder()
+        var general = EventDecoder(learnsLineShapes: false)
+        var rested = false
+        for index in 0..<3_000 {
+            var members = [#""ts":1"#, #""session":"s\#(index % 5)""#, #""type":"touch""#, #""phase":"moved""#,
+                           #""x":\#(index)"#, #""id":"e\#(index)""#, #""pad\#(index)":0"#]
+            for i in stride(from: members.count - 1, to: 0, by: -1) {
+                members.swapAt(i, Int(random.next() % UInt64(i + 1)))
+            }
+            let line = "{" + members.joined(separator: ",") + "}"
+            #expect(learning.decode(line) == general.decode(line), "\(line)")
+            rested = rested || learning.lineShapes.isResting
+        }
+        #expect(rested)
+    }
+
+    // MARK: Streams
+
+    private static let targets = ["canvas", "canvas", "canvas", "tab:Library", "button:delete", "é-target"]
+    private static let screens = ["canvas.editor", "gallery", "settings"]
+
+    /// Touch streams of a few sessions with the occasional other event, members in one order per type,
+    /// values changing as they do in the field.
+    private static func touchStreamLine(using random: inout SplitMix64) -> String {
+        func chance(_ percent: UInt64) -> Bool { random.next() % 100 < percent }
+        func pick<T>(_ values: [T]) -> T { values[Int(random.next() % UInt64(values.count))] }
+        let session = chance(2) ? "s-\(random.next() % 4)" : "s-1"
+        // One session writes `ts` as milliseconds.
+        let ts = session != "s-3"
+            ? "\"2026-11-20T18:\(10 + random.next() % 50):\(10 + random.next() % 50).\(100 + random.next() % 900)Z\""
+            : "\(1_795_208_645_123 + random.next() % 100_000)"
+        let head = #"{"ts":\#(ts),"session":"\#(session)","#
+        let common = #""id":"e\#(random.next() % 100_000)","device":"ipad-0011","app_version":"5.2.1","screen":"\#(chance(97) ? "canvas.editor" : pick(screens))""#
+        switch random.next() % 20 {
+        case 0:
+            return head + #""type":"haptic","# + common + #","kind":"\#(pick(["impact.light", "selection"]))"}"#
+        case 1:
+            return head + #""type":"haptic","# + common + #","kind":"impact.light","duration_ms":\#(random.next() % 40)}"#
+        case 2:
+            return head + #""type":"nav.tab_switch","# + common + #","from":"tab:\#(pick(["A", "B"]))","to":"tab:\#(pick(["A", "B", "C"]))"}"#
+        case 3:
+            return head + #""type":"content.mutation","# + common + #","action":"delete","object":"\#(pick(["doc", "layer"]))","undoable":\#(chance(50))}"#
+        default:
+            let phase = chance(75) ? "moved" : pick(["began", "ended", "cancelled"])
+            let target = chance(90) ? "canvas" : pick(targets)
+            let input = chance(95) ? "pencil" : "finger"
+            let x = chance(80) ? "\(random.next() % 1000).\(random.next() % 10)" : "\(random.next() % 1000)"
+            let y = chance(5) ? "-\(random.next() % 100)" : "\(random.next() % 1000).\(random.next() % 100)"
+            let extra = chance(3) ? #","pressure":[0.5,{"a":null}]"# : ""
+            return head + #""type":"touch","# + common + #","phase":"\#(phase)","target":"\#(target)","input":"\#(input)""#
+                + #","x":\#(x),"y":\#(y)\#(extra)}"#
+        }
+    }
+
+    /// The line with one of many kinds of damage, anywhere in it.
+    private static func damaged(_ line: [UInt8], using random: inout SplitMix64) -> [UInt8] {
+        var bytes = line
+        let at = Int(random.next() % UInt64(bytes.count))
+        let replacements: [UInt8] = [0x22, 0x5C, 0x2C, 0x3A, 0x20, 0x0A, 0x01, 0x7D, 0x7B, 0x30, 0x2E, 0x65, 0x2D, 0x61, 0xC3, 0xFF]
+        let replacement = replacements[Int(random.next() % UInt64(replacements.count))]
+        switch random.next() % 5 {
+        case 0: bytes[at] = replacement
+        case 1: bytes.insert(replacement, at: at)
+        case 2: bytes.remove(at: at)
+        case 3: bytes = Array(bytes.prefix(at))
+        default: bytes += [replacement]
+        }
+        return bytes
+    }
+}
