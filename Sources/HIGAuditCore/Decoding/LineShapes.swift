@@ -76,9 +76,12 @@ struct LineShapes {
         static var variableFields: Int { 60 }
         /// Int32 per field: the value of `lines` when the field's value last changed.
         static var lastChanges: Int { 64 }
+        /// UInt32: bit `field.rawValue` set for each field whose value has been seen both as a string
+        /// and as a number (a `ts` written either way): read as `Mode.either`.
+        static var eitherFields: Int { lastChanges + 4 * EventField.count }
         /// 16 bytes each: where the run before the value starts, where the value starts and ends (Int32s),
-        /// the field (UInt8), whether the value is a number (UInt8).
-        static var variables: Int { lastChanges + 4 * EventField.count }
+        /// the field (UInt8), how to read the value (`Mode`, UInt8).
+        static var variables: Int { eitherFields + 8 }
         static var variableStride: Int { 16 }
         /// 32 bytes each: the field's `FieldValue` in the shape's line, its number value, the field
         /// (UInt8), how many variable values come before it (UInt8).
@@ -92,6 +95,15 @@ struct LineShapes {
     }
 
     private static let restingLines = 4096
+
+    /// How a variable value is read.
+    private enum Mode {
+        /// A string; the run before it ends with its opening quote, the next begins with its closing one.
+        static var string: UInt8 { 0 }
+        static var number: UInt8 { 1 }
+        /// A string or a number: the quotes are part of the value, not of the runs around it.
+        static var either: UInt8 { 2 }
+    }
     private static let blockLines = 256
     /// A value that changed within this many lines of a shape stays variable when the shape is
     /// learned again: reading it costs a few dozen instructions a line, a miss a general scan.
@@ -230,35 +242,40 @@ struct LineShapes {
             let variable = UnsafeRawPointer(shape + (Shape.variables &+ i &* Shape.variableStride))
             let runStart = Int(variable.load(as: Int32.self))
             let valueStart = Int(variable.load(fromByteOffset: 4, as: Int32.self))
-            let start = valueStart &+ shift
-            guard start <= count,
+            let valueAt = valueStart &+ shift
+            guard valueAt <= count,
                 Self.equal(base + (runStart &+ shift), bytes + runStart, count: valueStart &- runStart)
             else { return Self.unmatched(shape, variablesFilled: i, fields: fields) }
             let field = Int(variable.load(fromByteOffset: 12, as: UInt8.self))
+            let mode = variable.load(fromByteOffset: 13, as: UInt8.self)
             let end: Int
-            if variable.load(fromByteOffset: 13, as: UInt8.self) == 0 {
+            if mode == Mode.string {
                 let escaped: Bool
-                if let quote = JSONScanner.plainStringEnd(base, from: start, end: count) {
+                if let quote = JSONScanner.plainStringEnd(base, from: valueAt, end: count) {
                     end = quote
                     escaped = false
-                } else if let found = Self.stringEnd(base, from: start, count: count) {
+                } else if let found = Self.stringEnd(base, from: valueAt, count: count) {
                     end = found.quote
                     escaped = found.escaped
                 } else {
                     return Self.unmatched(shape, variablesFilled: i, fields: fields)
                 }
                 fields[field] = FieldValue(
-                    kind: .string, flag: escaped, start: Int32(truncatingIfNeeded: start),
+                    kind: .string, flag: escaped, start: Int32(truncatingIfNeeded: valueAt),
                     end: Int32(truncatingIfNeeded: end))
-            } else {
-                guard start < count, base[start] == 0x2D || JSONScanner.isDigit(base[start]),
-                    let found = number(base, from: start, count: count)
+            } else if mode == Mode.number {
+                guard valueAt < count, base[valueAt] == 0x2D || JSONScanner.isDigit(base[valueAt]),
+                    let found = number(base, from: valueAt, count: count)
                 else { return Self.unmatched(shape, variablesFilled: i, fields: fields) }
                 end = found.end
                 fields[field] = FieldValue(
-                    kind: .number, flag: found.integer, start: Int32(truncatingIfNeeded: start),
+                    kind: .number, flag: found.integer, start: Int32(truncatingIfNeeded: valueAt),
                     end: Int32(truncatingIfNeeded: end))
                 numbers[field] = found.value
+            } else {
+                guard let valueEnd = readEither(base, at: valueAt, count: count, field: field, fields: fields, numbers: numbers)
+                else { return Self.unmatched(shape, variablesFilled: i, fields: fields) }
+                end = valueEnd
             }
             shift = end &- Int(variable.load(fromByteOffset: 8, as: Int32.self))
             i &+= 1
@@ -285,6 +302,31 @@ struct LineShapes {
             c &+= 1
         }
         return true
+    }
+
+    /// Reads a `Mode.either` value at `start` into the field; returns where it ends (after a string's
+    /// closing quote), or nil if it is neither a valid string nor a valid number.
+    @inline(never)
+    private func readEither(
+        _ base: UnsafePointer<UInt8>, at start: Int, count: Int, field: Int,
+        fields: UnsafeMutablePointer<FieldValue>, numbers: UnsafeMutablePointer<Double>
+    ) -> Int? {
+        guard start < count else { return nil }
+        if base[start] == 0x22 {
+            guard let found = Self.stringEnd(base, from: start &+ 1, count: count) else { return nil }
+            fields[field] = FieldValue(
+                kind: .string, flag: found.escaped, start: Int32(truncatingIfNeeded: start &+ 1),
+                end: Int32(truncatingIfNeeded: found.quote))
+            return found.quote &+ 1
+        }
+        guard base[start] == 0x2D || JSONScanner.isDigit(base[start]),
+            let found = number(base, from: start, count: count)
+        else { return nil }
+        fields[field] = FieldValue(
+            kind: .number, flag: found.integer, start: Int32(truncatingIfNeeded: start),
+            end: Int32(truncatingIfNeeded: found.end))
+        numbers[field] = found.value
+        return found.end
     }
 
     /// Clears the fields of the first `variablesFilled` variable values again, and says no.
@@ -484,6 +526,7 @@ struct LineShapes {
         // target, which then stays) is taken as the new constant. (Every value that ever changed would,
         // over a long log, make nearly all of them variable; `refreshInterval` undoes the rest.)
         var variableFields: UInt32 = 0
+        var eitherFields: UInt32 = 0
         var variableCount = 0
         let lines = previous.map { $0.load(fromByteOffset: Shape.lines, as: Int32.self) &+ 1 } ?? 0
         let changes = (storage + State.changes).assumingMemoryBound(to: Int32.self)
@@ -493,6 +536,7 @@ struct LineShapes {
         }
         if let previous {
             let previouslyVariable = previous.load(fromByteOffset: Shape.variableFields, as: UInt32.self)
+            let previouslyEither = previous.load(fromByteOffset: Shape.eitherFields, as: UInt32.self)
             for m in 0..<memberCount {
                 let field = Int(order[m])
                 let value = fields[field]
@@ -501,6 +545,14 @@ struct LineShapes {
                 if !Self.sameValue(previous, value, in: base, field: field) {
                     if lines &- changes[field] < Self.changeWindow { variable = true }
                     changes[field] = lines
+                }
+                // A value written now as a string, now as a number is variable at once, read either way.
+                let previousKind = Self.fieldValue(previous, field).kind
+                if previouslyEither & (1 << field) != 0
+                    || (previousKind != value.kind && (previousKind == .string || previousKind == .number))
+                {
+                    eitherFields |= 1 << field
+                    variable = true
                 }
                 if variable {
                     variableFields |= 1 << field
@@ -528,6 +580,7 @@ struct LineShapes {
         }
         target.storeBytes(of: lines, toByteOffset: Shape.lines, as: Int32.self)
         target.storeBytes(of: variableFields, toByteOffset: Shape.variableFields, as: UInt32.self)
+        target.storeBytes(of: eitherFields, toByteOffset: Shape.eitherFields, as: UInt32.self)
         target.storeBytes(of: Self.refreshInterval, toByteOffset: Shape.matchesLeft, as: Int32.self)
         (target + Shape.lastChanges).copyMemory(from: changes, byteCount: 4 * EventField.count)
         (target + Shape.fieldTable).copyMemory(from: fields, byteCount: EventField.count * MemoryLayout<FieldValue>.stride)
@@ -540,12 +593,16 @@ struct LineShapes {
             let value = fields[field]
             if variableFields & (1 << field) != 0 {
                 let entry = target + (Shape.variables &+ variables &* Shape.variableStride)
+                // In `either` mode a string's quotes belong to the value.
+                let quotes: Int32 = eitherFields & (1 << field) != 0 && value.kind == .string ? 1 : 0
+                let mode = quotes == 0 && eitherFields & (1 << field) == 0
+                    ? (value.kind == .number ? Mode.number : Mode.string) : Mode.either
                 entry.storeBytes(of: Int32(truncatingIfNeeded: runStart), as: Int32.self)
-                entry.storeBytes(of: value.start, toByteOffset: 4, as: Int32.self)
-                entry.storeBytes(of: value.end, toByteOffset: 8, as: Int32.self)
+                entry.storeBytes(of: value.start &- quotes, toByteOffset: 4, as: Int32.self)
+                entry.storeBytes(of: value.end &+ quotes, toByteOffset: 8, as: Int32.self)
                 entry.storeBytes(of: UInt8(truncatingIfNeeded: field), toByteOffset: 12, as: UInt8.self)
-                entry.storeBytes(of: value.kind == .number ? 1 : 0, toByteOffset: 13, as: UInt8.self)
-                runStart = Int(value.end)
+                entry.storeBytes(of: mode, toByteOffset: 13, as: UInt8.self)
+                runStart = Int(value.end &+ quotes)
                 variables &+= 1
             } else {
                 let entry = target + (Shape.constants &+ constants &* Shape.constantStride)
@@ -568,6 +625,10 @@ struct LineShapes {
             return false
         }
         return true
+    }
+
+    private static func fieldValue(_ shape: UnsafeMutableRawPointer, _ field: Int) -> FieldValue {
+        (shape + Shape.fieldTable).load(fromByteOffset: field &* MemoryLayout<FieldValue>.stride, as: FieldValue.self)
     }
 
     /// Whether `value` (of this line) has the same type and bytes as the shape line's value of the field.

@@ -86,6 +86,30 @@ import Testing
         #expect(learning.lineShapes.matchedLines > 40)
     }
 
+    /// `ts` written now as RFC 3339, now as milliseconds (as the realistic sample logs do): once seen
+    /// both ways the shape reads it either way, and damage to it still reaches the general scan.
+    @Test func valuesWrittenEitherWayAreRead() {
+        var random = SplitMix64(seed: 11)
+        var learning = EventDecoder()
+        var general = EventDecoder(learnsLineShapes: false)
+        let damage = [#""2026-11-20T18:00:41.612Z"#, "01", "-", "1.", "null", "true", "[1]", "{}", #""a\q""#,
+                      #""2026-11-20T18:00:41.612Z" "#, "1795208645123 ", "\"", "1795208645123x"]
+        var lines = 0
+        for index in 0..<6_000 {
+            let ts: String
+            switch random.next() % 100 {
+            case 0..<60: ts = "\"2026-11-20T18:\(10 + random.next() % 50):\(10 + random.next() % 50).\(100 + random.next() % 900)Z\""
+            case 60..<75: ts = "\"2026-11-21T03:11:25.612+09:05\""
+            case 75..<98: ts = "\(1_795_208_645_123 + random.next() % 100_000)"
+            default: ts = damage[Int(random.next() % UInt64(damage.count))]
+            }
+            let line = #"{"ts":\#(ts),"session":"s1","type":"touch","id":"e\#(index)","phase":"moved","target":"canvas","x":\#(random.next() % 1000).5,"y":2}"#
+            #expect(learning.decode(line) == general.decode(line), "\(line)")
+            lines += 1
+        }
+        #expect(learning.lineShapes.matchedLines > lines * 8 / 10)
+    }
+
     /// Lines that never repeat a layout: matching rests instead of paying for misses on every line,
     /// and verdicts stay those of the general scan.
     @Test func everChangingLayoutsPutMatchingToRest() {
