@@ -2,7 +2,9 @@
 ///
 /// This is the hot path of every run, so it makes one pass over the bytes that both validates the
 /// whole line as strict RFC 8259 JSON (also inside unknown fields it otherwise skips) and notes where
-/// each known field's value sits; only then does it build the few `String`s the event keeps.
+/// each known field's value sits; only then does it build the few `String`s the event keeps. Most
+/// lines skip even that pass: laid out like an earlier line of their type (`LineShapes`), they are
+/// compared with it, and only the values that change are read.
 ///
 /// Checks, in order: JSON validity → `ts`, `session`, `type` and the optional common fields → unknown
 /// `type` (`.unknownType`) → the type's own fields. Choices where the SPEC is silent:
@@ -22,8 +24,9 @@
 ///   RFC 3339 details (leap second, truncation) are in `TimestampParser`.
 /// - Numbers too large for a `Double` (`x`, `y`, `duration_ms`) become ±infinity.
 ///
-/// Keep one decoder per reading loop: it remembers the last value of each field and the last
-/// timestamp's minute to skip repeated work. Results never depend on what it remembers.
+/// Keep one decoder per reading loop: it remembers the shapes of recent lines, the last value of each
+/// field and the last timestamp's minute to skip repeated work. Results never depend on what it
+/// remembers.
 public struct EventDecoder: Sendable {
     /// SPEC §2: a longer line is malformed.
     public static let maxLineLength = 1 << 20
