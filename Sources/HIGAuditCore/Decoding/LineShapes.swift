@@ -21,8 +21,8 @@
 /// Learning: after the general scan, a line that decoded to an event becomes the shape of its type
 /// and member order. Its values that differ from the shape it replaces (or were variable there)
 /// are variable. So a shape settles after a few lines, and only values that have been seen to change
-/// are read. While lines keep missing (no shape fits more than about one line in nine) matching
-/// and learning rest for a while, so varied input costs little more than the general scan alone.
+/// are read. While lines keep missing (more than a third of a block of 256 lines) matching and
+/// learning rest for a while, so varied input costs little more than the general scan alone.
 struct LineShapes {
     /// Shapes kept, most recently matched first.
     static let capacity = 16
@@ -115,7 +115,12 @@ struct LineShapes {
 
     init() {
         precondition(
-            MemoryLayout<FieldValue>.size <= 16 && EventField.count <= 32 && Self.capacity <= 32
+            MemoryLayout<FieldValue>.size <= 16 && EventField.count <= 32
+                && State.order + Self.capacity <= State.blockMatchedStart
+                && State.shifts + 8 * (Self.maxVariables + 1) <= State.changes
+                && State.changes + 4 * EventField.count <= State.members
+                && State.members + EventField.count <= State.powersOfTen
+                && State.powersOfTen + 8 * 16 <= State.shapes
                 && Shape.memberFields + EventField.count <= Shape.lines,
             "LineShapes layout overlaps")
         let byteCount = State.shapes + Self.capacity * Shape.stride
@@ -124,6 +129,9 @@ struct LineShapes {
         for index in 0..<Self.capacity {
             storage.storeBytes(of: UInt8(index), toByteOffset: State.order &+ index, as: UInt8.self)
         }
+        // The two scratch regions used through typed pointers.
+        _ = (storage + State.shifts).bindMemory(to: Int.self, capacity: Self.maxVariables + 1)
+        _ = (storage + State.changes).bindMemory(to: Int32.self, capacity: EventField.count)
         var power = 1.0
         for k in 0...15 {
             storage.storeBytes(of: power, toByteOffset: State.powersOfTen &+ k &* 8, as: Double.self)
@@ -162,13 +170,15 @@ struct LineShapes {
         _ base: UnsafePointer<UInt8>, count: Int, fields: UnsafeMutablePointer<FieldValue>,
         numbers: UnsafeMutablePointer<Double>
     ) -> Bool {
-        let used = self.used
-        guard used > 0 else { return false }
+        // The rest counts down first: a rest may begin before any shape is held (the first lines of a
+        // log unfit to learn), and would otherwise never end.
         let resting = storage.load(fromByteOffset: State.resting, as: Int.self)
         if resting > 0 {
             storage.storeBytes(of: resting &- 1, toByteOffset: State.resting, as: Int.self)
             return false
         }
+        let used = self.used
+        guard used > 0 else { return false }
         var rank = 0
         while rank < used {
             let candidate = shape(index(atRank: rank))
@@ -456,7 +466,8 @@ struct LineShapes {
     /// Notes a line that no shape matched (tried, or not tried for want of shapes). When more than a
     /// third of a block of `blockLines` lines missed, matching rests for `restingLines` lines: a miss
     /// costs the failed tries and learning on top of the general scan (~700 instructions), a match
-    /// saves ~600, so past about four misses in ten the shapes cost more than they save.
+    /// saves ~600, so past about four misses in ten the shapes would cost more than they save; the
+    /// rest begins a little before that.
     func noteMiss() {
         guard storage.load(fromByteOffset: State.resting, as: Int.self) == 0 else { return }
         let misses = storage.load(fromByteOffset: State.blockMisses, as: Int.self) &+ 1

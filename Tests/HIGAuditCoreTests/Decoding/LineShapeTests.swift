@@ -130,6 +130,22 @@ import Testing
         #expect(rested)
     }
 
+    /// A log that begins with lines no shape can be learned from (here of a type this version does not
+    /// know) puts matching to rest before any shape is held; the rest must still end.
+    @Test func aRestBeforeAnyShapeEnds() {
+        var learning = EventDecoder()
+        for index in 0..<300 {
+            _ = learning.decode(#"{"ts":1,"session":"s","type":"future.kind","id":"e\#(index)"}"#)
+        }
+        var general = EventDecoder(learnsLineShapes: false)
+        for index in 0..<10_000 {
+            let line = #"{"ts":1,"session":"s","type":"touch","phase":"moved","id":"e\#(index)","x":\#(index % 100)}"#
+            #expect(learning.decode(line) == general.decode(line))
+        }
+        #expect(learning.lineShapes.matchedLines > 5_000)
+        #expect(!learning.lineShapes.isResting)
+    }
+
     // MARK: Streams
 
     private static let targets = ["canvas", "canvas", "canvas", "tab:Library", "button:delete", "é-target"]
