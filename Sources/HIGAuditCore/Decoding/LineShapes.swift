@@ -19,9 +19,11 @@
 /// and the general scan reads the line and gives the verdict, as it would without shapes.
 ///
 /// Learning: after the general scan, a line that decoded to an event becomes the shape of its type
-/// and member order. Its values that differ from the shape it replaces (or were variable there)
-/// are variable. So a shape settles after a few lines, and only values that have been seen to change
-/// are read. While lines keep missing (more than a third of a block of 256 lines) matching and
+/// and member order, replacing the one it refines. A value is variable when it was variable there,
+/// when it differs from it for the second time within `changeWindow` lines, or when it has been seen
+/// both as a string and as a number; a value that changes once and then stays is the new constant.
+/// A shape retires after `refreshInterval` matches and is learned afresh, so values that stopped
+/// changing are read as constants again. While lines keep missing (more than a third of a block of 256 lines) matching and
 /// learning rest for a while, so varied input costs little more than the general scan alone.
 struct LineShapes {
     /// Shapes kept, most recently matched first.
@@ -39,14 +41,14 @@ struct LineShapes {
         static var used: Int { 0 }
         /// Int: lines missed in the current block of `blockLines` (see `noteMiss`).
         static var blockMisses: Int { 8 }
-        /// Int: the value of `matched` when the current block began.
-        static var blockMatchedStart: Int { 48 }
         /// Int: lines still to pass before matching is tried again.
         static var resting: Int { 16 }
-        /// Int: lines matched, for tests.
+        /// Int: lines matched (for `noteMiss`'s blocks, and tests).
         static var matched: Int { 24 }
         /// `capacity` bytes: shape indices, most recently matched first.
         static var order: Int { 32 }
+        /// Int: the value of `matched` when the current block began.
+        static var blockMatchedStart: Int { 48 }
         /// `maxVariables + 1` Ints: the shift after each variable value of the line being matched.
         static var shifts: Int { 64 }
         /// Learning's scratch: Int32 per field (when its value last changed), then the fields in line order.
@@ -104,6 +106,7 @@ struct LineShapes {
         /// A string or a number: the quotes are part of the value, not of the runs around it.
         static var either: UInt8 { 2 }
     }
+
     private static let blockLines = 256
     /// A value that changed within this many lines of a shape stays variable when the shape is
     /// learned again: reading it costs a few dozen instructions a line, a miss a general scan.
@@ -426,34 +429,19 @@ struct LineShapes {
     }
 
     /// Whether `count` bytes at `a` equal those at `b`: 16 at a time, the last 16 overlapping the ones
-    /// before, so that nothing past either end is read.
+    /// before, so that nothing past either end is read; shorter runs as `ByteComparison` compares them.
     @inline(__always)
     static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafeRawPointer, count: Int) -> Bool {
+        guard count >= 16 else {
+            return ByteComparison.equal(a, b.assumingMemoryBound(to: UInt8.self), count: count)
+        }
         let a = UnsafeRawPointer(a)
-        if count >= 16 {
-            var i = 0
-            while i &+ 16 < count {
-                guard same16(a + i, b + i) else { return false }
-                i &+= 16
-            }
-            return same16(a + (count &- 16), b + (count &- 16))
-        }
-        if count >= 8 {
-            return a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self)
-                && a.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-                    == b.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-        }
-        if count >= 4 {
-            return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
-                && a.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
-                    == b.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
-        }
         var i = 0
-        while i < count {
-            guard a.load(fromByteOffset: i, as: UInt8.self) == b.load(fromByteOffset: i, as: UInt8.self) else { return false }
-            i &+= 1
+        while i &+ 16 < count {
+            guard same16(a + i, b + i) else { return false }
+            i &+= 16
         }
-        return true
+        return same16(a + (count &- 16), b + (count &- 16))
     }
 
     @inline(__always)
@@ -525,7 +513,7 @@ struct LineShapes {
         while rank < used {
             let candidate = shape(index(atRank: rank))
             if Self.sameMembers(candidate, order: order, memberCount: memberCount),
-                Self.sameValue(candidate, type, in: base)
+                Self.sameValue(candidate, type, in: base, field: EventField.type.rawValue)
             {
                 previous = candidate
                 break
@@ -644,8 +632,7 @@ struct LineShapes {
 
     /// Whether `value` (of this line) has the same type and bytes as the shape line's value of the field.
     private static func sameValue(
-        _ shape: UnsafeMutableRawPointer, _ value: FieldValue, in base: UnsafePointer<UInt8>,
-        field: Int = EventField.type.rawValue
+        _ shape: UnsafeMutableRawPointer, _ value: FieldValue, in base: UnsafePointer<UInt8>, field: Int
     ) -> Bool {
         let old = (shape + Shape.fieldTable).load(fromByteOffset: field &* MemoryLayout<FieldValue>.stride, as: FieldValue.self)
         let length = Int(value.end) &- Int(value.start)
