@@ -81,7 +81,11 @@ public struct EventDecoder: Sendable {
         if learnsLineShapes, shapes.match(base, count: count, fields: fields, numbers: numbers) {
             // The fields are exactly those the scan would note (see `LineShapes`).
             do throws(MalformedLine) {
-                return try reader.interpret(source: source, accept: accept)
+                let verdict = try reader.interpret(source: source, accept: accept)
+                if shapes.isRefreshDue, case .event = verdict {
+                    shapes.refresh(base, count: count, fields: fields, numbers: numbers)
+                }
+                return verdict
             } catch {
                 return .malformed(error)
             }

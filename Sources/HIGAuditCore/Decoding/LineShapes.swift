@@ -22,8 +22,8 @@
 /// and member order, replacing the one it refines. A value is variable when it was variable there,
 /// when it differs from it for the second time within `changeWindow` lines, or when it has been seen
 /// both as a string and as a number; a value that changes once and then stays is the new constant.
-/// A shape retires after `refreshInterval` matches and is learned afresh, so values that stopped
-/// changing are read as constants again. While lines keep missing (more than a third of a block of 256 lines) matching and
+/// After `refreshInterval` matches a shape is learned again from its next line, and the variable
+/// values equal to its own become constants again. While lines keep missing (more than a third of a block of 256 lines) matching and
 /// learning rest for a while, so varied input costs little more than the general scan alone.
 struct LineShapes {
     /// Shapes kept, most recently matched first.
@@ -49,6 +49,9 @@ struct LineShapes {
         static var order: Int { 32 }
         /// Int: the value of `matched` when the current block began.
         static var blockMatchedStart: Int { 48 }
+        /// Int: 1 when the shape matched last is due to be refreshed from its next line that decodes to
+        /// an event (see `refreshInterval`).
+        static var refreshDue: Int { 56 }
         /// `maxVariables + 1` Ints: the shift after each variable value of the line being matched.
         static var shifts: Int { 64 }
         /// Learning's scratch: Int32 per field (when its value last changed), then the fields in line order.
@@ -72,7 +75,7 @@ struct LineShapes {
         static var memberFields: Int { 20 }
         /// Int32: lines this shape and the shapes it refined have read, matched or learned.
         static var lines: Int { 52 }
-        /// Int32: matches left before the shape is retired (see `refreshInterval`).
+        /// Int32: matches left before the shape is refreshed (see `refreshInterval`).
         static var matchesLeft: Int { 56 }
         /// UInt32: bit `field.rawValue` set for each variable field.
         static var variableFields: Int { 60 }
@@ -81,9 +84,13 @@ struct LineShapes {
         /// UInt32: bit `field.rawValue` set for each field whose value has been seen both as a string
         /// and as a number (a `ts` written either way): read as `Mode.either`.
         static var eitherFields: Int { lastChanges + 4 * EventField.count }
+        /// Int32s: where the `type` value starts and ends in the shape's line, its quotes included (see
+        /// `typeMatches`).
+        static var typeStart: Int { eitherFields + 4 }
+        static var typeEnd: Int { eitherFields + 8 }
         /// 16 bytes each: where the run before the value starts, where the value starts and ends (Int32s),
         /// the field (UInt8), how to read the value (`Mode`, UInt8).
-        static var variables: Int { eitherFields + 8 }
+        static var variables: Int { eitherFields + 16 }
         static var variableStride: Int { 16 }
         /// 32 bytes each: the field's `FieldValue` in the shape's line, its number value, the field
         /// (UInt8), how many variable values come before it (UInt8).
@@ -111,15 +118,20 @@ struct LineShapes {
     /// A value that changed within this many lines of a shape stays variable when the shape is
     /// learned again: reading it costs a few dozen instructions a line, a miss a general scan.
     private static let changeWindow: Int32 = 64
-    /// A shape is retired after this many matches, and learned afresh from the lines that follow:
-    /// without it, a shape whose every value has changed once (a session, a screen) would read every
-    /// value for the rest of the log, never missing and so never learning that most are constant again.
+    /// A shape is refreshed after this many matches: learned again from its next line that decodes to
+    /// an event, with every variable value that equals the shape's own made a constant again. Without
+    /// it, a shape whose values have each changed twice in a short while (a few short sessions in a
+    /// row, a screen left and come back to) would read every value for the rest of the log, never
+    /// missing and so never learning that most are constant again. Refreshing in place rather than
+    /// dropping the shape keeps the values that do change (`ts`, `id`, `x`, `y`) variable, so the
+    /// lines after a refresh still match.
     private static let refreshInterval: Int32 = 512
 
     init() {
         precondition(
             MemoryLayout<FieldValue>.size <= 16 && EventField.count <= 32
                 && State.order + Self.capacity <= State.blockMatchedStart
+                && State.refreshDue + 8 <= State.shifts
                 && State.shifts + 8 * (Self.maxVariables + 1) <= State.changes
                 && State.changes + 4 * EventField.count <= State.members
                 && State.members + EventField.count <= State.powersOfTen
@@ -182,25 +194,42 @@ struct LineShapes {
         }
         let used = self.used
         guard used > 0 else { return false }
+        // First the shapes whose type is where the line has it if no value before it changed length
+        // (the usual case); the others only when none of them is the line's type.
         var rank = 0
+        var typeSeen = false
+        while rank < used {
+            let candidate = shape(index(atRank: rank))
+            if Self.typeMatches(candidate, base, count: count) {
+                typeSeen = true
+                if matches(candidate, base, count: count, fields: fields, numbers: numbers) {
+                    noteMatch(candidate, rank: rank)
+                    return true
+                }
+            }
+            rank &+= 1
+        }
+        guard !typeSeen else { return false }
+        rank = 0
         while rank < used {
             let candidate = shape(index(atRank: rank))
             if matches(candidate, base, count: count, fields: fields, numbers: numbers) {
-                storage.storeBytes(of: matchedLines &+ 1, toByteOffset: State.matched, as: Int.self)
-                let lines = candidate.load(fromByteOffset: Shape.lines, as: Int32.self)
-                candidate.storeBytes(of: lines &+ 1, toByteOffset: Shape.lines, as: Int32.self)
-                let left = candidate.load(fromByteOffset: Shape.matchesLeft, as: Int32.self) &- 1
-                candidate.storeBytes(of: left, toByteOffset: Shape.matchesLeft, as: Int32.self)
-                if left <= 0 {
-                    retire(rank: rank)
-                } else {
-                    noteMatch(rank: rank)
-                }
+                noteMatch(candidate, rank: rank)
                 return true
             }
             rank &+= 1
         }
         return false
+    }
+
+    /// Whether the line has the shape's `type` value, quotes included, where the shape's line has it.
+    /// Only orders the tries: a shape whose values before the type changed length is still tried.
+    @inline(__always)
+    private static func typeMatches(_ shape: UnsafeMutableRawPointer, _ base: UnsafePointer<UInt8>, count: Int) -> Bool {
+        let start = Int(shape.load(fromByteOffset: Shape.typeStart, as: Int32.self))
+        let end = Int(shape.load(fromByteOffset: Shape.typeEnd, as: Int32.self))
+        return end <= count
+            && ByteComparison.equal(base + start, UnsafeRawPointer(shape + (Shape.bytes &+ start)).assumingMemoryBound(to: UInt8.self), count: end &- start)
     }
 
     /// Lines matched so far.
@@ -209,23 +238,36 @@ struct LineShapes {
     /// Whether matching is resting after many misses.
     var isResting: Bool { storage.load(fromByteOffset: State.resting, as: Int.self) > 0 }
 
+    /// The fields the most recently matched (or learned) shape reads as variable, for tests.
+    var variableFieldsOfLatestShape: Set<EventField> {
+        guard used > 0 else { return [] }
+        let bits = shape(index(atRank: 0)).load(fromByteOffset: Shape.variableFields, as: UInt32.self)
+        return Set(EventField.allCases.filter { bits & (1 << $0.rawValue) != 0 })
+    }
+
     @inline(__always)
-    private func noteMatch(rank: Int) {
+    private func noteMatch(_ shape: UnsafeMutableRawPointer, rank: Int) {
+        storage.storeBytes(of: matchedLines &+ 1, toByteOffset: State.matched, as: Int.self)
+        let lines = shape.load(fromByteOffset: Shape.lines, as: Int32.self)
+        shape.storeBytes(of: lines &+ 1, toByteOffset: Shape.lines, as: Int32.self)
+        let left = shape.load(fromByteOffset: Shape.matchesLeft, as: Int32.self) &- 1
+        shape.storeBytes(of: left, toByteOffset: Shape.matchesLeft, as: Int32.self)
+        storage.storeBytes(of: left <= 0 ? 1 : 0, toByteOffset: State.refreshDue, as: Int.self)
         if rank > 0 { moveToFront(rank: rank) }
     }
 
-    /// Frees the shape at `rank`: the shapes after it move up, its slot goes after them.
-    private func retire(rank: Int) {
-        let order = (storage + State.order).assumingMemoryBound(to: UInt8.self)
-        let index = order[rank]
-        let last = used &- 1
-        var r = rank
-        while r < last {
-            order[r] = order[r &+ 1]
-            r &+= 1
-        }
-        order[last] = index
-        used = last
+    /// Whether the shape that matched last is due to be refreshed: the decoder then calls `refresh`
+    /// once the line has decoded to an event.
+    var isRefreshDue: Bool { storage.load(fromByteOffset: State.refreshDue, as: Int.self) != 0 }
+
+    /// Learns the shape that just matched afresh from its line, which `match` read into `fields` and
+    /// `numbers` and which decoded to an event: its variable values that are the same as in the
+    /// shape's line become constants (see `refreshInterval`).
+    func refresh(
+        _ base: UnsafePointer<UInt8>, count: Int, fields: UnsafePointer<FieldValue>, numbers: UnsafePointer<Double>
+    ) {
+        storage.storeBytes(of: 0, toByteOffset: State.refreshDue, as: Int.self)
+        learn(base, count: count, fields: fields, numbers: numbers, refreshing: true)
     }
 
     private func moveToFront(rank: Int) {
@@ -478,6 +520,13 @@ struct LineShapes {
         _ base: UnsafePointer<UInt8>, count: Int, fields: UnsafePointer<FieldValue>, numbers: UnsafePointer<Double>
     ) {
         noteMiss()
+        learn(base, count: count, fields: fields, numbers: numbers, refreshing: false)
+    }
+
+    private func learn(
+        _ base: UnsafePointer<UInt8>, count: Int, fields: UnsafePointer<FieldValue>, numbers: UnsafePointer<Double>,
+        refreshing: Bool
+    ) {
         guard count <= Self.maxLineLength,
             storage.load(fromByteOffset: State.resting, as: Int.self) == 0
         else { return }
@@ -499,12 +548,13 @@ struct LineShapes {
         }
         store(
             base, count: count, fields: fields, numbers: numbers,
-            order: UnsafeBufferPointer(start: order, count: memberCount), memberCount: memberCount)
+            order: UnsafeBufferPointer(start: order, count: memberCount), memberCount: memberCount,
+            refreshing: refreshing)
     }
 
     private func store(
         _ base: UnsafePointer<UInt8>, count: Int, fields: UnsafePointer<FieldValue>, numbers: UnsafePointer<Double>,
-        order: UnsafeBufferPointer<UInt8>, memberCount: Int
+        order: UnsafeBufferPointer<UInt8>, memberCount: Int, refreshing: Bool
     ) {
         let type = fields[EventField.type.rawValue]
         // The shape this line refines: same type, same members in the same order.
@@ -542,8 +592,12 @@ struct LineShapes {
                 guard value.kind == .string || value.kind == .number else { continue }
                 var variable = previouslyVariable & (1 << field) != 0
                 if !Self.sameValue(previous, value, in: base, field: field) {
+                    // When refreshing, only variable values can differ: they stay variable.
                     if lines &- changes[field] < Self.changeWindow { variable = true }
                     changes[field] = lines
+                } else if refreshing {
+                    // Unchanged over the shape's life: a constant again.
+                    variable = false
                 }
                 // A value written now as a string, now as a number is variable at once, read either way.
                 let previousKind = Self.fieldValue(previous, field).kind
@@ -579,6 +633,8 @@ struct LineShapes {
         }
         target.storeBytes(of: lines, toByteOffset: Shape.lines, as: Int32.self)
         target.storeBytes(of: variableFields, toByteOffset: Shape.variableFields, as: UInt32.self)
+        target.storeBytes(of: type.start &- 1, toByteOffset: Shape.typeStart, as: Int32.self)
+        target.storeBytes(of: type.end &+ 1, toByteOffset: Shape.typeEnd, as: Int32.self)
         target.storeBytes(of: eitherFields, toByteOffset: Shape.eitherFields, as: UInt32.self)
         target.storeBytes(of: Self.refreshInterval, toByteOffset: Shape.matchesLeft, as: Int32.self)
         (target + Shape.lastChanges).copyMemory(from: changes, byteCount: 4 * EventField.count)

@@ -146,6 +146,33 @@ import Testing
         #expect(!learning.lineShapes.isResting)
     }
 
+    /// A value that changed often for a while and then stays (the target of a few quick taps, then a
+    /// long stroke on the canvas) is read as a constant again once the shape is refreshed, while the
+    /// values that keep changing stay variable, and the lines around the refreshes keep matching.
+    @Test func refreshedShapesReadSettledValuesAsConstants() {
+        var learning = EventDecoder()
+        var general = EventDecoder(learnsLineShapes: false)
+        func line(_ index: Int, target: String) -> String {
+            #"{"ts":"2026-11-20T18:\#(10 + index / 6_000 % 50):\#(10 + index / 100 % 50).\#(100 + index % 900)Z","#
+                + #""session":"s1","type":"touch","id":"e\#(index)","phase":"moved","target":"\#(target)","#
+                + #""x":\#(index % 1000).5,"y":\#(index * 7 % 1000)}"#
+        }
+        for index in 0..<200 {
+            let target = ["a", "b", "c"][index % 3]
+            #expect(learning.decode(line(index, target: target)) == general.decode(line(index, target: target)))
+        }
+        #expect(learning.lineShapes.variableFieldsOfLatestShape.contains(.target))
+        let matchedBefore = learning.lineShapes.matchedLines
+        for index in 200..<2_000 {
+            #expect(learning.decode(line(index, target: "canvas")) == general.decode(line(index, target: "canvas")))
+        }
+        let variables = learning.lineShapes.variableFieldsOfLatestShape
+        #expect(!variables.contains(.target))
+        #expect([.ts, .id, .x, .y].allSatisfy(variables.contains))
+        // Refreshed in place, not learned afresh: not one line missed.
+        #expect(learning.lineShapes.matchedLines - matchedBefore == 1_800)
+    }
+
     // MARK: Streams
 
     private static let targets = ["canvas", "canvas", "canvas", "tab:Library", "button:delete", "é-target"]
