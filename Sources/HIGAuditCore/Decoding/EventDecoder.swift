@@ -81,7 +81,7 @@ public struct EventDecoder: Sendable {
         if learnsLineShapes, shapes.match(base, count: count, fields: fields, numbers: numbers) {
             // The fields are exactly those the scan would note (see `LineShapes`).
             do throws(MalformedLine) {
-                let verdict = try reader.interpret(source: source, accept: accept)
+                let verdict = try reader.interpret(source: source, kind: shapes.kindOfLatestMatch, accept: accept)
                 if shapes.isRefreshDue, case .event = verdict {
                     shapes.refresh(base, count: count, fields: fields, numbers: numbers)
                 }
@@ -375,7 +375,10 @@ private struct LineReader {
     // MARK: Interpreting
 
     @inline(__always)
-    func interpret(source: SourceLocation, accept: (consuming Event) -> Void) throws(MalformedLine) -> LineVerdict {
+    /// `kind`, when known, is the kind the line's `type` names (from the shape it matched).
+    func interpret(
+        source: SourceLocation, kind knownKind: EventKind? = nil, accept: (consuming Event) -> Void
+    ) throws(MalformedLine) -> LineVerdict {
         let ts = try timestamp()
         let session = try requiredText(.session)
         guard !session.isEmpty else {
@@ -391,9 +394,8 @@ private struct LineReader {
         let screen = try optionalText(.screen)
         var id = try optionalText(.id)
 
-        let kind = typeValue.flag
-            ? Self.kindOfEscapedName(string(typeValue))
-            : EventKind(wireBytes: bytes(typeValue))
+        let kind = knownKind
+            ?? (typeValue.flag ? Self.kindOfEscapedName(string(typeValue)) : EventKind(wireBytes: bytes(typeValue)))
         guard let kind else { return .unknownType(string(typeValue)) }
 
         let payload: EventPayload

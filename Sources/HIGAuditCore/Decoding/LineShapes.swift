@@ -88,6 +88,8 @@ struct LineShapes {
         /// `typeMatches`).
         static var typeStart: Int { eitherFields + 4 }
         static var typeEnd: Int { eitherFields + 8 }
+        /// UInt8: the `EventKind` of the shape's `type`, as its raw value, or `noKind` (an escaped name).
+        static var kind: Int { eitherFields + 12 }
         /// 16 bytes each: where the run before the value starts, where the value starts and ends (Int32s),
         /// the field (UInt8), how to read the value (`Mode`, UInt8).
         static var variables: Int { eitherFields + 16 }
@@ -237,6 +239,14 @@ struct LineShapes {
 
     /// Whether matching is resting after many misses.
     var isResting: Bool { storage.load(fromByteOffset: State.resting, as: Int.self) > 0 }
+
+    /// The kind of the line `match` matched last, as its shape's `type` names it (the line's is the
+    /// same bytes), so that the decoder does not look it up again; nil when the name is escaped.
+    var kindOfLatestMatch: EventKind? {
+        EventKind(rawValue: shape(index(atRank: 0)).load(fromByteOffset: Shape.kind, as: UInt8.self))
+    }
+
+    private static let noKind: UInt8 = 0xFF
 
     /// The fields the most recently matched (or learned) shape reads as variable, for tests.
     var variableFieldsOfLatestShape: Set<EventField> {
@@ -635,6 +645,10 @@ struct LineShapes {
         target.storeBytes(of: variableFields, toByteOffset: Shape.variableFields, as: UInt32.self)
         target.storeBytes(of: type.start &- 1, toByteOffset: Shape.typeStart, as: Int32.self)
         target.storeBytes(of: type.end &+ 1, toByteOffset: Shape.typeEnd, as: Int32.self)
+        let kind = type.flag || variableFields & (1 << EventField.type.rawValue) != 0
+            ? nil
+            : EventKind(wireBytes: ByteSlice(start: base + Int(type.start), count: Int(type.end) &- Int(type.start)))
+        target.storeBytes(of: kind?.rawValue ?? Self.noKind, toByteOffset: Shape.kind, as: UInt8.self)
         target.storeBytes(of: eitherFields, toByteOffset: Shape.eitherFields, as: UInt32.self)
         target.storeBytes(of: Self.refreshInterval, toByteOffset: Shape.matchesLeft, as: Int32.self)
         (target + Shape.lastChanges).copyMemory(from: changes, byteCount: 4 * EventField.count)

@@ -146,6 +146,37 @@ import Testing
         #expect(!learning.lineShapes.isResting)
     }
 
+    /// Every type, each line matched against its type's shape: the kind the shape remembers for its
+    /// `type` must be the line's.
+    @Test func everyTypeIsMatchedAsItself() {
+        let members: [String] = [
+            #""type":"session.start","haptics_enabled":true"#, #""type":"session.end""#,
+            #""type":"touch","phase":"moved","x":1"#, #""type":"pencil.double_tap","action":"ignore""#,
+            #""type":"haptic","kind":"selection""#, #""type":"outcome","result":"success""#,
+            #""type":"nav.tab_switch","from":"tab:A","to":"tab:B""#, #""type":"nav.push","to":"detail""#,
+            #""type":"nav.pop","to":"list""#, #""type":"modal.present","modal":"m","style":"popover""#,
+            #""type":"modal.dismiss","modal":"m""#, #""type":"content.mutation","action":"delete""#,
+            #""type":"loading.start","indicator":"spinner""#, #""type":"loading.end""#,
+            #""type":"capture.start","source":"camera""#, #""type":"capture.stop","source":"camera""#,
+            #""t\u0079pe":"touch","phase":"moved""#, #""type":"t\u006fuch","phase":"ended""#,
+        ]
+        var learning = EventDecoder()
+        var general = EventDecoder(learnsLineShapes: false)
+        var random = SplitMix64(seed: 11)
+        var kinds = Set<EventKind>()
+        var member = members[0]
+        for index in 0..<6_000 {
+            // Runs of one to twenty lines of a type, as sessions write them.
+            if random.next() % 10 == 0 { member = members[Int(random.next() % UInt64(members.count))] }
+            let line = #"{"ts":\#(1_795_208_645_000 + index),"session":"s","id":"e\#(index)",\#(member)}"#
+            let expected = general.decode(line)
+            #expect(learning.decode(line) == expected, "\(line)")
+            if case .event(let event) = expected { kinds.insert(event.kind) }
+        }
+        #expect(kinds == Set(EventKind.allCases))
+        #expect(learning.lineShapes.matchedLines > 4_000)
+    }
+
     /// A value that changed often for a while and then stays (the target of a few quick taps, then a
     /// long stroke on the canvas) is read as a constant again once the shape is refreshed, while the
     /// values that keep changing stay variable, and the lines around the refreshes keep matching.
