@@ -67,11 +67,10 @@ public struct EventDecoder: Sendable {
         }
         if !isKnownUniquelyReferenced(&table) { table = FieldTable() }
         let fields = table.fields
-        // `FieldValue.absent` is all zero bytes (see there), and `FieldValue` is trivial: zero the bytes,
-        // then bind them to `FieldValue` again (a no-op at run time).
-        UnsafeMutableRawPointer(fields).initializeMemory(
-            as: UInt8.self, repeating: 0, count: EventField.count * MemoryLayout<FieldValue>.stride)
-        _ = UnsafeMutableRawPointer(fields).bindMemory(to: FieldValue.self, capacity: EventField.count)
+        // The fields the last line set stay in the table until this line needs them absent: a matched
+        // line sets every field of its shape, so only those of the last line's that its shape lacks
+        // are cleared, and before the general scan all of them are.
+        let dirty = table.dirtyFields.pointee
         let base = raw.assumingMemoryBound(to: UInt8.self)
         let numbers = table.numbers
         let reader = LineReader(
@@ -79,6 +78,9 @@ public struct EventDecoder: Sendable {
             recent: table.recent, keys: table.keys, minute: table.minute)
         let shapes = table.shapes
         if learnsLineShapes, shapes.match(base, count: count, fields: fields, numbers: numbers) {
+            let members = shapes.membersOfLatestMatch
+            Self.clear(dirty & ~members, in: fields)
+            table.dirtyFields.pointee = members
             // The fields are exactly those the scan would note (see `LineShapes`).
             do throws(MalformedLine) {
                 let verdict = try reader.interpret(source: source, kind: shapes.kindOfLatestMatch, accept: accept)
@@ -90,6 +92,29 @@ public struct EventDecoder: Sendable {
                 return .malformed(error)
             }
         }
+        return Self.decodeInGeneral(
+            reader, dirty: dirty, table: table, learnsLineShapes: learnsLineShapes, source: source, accept: accept)
+    }
+
+    /// The general scan, for a line no shape matched (or when shapes are off); out of line, so that
+    /// the matched path, nearly every line, keeps the decoder's registers and inlining to itself.
+    @inline(never)
+    private static func decodeInGeneral(
+        _ reader: LineReader, dirty: UInt32, table: FieldTable, learnsLineShapes: Bool, source: SourceLocation,
+        accept: (consuming Event) -> Void
+    ) -> LineVerdict {
+        let fields = table.fields
+        if dirty == FieldTable.allFields {
+            // `FieldValue.absent` is all zero bytes (see there), and `FieldValue` is trivial: zero the
+            // bytes, then bind them to `FieldValue` again (a no-op at run time).
+            UnsafeMutableRawPointer(fields).initializeMemory(
+                as: UInt8.self, repeating: 0, count: EventField.count * MemoryLayout<FieldValue>.stride)
+            _ = UnsafeMutableRawPointer(fields).bindMemory(to: FieldValue.self, capacity: EventField.count)
+        } else {
+            clear(dirty, in: fields)
+        }
+        // The scan may set any field.
+        table.dirtyFields.pointee = FieldTable.allFields
         let verdict: LineVerdict
         do throws(MalformedLine) {
             guard try reader.scan() else { return .blank }
@@ -99,12 +124,22 @@ public struct EventDecoder: Sendable {
         }
         if learnsLineShapes {
             if case .event = verdict {
-                shapes.learn(base, count: count, fields: fields, numbers: numbers)
+                table.shapes.learn(reader.base, count: reader.count, fields: fields, numbers: table.numbers)
             } else {
-                shapes.noteMiss()
+                table.shapes.noteMiss()
             }
         }
         return verdict
+    }
+
+    /// Makes the fields whose bits are set in `mask` absent.
+    @inline(__always)
+    private static func clear(_ mask: UInt32, in fields: UnsafeMutablePointer<FieldValue>) {
+        var rest = mask
+        while rest != 0 {
+            fields[rest.trailingZeroBitCount] = .absent
+            rest &= rest &- 1
+        }
     }
 
     /// Decodes one line into a value, for tests, examples and callers off the hot path.
@@ -135,8 +170,13 @@ private final class FieldTable: @unchecked Sendable {
     let keys = KeyMatcher()
     let shapes = LineShapes()
     let minute = UnsafeMutablePointer<RecentMinute>.allocate(capacity: 1)
+    /// Bit `field.rawValue` set for each field that may hold a value from the last line (see `decode`);
+    /// behind a pointer, as `minute`, so that updating it costs no exclusivity check.
+    let dirtyFields = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)
+    static let allFields: UInt32 = (1 << EventField.count) - 1
 
     init() {
+        dirtyFields.initialize(to: 0)
         fields = .allocate(capacity: EventField.count)
         fields.initialize(repeating: .absent, count: EventField.count)
         numbers = .allocate(capacity: EventField.count)
@@ -151,6 +191,7 @@ private final class FieldTable: @unchecked Sendable {
         keys.deallocate()
         shapes.deallocate()
         minute.deallocate()
+        dirtyFields.deallocate()
     }
 }
 

@@ -90,9 +90,11 @@ struct LineShapes {
         static var typeEnd: Int { eitherFields + 8 }
         /// UInt8: the `EventKind` of the shape's `type`, as its raw value, or `noKind` (an escaped name).
         static var kind: Int { eitherFields + 12 }
+        /// UInt32: bit `field.rawValue` set for each field the shape's line has.
+        static var memberMask: Int { eitherFields + 16 }
         /// 16 bytes each: where the run before the value starts, where the value starts and ends (Int32s),
         /// the field (UInt8), how to read the value (`Mode`, UInt8).
-        static var variables: Int { eitherFields + 16 }
+        static var variables: Int { eitherFields + 24 }
         static var variableStride: Int { 16 }
         /// 32 bytes each: the field's `FieldValue` in the shape's line, its number value, the field
         /// (UInt8), how many variable values come before it (UInt8).
@@ -179,7 +181,9 @@ struct LineShapes {
     // MARK: Matching
 
     /// Fills `fields` and `numbers` for the `count` bytes at `base` from a shape they match, and says
-    /// whether one did; `fields` must be all absent on entry, and is again when none matched.
+    /// whether one did. A match sets every field of the shape (`membersOfLatestMatch`) and no other;
+    /// the caller makes the others absent. When none matched, the fields set while trying are absent
+    /// again, and the others as they were.
     ///
     /// Out of line: inlined into the decoder, it competed with the rest for registers.
     @inline(never)
@@ -247,6 +251,11 @@ struct LineShapes {
     }
 
     private static let noKind: UInt8 = 0xFF
+
+    /// The fields the line `match` matched last has (bit `field.rawValue` each): the fields it set.
+    var membersOfLatestMatch: UInt32 {
+        shape(index(atRank: 0)).load(fromByteOffset: Shape.memberMask, as: UInt32.self)
+    }
 
     /// The fields the most recently matched (or learned) shape reads as variable, for tests.
     var variableFieldsOfLatestShape: Set<EventField> {
@@ -638,9 +647,12 @@ struct LineShapes {
         let target = shape(index(atRank: slotRank))
         target.storeBytes(of: Int32(truncatingIfNeeded: count), toByteOffset: Shape.length, as: Int32.self)
         target.storeBytes(of: Int32(truncatingIfNeeded: memberCount), toByteOffset: Shape.memberCount, as: Int32.self)
+        var memberMask: UInt32 = 0
         for m in 0..<memberCount {
             target.storeBytes(of: order[m], toByteOffset: Shape.memberFields &+ m, as: UInt8.self)
+            memberMask |= 1 << UInt32(order[m])
         }
+        target.storeBytes(of: memberMask, toByteOffset: Shape.memberMask, as: UInt32.self)
         target.storeBytes(of: lines, toByteOffset: Shape.lines, as: Int32.self)
         target.storeBytes(of: variableFields, toByteOffset: Shape.variableFields, as: UInt32.self)
         target.storeBytes(of: type.start &- 1, toByteOffset: Shape.typeStart, as: Int32.self)
