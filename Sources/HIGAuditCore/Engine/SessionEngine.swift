@@ -159,6 +159,8 @@ public final class SessionEngine {
 
     // MARK: - Closing
 
+    /// Inlined: it runs for every event.
+    @inline(__always)
     private func hasClosed(_ session: OpenSession) -> Bool {
         if let end = session.endTs, streamNewestTs >= end.plus(maxLateness) { return true }
         return streamNewestTs > session.newestTs.plus(sessionGap)
