@@ -21,7 +21,40 @@ public enum TimestampFormatter {
         let minute = msOfDay / 60_000 % 60
         let second = msOfDay / 1000 % 60
         let millisecond = msOfDay % 1000
+        guard (0...9999).contains(date.year) else {
+            return general(date: date, hour: hour, minute: minute, second: second, millisecond: millisecond)
+        }
+        // Years 0000…9999, every time a log can hold: the 24 bytes written in place. The general path
+        // built the text from a dozen small strings, ~6,500 instructions a time stamp, a quarter of
+        // writing the violations table.
+        return String(unsafeUninitializedCapacity: 24) { buffer in
+            func put(_ value: Int64, width: Int, at offset: Int) {
+                var rest = value
+                for position in stride(from: offset + width - 1, through: offset, by: -1) {
+                    buffer[position] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
+                    rest /= 10
+                }
+            }
+            put(date.year, width: 4, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            put(Int64(date.month), width: 2, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            put(Int64(date.day), width: 2, at: 8)
+            buffer[10] = UInt8(ascii: "T")
+            put(hour, width: 2, at: 11)
+            buffer[13] = UInt8(ascii: ":")
+            put(minute, width: 2, at: 14)
+            buffer[16] = UInt8(ascii: ":")
+            put(second, width: 2, at: 17)
+            buffer[19] = UInt8(ascii: ".")
+            put(millisecond, width: 3, at: 20)
+            buffer[23] = UInt8(ascii: "Z")
+            return 24
+        }
+    }
 
+    /// `rfc3339` for any year: more digits, or a sign, where RFC 3339 has no form.
+    static func general(date: (year: Int64, month: Int, day: Int), hour: Int64, minute: Int64, second: Int64, millisecond: Int64) -> String {
         var text = date.year < 0 ? "-" + pad(date.year.magnitude, 4) : pad(date.year.magnitude, 4)
         text += "-" + pad(UInt64(date.month), 2) + "-" + pad(UInt64(date.day), 2)
         text += "T" + pad(UInt64(hour), 2) + ":" + pad(UInt64(minute), 2) + ":" + pad(UInt64(second), 2)

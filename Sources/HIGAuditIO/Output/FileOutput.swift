@@ -17,7 +17,11 @@ public final class FileOutput: TextOutputStream {
     public let path: String
     private let descriptor: Int32
     private let temporaryPath: String?
-    private var buffer: [UInt8] = []
+    /// `bufferLimit` bytes of raw memory, `buffered` of them used: appending a cell's few bytes to an
+    /// `[UInt8]` (uniqueness and capacity checks, then the copy) cost ~170 instructions, and the table
+    /// writers append once or more per cell.
+    private let buffer = UnsafeMutableRawPointer.allocate(byteCount: FileOutput.bufferLimit, alignment: 16)
+    private var buffered = 0
     private var failure: FileOutputError?
     private var closed = false
     private static let bufferLimit = 1 << 16
@@ -39,7 +43,6 @@ public final class FileOutput: TextOutputStream {
         self.path = path
         self.descriptor = descriptor
         self.temporaryPath = temporaryPath
-        buffer.reserveCapacity(Self.bufferLimit)
     }
 
     deinit {
@@ -48,12 +51,26 @@ public final class FileOutput: TextOutputStream {
             _ = systemClose(descriptor)
             _ = unlink(temporaryPath)
         }
+        buffer.deallocate()
     }
 
     public func write(_ string: String) {
         guard failure == nil, !closed else { return }
-        buffer.append(contentsOf: string.utf8)
-        if buffer.count >= Self.bufferLimit { flushBuffer() }
+        var string = string
+        string.withUTF8 { bytes in
+            var rest = UnsafeRawBufferPointer(bytes)
+            while !rest.isEmpty {
+                let room = Self.bufferLimit - buffered
+                let take = min(room, rest.count)
+                (buffer + buffered).copyMemory(from: rest.baseAddress!, byteCount: take)
+                buffered += take
+                rest = UnsafeRawBufferPointer(rebasing: rest[take...])
+                if buffered == Self.bufferLimit {
+                    flushBuffer()
+                    if failure != nil { return }
+                }
+            }
+        }
     }
 
     /// Flushes, and for a file closes it and moves it into place. Throws the first failure of the
@@ -79,10 +96,8 @@ public final class FileOutput: TextOutputStream {
 
     private func flushBuffer() {
         var offset = 0
-        while offset < buffer.count, failure == nil {
-            let written = buffer.withUnsafeBytes { bytes in
-                systemWrite(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
-            }
+        while offset < buffered, failure == nil {
+            let written = systemWrite(descriptor, buffer + offset, buffered - offset)
             if written > 0 {
                 offset += written
             } else if written < 0, errno == EINTR {
@@ -91,7 +106,8 @@ public final class FileOutput: TextOutputStream {
                 failure = FileOutputError(path: path, operation: "write", code: written < 0 ? errno : EIO)
             }
         }
-        buffer.removeAll(keepingCapacity: true)
+        // After a failure the rest is dropped: `close` reports it, and nothing more is written.
+        buffered = 0
     }
 }
 

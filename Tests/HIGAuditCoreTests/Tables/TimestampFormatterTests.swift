@@ -24,6 +24,27 @@ import Testing
         #expect(TimestampFormatter.rfc3339(.max) == "292278994-08-17T07:12:55.807Z")
     }
 
+    /// The in-place path (years 0000…9999) against the general one, which builds the text from parts.
+    @Test func inPlaceFormattingMatchesTheGeneralPath() {
+        var random = SplitMix64(seed: 3339)
+        for _ in 0..<20_000 {
+            // From year 0000 to 9999, and the edges of that range.
+            let ms = -62_167_219_200_000 + Int64(random.next() % 315_537_897_600_000)
+            var days = ms / 86_400_000
+            var msOfDay = ms % 86_400_000
+            if msOfDay < 0 {
+                msOfDay += 86_400_000
+                days -= 1
+            }
+            let expected = TimestampFormatter.general(
+                date: TimestampFormatter.civilFromDays(days), hour: msOfDay / 3_600_000, minute: msOfDay / 60_000 % 60,
+                second: msOfDay / 1000 % 60, millisecond: msOfDay % 1000)
+            #expect(TimestampFormatter.rfc3339(ms) == expected, "\(ms)")
+        }
+        #expect(TimestampFormatter.rfc3339(-62_167_219_200_000) == "0000-01-01T00:00:00.000Z")
+        #expect(TimestampFormatter.rfc3339(253_402_300_800_000) == "10000-01-01T00:00:00.000Z")
+    }
+
     /// Every day of 400 years (one full Gregorian cycle) against a day-by-day calendar walk.
     @Test func civilFromDaysMatchesACalendarWalk() {
         var (year, month, day): (Int64, Int, Int) = (1900, 1, 1)

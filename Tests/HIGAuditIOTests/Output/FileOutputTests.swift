@@ -24,6 +24,24 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["summary.csv"])
     }
 
+    /// Many small writes, as the table writers make them, across several flushes of the buffer, with
+    /// multi-byte characters split by none of them.
+    @Test func smallWritesAcrossFlushesKeepEveryByte() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("violations.csv").path
+        let output = try FileOutput.replacingFile(at: path)
+        var expected = ""
+        for index in 0..<40_000 {
+            let piece = index % 7 == 0 ? "é\(index)," : index % 11 == 0 ? "\r\n" : "日本\(index)"
+            output.write(piece)
+            expected += piece
+        }
+        try output.close()
+        #expect(expected.utf8.count > 4 * 65_536)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == expected)
+    }
+
     @Test func anUnwritablePathIsAnError() {
         #expect(throws: FileOutputError.self) {
             _ = try FileOutput.replacingFile(at: "/nonexistent-directory-hig-audit/x.csv")
