@@ -8,8 +8,8 @@
 /// variable values, each with the scanner's own string or number reading. Speculative parsing from
 /// learned record structure, after Mison (Li et al., VLDB 2017), with the general scan as the fallback.
 ///
-/// Why a match gives exactly the general scan's result: the shape's line passed the general scan and
-/// decoded to an event, with no repeated field. A matching line is that line with some string values
+/// Why a match gives exactly the general scan's result: the shape's line decoded to an event, with no
+/// repeated field, read by the general scan or by a match (the same reading, by this argument). A matching line is that line with some string values
 /// replaced by valid strings and some numbers by valid numbers (each checked by the same
 /// `JSONScanner` code the general scan uses); every other byte, keys, separators, whitespace and the
 /// other values included, is equal. So it is valid JSON with the same members in the same places
@@ -22,9 +22,15 @@
 /// and member order, replacing the one it refines. A value is variable when it was variable there,
 /// when it differs from it for the second time within `changeWindow` lines, or when it has been seen
 /// both as a string and as a number; a value that changes once and then stays is the new constant.
-/// After `refreshInterval` matches a shape is learned again from its next line, and the variable
-/// values equal to its own become constants again. While lines keep missing (more than a third of a block of 256 lines) matching and
-/// learning rest for a while, so varied input costs little more than the general scan alone.
+/// After `refreshInterval` matches a shape is learned again from its next matched line, and the
+/// variable values equal to its own become constants again. While lines keep missing (more than a
+/// third of a block of 256 lines) matching and learning rest for a while, so varied input costs little
+/// more than the general scan alone.
+///
+/// Trying: shapes whose `type` value stands where the line has the same bytes are tried first, most
+/// recently matched first; the others only when none of them does (a value before the type changed
+/// length). A shape keeps its type's `EventKind` and the set of its fields, so that the decoder
+/// neither looks the kind up again nor clears more of the field table than the last line set.
 struct LineShapes {
     /// Shapes kept, most recently matched first.
     static let capacity = 16

@@ -26,6 +26,26 @@ import Testing
         }
     }
 
+    /// Texts over 16 bytes are kept as `String`s and compared byte for byte: equal bytes are equal, a
+    /// difference at any position is not, nor is a canonically equivalent spelling.
+    @Test func longTextsCompareByteForByte() {
+        for length in 17...48 {
+            let text = String((0..<length).map { Character(Unicode.Scalar(UInt8(97 + $0 % 26))) })
+            #expect(CompactText(text) == CompactText(String(text.utf8.map { Character(Unicode.Scalar($0)) })))
+            for position in 0..<length {
+                var bytes = Array(text.utf8)
+                bytes[position] = UInt8(ascii: "_")
+                #expect(CompactText(text) != CompactText(String(decoding: bytes, as: UTF8.self)), "\(position)")
+            }
+            #expect(CompactText(text) != CompactText(text + "a"))
+        }
+        let composed = "settings.notifications.caf\u{E9}"
+        let decomposed = "settings.notifications.cafe\u{301}"
+        #expect(composed == decomposed)
+        #expect(CompactText(composed) != CompactText(decomposed))
+        #expect(CompactText(composed) == CompactText(String(composed.unicodeScalars.map(Character.init))))
+    }
+
     /// The decoder reads 16 bytes at once when the line has them after the value, else byte by byte;
     /// both, escaped values and long ones must give the text a `String` gives.
     @Test func decodedIdsEqualIdsMadeFromText() throws {
