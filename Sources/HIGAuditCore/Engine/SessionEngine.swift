@@ -72,26 +72,39 @@ public final class SessionEngine {
     public var enabledRules: [RuleDescription] { rules.enabledDescriptions }
 
     /// Classifies one decoded event (its `source` set) and, if accepted, queues it for the rules.
+    ///
+    /// The common case, an event of the previous event's session, binds that session once: written
+    /// with the lookup in one function, the session was retained and released twice a line.
     @discardableResult
     public func ingest(_ event: consuming Event) -> EventDisposition {
-        let session: OpenSession
-        let key = event.sessionText
-        if let last = lastSession, last.key == key {
-            session = last
-        } else if let found = open[key] {
-            session = found
-            lastSession = found
-        } else if closed.contains(key) || closedBeforeStart?(event.session) == true {
-            return reject(event, .sessionClosed)
-        } else {
-            let created = OpenSession(key: key, newestTs: event.ts, ruleStates: RuleStates())
-            if let id = event.identifier { created.seenIds.insert(id.fingerprint) }
-            open[key] = created
-            lastSession = created
-            statistics.sessions += 1
-            accept(consume event, into: created)
-            return .accepted
+        if let session = lastSession, session.key == event.sessionText {
+            return classify(consume event, in: session)
         }
+        return ingestAfterLookup(consume event)
+    }
+
+    /// An event of another session than the previous event's: found, refused or opened.
+    private func ingestAfterLookup(_ event: consuming Event) -> EventDisposition {
+        let key = event.sessionText
+        if let found = open[key] {
+            lastSession = found
+            return classify(consume event, in: found)
+        }
+        if closed.contains(key) || closedBeforeStart?(event.session) == true {
+            return reject(event, .sessionClosed)
+        }
+        let created = OpenSession(key: key, newestTs: event.ts, ruleStates: RuleStates())
+        if let id = event.identifier { created.seenIds.insert(id.fingerprint) }
+        open[key] = created
+        lastSession = created
+        statistics.sessions += 1
+        accept(consume event, into: created)
+        return .accepted
+    }
+
+    /// An event of an open session: closed, duplicate, late or accepted, in SPEC order.
+    @inline(__always)
+    private func classify(_ event: consuming Event, in session: OpenSession) -> EventDisposition {
         if hasClosed(session) {
             close(session)
             return reject(event, .sessionClosed)

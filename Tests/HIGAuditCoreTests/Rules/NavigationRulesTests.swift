@@ -22,6 +22,18 @@ import Testing
         #expect(result.violations.first?.severity == .error)
     }
 
+    /// Targets are compared by their bytes, short (kept inline) and long alike: `tab_bar` exactly, or
+    /// anything that starts with `tab:`.
+    @Test(arguments: [
+        ("tab_bar", true), ("tab:", true), ("tab:Library", true), ("tab:Library.Recently.Added.Albums", true),
+        ("tab_bar2", false), ("tab", false), ("Tab:Library", false), ("tab;Library", false), ("xtab:Library", false),
+        ("toolbar.tab:Library.Recently", false), ("tab_bar.long.suffix.beyond16", false),
+    ])
+    func tabBarTargetsAreMatchedByTheirBytes(target: String, qualifies: Bool) {
+        let result = run([touch(50_000, .ended, target: target), tabSwitch(50_100, "tab:A", "tab:B")], rule)
+        #expect(result.violations.count == (qualifies ? 0 : 1), "\(target)")
+    }
+
     @Test func aTouchJustifiesOneSwitchOnly() {
         let result = run([
             touch(50_000, .ended, target: "tab:B"), tabSwitch(50_100, "tab:A", "tab:B"), tabSwitch(50_200, "tab:B", "tab:C"),
