@@ -149,7 +149,7 @@ public final class SessionEngine {
         eventsSinceSweep += 1
         if event.ts > session.newestTs { session.newestTs = event.ts }
         if event.ts > streamNewestTs { streamNewestTs = event.ts }
-        if event.kind == .sessionEnd, event.ts < (session.endTs ?? .max) { session.endTs = event.ts }
+        if case .sessionEnd = event.payload, event.ts < (session.endTs ?? .max) { session.endTs = event.ts }
         session.context.acceptedEvents += 1
         session.buffer.insert(consume event)
         // Any future accepted event has ts ≥ newest − lateness and a later input position, so
