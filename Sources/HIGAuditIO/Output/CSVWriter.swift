@@ -33,8 +33,8 @@ public struct CSVWriter: TableWriter {
         }
     }
 
-    /// `field(cell)`, written to `output`. Inlined (as `writeText`), so that it is specialised with its
-    /// caller for the output's type instead of reaching it through the protocol.
+    /// One cell as a CSV field (`field`), written to `output`. Inlined (as `writeText`), so that it is
+    /// specialised with its caller for the output's type instead of reaching it through the protocol.
     @inline(__always)
     static func write(_ cell: TableCell, to output: inout some TextOutputStream) {
         switch cell {
@@ -62,14 +62,11 @@ public struct CSVWriter: TableWriter {
         }
     }
 
-    /// One cell as a CSV field.
+    /// One cell as a CSV field: what `write(_:to:)` writes for it, so the two cannot disagree.
     public static func field(_ cell: TableCell) -> String {
-        switch cell {
-        case .text(let text, let fromInput):
-            return quoted(fromInput ? neutralizingFormula(text) : text)
-        case .integer, .decimal, .timestamp, .empty:
-            return cell.plainText
-        }
+        var text = ""
+        write(cell, to: &text)
+        return text
     }
 
     /// `'` in front of text a spreadsheet would read as a formula.

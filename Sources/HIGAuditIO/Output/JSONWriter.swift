@@ -50,8 +50,8 @@ public struct JSONWriter: TableWriter {
         output.write("]")
     }
 
-    /// `value(cell)`, written to `output`. Inlined, so that it is specialised with its caller for the
-    /// output's type instead of reaching it through the protocol.
+    /// One cell as a JSON value (`value`), written to `output`. Inlined, so that it is specialised with
+    /// its caller for the output's type instead of reaching it through the protocol.
     @inline(__always)
     private static func write(_ cell: TableCell, to output: inout some TextOutputStream) {
         switch cell {
@@ -81,14 +81,11 @@ public struct JSONWriter: TableWriter {
         }
     }
 
-    /// One cell as a JSON value.
+    /// One cell as a JSON value: what `write(_:to:)` writes for it, so the two cannot disagree.
     public static func value(_ cell: TableCell) -> String {
-        switch cell {
-        case .text(let text, _): string(text)
-        case .integer, .decimal: cell.plainText
-        case .timestamp: string(cell.plainText)
-        case .empty: "null"
-        }
+        var text = ""
+        write(cell, to: &text)
+        return text
     }
 
     /// A JSON string literal.

@@ -22,8 +22,8 @@ import Testing
         #expect(result.violations.first?.severity == .error)
     }
 
-    /// Targets are compared by their bytes, short (kept inline) and long alike: `tab_bar` exactly, or
-    /// anything that starts with `tab:`.
+    /// SPEC §3: a target `tab_bar` exactly, or one that starts with `tab:`, short and long targets alike;
+    /// near misses (case, separator, a prefix or suffix) are not tab-bar touches.
     @Test(arguments: [
         ("tab_bar", true), ("tab:", true), ("tab:Library", true), ("tab:Library.Recently.Added.Albums", true),
         ("tab_bar2", false), ("tab", false), ("Tab:Library", false), ("tab;Library", false), ("xtab:Library", false),

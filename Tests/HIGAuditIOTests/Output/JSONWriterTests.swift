@@ -17,6 +17,18 @@ import HIGAuditCore
         #expect(JSONWriter.string(text) == expected)
     }
 
+    @Test(arguments: [
+        (TableCell.input("=a\"b"), "\"=a\\\"b\""),  // escaped, never formula-prefixed
+        (.label("home"), "\"home\""),
+        (.integer(-3), "-3"),
+        (.decimal(FixedDecimal(units: -250, places: 2)), "-2.50"),
+        (.timestamp(-1), "\"1969-12-31T23:59:59.999Z\""),
+        (.empty, "null"),
+    ])
+    func value(cell: TableCell, expected: String) {
+        #expect(JSONWriter.value(cell) == expected)
+    }
+
     @Test func writesObjectsInColumnOrderWithTypedValues() {
         #expect(JSONWriter().render(WriterFixtures.mixed) == """
             [
