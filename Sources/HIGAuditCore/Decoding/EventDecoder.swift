@@ -46,6 +46,11 @@ public struct EventDecoder: Sendable {
         self.learnsLineShapes = learnsLineShapes
     }
 
+    /// The address of the line a failed `decodeLeadingLine` tried against the shapes, and how many bytes
+    /// it saw, so that `decode` of that line does not try them again if the try saw all of it and its
+    /// terminator, even a `\r\n` (and so failed as `decode`'s own would); address 0 when none.
+    private var lineTriedAgainstShapes = (address: 0, readable: 0)
+
     /// The shapes learned so far, for tests.
     var lineShapes: LineShapes { table.shapes }
 
@@ -77,23 +82,64 @@ public struct EventDecoder: Sendable {
             base: base, count: count, fields: fields, numbers: numbers,
             recent: table.recent, keys: table.keys, minute: table.minute)
         let shapes = table.shapes
-        if learnsLineShapes, shapes.match(base, count: count, fields: fields, numbers: numbers) {
-            let members = shapes.membersOfLatestMatch
-            Self.clear(dirty & ~members, in: fields)
-            table.dirtyFields.pointee = members
-            // The fields are exactly those the scan would note (see `LineShapes`).
-            do throws(MalformedLine) {
-                let verdict = try reader.interpret(source: source, kind: shapes.kindOfLatestMatch, accept: accept)
-                if shapes.isRefreshDue, case .event = verdict {
-                    shapes.refresh(base, count: count, fields: fields, numbers: numbers)
-                }
-                return verdict
-            } catch {
-                return .malformed(error)
-            }
+        let triedAlready = lineTriedAgainstShapes.address == Int(bitPattern: raw) && count &+ 1 < lineTriedAgainstShapes.readable
+        lineTriedAgainstShapes.address = 0
+        if learnsLineShapes, !triedAlready, shapes.match(base, count: count, fields: fields, numbers: numbers) {
+            return Self.interpretMatched(reader, dirty: dirty, table: table, source: source, accept: accept)
         }
         return Self.decodeInGeneral(
             reader, dirty: dirty, table: table, learnsLineShapes: learnsLineShapes, source: source, accept: accept)
+    }
+
+    /// Decodes the line that starts at `bytes` if a learned shape covers it and `\n` or `\r\n` follows
+    /// within `readable` bytes (`LineShapes.matchLeadingLine`), and returns its length (without the
+    /// terminator) and verdict; else returns nil, having decoded nothing, and the caller finds the
+    /// line's end and calls `decode`, which then goes straight to the general scan. Lets the line
+    /// splitter skip its search for the `\n` on most lines. The verdict is the one `decode` gives.
+    @inline(__always)
+    public mutating func decodeLeadingLine(
+        _ bytes: UnsafeRawPointer, readable: Int, source: SourceLocation, accept: (consuming Event) -> Void
+    ) -> (length: Int, verdict: LineVerdict)? {
+        guard learnsLineShapes, readable > 0 else { return nil }
+        if !isKnownUniquelyReferenced(&table) { table = FieldTable() }
+        let fields = table.fields
+        let dirty = table.dirtyFields.pointee
+        let base = bytes.assumingMemoryBound(to: UInt8.self)
+        let numbers = table.numbers
+        let shapes = table.shapes
+        // A line over the limit is the splitter's to report: none is matched here.
+        let limited = min(readable, Self.maxLineLength &+ 1)
+        guard let count = shapes.matchLeadingLine(base, readable: limited, fields: fields, numbers: numbers) else {
+            lineTriedAgainstShapes = (Int(bitPattern: bytes), limited)
+            return nil
+        }
+        lineTriedAgainstShapes.address = 0
+        let reader = LineReader(
+            base: base, count: count, fields: fields, numbers: numbers,
+            recent: table.recent, keys: table.keys, minute: table.minute)
+        return (count, Self.interpretMatched(reader, dirty: dirty, table: table, source: source, accept: accept))
+    }
+
+    /// The verdict on a line a shape matched; its fields are exactly those the scan would note (see
+    /// `LineShapes`), but those of the last line that the shape lacks are still to be cleared.
+    @inline(__always)
+    private static func interpretMatched(
+        _ reader: LineReader, dirty: UInt32, table: FieldTable, source: SourceLocation,
+        accept: (consuming Event) -> Void
+    ) -> LineVerdict {
+        let shapes = table.shapes
+        let members = shapes.membersOfLatestMatch
+        clear(dirty & ~members, in: table.fields)
+        table.dirtyFields.pointee = members
+        do throws(MalformedLine) {
+            let verdict = try reader.interpret(source: source, kind: shapes.kindOfLatestMatch, accept: accept)
+            if shapes.isRefreshDue, case .event = verdict {
+                shapes.refresh(reader.base, count: reader.count, fields: table.fields, numbers: table.numbers)
+            }
+            return verdict
+        } catch {
+            return .malformed(error)
+        }
     }
 
     /// The general scan, for a line no shape matched (or when shapes are off); out of line, so that

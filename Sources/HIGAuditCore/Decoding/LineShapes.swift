@@ -60,6 +60,9 @@ struct LineShapes {
         static var refreshDue: Int { 56 }
         /// `maxVariables + 1` Ints: the shift after each variable value of the line being matched.
         static var shifts: Int { 64 }
+        /// Int: 1 while `matchLine` matches a line whose length it was given, 0 while it looks for the
+        /// line's terminator. Kept here rather than in a register: the matching loop has none to spare.
+        static var lengthKnown: Int { 240 }
         /// Learning's scratch: Int32 per field (when its value last changed), then the fields in line order.
         static var changes: Int { 256 }
         static var members: Int { 384 }
@@ -142,7 +145,7 @@ struct LineShapes {
             MemoryLayout<FieldValue>.size <= 16 && EventField.count <= 32
                 && State.order + Self.capacity <= State.blockMatchedStart
                 && State.refreshDue + 8 <= State.shifts
-                && State.shifts + 8 * (Self.maxVariables + 1) <= State.changes
+                && State.shifts + 8 * (Self.maxVariables + 1) <= State.lengthKnown && State.lengthKnown + 8 <= State.changes
                 && State.changes + 4 * EventField.count <= State.members
                 && State.members + EventField.count <= State.powersOfTen
                 && State.powersOfTen + 8 * 16 <= State.shapes
@@ -190,22 +193,52 @@ struct LineShapes {
     /// whether one did. A match sets every field of the shape (`membersOfLatestMatch`) and no other;
     /// the caller makes the others absent. When none matched, the fields set while trying are absent
     /// again, and the others as they were.
-    ///
-    /// Out of line: inlined into the decoder, it competed with the rest for registers.
-    @inline(never)
+    @inline(__always)
     func match(
         _ base: UnsafePointer<UInt8>, count: Int, fields: UnsafeMutablePointer<FieldValue>,
         numbers: UnsafeMutablePointer<Double>
     ) -> Bool {
+        matchLine(base, bytes: count, lengthKnown: true, fields: fields, numbers: numbers) >= 0
+    }
+
+    /// `match` for a line whose end is not known yet: `readable` bytes at `base` may be read, and the
+    /// line is what a shape covers if `\n` or `\r\n` follows it there. Returns the line's length
+    /// (without its terminator), or nil when no shape matched.
+    ///
+    /// This lets the line splitter leave finding the `\n` (`memchr`, ~75 instructions a line) to the
+    /// match, which passes over the line anyway. A match means the same as with the length known: no
+    /// byte before the terminator it found is a `\n` (the shape's runs come from a line, and variable
+    /// values are strings, which may not hold a raw control character, or numbers), so the line the
+    /// splitter would have cut ends there too. A `\n` after a `\r` that the shape covers is not taken:
+    /// the splitter strips that `\r`, so the line would be one byte shorter than the match.
+    @inline(__always)
+    func matchLeadingLine(
+        _ base: UnsafePointer<UInt8>, readable: Int, fields: UnsafeMutablePointer<FieldValue>,
+        numbers: UnsafeMutablePointer<Double>
+    ) -> Int? {
+        let length = matchLine(base, bytes: readable, lengthKnown: false, fields: fields, numbers: numbers)
+        return length >= 0 ? length : nil
+    }
+
+    /// `match` and `matchLeadingLine`: the length of the matched line, or -1. With `lengthKnown`, `bytes`
+    /// is the line's length; without, how many bytes may be read.
+    ///
+    /// Out of line: inlined into the decoder, it competed with the rest for registers.
+    @inline(never)
+    private func matchLine(
+        _ base: UnsafePointer<UInt8>, bytes count: Int, lengthKnown: Bool, fields: UnsafeMutablePointer<FieldValue>,
+        numbers: UnsafeMutablePointer<Double>
+    ) -> Int {
+        storage.storeBytes(of: lengthKnown ? 1 : 0, toByteOffset: State.lengthKnown, as: Int.self)
         // The rest counts down first: a rest may begin before any shape is held (the first lines of a
         // log unfit to learn), and would otherwise never end.
         let resting = storage.load(fromByteOffset: State.resting, as: Int.self)
         if resting > 0 {
             storage.storeBytes(of: resting &- 1, toByteOffset: State.resting, as: Int.self)
-            return false
+            return -1
         }
         let used = self.used
-        guard used > 0 else { return false }
+        guard used > 0 else { return -1 }
         // First the shapes whose type is where the line has it if no value before it changed length
         // (the usual case); the others only when none of them is the line's type.
         var rank = 0
@@ -214,24 +247,26 @@ struct LineShapes {
             let candidate = shape(index(atRank: rank))
             if Self.typeMatches(candidate, base, count: count) {
                 typeSeen = true
-                if matches(candidate, base, count: count, fields: fields, numbers: numbers) {
+                let length = matches(candidate, base, count: count, fields: fields, numbers: numbers)
+                if length >= 0 {
                     noteMatch(candidate, rank: rank)
-                    return true
+                    return length
                 }
             }
             rank &+= 1
         }
-        guard !typeSeen else { return false }
+        guard !typeSeen else { return -1 }
         rank = 0
         while rank < used {
             let candidate = shape(index(atRank: rank))
-            if matches(candidate, base, count: count, fields: fields, numbers: numbers) {
+            let length = matches(candidate, base, count: count, fields: fields, numbers: numbers)
+            if length >= 0 {
                 noteMatch(candidate, rank: rank)
-                return true
+                return length
             }
             rank &+= 1
         }
-        return false
+        return -1
     }
 
     /// Whether the line has the shape's `type` value, quotes included, where the shape's line has it.
@@ -306,12 +341,13 @@ struct LineShapes {
         order[0] = index
     }
 
-    /// Whether the line matches the shape at `shape`, its fields then filled in (see `match`).
+    /// Whether the line matches the shape at `shape`, its fields then filled in (see `matchLine`): the
+    /// line's length, or -1.
     @inline(__always)
     private func matches(
         _ shape: UnsafeMutableRawPointer, _ base: UnsafePointer<UInt8>, count: Int,
         fields: UnsafeMutablePointer<FieldValue>, numbers: UnsafeMutablePointer<Double>
-    ) -> Bool {
+    ) -> Int {
         let variableCount = Int(shape.load(fromByteOffset: Shape.variableCount, as: Int32.self))
         let bytes = UnsafeRawPointer(shape + Shape.bytes)
         let shifts = (storage + State.shifts).assumingMemoryBound(to: Int.self)
@@ -363,7 +399,9 @@ struct LineShapes {
         }
         let length = Int(shape.load(fromByteOffset: Shape.length, as: Int32.self))
         let finalRun = Int(shape.load(fromByteOffset: Shape.finalRun, as: Int32.self))
-        guard length &+ shift == count,
+        let lineEnd = length &+ shift
+        let lengthKnown = storage.load(fromByteOffset: State.lengthKnown, as: Int.self) != 0
+        guard lengthKnown ? lineEnd == count : Self.terminatorFollows(base, at: lineEnd, readable: count),
             Self.equal(base + (finalRun &+ shift), bytes + finalRun, count: length &- finalRun)
         else { return Self.unmatched(shape, variablesFilled: variableCount, fields: fields) }
         shifts[0] = 0
@@ -381,8 +419,18 @@ struct LineShapes {
             numbers[field] = constant.load(fromByteOffset: 16, as: Double.self)
             c &+= 1
         }
-        return true
+        return lineEnd
     }
+
+    /// Whether a line ending at `end` is followed by its terminator, `\n` or `\r\n`, within `readable`
+    /// bytes, and is the whole line the splitter would cut (see `matchLeadingLine`).
+    @inline(__always)
+    private static func terminatorFollows(_ base: UnsafePointer<UInt8>, at end: Int, readable: Int) -> Bool {
+        guard end < readable else { return false }
+        if base[end] == 0x0A { return end == 0 || base[end &- 1] != 0x0D }
+        return base[end] == 0x0D && end &+ 1 < readable && base[end &+ 1] == 0x0A
+    }
+
 
     /// Reads a `Mode.either` value at `start` into the field; returns where it ends (after a string's
     /// closing quote), or nil if it is neither a valid string nor a valid number.
@@ -409,17 +457,17 @@ struct LineShapes {
         return found.end
     }
 
-    /// Clears the fields of the first `variablesFilled` variable values again, and says no.
+    /// Clears the fields of the first `variablesFilled` variable values again, and says no (-1).
     private static func unmatched(
         _ shape: UnsafeMutableRawPointer, variablesFilled: Int, fields: UnsafeMutablePointer<FieldValue>
-    ) -> Bool {
+    ) -> Int {
         var i = 0
         while i < variablesFilled {
             let field = Int(shape.load(fromByteOffset: Shape.variables &+ i &* Shape.variableStride &+ 12, as: UInt8.self))
             fields[field] = .absent
             i &+= 1
         }
-        return false
+        return -1
     }
 
     /// A string's closing quote and whether it has escapes, through the scanner's general loop; nil if

@@ -12,4 +12,19 @@ public protocol LineSink {
     /// whole in memory. `byteCount` is its length without the line ending. The reader does not report
     /// it as a diagnostic itself, so that the sink can count and report it once, as a malformed line.
     mutating func oversizedLine(number: Int64, byteCount: Int64)
+
+    /// Offered each line that starts at `bytes` before the reader has looked for its end: a sink that
+    /// can tell where the line ends while taking it (the event decoder, from a learned line shape) takes
+    /// it and returns its length, and the reader goes on after its terminator without searching for it.
+    /// Otherwise it returns nil, and the reader finds the end and calls `line` with the same bytes.
+    ///
+    /// `readable` bytes may be read, at most `ReaderOptions.maxLineBytes` plus one, so a line taken is
+    /// never oversized. A length returned must be that of the whole line as `line` would get it: a `\n`
+    /// follows it, or `\r\n`, and no `\n` comes before, and it does not end in `\r` if a `\n` follows.
+    /// The default takes no line.
+    mutating func leadingLine(_ bytes: UnsafeRawPointer, readable: Int, number: Int64) -> Int?
+}
+
+extension LineSink {
+    public mutating func leadingLine(_ bytes: UnsafeRawPointer, readable: Int, number: Int64) -> Int? { nil }
 }

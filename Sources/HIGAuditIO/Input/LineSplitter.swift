@@ -114,7 +114,15 @@ struct LineSplitter {
             sawLineEnd = true
         }
 
-        while scan < stop, let newline = memchr(buffer + scan, 0x0A, stop - scan) {
+        while scan < stop {
+            // Where the last line ended: a line the sink takes starts there.
+            if scan == lineStart, let next = offerLeadingLine(UnsafeRawPointer(buffer), at: lineStart, count: stop, into: &sink) {
+                lineStart = next
+                scan = next
+                sawLineEnd = true
+                continue
+            }
+            guard let newline = memchr(buffer + scan, 0x0A, stop - scan) else { break }
             let index = buffer.distance(to: newline)
             deliver(from: lineStart, to: index, into: &sink)
             lineStart = index + 1
@@ -142,7 +150,12 @@ struct LineSplitter {
             copyIn(bytes, count: first, into: &sink)
         }
         var lineStart = first
-        while lineStart < count, let newline = memchr(bytes + lineStart, 0x0A, count - lineStart) {
+        while lineStart < count {
+            if let next = offerLeadingLine(bytes, at: lineStart, count: count, into: &sink) {
+                lineStart = next
+                continue
+            }
+            guard let newline = memchr(bytes + lineStart, 0x0A, count - lineStart) else { break }
             let index = UnsafeRawPointer(newline) - bytes
             deliver(bytes, from: lineStart, to: index, into: &sink)
             lineStart = index + 1
@@ -164,6 +177,22 @@ struct LineSplitter {
             copied += step
             accept(step, into: &sink)
         }
+    }
+
+    /// Offers the line at `start` to the sink (`LineSink.leadingLine`); if it takes it, counts it and
+    /// returns where the next line starts.
+    @inline(__always)
+    private mutating func offerLeadingLine<Sink: LineSink>(
+        _ bytes: UnsafeRawPointer, at start: Int, count: Int, into sink: inout Sink
+    ) -> Int? {
+        let readable = min(count &- start, maxLineBytes &+ 1)
+        guard let length = sink.leadingLine(bytes + start, readable: readable, number: nextLineNumber) else { return nil }
+        let end = start &+ length
+        let terminator = bytes.load(fromByteOffset: end, as: UInt8.self) == 0x0D ? 2 : 1
+        assert(memchr(bytes + start, 0x0A, length &+ terminator) == bytes + (end &+ terminator &- 1), "not a whole line")
+        nextLineNumber &+= 1
+        linesDelivered &+= 1
+        return end &+ terminator
     }
 
     @inline(__always)

@@ -25,16 +25,38 @@ public struct AnalysisLineSink: LineSink {
     }
 
     public mutating func line(_ bytes: UnsafeRawBufferPointer, number: Int64) {
-        if let onProgress {
-            bytesInFile &+= Int64(bytes.count) &+ 1
-            linesSinceProgress &+= 1
-            if linesSinceProgress >= 16_384 {
-                linesSinceProgress = 0
-                onProgress(bytesBefore &+ bytesInFile)
-            }
-        }
+        noteProgress(lineBytes: bytes.count)
         let engine = self.engine
-        switch decoder.decode(bytes, source: SourceLocation(file: file, line: number), accept: { engine.ingest($0) }) {
+        let verdict = decoder.decode(bytes, source: SourceLocation(file: file, line: number), accept: { engine.ingest($0) })
+        sort(verdict, number: number)
+    }
+
+    /// Most lines: decoded from a learned shape, which also tells where they end (see `LineSink`).
+    public mutating func leadingLine(_ bytes: UnsafeRawPointer, readable: Int, number: Int64) -> Int? {
+        let engine = self.engine
+        guard let (length, verdict) = decoder.decodeLeadingLine(
+            bytes, readable: readable, source: SourceLocation(file: file, line: number), accept: { engine.ingest($0) })
+        else { return nil }
+        noteProgress(lineBytes: length)
+        sort(verdict, number: number)
+        return length
+    }
+
+    @inline(__always)
+    private mutating func noteProgress(lineBytes: Int) {
+        guard let onProgress else { return }
+        bytesInFile &+= Int64(lineBytes) &+ 1
+        linesSinceProgress &+= 1
+        if linesSinceProgress >= 16_384 {
+            linesSinceProgress = 0
+            onProgress(bytesBefore &+ bytesInFile)
+        }
+    }
+
+    /// Counts a line that is not an event in its SPEC §2 bucket.
+    @inline(__always)
+    private mutating func sort(_ verdict: LineVerdict, number: Int64) {
+        switch verdict {
         case .blank, .event:
             break
         case .unknownType(let name):

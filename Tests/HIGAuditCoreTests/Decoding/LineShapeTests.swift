@@ -211,7 +211,7 @@ import Testing
 
     /// Touch streams of a few sessions with the occasional other event, members in one order per type,
     /// values changing as they do in the field.
-    private static func touchStreamLine(using random: inout SplitMix64) -> String {
+    static func touchStreamLine(using random: inout SplitMix64) -> String {
         func chance(_ percent: UInt64) -> Bool { random.next() % 100 < percent }
         func pick<T>(_ values: [T]) -> T { values[Int(random.next() % UInt64(values.count))] }
         let session = chance(2) ? "s-\(random.next() % 4)" : "s-1"
@@ -243,7 +243,7 @@ import Testing
     }
 
     /// The line with one of many kinds of damage, anywhere in it.
-    private static func damaged(_ line: [UInt8], using random: inout SplitMix64) -> [UInt8] {
+    static func damaged(_ line: [UInt8], using random: inout SplitMix64) -> [UInt8] {
         var bytes = line
         let at = Int(random.next() % UInt64(bytes.count))
         let replacements: [UInt8] = [0x22, 0x5C, 0x2C, 0x3A, 0x20, 0x0A, 0x01, 0x7D, 0x7B, 0x30, 0x2E, 0x65, 0x2D, 0x61, 0xC3, 0xFF]

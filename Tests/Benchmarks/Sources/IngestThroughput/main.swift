@@ -17,7 +17,22 @@ struct CountingSink: LineSink {
 
     mutating func line(_ bytes: UnsafeRawBufferPointer, number: Int64) {
         var ts: Int64 = 0
-        switch decoder.decode(bytes, source: SourceLocation(file: 0, line: number), accept: { ts = $0.ts }) {
+        let verdict = decoder.decode(bytes, source: SourceLocation(file: 0, line: number), accept: { ts = $0.ts })
+        count(verdict, ts: ts)
+    }
+
+    /// As `AnalysisLineSink`: lines a learned shape covers are decoded without the reader's `memchr`.
+    mutating func leadingLine(_ bytes: UnsafeRawPointer, readable: Int, number: Int64) -> Int? {
+        var ts: Int64 = 0
+        guard let (length, verdict) = decoder.decodeLeadingLine(
+            bytes, readable: readable, source: SourceLocation(file: 0, line: number), accept: { ts = $0.ts })
+        else { return nil }
+        count(verdict, ts: ts)
+        return length
+    }
+
+    private mutating func count(_ verdict: LineVerdict, ts: Int64) {
+        switch verdict {
         case .event:
             events &+= 1
             checksum &+= ts
