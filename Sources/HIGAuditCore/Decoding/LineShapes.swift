@@ -60,9 +60,6 @@ struct LineShapes {
         static var refreshDue: Int { 56 }
         /// `maxVariables + 1` Ints: the shift after each variable value of the line being matched.
         static var shifts: Int { 64 }
-        /// Int: 1 while `matchLine` matches a line whose length it was given, 0 while it looks for the
-        /// line's terminator. Kept here rather than in a register: the matching loop has none to spare.
-        static var lengthKnown: Int { 240 }
         /// Learning's scratch: Int32 per field (when its value last changed), then the fields in line order.
         static var changes: Int { 256 }
         static var members: Int { 384 }
@@ -145,7 +142,7 @@ struct LineShapes {
             MemoryLayout<FieldValue>.size <= 16 && EventField.count <= 32
                 && State.order + Self.capacity <= State.blockMatchedStart
                 && State.refreshDue + 8 <= State.shifts
-                && State.shifts + 8 * (Self.maxVariables + 1) <= State.lengthKnown && State.lengthKnown + 8 <= State.changes
+                && State.shifts + 8 * (Self.maxVariables + 1) <= State.changes
                 && State.changes + 4 * EventField.count <= State.members
                 && State.members + EventField.count <= State.powersOfTen
                 && State.powersOfTen + 8 * 16 <= State.shapes
@@ -229,7 +226,6 @@ struct LineShapes {
         _ base: UnsafePointer<UInt8>, bytes count: Int, lengthKnown: Bool, fields: UnsafeMutablePointer<FieldValue>,
         numbers: UnsafeMutablePointer<Double>
     ) -> Int {
-        storage.storeBytes(of: lengthKnown ? 1 : 0, toByteOffset: State.lengthKnown, as: Int.self)
         // The rest counts down first: a rest may begin before any shape is held (the first lines of a
         // log unfit to learn), and would otherwise never end.
         let resting = storage.load(fromByteOffset: State.resting, as: Int.self)
@@ -247,7 +243,7 @@ struct LineShapes {
             let candidate = shape(index(atRank: rank))
             if Self.typeMatches(candidate, base, count: count) {
                 typeSeen = true
-                let length = matches(candidate, base, count: count, fields: fields, numbers: numbers)
+                let length = matches(candidate, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers)
                 if length >= 0 {
                     noteMatch(candidate, rank: rank)
                     return length
@@ -259,7 +255,7 @@ struct LineShapes {
         rank = 0
         while rank < used {
             let candidate = shape(index(atRank: rank))
-            let length = matches(candidate, base, count: count, fields: fields, numbers: numbers)
+            let length = matches(candidate, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers)
             if length >= 0 {
                 noteMatch(candidate, rank: rank)
                 return length
@@ -345,7 +341,7 @@ struct LineShapes {
     /// line's length, or -1.
     @inline(__always)
     private func matches(
-        _ shape: UnsafeMutableRawPointer, _ base: UnsafePointer<UInt8>, count: Int,
+        _ shape: UnsafeMutableRawPointer, _ base: UnsafePointer<UInt8>, count: Int, lengthKnown: Bool,
         fields: UnsafeMutablePointer<FieldValue>, numbers: UnsafeMutablePointer<Double>
     ) -> Int {
         let variableCount = Int(shape.load(fromByteOffset: Shape.variableCount, as: Int32.self))
@@ -400,7 +396,6 @@ struct LineShapes {
         let length = Int(shape.load(fromByteOffset: Shape.length, as: Int32.self))
         let finalRun = Int(shape.load(fromByteOffset: Shape.finalRun, as: Int32.self))
         let lineEnd = length &+ shift
-        let lengthKnown = storage.load(fromByteOffset: State.lengthKnown, as: Int.self) != 0
         guard lengthKnown ? lineEnd == count : Self.terminatorFollows(base, at: lineEnd, readable: count),
             Self.equal(base + (finalRun &+ shift), bytes + finalRun, count: length &- finalRun)
         else { return Self.unmatched(shape, variablesFilled: variableCount, fields: fields) }
