@@ -6,11 +6,15 @@ import HIGAuditIO
 /// now (SPEC §5).
 ///
 /// A line is held by copying it into one reused buffer; forwarding it when the next line arrives costs
-/// one copy per line and no allocation. Most lines are not held at all: those the analysis takes ahead
-/// (`leadingLine`) are seen with their terminator. The buffer is raw memory, not an `[UInt8]`: emptying and
+/// one copy per line and no allocation. The buffer is raw memory, not an `[UInt8]`: emptying and
 /// refilling an array (uniqueness and capacity checks, the generic `append`) cost ~240 instructions a
 /// line, a fifth of what the nightly job adds to `analyze`. The state lives in a class so the sink itself is one reference:
 /// the reader's generic code, not specialised across modules, moves the sink around per line.
+///
+/// It takes no line ahead (`LineSink.leadingLine`, the analysis' way of skipping the reader's search
+/// for `\n`): a line the analysis has taken cannot be held back any more, and whether it could take a
+/// line depends on the shapes its decoder has learned, so the last line before a cut inside a zstd
+/// frame would be counted now or held back by chance.
 struct TailHoldingSink: LineSink {
     final class State {
         var analysis: AnalysisLineSink
@@ -70,17 +74,6 @@ struct TailHoldingSink: LineSink {
         }
         state.forwardHeld()
         state.hold(bytes, number: number)
-    }
-
-    /// A line the analysis takes before its end is known has its terminator in view: it is not the
-    /// unterminated last line, so it goes through at once, uncopied (the held one first).
-    mutating func leadingLine(_ bytes: UnsafeRawPointer, readable: Int, number: Int64) -> Int? {
-        let state = state
-        guard number > state.countedThrough else { return nil }
-        state.forwardHeld()
-        guard let length = state.analysis.leadingLine(bytes, readable: readable, number: number) else { return nil }
-        state.forwardedThrough = number
-        return length
     }
 
     mutating func oversizedLine(number: Int64, byteCount: Int64) {

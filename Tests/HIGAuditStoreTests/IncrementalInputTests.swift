@@ -130,6 +130,29 @@ import Testing
         #expect(try storeTables(storePath) == (try analyzeTables([file], StoreTestConfiguration.standard)))
     }
 
+    /// Cut inside a frame of 1 KiB blocks, the file ends with whole blocks whose last line is followed by
+    /// part of the next: the last complete line is held back, as the last line of every read is, whether
+    /// or not the analysis could have taken it before the reader found its end.
+    @Test func theLastLineBeforeACutInsideAFrameIsHeldBack() throws {
+        let lines = LogFixtures.stream(seed: 13, sessions: 12)
+        let frame = try LogFixtures.zstd(LogFixtures.text(lines), ["--zstd=wlog=10"])
+        let file = path("upload.zst")
+        try frame.prefix(frame.count / 2).write(to: URL(fileURLWithPath: file))
+        let (run1, _) = try nightly(storePath, [file])
+        #expect(run1.statistics.truncatedFiles == 1)
+        #expect(run1.tailsHeldBack == 1)
+        let counted = try ResultsStore(readingAt: storePath).read {
+            try Int64.fetchOne($0, sql: "SELECT counted_lines FROM input_files") ?? -1
+        }
+        #expect(counted == run1.statistics.lines - 1)
+        #expect(counted > 10)
+
+        try frame.write(to: URL(fileURLWithPath: file))
+        let (run2, _) = try nightly(storePath, [file], closeOpen: true)
+        #expect(run2.tailsHeldBack == 0)
+        #expect(try storeTables(storePath) == (try analyzeTables([file], StoreTestConfiguration.standard)))
+    }
+
     @Test func aFileWhoseBeginningChangedIsReportedNotCounted() throws {
         let file = path("night.ndjson")
         let lines = LogFixtures.stream(seed: 11, sessions: 5)

@@ -74,11 +74,11 @@ enum LogFixtures {
         return stride(from: 0, to: lines.count, by: size).map { Array(lines[$0..<min($0 + size, lines.count)]) }
     }
 
-    /// zstd-compresses `text` with the zstd CLI (one frame).
-    static func zstd(_ text: String) throws -> Data {
+    /// zstd-compresses `text` with the zstd CLI (one frame), with `flags` added.
+    static func zstd(_ text: String, _ flags: [String] = []) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["zstd", "-q", "-c", "-3"]
+        process.arguments = ["zstd", "-q", "-c", "-3"] + flags
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input

@@ -46,9 +46,12 @@ public struct EventDecoder: Sendable {
         self.learnsLineShapes = learnsLineShapes
     }
 
-    /// The address of the line a failed `decodeLeadingLine` tried against the shapes, and how many bytes
-    /// it saw, so that `decode` of that line does not try them again if the try saw all of it and its
-    /// terminator, even a `\r\n` (and so failed as `decode`'s own would); address 0 when none.
+    /// The address of the line a declined `decodeLeadingLine` tried against the shapes, and how many
+    /// bytes it saw, so that `decode` of that line, next, does not try them again if the try saw all of
+    /// it and its terminator, even a `\r\n`; address 0 when none. Skipping them never changes a verdict
+    /// (the general scan gives the one a match would), and the try nearly always failed as `decode`'s
+    /// own would: it differs only where a shape's `type` lies past the line's end, and the bytes after
+    /// the line, read there, order the tries differently.
     private var lineTriedAgainstShapes = (address: 0, readable: 0)
 
     /// The shapes learned so far, for tests.
@@ -65,6 +68,9 @@ public struct EventDecoder: Sendable {
     public mutating func decode(
         _ line: UnsafeRawBufferPointer, source: SourceLocation, accept: (consuming Event) -> Void
     ) -> LineVerdict {
+        // Read and forget the note of a declined `decodeLeadingLine` first, whatever this line becomes.
+        let triedAt = lineTriedAgainstShapes
+        lineTriedAgainstShapes.address = 0
         guard let raw = line.baseAddress, line.count > 0 else { return .blank }
         let count = line.count
         guard count <= Self.maxLineLength else {
@@ -82,8 +88,7 @@ public struct EventDecoder: Sendable {
             base: base, count: count, fields: fields, numbers: numbers,
             recent: table.recent, keys: table.keys, minute: table.minute)
         let shapes = table.shapes
-        let triedAlready = lineTriedAgainstShapes.address == Int(bitPattern: raw) && count &+ 1 < lineTriedAgainstShapes.readable
-        lineTriedAgainstShapes.address = 0
+        let triedAlready = triedAt.address == Int(bitPattern: raw) && count &+ 1 < triedAt.readable
         if learnsLineShapes, !triedAlready, shapes.match(base, count: count, fields: fields, numbers: numbers) {
             return Self.interpretMatched(reader, dirty: dirty, table: table, source: source, accept: accept)
         }
@@ -100,6 +105,7 @@ public struct EventDecoder: Sendable {
     public mutating func decodeLeadingLine(
         _ bytes: UnsafeRawPointer, readable: Int, source: SourceLocation, accept: (consuming Event) -> Void
     ) -> (length: Int, verdict: LineVerdict)? {
+        lineTriedAgainstShapes.address = 0
         guard learnsLineShapes, readable > 0 else { return nil }
         if !isKnownUniquelyReferenced(&table) { table = FieldTable() }
         let fields = table.fields
@@ -113,7 +119,6 @@ public struct EventDecoder: Sendable {
             lineTriedAgainstShapes = (Int(bitPattern: bytes), limited)
             return nil
         }
-        lineTriedAgainstShapes.address = 0
         let reader = LineReader(
             base: base, count: count, fields: fields, numbers: numbers,
             recent: table.recent, keys: table.keys, minute: table.minute)
