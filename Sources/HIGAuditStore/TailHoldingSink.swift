@@ -1,20 +1,20 @@
 import HIGAuditIO
 
 /// Stands between the reader and the analysis when the nightly job reads a file: drops the lines an
-/// earlier run already counted, and holds the last line back until the read ends, so that a line the
-/// next run will read again (an unterminated last line of a file still being written) is not counted
-/// now (SPEC §5).
+/// earlier run already counted, and holds an unterminated line back until the read ends, so that a line
+/// the next run will read again, maybe longer (the last line of a file still being written), is not
+/// counted now (SPEC §5).
 ///
-/// A line is held by copying it into one reused buffer; forwarding it when the next line arrives costs
-/// one copy per line and no allocation. The buffer is raw memory, not an `[UInt8]`: emptying and
-/// refilling an array (uniqueness and capacity checks, the generic `append`) cost ~240 instructions a
-/// line, a fifth of what the nightly job adds to `analyze`. The state lives in a class so the sink itself is one reference:
-/// the reader's generic code, not specialised across modules, moves the sink around per line.
+/// A line with its `\n` is complete: it goes to the analysis at once, and may be taken before the reader
+/// has found its end (`LineSink.leadingLine`). Only a line the reader delivers without one
+/// (`unterminatedLine`: the end of the data, or a cut by a skipped frame) is held, until the next line
+/// shows it was not the last, or the read ends. While one is held, no line is taken ahead: it would go
+/// to the analysis before the held one is known to be followed by a delivered line.
 ///
-/// It takes no line ahead (`LineSink.leadingLine`, the analysis' way of skipping the reader's search
-/// for `\n`): a line the analysis has taken cannot be held back any more, and whether it could take a
-/// line depends on the shapes its decoder has learned, so the last line before a cut inside a zstd
-/// frame would be counted now or held back by chance.
+/// A held line is copied into one reused buffer of raw memory: an `[UInt8]` emptied and refilled cost
+/// ~240 instructions a line when every line was held. The state lives in a class so the sink itself is
+/// one reference: the reader's generic code, not specialised across modules, moves the sink around per
+/// line.
 struct TailHoldingSink: LineSink {
     final class State {
         var analysis: AnalysisLineSink
@@ -73,6 +73,26 @@ struct TailHoldingSink: LineSink {
             return
         }
         state.forwardHeld()
+        state.analysis.line(bytes, number: number)
+        state.forwardedThrough = number
+    }
+
+    mutating func leadingLine(_ bytes: UnsafeRawPointer, readable: Int, number: Int64) -> Int? {
+        let state = state
+        guard number > state.countedThrough, state.heldNumber == nil,
+            let length = state.analysis.leadingLine(bytes, readable: readable, number: number)
+        else { return nil }
+        state.forwardedThrough = number
+        return length
+    }
+
+    mutating func unterminatedLine(_ bytes: UnsafeRawBufferPointer, number: Int64) {
+        let state = state
+        guard number > state.countedThrough else {
+            state.droppedLines += 1
+            return
+        }
+        state.forwardHeld()
         state.hold(bytes, number: number)
     }
 
@@ -87,8 +107,9 @@ struct TailHoldingSink: LineSink {
         state.forwardedThrough = number
     }
 
-    /// The read ended at `resume`. Lines after it will be delivered again by the next read, so the held
-    /// last line stays back unless `forward` (end of input: `--close-open`). Returns whether it stayed.
+    /// The read ended at `resume`. Lines after it will be delivered again by the next read, so a held
+    /// (unterminated) last line after it stays back unless `forward` (end of input: `--close-open`).
+    /// Returns whether it stayed.
     func finish(resume: FileReadSummary.ResumePoint, forward: Bool) -> Bool {
         guard let number = state.heldNumber else { return false }
         if number <= resume.linesBefore || forward {

@@ -13,6 +13,11 @@ public protocol LineSink {
     /// it as a diagnostic itself, so that the sink can count and report it once, as a malformed line.
     mutating func oversizedLine(number: Int64, byteCount: Int64)
 
+    /// A line with no `\n` after it: the last of the data, or one a skipped frame or trailing garbage
+    /// cut. It may be incomplete (a file still being written), which the nightly job needs to know to
+    /// hold it back. The default hands it to `line`.
+    mutating func unterminatedLine(_ bytes: UnsafeRawBufferPointer, number: Int64)
+
     /// Offered each line that starts at `bytes` before the reader has looked for its end: a sink that
     /// can tell where the line ends while taking it (the event decoder, from a learned line shape) takes
     /// it and returns its length, and the reader goes on after its terminator without searching for it.
@@ -27,4 +32,8 @@ public protocol LineSink {
 
 extension LineSink {
     public mutating func leadingLine(_ bytes: UnsafeRawPointer, readable: Int, number: Int64) -> Int? { nil }
+
+    public mutating func unterminatedLine(_ bytes: UnsafeRawBufferPointer, number: Int64) {
+        line(bytes, number: number)
+    }
 }

@@ -200,17 +200,22 @@ struct LineSplitter {
         deliver(UnsafeRawPointer(buffer), from: start, to: newline, into: &sink)
     }
 
+    /// Delivers the line from `start` up to `newline` (its `\n`, or the end of the data when it is not
+    /// `terminated`), less one `\r` at its end.
     @inline(__always)
     private mutating func deliver<Sink: LineSink>(
-        _ bytes: UnsafeRawPointer, from start: Int, to newline: Int, into sink: inout Sink
+        _ bytes: UnsafeRawPointer, from start: Int, to newline: Int, into sink: inout Sink, terminated: Bool = true
     ) {
         var stop = newline
         if stop > start && bytes.load(fromByteOffset: stop - 1, as: UInt8.self) == 0x0D { stop -= 1 }
         let length = stop - start
+        let line = UnsafeRawBufferPointer(start: bytes + start, count: length)
         if length > maxLineBytes {
             sink.oversizedLine(number: nextLineNumber, byteCount: Int64(length))
+        } else if terminated {
+            sink.line(line, number: nextLineNumber)
         } else {
-            sink.line(UnsafeRawBufferPointer(start: bytes + start, count: length), number: nextLineNumber)
+            sink.unterminatedLine(line, number: nextLineNumber)
         }
         nextLineNumber += 1
         linesDelivered += 1
@@ -231,7 +236,7 @@ struct LineSplitter {
             return true
         }
         guard end > lineStart else { return false }
-        deliver(from: lineStart, to: end, into: &sink)
+        deliver(UnsafeRawPointer(buffer), from: lineStart, to: end, into: &sink, terminated: false)
         lineStart = end
         return true
     }

@@ -1,0 +1,74 @@
+import HIGAuditCore
+import HIGAuditIO
+import Testing
+@testable import HIGAuditStore
+
+/// The nightly job's sink: complete lines go through at once (taken ahead or not), an unterminated one
+/// waits, and nothing is taken ahead of a waiting line.
+@Suite struct TailHoldingSinkTests {
+    static func line(_ index: Int) -> String {
+        #"{"ts":\#(1_795_208_645_123 + index),"session":"s","type":"touch","id":"e\#(index)","phase":"moved","x":\#(index),"y":2}"#
+    }
+
+    static func sink() -> (TailHoldingSink, SessionEngine) {
+        let engine = SessionEngine(onReport: { _ in })
+        let analysis = AnalysisLineSink(
+            engine: engine, file: 0, displayPath: "f", statistics: IngestStatistics(), onMalformed: { _ in })
+        return (TailHoldingSink(analysis: analysis, countedThrough: 0), engine)
+    }
+
+    static func deliver(_ text: String, number: Int64, to sink: inout TailHoldingSink, terminated: Bool = true) {
+        var bytes = Array(text.utf8)
+        bytes.withUnsafeMutableBytes { buffer in
+            let line = UnsafeRawBufferPointer(buffer)
+            if terminated { sink.line(line, number: number) } else { sink.unterminatedLine(line, number: number) }
+        }
+    }
+
+    static func offer(_ text: String, number: Int64, to sink: inout TailHoldingSink) -> Int? {
+        var bytes = Array((text + "\n").utf8)
+        return bytes.withUnsafeMutableBytes { buffer in
+            sink.leadingLine(buffer.baseAddress!, readable: buffer.count, number: number)
+        }
+    }
+
+    @Test func nothingIsTakenAheadOfAnUnterminatedLine() {
+        var (sink, engine) = Self.sink()
+        // The decoder learns the layout from complete lines, which reach the engine at once.
+        for index in 1...8 { Self.deliver(Self.line(index), number: Int64(index), to: &sink) }
+        #expect(engine.statistics.events == 8)
+        #expect(sink.forwardedThrough == 8)
+        #expect(Self.offer(Self.line(9), number: 9, to: &sink) == Self.line(9).utf8.count)
+        #expect(engine.statistics.events == 9)
+
+        // A line a skipped frame cut waits, and the next line is not taken ahead of it.
+        Self.deliver(Self.line(10), number: 10, to: &sink, terminated: false)
+        #expect(engine.statistics.events == 9)
+        #expect(Self.offer(Self.line(11), number: 11, to: &sink) == nil)
+        #expect(engine.statistics.events == 9)
+        Self.deliver(Self.line(11), number: 11, to: &sink)
+        #expect(engine.statistics.events == 11)
+        #expect(sink.forwardedThrough == 11)
+
+        // An unterminated last line after the resume point stays back.
+        Self.deliver(Self.line(12), number: 12, to: &sink, terminated: false)
+        let resume = FileReadSummary.ResumePoint(storedOffset: 0, decompressedOffset: 0, linesBefore: 11)
+        #expect(sink.finish(resume: resume, forward: false))
+        #expect(engine.statistics.events == 11)
+    }
+
+    @Test func linesAlreadyCountedAreDroppedNotTaken() {
+        let engine = SessionEngine(onReport: { _ in })
+        let analysis = AnalysisLineSink(
+            engine: engine, file: 0, displayPath: "f", statistics: IngestStatistics(), onMalformed: { _ in })
+        var sink = TailHoldingSink(analysis: analysis, countedThrough: 5)
+        for index in 1...5 {
+            #expect(Self.offer(Self.line(index), number: Int64(index), to: &sink) == nil)
+            Self.deliver(Self.line(index), number: Int64(index), to: &sink)
+        }
+        #expect(sink.droppedLines == 5)
+        #expect(engine.statistics.events == 0)
+        Self.deliver(Self.line(6), number: 6, to: &sink)
+        #expect(engine.statistics.events == 1)
+    }
+}
