@@ -9,7 +9,9 @@ import HIGAuditIO
 /// has found its end (`LineSink.leadingLine`). Only a line the reader delivers without one
 /// (`unterminatedLine`: the end of the data, or a cut by a skipped frame) is held, until the next line
 /// shows it was not the last, or the read ends. While one is held, no line is taken ahead: it would go
-/// to the analysis before the held one is known to be followed by a delivered line.
+/// to the analysis before the held one is known to be followed by a delivered line. An unterminated
+/// line over the length limit is not held: it arrives as `oversizedLine`, malformed whatever follows,
+/// and is reported at once (the next run, reading it again, drops it as counted).
 ///
 /// A held line is copied into one reused buffer of raw memory: an `[UInt8]` emptied and refilled cost
 /// ~240 instructions a line when every line was held. The state lives in a class so the sink itself is

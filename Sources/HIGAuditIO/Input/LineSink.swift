@@ -15,7 +15,8 @@ public protocol LineSink {
 
     /// A line with no `\n` after it: the last of the data, or one a skipped frame or trailing garbage
     /// cut. It may be incomplete (a file still being written), which the nightly job needs to know to
-    /// hold it back. The default hands it to `line`.
+    /// hold it back. The default hands it to `line`. (One over the length limit comes as
+    /// `oversizedLine`, as a terminated one does.)
     mutating func unterminatedLine(_ bytes: UnsafeRawBufferPointer, number: Int64)
 
     /// Offered each line that starts at `bytes` before the reader has looked for its end: a sink that
