@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HIGAuditCore
+import HIGAuditIO
 import Testing
 @testable import HIGAuditStore
 
@@ -154,6 +155,53 @@ import Testing
         try frame.write(to: URL(fileURLWithPath: file))
         let (run2, _) = try nightly(storePath, [file], closeOpen: true)
         #expect(run2.statistics.lines == Int64(lines.count) - counted)
+        #expect(try storeTables(storePath) == (try analyzeTables([file], StoreTestConfiguration.standard)))
+    }
+
+    /// Lines `analyze` finds malformed in the file, cut lines included.
+    func analyzeMalformedLines(_ file: String) throws -> Int64 {
+        let run = AuditRun(configuration: StoreTestConfiguration.standard, reader: try InputReader(), onDiagnostic: { _ in })
+        run.read(InputSource(path: file))
+        _ = run.finish()
+        return run.statistics.malformedLines
+    }
+
+    /// A line a corrupt frame cuts has no `\n`: it waits until the next frame's first line arrives, and is
+    /// counted once, however the runs fall.
+    @Test func aLineCutByACorruptFrameIsCountedOnceAsTheFileGrows() throws {
+        let lines = LogFixtures.stream(seed: 14, sessions: 10)
+        let a = lines.count / 4
+        let b = 3 * lines.count / 4
+        var corrupt = try LogFixtures.zstd("lost\nlost\n")
+        corrupt[corrupt.startIndex + 6] |= 0x06  // a reserved block type
+        let head = try LogFixtures.zstd(LogFixtures.text(Array(lines[..<a])) + String(lines[a].prefix(15)))
+        let middle = try LogFixtures.zstd(LogFixtures.text(Array(lines[(a + 1)..<b])))
+        let tail = try LogFixtures.zstd(LogFixtures.text(Array(lines[b...])))
+        let file = path("cut.zst")
+        try (head + corrupt + middle).write(to: URL(fileURLWithPath: file))
+        let (run1, _) = try nightly(storePath, [file])
+        #expect(run1.tailsHeldBack == 0)
+        #expect(run1.statistics.faults == 1)
+
+        try (head + corrupt + middle + tail).write(to: URL(fileURLWithPath: file))
+        let (run2, _) = try nightly(storePath, [file], closeOpen: true)
+        #expect(run1.statistics.malformedLines + run2.statistics.malformedLines == (try analyzeMalformedLines(file)))
+        #expect(try analyzeMalformedLines(file) == 2)  // the fixture's own and the cut line
+        #expect(try storeTables(storePath) == (try analyzeTables([file], StoreTestConfiguration.standard)))
+    }
+
+    /// Garbage after the last frame cuts the line that frame ended in: it is held back (the file may
+    /// still be growing), and counted once, by the run that ends the input.
+    @Test func aLineCutByTrailingGarbageWaitsAndIsCountedOnce() throws {
+        let lines = LogFixtures.stream(seed: 15, sessions: 8)
+        let a = lines.count / 2
+        let frame = try LogFixtures.zstd(LogFixtures.text(Array(lines[..<a])) + String(lines[a].prefix(15)))
+        let file = path("garbage.zst")
+        try (frame + Data("not a frame at all".utf8)).write(to: URL(fileURLWithPath: file))
+        let (run1, _) = try nightly(storePath, [file])
+        #expect(run1.tailsHeldBack == 1)
+        let (run2, _) = try nightly(storePath, [file], closeOpen: true)
+        #expect(run1.statistics.malformedLines + run2.statistics.malformedLines == (try analyzeMalformedLines(file)))
         #expect(try storeTables(storePath) == (try analyzeTables([file], StoreTestConfiguration.standard)))
     }
 
