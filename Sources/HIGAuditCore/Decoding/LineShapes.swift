@@ -243,10 +243,9 @@ struct LineShapes {
             let candidate = shape(index(atRank: rank))
             if Self.typeMatches(candidate, base, count: count) {
                 typeSeen = true
-                let length = matches(candidate, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers)
-                if length >= 0 {
+                if matches(candidate, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers) {
                     noteMatch(candidate, rank: rank)
-                    return length
+                    return matchedLength(candidate)
                 }
             }
             rank &+= 1
@@ -255,10 +254,9 @@ struct LineShapes {
         rank = 0
         while rank < used {
             let candidate = shape(index(atRank: rank))
-            let length = matches(candidate, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers)
-            if length >= 0 {
+            if matches(candidate, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers) {
                 noteMatch(candidate, rank: rank)
-                return length
+                return matchedLength(candidate)
             }
             rank &+= 1
         }
@@ -337,13 +335,14 @@ struct LineShapes {
         order[0] = index
     }
 
-    /// Whether the line matches the shape at `shape`, its fields then filled in (see `matchLine`): the
-    /// line's length, or -1.
+    /// Whether the line matches the shape at `shape`, its fields then filled in (see `matchLine`).
+    /// Returns a `Bool`, not the line's length (`matchedLength`): kept live through the constants' loop,
+    /// the length cost that loop a register.
     @inline(__always)
     private func matches(
         _ shape: UnsafeMutableRawPointer, _ base: UnsafePointer<UInt8>, count: Int, lengthKnown: Bool,
         fields: UnsafeMutablePointer<FieldValue>, numbers: UnsafeMutablePointer<Double>
-    ) -> Int {
+    ) -> Bool {
         let variableCount = Int(shape.load(fromByteOffset: Shape.variableCount, as: Int32.self))
         let bytes = UnsafeRawPointer(shape + Shape.bytes)
         let shifts = (storage + State.shifts).assumingMemoryBound(to: Int.self)
@@ -414,7 +413,16 @@ struct LineShapes {
             numbers[field] = constant.load(fromByteOffset: 16, as: Double.self)
             c &+= 1
         }
-        return lineEnd
+        return true
+    }
+
+    /// The length of the line `matches` just matched against `shape`: the shape's, shifted by the last
+    /// variable value (the shifts `matches` left in the state).
+    @inline(__always)
+    private func matchedLength(_ shape: UnsafeMutableRawPointer) -> Int {
+        let variableCount = Int(shape.load(fromByteOffset: Shape.variableCount, as: Int32.self))
+        let shifts = (storage + State.shifts).assumingMemoryBound(to: Int.self)
+        return Int(shape.load(fromByteOffset: Shape.length, as: Int32.self)) &+ shifts[variableCount]
     }
 
     /// Whether a line ending at `end` is followed by its terminator, `\n` or `\r\n`, within `readable`
@@ -452,17 +460,17 @@ struct LineShapes {
         return found.end
     }
 
-    /// Clears the fields of the first `variablesFilled` variable values again, and says no (-1).
+    /// Clears the fields of the first `variablesFilled` variable values again, and says no.
     private static func unmatched(
         _ shape: UnsafeMutableRawPointer, variablesFilled: Int, fields: UnsafeMutablePointer<FieldValue>
-    ) -> Int {
+    ) -> Bool {
         var i = 0
         while i < variablesFilled {
             let field = Int(shape.load(fromByteOffset: Shape.variables &+ i &* Shape.variableStride &+ 12, as: UInt8.self))
             fields[field] = .absent
             i &+= 1
         }
-        return -1
+        return false
     }
 
     /// A string's closing quote and whether it has escapes, through the scanner's general loop; nil if
