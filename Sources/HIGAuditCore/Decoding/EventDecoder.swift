@@ -484,7 +484,7 @@ private struct LineReader {
         let appVersion = try optionalText(.appVersion)
         let osVersion = try optionalText(.osVersion)
         let screen = try optionalText(.screen)
-        var id = try optionalText(.id)
+        let commonId = try optionalText(.id)
 
         let kind = knownKind
             ?? (typeValue.flag ? Self.kindOfEscapedName(string(typeValue)) : EventKind(wireBytes: bytes(typeValue)))
@@ -540,14 +540,20 @@ private struct LineReader {
             payload = .loadingStart(
                 id: try requiredString(.id),
                 indicator: try requiredEnum(.indicator, "loading indicator", LoadingIndicator.init(wireBytes:)))
-            id = nil
         case .loadingEnd:
             payload = .loadingEnd(id: try requiredString(.id))
-            id = nil
         case .captureStart:
             payload = .captureStart(source: try requiredEnum(.source, "capture source", CaptureSource.init(wireBytes:)))
         case .captureStop:
             payload = .captureStop(source: try requiredEnum(.source, "capture source", CaptureSource.init(wireBytes:)))
+        }
+        // A loading operation's `id` is its payload's, not the event's (see above). Moved, not copied, into
+        // the event: a `var` set to nil in those cases was copied and then destroyed, on every line.
+        let id: CompactText?
+        if kind == .loadingStart || kind == .loadingEnd {
+            id = nil
+        } else {
+            id = consume commonId
         }
         accept(Event(
             ts: ts, sessionText: session, payload: payload, deviceText: device, appText: app,
