@@ -200,7 +200,8 @@ private final class RunTransaction {
             ? run.reader.read(source, startingAt: record.resume, into: &sink, statistics: &statistics, diagnostic: run.onDiagnostic)
             : run.reader.read(source, into: &sink, statistics: &statistics, diagnostic: run.onDiagnostic)
         let held = sink.finish(resume: summary.resumePoint, forward: run.closeOpen)
-        statistics.lines -= sink.droppedLines
+        // Lines an earlier run counted, and a line held back, which the run that reads it again counts.
+        statistics.lines -= sink.droppedLines + (held ? 1 : 0)
         statistics.malformedLines += sink.analysis.statistics.malformedLines
         for (name, count) in sink.analysis.statistics.unknownTypes { statistics.unknownTypes[name, default: 0] += count }
         if held { outcome.tailsHeldBack += 1 }
