@@ -312,6 +312,7 @@ struct LineShapes {
 
     /// Whether the shape that matched last is due to be refreshed: the decoder then calls `refresh`
     /// once the line has decoded to an event.
+    @inline(__always)
     var isRefreshDue: Bool { storage.load(fromByteOffset: State.refreshDue, as: Int.self) != 0 }
 
     /// Learns the shape that just matched afresh from its line, which `match` read into `fields` and
