@@ -435,7 +435,6 @@ struct LineShapes {
         return base[end] == 0x0D && end &+ 1 < readable && base[end &+ 1] == 0x0A
     }
 
-
     /// Reads a `Mode.either` value at `start` into the field; returns where it ends (after a string's
     /// closing quote), or nil if it is neither a valid string nor a valid number.
     @inline(never)
