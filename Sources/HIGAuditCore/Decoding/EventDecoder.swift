@@ -472,19 +472,29 @@ private struct LineReader {
         source: SourceLocation, kind knownKind: EventKind? = nil, accept: (consuming Event) -> Void
     ) throws(MalformedLine) -> LineVerdict {
         let ts = try timestamp()
-        let session = try requiredText(.session)
-        guard !session.isEmpty else {
-            throw MalformedLine(reason: "field \"session\" must be a non-empty string", column: value(.session).column)
+        var texts = EventTexts()
+        let session = try present(.session)
+        guard session.kind == .string else { throw wrongType(.session, session, expected: "a string") }
+        // Empty only as `""`: an escape is at least one character.
+        guard session.end != session.start else {
+            throw MalformedLine(reason: "field \"session\" must be a non-empty string", column: session.column)
         }
+        setText(.session, session, .session, in: &texts)
         let typeValue = try present(.type)
         guard typeValue.kind == .string else { throw wrongType(.type, typeValue, expected: "a string") }
 
-        let device = try optionalText(.device)
-        let app = try optionalText(.app)
-        let appVersion = try optionalText(.appVersion)
-        let osVersion = try optionalText(.osVersion)
-        let screen = try optionalText(.screen)
-        let commonId = try optionalText(.id)
+        try optionalText(.device, .device, in: &texts)
+        try optionalText(.app, .app, in: &texts)
+        try optionalText(.appVersion, .appVersion, in: &texts)
+        try optionalText(.osVersion, .osVersion, in: &texts)
+        try optionalText(.screen, .screen, in: &texts)
+        // Checked here, set once the kind is known: a loading operation's `id` is its payload's, not the
+        // event's.
+        let commonId = try checked(.id)
+        switch commonId.kind {
+        case .absent, .null, .string: break
+        default: throw wrongType(.id, commonId, expected: "a string")
+        }
 
         let kind = knownKind
             ?? (typeValue.flag ? Self.kindOfEscapedName(string(typeValue)) : EventKind(wireBytes: bytes(typeValue)))
@@ -547,17 +557,10 @@ private struct LineReader {
         case .captureStop:
             payload = .captureStop(source: try requiredEnum(.source, "capture source", CaptureSource.init(wireBytes:)))
         }
-        // A loading operation's `id` is its payload's, not the event's (see above). Moved, not copied, into
-        // the event: a `var` set to nil in those cases was copied and then destroyed, on every line.
-        let id: CompactText?
-        if kind == .loadingStart || kind == .loadingEnd {
-            id = nil
-        } else {
-            id = consume commonId
+        if commonId.kind == .string && kind != .loadingStart && kind != .loadingEnd {
+            setText(.id, commonId, .id, in: &texts)
         }
-        accept(Event(
-            ts: ts, sessionText: session, payload: payload, deviceText: device, appText: app,
-            appVersionText: appVersion, osVersionText: osVersion, screenText: screen, source: source, identifier: id))
+        accept(Event(ts: ts, texts: consume texts, payload: payload, source: source))
         return .event
     }
 
@@ -637,34 +640,30 @@ private struct LineReader {
         }
     }
 
-    /// A string value an event keeps as `CompactText`: copied from the line when it is short and has no
-    /// escapes (nearly always), else made from its `String`.
+    /// Sets a string value an event keeps in `EventTexts`: copied from the line when it is short and has
+    /// no escapes (nearly always), else made from its `String`.
     @inline(__always)
-    private func compactText(_ field: EventField, _ value: FieldValue) -> CompactText {
+    private func setText(_ field: EventField, _ value: FieldValue, _ slot: EventTexts.Slot, in texts: inout EventTexts) {
         let length = Int(value.end) &- Int(value.start)
-        if value.flag || length > CompactText.inlineCapacity { return longCompactText(field, value) }
-        return CompactText(bytes: base + Int(value.start), count: length, readable: count &- Int(value.start))
+        if value.flag || length > CompactText.inlineCapacity {
+            setLongText(field, value, slot, in: &texts)
+        } else {
+            texts.setInline(slot, bytes: base + Int(value.start), count: length, readable: count &- Int(value.start))
+        }
     }
 
-    /// `compactText` for an escaped or long value, out of line so that the common case inlines.
+    /// `setText` for an escaped or long value, out of line so that the common case inlines.
     @inline(never)
-    private func longCompactText(_ field: EventField, _ value: FieldValue) -> CompactText {
-        CompactText(keptString(field, value))
+    private func setLongText(_ field: EventField, _ value: FieldValue, _ slot: EventTexts.Slot, in texts: inout EventTexts) {
+        texts[slot] = CompactText(keptString(field, value))
     }
 
     @inline(__always)
-    private func requiredText(_ field: EventField) throws(MalformedLine) -> CompactText {
-        let value = try present(field)
-        guard value.kind == .string else { throw wrongType(field, value, expected: "a string") }
-        return compactText(field, value)
-    }
-
-    @inline(__always)
-    private func optionalText(_ field: EventField) throws(MalformedLine) -> CompactText? {
+    private func optionalText(_ field: EventField, _ slot: EventTexts.Slot, in texts: inout EventTexts) throws(MalformedLine) {
         let value = try checked(field)
         switch value.kind {
-        case .absent, .null: return nil
-        case .string: return compactText(field, value)
+        case .absent, .null: return
+        case .string: setText(field, value, slot, in: &texts)
         default: throw wrongType(field, value, expected: "a string")
         }
     }

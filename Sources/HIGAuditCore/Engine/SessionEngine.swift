@@ -77,7 +77,7 @@ public final class SessionEngine {
     /// with the lookup in one function, the session was retained and released twice a line.
     @discardableResult
     public func ingest(_ event: consuming Event) -> EventDisposition {
-        if let session = lastSession, session.key == event.sessionText {
+        if let session = lastSession, event.texts.holds(session.key, in: .session) {
             return classify(consume event, in: session)
         }
         return ingestAfterLookup(consume event)
@@ -94,7 +94,7 @@ public final class SessionEngine {
             return reject(event, .sessionClosed)
         }
         let created = OpenSession(key: key, newestTs: event.ts, ruleStates: RuleStates())
-        if let id = event.identifier { created.seenIds.insert(id.fingerprint) }
+        if let fingerprint = event.texts.fingerprint(.id) { created.seenIds.insert(fingerprint) }
         open[key] = created
         lastSession = created
         statistics.sessions += 1
@@ -111,8 +111,7 @@ public final class SessionEngine {
         }
         // Duplicate is tried before late; hashing the id once on the common (accepted) path.
         let isLate = event.ts < session.newestTs.minus(maxLateness)
-        if let id = event.identifier {
-            let fingerprint = id.fingerprint
+        if let fingerprint = event.texts.fingerprint(.id) {
             let isDuplicate = isLate
                 ? session.seenIds.contains(fingerprint) : !session.seenIds.insert(fingerprint).inserted
             if isDuplicate {
@@ -207,7 +206,7 @@ extension SessionContext {
         if device == nil, let eventDevice = event.device { device = eventDevice }
         if appVersion == nil, let version = event.appVersion { appVersion = version }
         // The screen stays the same for many events: its `String` is made only when it changes.
-        if let eventScreen = event.screenText, eventScreen != screenKey {
+        if !event.texts.holds(screenKey, in: .screen), let eventScreen = event.screenText {
             screenKey = eventScreen
             screen = eventScreen.string
         }

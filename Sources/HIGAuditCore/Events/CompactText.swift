@@ -42,6 +42,13 @@ struct CompactText: Sendable {
 
     @inline(__always)
     private static func inline(_ start: UnsafePointer<UInt8>, count: Int, readable: Int) -> Storage {
+        let words = inlineWords(start, count: count, readable: readable)
+        return .inline(words.low, words.high, count: UInt8(truncatingIfNeeded: count))
+    }
+
+    /// The words of the inline text of `count` ≤ 16 bytes at `start` (see `init(bytes:count:readable:)`).
+    @inline(__always)
+    static func inlineWords(_ start: UnsafePointer<UInt8>, count: Int, readable: Int) -> (low: UInt64, high: UInt64) {
         var low: UInt64 = 0
         var high: UInt64 = 0
         if readable >= 16 {
@@ -56,7 +63,26 @@ struct CompactText: Sendable {
                 if i < 8 { low |= UInt64(start[i]) &<< UInt64(i &* 8) } else { high |= UInt64(start[i]) &<< UInt64((i &- 8) &* 8) }
             }
         }
-        return .inline(low, high, count: UInt8(truncatingIfNeeded: count))
+        return (low, high)
+    }
+
+    /// The inline text of `count` ≤ 16 bytes whose bytes are `low` and `high` (as `inline` makes them).
+    @inline(__always)
+    init(low: UInt64, high: UInt64, count: UInt8) {
+        storage = .inline(low, high, count: count)
+    }
+
+    /// The words and count of an inline text; nil for a text of more than 16 bytes (see `longText`).
+    @inline(__always)
+    var inlineParts: (low: UInt64, high: UInt64, count: UInt8)? {
+        if case .inline(let low, let high, let count) = storage { return (low, high, count) }
+        return nil
+    }
+
+    /// A text of more than 16 bytes; nil for an inline one.
+    var longText: String? {
+        if case .text(let text) = storage { return text }
+        return nil
     }
 
     var isEmpty: Bool {
@@ -80,19 +106,27 @@ struct CompactText: Sendable {
     var fingerprint: UInt64 {
         switch storage {
         case .inline(let low, let high, let count):
-            var hash = EventIdentity.offsetBasis
-            var word = low
-            var i = 0
-            while i < Int(count) {
-                if i == 8 { word = high }
-                hash = (hash ^ (word & 0xFF)) &* EventIdentity.prime
-                word &>>= 8
-                i &+= 1
-            }
-            return hash
+            return Self.inlineFingerprint(low: low, high: high, count: count)
         case .text(let text):
             return EventIdentity.fingerprint(text)
         }
+    }
+}
+
+extension CompactText {
+    /// `fingerprint` of the inline text with these words.
+    @inline(__always)
+    static func inlineFingerprint(low: UInt64, high: UInt64, count: UInt8) -> UInt64 {
+        var hash = EventIdentity.offsetBasis
+        var word = low
+        var i = 0
+        while i < Int(count) {
+            if i == 8 { word = high }
+            hash = (hash ^ (word & 0xFF)) &* EventIdentity.prime
+            word &>>= 8
+            i &+= 1
+        }
+        return hash
     }
 }
 

@@ -5,28 +5,15 @@
 public struct Event: Sendable, Equatable, Codable {
     /// Event time in milliseconds since the Unix epoch (RFC 3339 input truncated to milliseconds).
     public var ts: Int64
-    /// The text fields are stored as `CompactText` (see there); the public `String` properties below
-    /// read and write them. The compiler's memberwise initialiser takes them in this order (`ts:
-    /// sessionText:payload:deviceText:…:identifier:`); the decoder and the public initialiser use it.
-    var sessionText: CompactText
+    /// The text fields, in one block (see `EventTexts`); the public `String` properties below read and
+    /// write them. The compiler's memberwise initialiser (`ts:texts:payload:source:`) is what the
+    /// decoder and the public initialiser use.
+    var texts: EventTexts
     public var payload: EventPayload
-    var deviceText: CompactText?
-    var appText: CompactText?
-    var appVersionText: CompactText?
-    var osVersionText: CompactText?
-    var screenText: CompactText?
     /// Where the line came from; filled in by whoever knows the file and line.
     public var source: SourceLocation
-    var identifier: CompactText?
 
     public var kind: EventKind { payload.kind }
-
-    /// The synthesized coding under the public names, as checkpoints have always had them.
-    private enum CodingKeys: String, CodingKey {
-        case ts, payload, source
-        case sessionText = "session", deviceText = "device", appText = "app", appVersionText = "appVersion"
-        case osVersionText = "osVersion", screenText = "screen", identifier = "id"
-    }
 }
 
 extension Event {
@@ -40,48 +27,63 @@ extension Event {
         screen: String? = nil, id: String? = nil, source: SourceLocation = .unknown
     ) {
         self.init(
-            ts: ts, sessionText: CompactText(session), payload: payload, deviceText: device.map(CompactText.init),
-            appText: app.map(CompactText.init), appVersionText: appVersion.map(CompactText.init),
-            osVersionText: osVersion.map(CompactText.init), screenText: screen.map(CompactText.init),
-            source: source, identifier: id.map(CompactText.init))
+            ts: ts,
+            texts: EventTexts(
+                session: CompactText(session), device: device.map(CompactText.init), app: app.map(CompactText.init),
+                appVersion: appVersion.map(CompactText.init), osVersion: osVersion.map(CompactText.init),
+                screen: screen.map(CompactText.init), id: id.map(CompactText.init)),
+            payload: payload, source: source)
+    }
+
+    /// The texts the engine compares and hashes, without making a `String`.
+    var sessionText: CompactText {
+        @inline(__always) get { texts.session }
+    }
+
+    var screenText: CompactText? {
+        @inline(__always) get { texts[.screen] }
+    }
+
+    var identifier: CompactText? {
+        @inline(__always) get { texts[.id] }
     }
 
     /// One app session on one device; never empty.
     public var session: String {
-        get { sessionText.string }
-        set { sessionText = CompactText(newValue) }
+        get { texts.session.string }
+        set { texts[.session] = CompactText(newValue) }
     }
 
     public var device: String? {
-        get { deviceText?.string }
-        set { deviceText = newValue.map(CompactText.init) }
+        get { texts[.device]?.string }
+        set { texts[.device] = newValue.map(CompactText.init) }
     }
 
     public var app: String? {
-        get { appText?.string }
-        set { appText = newValue.map(CompactText.init) }
+        get { texts[.app]?.string }
+        set { texts[.app] = newValue.map(CompactText.init) }
     }
 
     public var appVersion: String? {
-        get { appVersionText?.string }
-        set { appVersionText = newValue.map(CompactText.init) }
+        get { texts[.appVersion]?.string }
+        set { texts[.appVersion] = newValue.map(CompactText.init) }
     }
 
     public var osVersion: String? {
-        get { osVersionText?.string }
-        set { osVersionText = newValue.map(CompactText.init) }
+        get { texts[.osVersion]?.string }
+        set { texts[.osVersion] = newValue.map(CompactText.init) }
     }
 
     /// The screen visible *after* the event.
     public var screen: String? {
-        get { screenText?.string }
-        set { screenText = newValue.map(CompactText.init) }
+        get { texts[.screen]?.string }
+        set { texts[.screen] = newValue.map(CompactText.init) }
     }
 
     /// Devices retry uploads, so an `id` already seen in the session marks a duplicate.
     public var id: String? {
-        get { identifier?.string }
-        set { identifier = newValue.map(CompactText.init) }
+        get { texts[.id]?.string }
+        set { texts[.id] = newValue.map(CompactText.init) }
     }
 }
 
@@ -121,5 +123,42 @@ public struct SourceFileTable: Sendable, Equatable {
     public func describe(_ location: SourceLocation) -> String {
         guard location.file >= 0, Int(location.file) < paths.count else { return "?:\(location.line)" }
         return "\(paths[Int(location.file)]):\(location.line)"
+    }
+}
+
+/// In checkpoints an event has the keys and order the synthesized coding gave it, each text a `String`
+/// and an absent one left out, so that checkpoints written before `EventTexts` still read.
+extension Event {
+    private enum CodingKeys: String, CodingKey {
+        case ts, session, payload, device, app, appVersion, osVersion, screen, source, id
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            ts: try container.decode(Int64.self, forKey: .ts),
+            session: try container.decode(String.self, forKey: .session),
+            payload: try container.decode(EventPayload.self, forKey: .payload),
+            device: try container.decodeIfPresent(String.self, forKey: .device),
+            app: try container.decodeIfPresent(String.self, forKey: .app),
+            appVersion: try container.decodeIfPresent(String.self, forKey: .appVersion),
+            osVersion: try container.decodeIfPresent(String.self, forKey: .osVersion),
+            screen: try container.decodeIfPresent(String.self, forKey: .screen),
+            id: try container.decodeIfPresent(String.self, forKey: .id),
+            source: try container.decode(SourceLocation.self, forKey: .source))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(ts, forKey: .ts)
+        try container.encode(session, forKey: .session)
+        try container.encode(payload, forKey: .payload)
+        try container.encodeIfPresent(device, forKey: .device)
+        try container.encodeIfPresent(app, forKey: .app)
+        try container.encodeIfPresent(appVersion, forKey: .appVersion)
+        try container.encodeIfPresent(osVersion, forKey: .osVersion)
+        try container.encodeIfPresent(screen, forKey: .screen)
+        try container.encode(source, forKey: .source)
+        try container.encodeIfPresent(id, forKey: .id)
     }
 }

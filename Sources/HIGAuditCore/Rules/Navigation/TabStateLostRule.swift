@@ -75,7 +75,7 @@ public struct TabStateLostRule: SessionRule {
         }
         // `session.screen` is this event's screen when it has one. Assigned only when it changes: the
         // assignment costs a retain and a release on every event otherwise.
-        if state.activeTab != nil, event.screenText != nil, session.screen != state.activeScreen {
+        if state.activeTab != nil, event.texts.has(.screen), session.screen != state.activeScreen {
             state.activeScreen = session.screen
         }
     }

@@ -1,0 +1,201 @@
+/// The seven text fields of an event (`session`, `device`, `app`, `app_version`, `os_version`,
+/// `screen`, `id`) as plain words, with the rare text of more than 16 bytes kept aside.
+///
+/// Held as seven `CompactText?`, an event cost a switch over each of them whenever it was copied or
+/// destroyed (~100 instructions a line on the decoding hot path, in `Event`'s value witness and the
+/// outlined consumes it called) and 168 bytes that the engine's reorder buffer copies. Here they take
+/// 128 bytes, and copying or destroying them is a retain or release of one reference, nil unless a text
+/// is long.
+struct EventTexts: Sendable {
+    enum Slot: Int {
+        case session, device, app, appVersion, osVersion, screen, id
+    }
+
+    /// A slot's bytes 0–7 and 8–15, as `CompactText` has them; zero for an absent or long text, so that
+    /// equal texts are equal words. Stored fields, not a tuple read through its bytes: that made the
+    /// runtime look up the tuple's type metadata on every access.
+    private struct Words: Equatable {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+    }
+
+    private var sessionWords = Words()
+    private var deviceWords = Words()
+    private var appWords = Words()
+    private var appVersionWords = Words()
+    private var osVersionWords = Words()
+    private var screenWords = Words()
+    private var idWords = Words()
+    /// Byte `slot.rawValue` is the slot's length in bytes + 1 when inline (1–17), else `Self.long` or
+    /// `Self.absent` (0, so that no texts is all zeros and setting a slot that has none is an `or`).
+    private var lengths: UInt64 = 0
+    /// The texts of the slots marked `Self.long`, at their slots' indices.
+    private var longTexts: LongTexts?
+
+    private static let absent: UInt64 = 0
+    private static let long: UInt64 = 0xFF
+
+    /// No texts: the decoder sets them one by one (`setInline`, the subscript).
+    init() {}
+
+    init(
+        session: CompactText, device: CompactText?, app: CompactText?, appVersion: CompactText?,
+        osVersion: CompactText?, screen: CompactText?, id: CompactText?
+    ) {
+        self[.session] = session
+        self[.device] = device
+        self[.app] = app
+        self[.appVersion] = appVersion
+        self[.osVersion] = osVersion
+        self[.screen] = screen
+        self[.id] = id
+    }
+
+    /// The session text, which every event has (its initialisers and setter take no nil).
+    var session: CompactText {
+        @inline(__always) get { self[.session] ?? CompactText(low: 0, high: 0, count: 0) }
+    }
+
+    /// Sets an absent slot to the text of `count` ≤ 16 bytes of valid UTF-8 at `start`, of which
+    /// `readable` bytes may be read: the decoder's way, with no `CompactText` made and consumed.
+    @inline(__always)
+    mutating func setInline(_ slot: Slot, bytes start: UnsafePointer<UInt8>, count: Int, readable: Int) {
+        let parts = CompactText.inlineWords(start, count: count, readable: readable)
+        lengths |= UInt64(count &+ 1) &<< UInt64(slot.rawValue &* 8)
+        self[words: slot] = Words(low: parts.low, high: parts.high)
+    }
+
+    /// Whether the slot has a text.
+    @inline(__always)
+    func has(_ slot: Slot) -> Bool { length(slot) != Self.absent }
+
+    /// Whether the slot has exactly `text` (nil: has none), told without making a `CompactText` to
+    /// compare and destroy, as the engine asks on every event.
+    @inline(__always)
+    func holds(_ text: CompactText?, in slot: Slot) -> Bool {
+        let length = length(slot)
+        guard let text else { return length == Self.absent }
+        guard let parts = text.inlineParts else { return length == Self.long && Self.longText(longTexts, slot) == text }
+        let words = self[words: slot]
+        return length == UInt64(parts.count) &+ 1 && words.low == parts.low && words.high == parts.high
+    }
+
+    /// The slot's text's `CompactText.fingerprint`; nil when it has none.
+    @inline(__always)
+    func fingerprint(_ slot: Slot) -> UInt64? {
+        let length = length(slot)
+        if length == Self.absent { return nil }
+        if length == Self.long { return Self.longText(longTexts, slot)?.fingerprint }
+        let words = self[words: slot]
+        return CompactText.inlineFingerprint(
+            low: words.low, high: words.high, count: UInt8(truncatingIfNeeded: length &- 1))
+    }
+
+    @inline(__always)
+    private func length(_ slot: Slot) -> UInt64 { (lengths &>> UInt64(slot.rawValue &* 8)) & 0xFF }
+
+    @inline(__always)
+    subscript(slot: Slot) -> CompactText? {
+        get {
+            let length = length(slot)
+            if length == Self.absent { return nil }
+            if length == Self.long { return Self.longText(longTexts, slot) }
+            let words = self[words: slot]
+            return CompactText(low: words.low, high: words.high, count: UInt8(truncatingIfNeeded: length &- 1))
+        }
+        set {
+            let shift = UInt64(slot.rawValue &* 8)
+            let wasLong = (lengths &>> shift) & 0xFF == Self.long
+            var length = Self.absent
+            var words = Words()
+            if let newValue {
+                if let parts = newValue.inlineParts {
+                    length = UInt64(parts.count) &+ 1
+                    words = Words(low: parts.low, high: parts.high)
+                } else {
+                    length = Self.long
+                }
+            }
+            if wasLong || length == Self.long { setLongText(newValue?.longText, slot) }
+            lengths = (lengths & ~(0xFF &<< shift)) | (length &<< shift)
+            self[words: slot] = words
+        }
+    }
+
+    private subscript(words slot: Slot) -> Words {
+        @inline(__always) get {
+            switch slot {
+            case .session: sessionWords
+            case .device: deviceWords
+            case .app: appWords
+            case .appVersion: appVersionWords
+            case .osVersion: osVersionWords
+            case .screen: screenWords
+            case .id: idWords
+            }
+        }
+        @inline(__always) set {
+            switch slot {
+            case .session: sessionWords = newValue
+            case .device: deviceWords = newValue
+            case .app: appWords = newValue
+            case .appVersion: appVersionWords = newValue
+            case .osVersion: osVersionWords = newValue
+            case .screen: screenWords = newValue
+            case .id: idWords = newValue
+            }
+        }
+    }
+
+    /// Takes the reference, not `self`: a call with `self` made every caller copy the whole block to
+    /// the stack to pass it, even when the call was on a path not taken.
+    @inline(never)
+    private static func longText(_ longTexts: LongTexts?, _ slot: Slot) -> CompactText? {
+        longTexts?.texts[slot.rawValue].map(CompactText.init)
+    }
+
+    /// Sets or clears a slot's long text; the reference is dropped when no long text is left.
+    @inline(never)
+    private mutating func setLongText(_ text: String?, _ slot: Slot) {
+        var texts = longTexts?.texts ?? Array(repeating: nil, count: 7)
+        texts[slot.rawValue] = text
+        longTexts = texts.contains { $0 != nil } ? LongTexts(texts) : nil
+    }
+}
+
+extension EventTexts: Equatable {
+    static func == (a: EventTexts, b: EventTexts) -> Bool {
+        guard a.lengths == b.lengths, a.sessionWords == b.sessionWords, a.deviceWords == b.deviceWords,
+            a.appWords == b.appWords, a.appVersionWords == b.appVersionWords, a.osVersionWords == b.osVersionWords,
+            a.screenWords == b.screenWords, a.idWords == b.idWords
+        else { return false }
+        // Equal lengths mark the same slots long; their texts compare by bytes, as `CompactText`'s do.
+        guard let aLong = a.longTexts?.texts, let bLong = b.longTexts?.texts else { return true }
+        return zip(aLong, bLong).allSatisfy { pair in
+            switch pair {
+            case (nil, nil): true
+            case let (aText?, bText?): aText.utf8.elementsEqual(bText.utf8)
+            default: false
+            }
+        }
+    }
+}
+
+/// The long texts of one event; shared by its copies, replaced (never changed) when a text is set.
+private final class LongTexts: Sendable {
+    let texts: [String?]
+
+    init(_ texts: [String?]) { self.texts = texts }
+}
+
+/// The texts, not the words, when an event is printed (a failed test's expectation, a debugger).
+extension EventTexts: CustomStringConvertible {
+    var description: String {
+        let slots: [(String, Slot)] = [
+            ("session", .session), ("device", .device), ("app", .app), ("appVersion", .appVersion),
+            ("osVersion", .osVersion), ("screen", .screen), ("id", .id),
+        ]
+        return slots.compactMap { name, slot in self[slot].map { "\(name): \(String(reflecting: $0.string))" } }
+            .joined(separator: ", ")
+    }
+}
