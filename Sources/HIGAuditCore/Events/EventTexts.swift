@@ -157,8 +157,7 @@ struct EventTexts: Sendable {
     /// Sets or clears a slot's long text; the reference is dropped when no long text is left.
     @inline(never)
     private mutating func setLongText(_ text: String?, _ slot: Slot) {
-        let texts = LongTexts(copying: longTexts)
-        texts[slot] = text
+        let texts = LongTexts(longTexts, setting: slot, to: text)
         longTexts = texts.isEmpty ? nil : texts
     }
 }
@@ -181,48 +180,35 @@ extension EventTexts: Equatable {
     }
 }
 
-/// The long texts of one event, shared by its copies. Fields, not an array: one allocation, not two,
-/// for an event with a long text (~1.5% of the benchmark's lines, each a screen name).
-///
-/// Written only while being made (`EventTexts.setLongText` makes a new one each time), so sharing it
-/// between copies and threads is safe, which the compiler cannot see through the setter.
-private final class LongTexts: @unchecked Sendable {
+/// The long texts of one event, shared by its copies and never changed. Fields, not an array: one
+/// allocation, not two, for an event with a long text (~1.5% of the benchmark's lines, screen names).
+private final class LongTexts: Sendable {
     static let slots: [EventTexts.Slot] = [.session, .device, .app, .appVersion, .osVersion, .screen, .id]
 
-    private var session, device, app, appVersion, osVersion, screen, id: String?
+    private let session, device, app, appVersion, osVersion, screen, id: String?
 
-    /// A copy of `other`'s texts, or none.
-    init(copying other: LongTexts?) {
-        guard let other else { return }
-        (session, device, app, appVersion, osVersion, screen, id) = (
-            other.session, other.device, other.app, other.appVersion, other.osVersion, other.screen, other.id
-        )
+    /// `other`'s texts (none if nil) with `slot`'s replaced by `text`.
+    init(_ other: LongTexts?, setting slot: EventTexts.Slot, to text: String?) {
+        session = slot == .session ? text : other?.session
+        device = slot == .device ? text : other?.device
+        app = slot == .app ? text : other?.app
+        appVersion = slot == .appVersion ? text : other?.appVersion
+        osVersion = slot == .osVersion ? text : other?.osVersion
+        screen = slot == .screen ? text : other?.screen
+        id = slot == .id ? text : other?.id
     }
 
     var isEmpty: Bool { Self.slots.allSatisfy { self[$0] == nil } }
 
     subscript(slot: EventTexts.Slot) -> String? {
-        get {
-            switch slot {
-            case .session: session
-            case .device: device
-            case .app: app
-            case .appVersion: appVersion
-            case .osVersion: osVersion
-            case .screen: screen
-            case .id: id
-            }
-        }
-        set {
-            switch slot {
-            case .session: session = newValue
-            case .device: device = newValue
-            case .app: app = newValue
-            case .appVersion: appVersion = newValue
-            case .osVersion: osVersion = newValue
-            case .screen: screen = newValue
-            case .id: id = newValue
-            }
+        switch slot {
+        case .session: session
+        case .device: device
+        case .app: app
+        case .appVersion: appVersion
+        case .osVersion: osVersion
+        case .screen: screen
+        case .id: id
         }
     }
 }
