@@ -86,7 +86,7 @@ public struct EventDecoder: Sendable {
         let numbers = table.numbers
         let reader = LineReader(
             base: base, count: count, fields: fields, numbers: numbers,
-            recent: table.recent, keys: table.keys, minute: table.minute)
+            recent: table.recent, keys: table.keys, minute: table.minute, longTexts: table.longTexts)
         let shapes = table.shapes
         let triedAlready = triedAt.address == Int(bitPattern: raw) && count &+ 1 < triedAt.readable
         if learnsLineShapes, !triedAlready, shapes.match(base, count: count, fields: fields, numbers: numbers) {
@@ -121,7 +121,7 @@ public struct EventDecoder: Sendable {
         }
         let reader = LineReader(
             base: base, count: count, fields: fields, numbers: numbers,
-            recent: table.recent, keys: table.keys, minute: table.minute)
+            recent: table.recent, keys: table.keys, minute: table.minute, longTexts: table.longTexts)
         return (count, Self.interpretMatched(reader, dirty: dirty, table: table, source: source, accept: accept))
     }
 
@@ -220,6 +220,7 @@ private final class FieldTable: @unchecked Sendable {
     let recent = RecentStrings(slots: EventField.count)
     let keys = KeyMatcher()
     let shapes = LineShapes()
+    let longTexts = UnsafeMutablePointer<LongTextsReuse>.allocate(capacity: 1)
     let minute = UnsafeMutablePointer<RecentMinute>.allocate(capacity: 1)
     /// Bit `field.rawValue` set for each field that may hold a value from the last line (see `decode`);
     /// behind a pointer, as `minute`, so that updating it costs no exclusivity check.
@@ -233,6 +234,7 @@ private final class FieldTable: @unchecked Sendable {
         numbers = .allocate(capacity: EventField.count)
         numbers.initialize(repeating: 0, count: EventField.count)
         minute.initialize(to: RecentMinute())
+        longTexts.initialize(to: LongTextsReuse())
     }
 
     deinit {
@@ -242,6 +244,8 @@ private final class FieldTable: @unchecked Sendable {
         keys.deallocate()
         shapes.deallocate()
         minute.deallocate()
+        longTexts.deinitialize(count: 1)
+        longTexts.deallocate()
         dirtyFields.deallocate()
     }
 }
@@ -265,12 +269,15 @@ private struct LineReader {
     let recent: RecentStrings
     let keys: KeyMatcher
     let minute: UnsafeMutablePointer<RecentMinute>
+    let longTexts: UnsafeMutablePointer<LongTextsReuse>
 
     init(
         base: UnsafePointer<UInt8>, count: Int, fields: UnsafeMutablePointer<FieldValue>,
-        numbers: UnsafeMutablePointer<Double>, recent: RecentStrings, keys: KeyMatcher, minute: UnsafeMutablePointer<RecentMinute>
+        numbers: UnsafeMutablePointer<Double>, recent: RecentStrings, keys: KeyMatcher, minute: UnsafeMutablePointer<RecentMinute>,
+        longTexts: UnsafeMutablePointer<LongTextsReuse>
     ) {
         self.minute = minute
+        self.longTexts = longTexts
         self.base = base
         self.count = count
         self.fields = fields
@@ -472,6 +479,7 @@ private struct LineReader {
         source: SourceLocation, kind knownKind: EventKind? = nil, accept: (consuming Event) -> Void
     ) throws(MalformedLine) -> LineVerdict {
         let ts = try timestamp()
+        longTexts.pointee.discardPending()
         var texts = EventTexts()
         let session = try present(.session)
         guard session.kind == .string else { throw wrongType(.session, session, expected: "a string") }
@@ -560,6 +568,7 @@ private struct LineReader {
         if commonId.kind == .string && kind != .loadingStart && kind != .loadingEnd {
             setText(.id, commonId, .id, in: &texts)
         }
+        texts.finishLongTexts(longTexts)
         accept(Event(ts: ts, texts: consume texts, payload: payload, source: source))
         return .event
     }
@@ -655,7 +664,13 @@ private struct LineReader {
     /// `setText` for an escaped or long value, out of line so that the common case inlines.
     @inline(never)
     private func setLongText(_ field: EventField, _ value: FieldValue, _ slot: EventTexts.Slot, in texts: inout EventTexts) {
-        texts[slot] = CompactText(keptString(field, value))
+        let text = keptString(field, value)
+        // Escaped values may be short once unescaped, and are then inline as any short text.
+        if text.utf8.count > CompactText.inlineCapacity {
+            texts.setLong(slot, text, reuse: longTexts)
+        } else {
+            texts[slot] = CompactText(text)
+        }
     }
 
     @inline(__always)

@@ -6,7 +6,8 @@
 /// than 15 bytes), and a reused `String` shares its storage. One entry per field; values longer than
 /// `maxLength` are not remembered.
 struct RecentStrings {
-    static let maxLength = 32
+    /// Long enough for UUIDs (36 bytes), which apps often use as session and device ids.
+    static let maxLength = 64
 
     private let bytes: UnsafeMutablePointer<UInt8>
     private let lengths: UnsafeMutablePointer<Int>

@@ -151,14 +151,43 @@ struct EventTexts: Sendable {
     /// the stack to pass it, even when the call was on a path not taken.
     @inline(never)
     private static func longText(_ longTexts: LongTexts?, _ slot: Slot) -> CompactText? {
-        longTexts?[slot].map(CompactText.init)
+        longTexts?.texts[slot].map(CompactText.init)
     }
 
     /// Sets or clears a slot's long text; the reference is dropped when no long text is left.
     @inline(never)
     private mutating func setLongText(_ text: String?, _ slot: Slot) {
-        let texts = LongTexts(longTexts, setting: slot, to: text)
-        longTexts = texts.isEmpty ? nil : texts
+        var texts = longTexts?.texts ?? LongTextSlots()
+        texts[slot] = text
+        longTexts = texts.isEmpty ? nil : LongTexts(texts)
+    }
+
+    /// Sets an absent slot to a text of more than 16 bytes, the decoder's way: the texts are gathered in
+    /// `reuse` and become the event's in `finishLongTexts`, shared with the previous event when its long
+    /// texts were the same.
+    mutating func setLong(_ slot: Slot, _ text: String, reuse: UnsafeMutablePointer<LongTextsReuse>) {
+        lengths |= Self.long &<< UInt64(slot.rawValue &* 8)
+        reuse.pointee.pending[slot] = text
+        reuse.pointee.hasPending = true
+    }
+
+    /// Ends the decoder's setting of texts (see `setLong`).
+    @inline(__always)
+    mutating func finishLongTexts(_ reuse: UnsafeMutablePointer<LongTextsReuse>) {
+        if reuse.pointee.hasPending { takeLongTexts(reuse) }
+    }
+
+    @inline(never)
+    private mutating func takeLongTexts(_ reuse: UnsafeMutablePointer<LongTextsReuse>) {
+        reuse.pointee.hasPending = false
+        if let recent = reuse.pointee.recent, recent.texts.hasSameBytes(as: reuse.pointee.pending) {
+            longTexts = recent
+        } else {
+            let made = LongTexts(reuse.pointee.pending)
+            reuse.pointee.recent = made
+            longTexts = made
+        }
+        reuse.pointee.pending = LongTextSlots()
     }
 }
 
@@ -170,46 +199,92 @@ extension EventTexts: Equatable {
         else { return false }
         // Equal lengths mark the same slots long; their texts compare by bytes, as `CompactText`'s do.
         guard let aLong = a.longTexts, let bLong = b.longTexts else { return true }
-        return LongTexts.slots.allSatisfy { slot in
-            switch (aLong[slot], bLong[slot]) {
-            case (nil, nil): true
-            case let (aText?, bText?): aText.utf8.elementsEqual(bText.utf8)
-            default: false
-            }
-        }
+        return aLong === bLong || aLong.texts.hasSameBytes(as: bLong.texts)
     }
 }
 
-/// The long texts of one event, shared by its copies and never changed. Fields, not an array: one
-/// allocation, not two, for an event with a long text (~1.5% of the benchmark's lines, screen names).
-private final class LongTexts: Sendable {
+/// The long texts of one event by slot: what `LongTexts` holds, and what the decoder gathers for a line.
+struct LongTextSlots: Sendable {
     static let slots: [EventTexts.Slot] = [.session, .device, .app, .appVersion, .osVersion, .screen, .id]
 
-    private let session, device, app, appVersion, osVersion, screen, id: String?
-
-    /// `other`'s texts (none if nil) with `slot`'s replaced by `text`.
-    init(_ other: LongTexts?, setting slot: EventTexts.Slot, to text: String?) {
-        session = slot == .session ? text : other?.session
-        device = slot == .device ? text : other?.device
-        app = slot == .app ? text : other?.app
-        appVersion = slot == .appVersion ? text : other?.appVersion
-        osVersion = slot == .osVersion ? text : other?.osVersion
-        screen = slot == .screen ? text : other?.screen
-        id = slot == .id ? text : other?.id
-    }
+    private var session, device, app, appVersion, osVersion, screen, id: String?
 
     var isEmpty: Bool { Self.slots.allSatisfy { self[$0] == nil } }
 
     subscript(slot: EventTexts.Slot) -> String? {
-        switch slot {
-        case .session: session
-        case .device: device
-        case .app: app
-        case .appVersion: appVersion
-        case .osVersion: osVersion
-        case .screen: screen
-        case .id: id
+        get {
+            switch slot {
+            case .session: session
+            case .device: device
+            case .app: app
+            case .appVersion: appVersion
+            case .osVersion: osVersion
+            case .screen: screen
+            case .id: id
+            }
         }
+        set {
+            switch slot {
+            case .session: session = newValue
+            case .device: device = newValue
+            case .app: app = newValue
+            case .appVersion: appVersion = newValue
+            case .osVersion: osVersion = newValue
+            case .screen: screen = newValue
+            case .id: id = newValue
+            }
+        }
+    }
+
+    /// Whether every slot has the same bytes (not `String`'s `==`, which equates canonically equivalent
+    /// spellings that `CompactText` keeps apart). Written out: a loop over the slots cost ~230
+    /// instructions a comparison, retaining and releasing each text it looked at.
+    func hasSameBytes(as other: LongTextSlots) -> Bool {
+        Self.same(session, other.session) && Self.same(device, other.device) && Self.same(app, other.app)
+            && Self.same(appVersion, other.appVersion) && Self.same(osVersion, other.osVersion)
+            && Self.same(screen, other.screen) && Self.same(id, other.id)
+    }
+
+    @inline(__always)
+    private static func same(_ a: String?, _ b: String?) -> Bool {
+        guard let a else { return b == nil }
+        guard let b else { return false }
+        return CompactText.sameBytes(a, b)
+    }
+}
+
+/// The long texts of one event, shared by its copies and never changed. One object of fields, not an
+/// array in an object: one allocation, not two.
+private final class LongTexts: Sendable {
+    let texts: LongTextSlots
+
+    init(_ texts: LongTextSlots) { self.texts = texts }
+}
+
+/// What lets events with the same long texts share one `LongTexts` (see `EventTexts.setLong`): the long
+/// texts of the line being decoded, and the object made for the last line that had any. Logs with UUID
+/// session ids have a long text on every line: an object each cost ~700 instructions a line.
+///
+/// Owned by one decoder behind a pointer (a reference in the decoder's line reader was retained and
+/// released on every line), and used only while it decodes a line.
+struct LongTextsReuse {
+    fileprivate var pending = LongTextSlots()
+    fileprivate var hasPending = false
+    fileprivate var recent: LongTexts?
+
+    init() {}
+
+    /// Drops the long texts of a line that was found malformed after some were set: the decoder calls
+    /// it before each line's texts.
+    @inline(__always)
+    mutating func discardPending() {
+        if hasPending { discardPendingTexts() }
+    }
+
+    @inline(never)
+    private mutating func discardPendingTexts() {
+        pending = LongTextSlots()
+        hasPending = false
     }
 }
 

@@ -134,6 +134,47 @@ import Testing
         }
     }
 
+    /// Events in a row with the same long texts share one object of them (`LongTextsReuse`); a line found
+    /// malformed after its long texts were read must leave none of them to the next event, and texts
+    /// that read the same but differ in bytes (canonically equivalent spellings) must not be shared.
+    @Test func decodedLongTextsAreSharedOnlyWhenTheirBytesAreTheSame() throws {
+        var random = SplitMix64(seed: 15)
+        var decoder = EventDecoder()
+        let composed = "settings.notifications.caf\u{E9}"
+        let decomposed = "settings.notifications.cafe\u{301}"
+        let longSamples: [String?] = [nil, "e1", "c3f59154-a8b1-4153-8000-c3f59154a8b1", composed, decomposed]
+        func json(_ text: String) throws -> String { String(data: try JSONEncoder().encode(text), encoding: .utf8)! }
+        for step in 0..<600 {
+            let texts = (0..<6).map { _ in longSamples[Int(random.next() % UInt64(longSamples.count))] }
+            let session = longSamples[1...].randomElement(using: &random)!!
+            var members = [#""ts":1"#, "\"session\":\(try json(session))", #""type":"session.end""#]
+            for (key, text) in zip(["device", "app", "app_version", "os_version", "screen", "id"], texts) {
+                if let text { members.append("\"\(key)\":\(try json(text))") }
+            }
+            if random.next() % 3 == 0 {
+                // Malformed after every text is read: a touch without its phase.
+                let malformed = "{" + members.joined(separator: ",").replacingOccurrences(of: "session.end", with: "touch") + "}"
+                guard case .malformed = decoder.decode(malformed) else {
+                    Issue.record("not malformed: \(malformed)")
+                    continue
+                }
+                continue
+            }
+            let line = "{" + members.joined(separator: ",") + "}"
+            guard case .event(let event) = decoder.decode(line) else {
+                Issue.record("not decoded: \(line)")
+                continue
+            }
+            #expect(event == Self.event(texts, session: session), "step \(step): \(line)")
+            #expect(event.session.utf8.elementsEqual(session.utf8))
+            for (index, (name, path, _)) in Self.optionalTexts.enumerated() {
+                let expected = texts[index]
+                #expect(event[keyPath: path].map { Array($0.utf8) } == expected.map { Array($0.utf8) }, "\(name), step \(step)")
+            }
+        }
+        #expect(Self.event([nil, nil, nil, nil, composed, nil]) != Self.event([nil, nil, nil, nil, decomposed, nil]))
+    }
+
     /// The layout the doc comment of `EventTexts` claims: 14 words, the lengths and one reference.
     @Test func theTextsTakeSixteenWords() {
         #expect(MemoryLayout<EventTexts>.size == 128)
