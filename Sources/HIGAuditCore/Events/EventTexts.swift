@@ -75,7 +75,7 @@ struct EventTexts: Sendable {
     func holds(_ text: CompactText?, in slot: Slot) -> Bool {
         let length = length(slot)
         guard let text else { return length == Self.absent }
-        guard let parts = text.inlineParts else { return length == Self.long && Self.longText(longTexts, slot) == text }
+        guard let parts = text.inlineParts else { return length == Self.long && Self.longText(longTexts, slot, is: text) }
         let words = self[words: slot]
         return length == UInt64(parts.count) &+ 1 && words.low == parts.low && words.high == parts.high
     }
@@ -154,6 +154,14 @@ struct EventTexts: Sendable {
         longTexts?.texts[slot].map(CompactText.init)
     }
 
+    /// Whether a long slot holds the long `text`, compared without making a `CompactText` of it (the
+    /// engine asks for every event of a session with a long id).
+    @inline(never)
+    private static func longText(_ longTexts: LongTexts?, _ slot: Slot, is text: CompactText) -> Bool {
+        guard let mine = longTexts?.texts[slot], let theirs = text.longText else { return false }
+        return CompactText.sameBytes(mine, theirs)
+    }
+
     /// Sets or clears a slot's long text; the reference is dropped when no long text is left.
     @inline(never)
     private mutating func setLongText(_ text: String?, _ slot: Slot) {
@@ -168,26 +176,29 @@ struct EventTexts: Sendable {
     mutating func setLong(_ slot: Slot, _ text: String, reuse: UnsafeMutablePointer<LongTextsReuse>) {
         lengths |= Self.long &<< UInt64(slot.rawValue &* 8)
         reuse.pointee.pending[slot] = text
-        reuse.pointee.hasPending = true
+        reuse.pointee.pendingSlots |= 1 &<< UInt8(slot.rawValue)
     }
 
     /// Ends the decoder's setting of texts (see `setLong`).
     @inline(__always)
     mutating func finishLongTexts(_ reuse: UnsafeMutablePointer<LongTextsReuse>) {
-        if reuse.pointee.hasPending { takeLongTexts(reuse) }
+        if reuse.pointee.pendingSlots != 0 { takeLongTexts(reuse) }
     }
 
     @inline(never)
     private mutating func takeLongTexts(_ reuse: UnsafeMutablePointer<LongTextsReuse>) {
-        reuse.pointee.hasPending = false
         if let recent = reuse.pointee.recent, recent.texts.hasSameBytes(as: reuse.pointee.pending) {
             longTexts = recent
+            reuse.pointee.discardPendingTexts()
         } else {
-            let made = LongTexts(reuse.pointee.pending)
+            // Moved out, not copied and cleared: clearing all seven released each, nil or not.
+            var texts = LongTextSlots()
+            swap(&texts, &reuse.pointee.pending)
+            reuse.pointee.pendingSlots = 0
+            let made = LongTexts(texts)
             reuse.pointee.recent = made
             longTexts = made
         }
-        reuse.pointee.pending = LongTextSlots()
     }
 }
 
@@ -269,7 +280,8 @@ private final class LongTexts: Sendable {
 /// released on every line), and used only while it decodes a line.
 struct LongTextsReuse {
     fileprivate var pending = LongTextSlots()
-    fileprivate var hasPending = false
+    /// Bit `slot.rawValue` set for each slot of `pending` that holds a text.
+    fileprivate var pendingSlots: UInt8 = 0
     fileprivate var recent: LongTexts?
 
     init() {}
@@ -278,13 +290,14 @@ struct LongTextsReuse {
     /// it before each line's texts.
     @inline(__always)
     mutating func discardPending() {
-        if hasPending { discardPendingTexts() }
+        if pendingSlots != 0 { discardPendingTexts() }
     }
 
+    /// Releases only the texts set.
     @inline(never)
-    private mutating func discardPendingTexts() {
-        pending = LongTextSlots()
-        hasPending = false
+    fileprivate mutating func discardPendingTexts() {
+        for slot in LongTextSlots.slots where pendingSlots & (1 &<< UInt8(slot.rawValue)) != 0 { pending[slot] = nil }
+        pendingSlots = 0
     }
 }
 
