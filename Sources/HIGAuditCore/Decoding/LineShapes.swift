@@ -94,7 +94,8 @@ struct LineShapes {
         /// `typeMatches`).
         static var typeStart: Int { eitherFields + 4 }
         static var typeEnd: Int { eitherFields + 8 }
-        /// UInt8: the `EventKind` of the shape's `type`, as its raw value, or `noKind` (an escaped name).
+        /// `EventKind?` (one byte): the kind of the shape's `type`, nil for an escaped name. Stored as the
+        /// optional itself, so that reading it back is a load, not a call to `EventKind(rawValue:)`.
         static var kind: Int { eitherFields + 12 }
         /// UInt32: bit `field.rawValue` set for each field the shape's line has.
         static var memberMask: Int { eitherFields + 16 }
@@ -282,10 +283,9 @@ struct LineShapes {
     /// The kind of the line `match` matched last, as its shape's `type` names it (the line's is the
     /// same bytes), so that the decoder does not look it up again; nil when the name is escaped.
     var kindOfLatestMatch: EventKind? {
-        EventKind(rawValue: shape(index(atRank: 0)).load(fromByteOffset: Shape.kind, as: UInt8.self))
+        shape(index(atRank: 0)).load(fromByteOffset: Shape.kind, as: EventKind?.self)
     }
 
-    private static let noKind: UInt8 = 0xFF
 
     /// The fields the line `match` matched last has (bit `field.rawValue` each): the fields it set.
     var membersOfLatestMatch: UInt32 {
@@ -717,7 +717,7 @@ struct LineShapes {
         let kind = type.flag || variableFields & (1 << EventField.type.rawValue) != 0
             ? nil
             : EventKind(wireBytes: ByteSlice(start: base + Int(type.start), count: Int(type.end) &- Int(type.start)))
-        target.storeBytes(of: kind?.rawValue ?? Self.noKind, toByteOffset: Shape.kind, as: UInt8.self)
+        target.storeBytes(of: kind, toByteOffset: Shape.kind, as: EventKind?.self)
         target.storeBytes(of: eitherFields, toByteOffset: Shape.eitherFields, as: UInt32.self)
         target.storeBytes(of: Self.refreshInterval, toByteOffset: Shape.matchesLeft, as: Int32.self)
         (target + Shape.lastChanges).copyMemory(from: changes, byteCount: 4 * EventField.count)
