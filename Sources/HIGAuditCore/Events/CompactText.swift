@@ -134,10 +134,13 @@ extension CompactText {
     /// Whether two texts have the same UTF-8 bytes. The decoder hands consecutive lines the same
     /// `String` when a field's bytes repeat (`RecentStrings`), so the texts compared (a session's key
     /// and its next event's session id) are nearly always the same value bit for bit, which is enough.
+    /// (A `String` is two words where pointers are 64 bits; elsewhere only the bytes are compared.)
     @inline(__always)
     static func sameBytes(_ a: String, _ b: String) -> Bool {
-        unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self)
-            || sameBytesCompared(a, b)
+        #if _pointerBitWidth(_64)
+        if unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self) { return true }
+        #endif
+        return sameBytesCompared(a, b)
     }
 
     /// `sameBytes` byte by byte: in place when both are contiguous (native strings are), which

@@ -126,8 +126,8 @@ public struct SourceFileTable: Sendable, Equatable {
     }
 }
 
-/// In checkpoints an event has the keys and order the synthesized coding gave it, each text a `String`
-/// and an absent one left out, so that checkpoints written before `EventTexts` still read.
+/// In checkpoints an event has the keys the synthesized coding gave it (encoded in its order), each
+/// text a `String` and an absent one left out, so that checkpoints written before `EventTexts` still read.
 extension Event {
     private enum CodingKeys: String, CodingKey {
         case ts, session, payload, device, app, appVersion, osVersion, screen, source, id

@@ -60,9 +60,16 @@ struct EventTexts: Sendable {
     /// `readable` bytes may be read: the decoder's way, with no `CompactText` made and consumed.
     @inline(__always)
     mutating func setInline(_ slot: Slot, bytes start: UnsafePointer<UInt8>, count: Int, readable: Int) {
+        assert(!has(slot), "setInline on a slot already set")
         let parts = CompactText.inlineWords(start, count: count, readable: readable)
         lengths |= UInt64(count &+ 1) &<< UInt64(slot.rawValue &* 8)
         self[words: slot] = Words(low: parts.low, high: parts.high)
+    }
+
+    /// Whether both have their long texts in the same object, shared as the decoder shares it between
+    /// events with the same long texts (`setLong`); for tests.
+    func sharesLongTexts(with other: EventTexts) -> Bool {
+        longTexts != nil && longTexts === other.longTexts
     }
 
     /// Whether the slot has a text.
@@ -174,6 +181,7 @@ struct EventTexts: Sendable {
     /// `reuse` and become the event's in `finishLongTexts`, shared with the previous event when its long
     /// texts were the same.
     mutating func setLong(_ slot: Slot, _ text: String, reuse: UnsafeMutablePointer<LongTextsReuse>) {
+        assert(!has(slot), "setLong on a slot already set")
         lengths |= Self.long &<< UInt64(slot.rawValue &* 8)
         reuse.pointee.pending[slot] = text
         reuse.pointee.pendingSlots |= 1 &<< UInt8(slot.rawValue)

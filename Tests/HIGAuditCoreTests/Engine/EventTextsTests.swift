@@ -19,6 +19,7 @@ import Testing
     private static let samples: [String?] = [
         nil, "", "a", "ipad-0011", "0123456789abcdef", "0123456789abcdefg", "a-screen-name-longer-than-16",
         "é😀漢", String(repeating: "漢", count: 6), "canvas.editor\u{0}",
+        "settings.notifications.caf\u{E9}", "settings.notifications.cafe\u{301}",
     ]
 
     private static func event(_ texts: [String?] = Array(repeating: nil, count: 6), session: String = "s") -> Event {
@@ -89,7 +90,8 @@ import Testing
         for text in Self.samples {
             let event = Self.event([nil, nil, nil, nil, text, text])
             for other in Self.samples {
-                #expect(event.texts.holds(other.map(CompactText.init), in: .screen) == (other == text))
+                let sameBytes = other.map { Array($0.utf8) } == text.map { Array($0.utf8) }
+                #expect(event.texts.holds(other.map(CompactText.init), in: .screen) == sameBytes)
             }
             #expect(event.texts.fingerprint(.id) == text.map(EventIdentity.fingerprint))
             #expect(event.texts.holds(CompactText("s"), in: .session))
@@ -134,45 +136,112 @@ import Testing
         }
     }
 
-    /// Events in a row with the same long texts share one object of them (`LongTextsReuse`); a line found
-    /// malformed after its long texts were read must leave none of them to the next event, and texts
-    /// that read the same but differ in bytes (canonically equivalent spellings) must not be shared.
-    @Test func decodedLongTextsAreSharedOnlyWhenTheirBytesAreTheSame() throws {
+    /// The three ways a line is decoded: matched against line shapes by `decode`, matched at its start by
+    /// `decodeLeadingLine` (the reader's way), and the general scan alone.
+    private enum DecodingWay: CaseIterable {
+        case shapes, leadingLine, generalScan
+    }
+
+    private static func decode(_ line: String, _ way: DecodingWay, with decoder: inout EventDecoder) -> DecodedLine {
+        guard way == .leadingLine else { return decoder.decode(line) }
+        var event: Event?
+        let bytes = Array((line + "\n").utf8)
+        let taken = bytes.withUnsafeBytes { raw in
+            decoder.decodeLeadingLine(raw.baseAddress!, readable: raw.count, source: .unknown, accept: { event = $0 })
+        }
+        guard let (_, verdict) = taken else { return decoder.decode(line) }
+        switch verdict {
+        case .event: return event.map { .event($0) } ?? .blank
+        case .blank: return .blank
+        case .unknownType(let name): return .unknownType(name)
+        case .malformed(let problem): return .malformed(problem)
+        }
+    }
+
+    private static func json(_ text: String) throws -> String {
+        String(data: try JSONEncoder().encode(text), encoding: .utf8)!
+    }
+
+    /// Events in a row with the same long texts share one object of them (`LongTextsReuse`); lines found
+    /// malformed after their long texts were read, blank lines and lines of unknown types leave none of
+    /// them to the next event; and texts that read the same but differ in bytes (canonically equivalent
+    /// spellings) are never shared. Every way of decoding a line.
+    @Test(arguments: DecodingWay.allCases)
+    private func decodedLongTextsAreSharedOnlyWhenTheirBytesAreTheSame(_ way: DecodingWay) throws {
         var random = SplitMix64(seed: 15)
-        var decoder = EventDecoder()
+        var decoder = way == .generalScan ? EventDecoder(learnsLineShapes: false) : EventDecoder()
         let composed = "settings.notifications.caf\u{E9}"
         let decomposed = "settings.notifications.cafe\u{301}"
         let longSamples: [String?] = [nil, "e1", "c3f59154-a8b1-4153-8000-c3f59154a8b1", composed, decomposed]
-        func json(_ text: String) throws -> String { String(data: try JSONEncoder().encode(text), encoding: .utf8)! }
+        var previous: Event?
         for step in 0..<600 {
             let texts = (0..<6).map { _ in longSamples[Int(random.next() % UInt64(longSamples.count))] }
             let session = longSamples[1...].randomElement(using: &random)!!
-            var members = [#""ts":1"#, "\"session\":\(try json(session))", #""type":"session.end""#]
+            var members = [#""ts":1"#, "\"session\":\(try Self.json(session))", #""type":"session.end""#]
             for (key, text) in zip(["device", "app", "app_version", "os_version", "screen", "id"], texts) {
-                if let text { members.append("\"\(key)\":\(try json(text))") }
+                if let text { members.append("\"\(key)\":\(try Self.json(text))") }
             }
-            if random.next() % 3 == 0 {
+            let object = members.joined(separator: ",")
+            switch random.next() % 6 {
+            case 0:
                 // Malformed after every text is read: a touch without its phase.
-                let malformed = "{" + members.joined(separator: ",").replacingOccurrences(of: "session.end", with: "touch") + "}"
-                guard case .malformed = decoder.decode(malformed) else {
-                    Issue.record("not malformed: \(malformed)")
+                let line = "{" + object.replacingOccurrences(of: "session.end", with: "touch") + "}"
+                guard case .malformed = Self.decode(line, way, with: &decoder) else {
+                    Issue.record("not malformed: \(line)")
                     continue
                 }
                 continue
+            case 1:
+                let line = "{" + object.replacingOccurrences(of: "session.end", with: "app.custom") + "}"
+                #expect(Self.decode(line, way, with: &decoder) == .unknownType("app.custom"))
+                #expect(Self.decode("   ", way, with: &decoder) == .blank)
+                continue
+            default:
+                break
             }
-            let line = "{" + members.joined(separator: ",") + "}"
-            guard case .event(let event) = decoder.decode(line) else {
+            let line = "{" + object + "}"
+            guard case .event(let event) = Self.decode(line, way, with: &decoder) else {
                 Issue.record("not decoded: \(line)")
                 continue
             }
-            #expect(event == Self.event(texts, session: session), "step \(step): \(line)")
+            let expected = Self.event(texts, session: session)
+            #expect(event == expected, "step \(step): \(line)")
             #expect(event.session.utf8.elementsEqual(session.utf8))
             for (index, (name, path, _)) in Self.optionalTexts.enumerated() {
-                let expected = texts[index]
-                #expect(event[keyPath: path].map { Array($0.utf8) } == expected.map { Array($0.utf8) }, "\(name), step \(step)")
+                #expect(
+                    event[keyPath: path].map { Array($0.utf8) } == texts[index].map { Array($0.utf8) },
+                    "\(name), step \(step)")
             }
+            if let previous, previous.texts.sharesLongTexts(with: event.texts) {
+                #expect(previous == event, "shared long texts of different events, step \(step)")
+            }
+            previous = event
         }
-        #expect(Self.event([nil, nil, nil, nil, composed, nil]) != Self.event([nil, nil, nil, nil, decomposed, nil]))
+    }
+
+    /// Consecutive lines with the same long texts share their object; a line whose long text differs
+    /// only in bytes (a canonically equivalent spelling) gets its own, and so does the next after it.
+    @Test(arguments: DecodingWay.allCases)
+    private func consecutiveLinesShareTheirLongTexts(_ way: DecodingWay) throws {
+        var decoder = way == .generalScan ? EventDecoder(learnsLineShapes: false) : EventDecoder()
+        let composed = "settings.notifications.caf\u{E9}"
+        let decomposed = "settings.notifications.cafe\u{301}"
+        func decoded(_ screen: String, _ ts: Int) throws -> Event? {
+            let line = #"{"ts":\#(ts),"session":"c3f59154-a8b1-4153-8000-c3f59154a8b1","type":"session.end","screen":\#(try Self.json(screen))}"#
+            guard case .event(let event) = Self.decode(line, way, with: &decoder) else { return nil }
+            return event
+        }
+        let first = try #require(try decoded(composed, 1))
+        let second = try #require(try decoded(composed, 2))
+        let third = try #require(try decoded(decomposed, 3))
+        let fourth = try #require(try decoded(composed, 4))
+        #expect(first.texts.sharesLongTexts(with: second.texts))
+        #expect(!second.texts.sharesLongTexts(with: third.texts))
+        #expect(!third.texts.sharesLongTexts(with: fourth.texts))
+        #expect(third.screen.map { Array($0.utf8) } == Array(decomposed.utf8))
+        #expect(fourth.screen.map { Array($0.utf8) } == Array(composed.utf8))
+        #expect(first.texts == fourth.texts)
+        #expect(third.texts != fourth.texts)
     }
 
     /// The layout the doc comment of `EventTexts` claims: 14 words, the lengths and one reference.
