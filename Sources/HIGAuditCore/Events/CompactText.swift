@@ -33,20 +33,14 @@ struct CompactText: Sendable {
         }
     }
 
-    /// The text of `count` ≤ 16 bytes of valid UTF-8 at `start`, of which `readable` bytes may be read
-    /// (reading 16 at once when they are there).
-    @inline(__always)
-    init(bytes start: UnsafePointer<UInt8>, count: Int, readable: Int) {
-        storage = Self.inline(start, count: count, readable: readable)
-    }
-
     @inline(__always)
     private static func inline(_ start: UnsafePointer<UInt8>, count: Int, readable: Int) -> Storage {
         let words = inlineWords(start, count: count, readable: readable)
         return .inline(words.low, words.high, count: UInt8(truncatingIfNeeded: count))
     }
 
-    /// The words of the inline text of `count` ≤ 16 bytes at `start` (see `init(bytes:count:readable:)`).
+    /// The words of the inline text of `count` ≤ 16 bytes of valid UTF-8 at `start`, of which `readable`
+    /// bytes may be read (reading 16 at once when they are there).
     @inline(__always)
     static func inlineWords(_ start: UnsafePointer<UInt8>, count: Int, readable: Int) -> (low: UInt64, high: UInt64) {
         var low: UInt64 = 0
@@ -83,11 +77,6 @@ struct CompactText: Sendable {
     var longText: String? {
         if case .text(let text) = storage { return text }
         return nil
-    }
-
-    var isEmpty: Bool {
-        if case .inline(_, _, let count) = storage { return count == 0 }
-        return false
     }
 
     var string: String {

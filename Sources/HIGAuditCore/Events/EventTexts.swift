@@ -7,25 +7,18 @@
 /// 128 bytes, and copying or destroying them is a retain or release of one reference, nil unless a text
 /// is long.
 struct EventTexts: Sendable {
-    enum Slot: Int {
+    enum Slot: Int, CaseIterable {
         case session, device, app, appVersion, osVersion, screen, id
     }
 
     /// A slot's bytes 0–7 and 8–15, as `CompactText` has them; zero for an absent or long text, so that
-    /// equal texts are equal words. Stored fields, not a tuple read through its bytes: that made the
-    /// runtime look up the tuple's type metadata on every access.
-    private struct Words: Equatable {
+    /// equal texts are equal words.
+    fileprivate struct Words: Equatable {
         var low: UInt64 = 0
         var high: UInt64 = 0
     }
 
-    private var sessionWords = Words()
-    private var deviceWords = Words()
-    private var appWords = Words()
-    private var appVersionWords = Words()
-    private var osVersionWords = Words()
-    private var screenWords = Words()
-    private var idWords = Words()
+    private var words = PerSlot(Words())
     /// Byte `slot.rawValue` is the slot's length in bytes + 1 when inline (1–17), else `Self.long` or
     /// `Self.absent` (0, so that no texts is all zeros and setting a slot that has none is an `or`).
     private var lengths: UInt64 = 0
@@ -63,7 +56,7 @@ struct EventTexts: Sendable {
         assert(!has(slot), "setInline on a slot already set")
         let parts = CompactText.inlineWords(start, count: count, readable: readable)
         lengths |= UInt64(count &+ 1) &<< UInt64(slot.rawValue &* 8)
-        self[words: slot] = Words(low: parts.low, high: parts.high)
+        words[slot] = Words(low: parts.low, high: parts.high)
     }
 
     /// Whether both have their long texts in the same object, shared as the decoder shares it between
@@ -83,8 +76,8 @@ struct EventTexts: Sendable {
         let length = length(slot)
         guard let text else { return length == Self.absent }
         guard let parts = text.inlineParts else { return length == Self.long && Self.longText(longTexts, slot, is: text) }
-        let words = self[words: slot]
-        return length == UInt64(parts.count) &+ 1 && words.low == parts.low && words.high == parts.high
+        let stored = words[slot]
+        return length == UInt64(parts.count) &+ 1 && stored.low == parts.low && stored.high == parts.high
     }
 
     /// The slot's text's `CompactText.fingerprint`; nil when it has none.
@@ -93,9 +86,9 @@ struct EventTexts: Sendable {
         let length = length(slot)
         if length == Self.absent { return nil }
         if length == Self.long { return Self.longText(longTexts, slot)?.fingerprint }
-        let words = self[words: slot]
+        let stored = words[slot]
         return CompactText.inlineFingerprint(
-            low: words.low, high: words.high, count: UInt8(truncatingIfNeeded: length &- 1))
+            low: stored.low, high: stored.high, count: UInt8(truncatingIfNeeded: length &- 1))
     }
 
     @inline(__always)
@@ -107,8 +100,8 @@ struct EventTexts: Sendable {
             let length = length(slot)
             if length == Self.absent { return nil }
             if length == Self.long { return Self.longText(longTexts, slot) }
-            let words = self[words: slot]
-            return CompactText(low: words.low, high: words.high, count: UInt8(truncatingIfNeeded: length &- 1))
+            let stored = words[slot]
+            return CompactText(low: stored.low, high: stored.high, count: UInt8(truncatingIfNeeded: length &- 1))
         }
         set {
             let shift = UInt64(slot.rawValue &* 8)
@@ -125,32 +118,7 @@ struct EventTexts: Sendable {
             }
             if wasLong || length == Self.long { setLongText(newValue?.longText, slot) }
             lengths = (lengths & ~(0xFF &<< shift)) | (length &<< shift)
-            self[words: slot] = words
-        }
-    }
-
-    private subscript(words slot: Slot) -> Words {
-        @inline(__always) get {
-            switch slot {
-            case .session: sessionWords
-            case .device: deviceWords
-            case .app: appWords
-            case .appVersion: appVersionWords
-            case .osVersion: osVersionWords
-            case .screen: screenWords
-            case .id: idWords
-            }
-        }
-        @inline(__always) set {
-            switch slot {
-            case .session: sessionWords = newValue
-            case .device: deviceWords = newValue
-            case .app: appWords = newValue
-            case .appVersion: appVersionWords = newValue
-            case .osVersion: osVersionWords = newValue
-            case .screen: screenWords = newValue
-            case .id: idWords = newValue
-            }
+            self.words[slot] = words
         }
     }
 
@@ -212,26 +180,25 @@ struct EventTexts: Sendable {
 
 extension EventTexts: Equatable {
     static func == (a: EventTexts, b: EventTexts) -> Bool {
-        guard a.lengths == b.lengths, a.sessionWords == b.sessionWords, a.deviceWords == b.deviceWords,
-            a.appWords == b.appWords, a.appVersionWords == b.appVersionWords, a.osVersionWords == b.osVersionWords,
-            a.screenWords == b.screenWords, a.idWords == b.idWords
-        else { return false }
+        guard a.lengths == b.lengths, a.words == b.words else { return false }
         // Equal lengths mark the same slots long; their texts compare by bytes, as `CompactText`'s do.
         guard let aLong = a.longTexts, let bLong = b.longTexts else { return true }
         return aLong === bLong || aLong.texts.hasSameBytes(as: bLong.texts)
     }
 }
 
-/// The long texts of one event by slot: what `LongTexts` holds, and what the decoder gathers for a line.
-struct LongTextSlots: Sendable {
-    static let slots: [EventTexts.Slot] = [.session, .device, .app, .appVersion, .osVersion, .screen, .id]
+/// One value per slot of `EventTexts`: the words of its inline texts, and its long texts
+/// (`LongTextSlots`). Stored fields, not an array (an allocation) or a tuple read through its bytes
+/// (the runtime looked up the tuple's type metadata on every access).
+struct PerSlot<Value> {
+    fileprivate var session, device, app, appVersion, osVersion, screen, id: Value
 
-    private var session, device, app, appVersion, osVersion, screen, id: String?
+    init(_ value: Value) {
+        (session, device, app, appVersion, osVersion, screen, id) = (value, value, value, value, value, value, value)
+    }
 
-    var isEmpty: Bool { Self.slots.allSatisfy { self[$0] == nil } }
-
-    subscript(slot: EventTexts.Slot) -> String? {
-        get {
+    subscript(slot: EventTexts.Slot) -> Value {
+        @inline(__always) get {
             switch slot {
             case .session: session
             case .device: device
@@ -242,7 +209,7 @@ struct LongTextSlots: Sendable {
             case .id: id
             }
         }
-        set {
+        @inline(__always) set {
             switch slot {
             case .session: session = newValue
             case .device: device = newValue
@@ -254,6 +221,18 @@ struct LongTextSlots: Sendable {
             }
         }
     }
+}
+
+extension PerSlot: Sendable where Value: Sendable {}
+extension PerSlot: Equatable where Value: Equatable {}
+
+/// The long texts of one event by slot: what `LongTexts` holds, and what the decoder gathers for a line.
+typealias LongTextSlots = PerSlot<String?>
+
+extension PerSlot where Value == String? {
+    init() { self.init(nil) }
+
+    var isEmpty: Bool { EventTexts.Slot.allCases.allSatisfy { self[$0] == nil } }
 
     /// Whether every slot has the same bytes (not `String`'s `==`, which equates canonically equivalent
     /// spellings that `CompactText` keeps apart). Written out: a loop over the slots cost ~230
@@ -304,7 +283,7 @@ struct LongTextsReuse {
     /// Releases only the texts set.
     @inline(never)
     fileprivate mutating func discardPendingTexts() {
-        for slot in LongTextSlots.slots where pendingSlots & (1 &<< UInt8(slot.rawValue)) != 0 { pending[slot] = nil }
+        for slot in EventTexts.Slot.allCases where pendingSlots & (1 &<< UInt8(slot.rawValue)) != 0 { pending[slot] = nil }
         pendingSlots = 0
     }
 }
