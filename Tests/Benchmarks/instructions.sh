@@ -15,7 +15,7 @@
 #
 # Prints, per step, instructions in total and per line, the ratio to `zstd -dc`, and the functions
 # that execute the most instructions. Needs valgrind, zstd, swift; reuses run.sh's input in work/
-# (run run.sh once first). Builds without debug information into .build-instructions: valgrind 3.19
+# (run run.sh once first). Builds as run.sh does, without debug information, into .build-instructions: valgrind 3.19
 # cannot read the DWARF of Swift 6 binaries ("Possibly corrupted debuginfo file").
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -28,9 +28,9 @@ command -v valgrind >/dev/null || { echo "needs valgrind (apt-get install valgri
 [ -f "$input" ] || { echo "no $input: run Tests/Benchmarks/run.sh once first" >&2; exit 2; }
 
 echo "== building (release, no debug information)" >&2
-swift build -c release --package-path "$here" --scratch-path "$scratch" -Xswiftc -gnone \
+swift build -c release --static-swift-stdlib --package-path "$here" --scratch-path "$scratch" -Xswiftc -gnone \
     --product IngestThroughput >&2
-swift build -c release --package-path "$root" --scratch-path "$scratch-cli" -Xswiftc -gnone \
+swift build -c release --static-swift-stdlib --package-path "$root" --scratch-path "$scratch-cli" -Xswiftc -gnone \
     --product hig-audit >&2
 bin="$work/instructions-bin"
 mkdir -p "$bin"

@@ -3,7 +3,8 @@
 #
 #   Tests/Benchmarks/run.sh [TARGET_BYTES]      (default 300000000, about 300 MB of NDJSON)
 #
-# 1. builds hig-audit and the ingest harness in release mode;
+# 1. builds hig-audit and the ingest harness as the README's install step does (release, with the Swift
+#    runtime linked in: `--static-swift-stdlib`);
 # 2. generates realistic logs with `hig-audit sample --target-bytes` (clean data, fixed seed), joins them
 #    in reading order into one NDJSON file and compresses it with `zstd -3` (one file, one stream);
 # 3. times, in RUNS alternating rounds (measure.py): `zstd -dc FILE > /dev/null`; decode+parse+validate
@@ -21,9 +22,9 @@ runs="${RUNS:-3}"
 work="$here/work"
 mkdir -p "$work"
 
-echo "== building (release)" >&2
-swift build -c release --package-path "$root" --product hig-audit >&2
-swift build -c release --package-path "$here" --product IngestThroughput >&2
+echo "== building (release, Swift runtime linked in: the README's install build)" >&2
+swift build -c release --static-swift-stdlib --package-path "$root" --product hig-audit >&2
+swift build -c release --static-swift-stdlib --package-path "$here" --product IngestThroughput >&2
 hig="$root/.build/release/hig-audit"
 ingest="$here/.build/release/IngestThroughput"
 

@@ -8,7 +8,8 @@ import Testing
 /// not shown. A trailing `# exit N` says which status the command must end with (default 0). Commands
 /// run one after another in one scratch directory (a later command may read what an earlier one wrote)
 /// where `SampleLogs` links to the project's, with `swift run hig-audit` replaced by the built
-/// executable; `swift test` itself is skipped (it is what is running).
+/// executable; `swift test` itself is skipped (it is what is running). ```bash blocks (the install
+/// steps, which build and write outside the package) are shown, not run.
 @Suite(.serialized) struct ReadmeCommandTests {
     struct Command: CustomStringConvertible, Sendable {
         var line: String
