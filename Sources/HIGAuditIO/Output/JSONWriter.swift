@@ -74,11 +74,14 @@ public struct JSONWriter: TableWriter {
 
     /// Whether a string needs more than its quotes: a control character, `"`, `\`, DEL, or 0xE2, which
     /// leads U+2028 and U+2029 (a string with it takes the careful path).
-    private static func needsEscaping(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }
-        }
+    static func needsEscaping(_ text: String) -> Bool {
+        ByteScan.contains(
+            text,
+            word: {
+                ByteScan.has($0, below: 0x20) || ByteScan.has($0, byte: 0x22) || ByteScan.has($0, byte: 0x5C)
+                    || ByteScan.has($0, byte: 0x7F) || ByteScan.has($0, byte: 0xE2)
+            },
+            byte: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 })
     }
 
     /// One cell as a JSON value: what `write(_:to:)` writes for it, so the two cannot disagree.

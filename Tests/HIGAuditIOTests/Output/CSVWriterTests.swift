@@ -23,6 +23,7 @@ import HIGAuditCore
         (.input("=a,b"), "\"'=a,b\""),
         (.input("a=b"), "a=b"),
         (.input("ｈｏｍｅ画面"), "ｈｏｍｅ画面"),
+        (.input("é,\"👨‍👩‍👧\""), "\"é,\"\"👨‍👩‍👧\"\"\""),  // quotes doubled beside multi-byte characters
         (.integer(-3), "-3"),  // numbers are never prefixed
         (.decimal(FixedDecimal(units: -250, places: 2)), "-2.50"),
         (.timestamp(-1), "1969-12-31T23:59:59.999Z"),

@@ -42,6 +42,29 @@ import Testing
         #expect(try String(contentsOfFile: path, encoding: .utf8) == expected)
     }
 
+    /// Writes up to 32 bytes are copied byte by byte and longer ones in one piece: every length from 0
+    /// to 80 bytes, ASCII and multi-byte, small (inline) and heap strings, lands where it belongs across
+    /// many buffer flushes, however the buffer's end falls.
+    @Test func writesOfEveryLengthAcrossFlushesKeepEveryByte() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("violations.json").path
+        let output = try FileOutput.replacingFile(at: path)
+        var expected: [UInt8] = []
+        for index in 0..<20_000 {
+            let length = index % 81
+            let piece = index % 3 == 0
+                ? String(repeating: "é", count: length / 2) + String(repeating: "x", count: length % 2)
+                : String((0..<length).map { Character(UnicodeScalar(UInt8(0x41 + ($0 + index) % 26))) })
+            #expect(piece.utf8.count == length)
+            output.write(piece)
+            expected += Array(piece.utf8)
+        }
+        try output.close()
+        #expect(expected.count > 10 * 65_536)
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: path))) == expected)
+    }
+
     @Test func anUnwritablePathIsAnError() {
         #expect(throws: FileOutputError.self) {
             _ = try FileOutput.replacingFile(at: "/nonexistent-directory-hig-audit/x.csv")

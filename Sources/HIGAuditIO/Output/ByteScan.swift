@@ -1,0 +1,49 @@
+/// Whether a string's UTF-8 holds any byte of a small set, eight bytes at a time: the writers ask it of
+/// every text cell (does it need quotes, does it need escapes?), and a closure per byte cost ~15
+/// instructions a byte, ~390 a cell of the violations table.
+///
+/// The word tests are the classic ones (Bit Twiddling Hacks, "determine if a word has a zero byte" and
+/// "has a byte less than n"): each says exactly whether *any* byte of the word qualifies, which is all
+/// the writers need.
+enum ByteScan {
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// Whether any byte of `word` equals `byte`.
+    @inline(__always)
+    static func has(_ word: UInt64, byte: UInt8) -> Bool {
+        let x = word ^ (ones &* UInt64(byte))
+        return (x &- ones) & ~x & highBits != 0
+    }
+
+    /// Whether any byte of `word` is below `bound` (at most 128).
+    @inline(__always)
+    static func has(_ word: UInt64, below bound: UInt8) -> Bool {
+        (word &- ones &* UInt64(bound)) & ~word & highBits != 0
+    }
+
+    /// Whether `text` has a byte for which `byteTest` holds; `wordTest` must hold for a word exactly
+    /// when `byteTest` holds for one of its eight bytes.
+    @inline(__always)
+    static func contains(
+        _ text: String, word wordTest: (UInt64) -> Bool, byte byteTest: (UInt8) -> Bool
+    ) -> Bool {
+        let found = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard let base = bytes.baseAddress else { return false }
+            let raw = UnsafeRawPointer(base)
+            var index = 0
+            while index &+ 8 <= bytes.count {
+                if wordTest(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))) {
+                    return true
+                }
+                index &+= 8
+            }
+            while index < bytes.count {
+                if byteTest(base[index]) { return true }
+                index &+= 1
+            }
+            return false
+        }
+        return found ?? text.utf8.contains(where: byteTest)
+    }
+}
