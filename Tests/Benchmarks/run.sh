@@ -23,6 +23,10 @@ work="$here/work"
 mkdir -p "$work"
 
 echo "== building (release, Swift runtime linked in: the README's install build)" >&2
+# SwiftPM keeps the harness's build plan across runs and does not see a source file added to the
+# package it depends on by path ("cannot find 'X' in scope"); dropping the plan makes it plan again,
+# recompiling only what changed.
+rm -f "$here/.build/release.yaml" "$here/.build/release/description.json"
 swift build -c release --static-swift-stdlib --package-path "$root" --product hig-audit >&2
 swift build -c release --static-swift-stdlib --package-path "$here" --product IngestThroughput >&2
 hig="$root/.build/release/hig-audit"
