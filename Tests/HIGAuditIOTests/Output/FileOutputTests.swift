@@ -42,9 +42,9 @@ import Testing
         #expect(try String(contentsOfFile: path, encoding: .utf8) == expected)
     }
 
-    /// Writes up to 32 bytes are copied byte by byte and longer ones in one piece: every length from 0
-    /// to 80 bytes, ASCII and multi-byte, small (inline) and heap strings, lands where it belongs across
-    /// many buffer flushes, however the buffer's end falls.
+    /// A write that fits the buffer's free room is copied in one piece; one that does not goes through
+    /// the flushing path. Every length from 0 to 80 bytes, ASCII and multi-byte, small (inline) and heap
+    /// strings, lands where it belongs across many buffer flushes, however the buffer's end falls.
     @Test func writesOfEveryLengthAcrossFlushesKeepEveryByte() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -63,6 +63,41 @@ import Testing
         try output.close()
         #expect(expected.count > 10 * 65_536)
         #expect(try Array(Data(contentsOf: URL(fileURLWithPath: path))) == expected)
+    }
+
+    /// The buffer's edge exactly: a write that fills it to the last byte, one that finds it full,
+    /// an empty one in between, then writes after `close`, which are dropped.
+    @Test func writesAtTheBuffersEdgeKeepEveryByte() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("summary.json").path
+        let output = try FileOutput.replacingFile(at: path)
+        let buffer = 65_536
+        let pieces = [
+            String(repeating: "a", count: buffer - 7), "bcdefg", "h", "", "i", "jk",
+            String(repeating: "é", count: buffer), "z",
+        ]
+        for piece in pieces { output.write(piece) }
+        try output.close()
+        output.write("after close")
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: path))) == Array(pieces.joined().utf8))
+    }
+
+    /// A disk that fills up mid-output: the failure is reported by `close`, later writes are dropped,
+    /// and nothing is left at the target path (the temporary name is `path.tmp-PID`, here made a link
+    /// to `/dev/full`, where every write fails with ENOSPC).
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
+    func aWriteFailureIsReportedByClose() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("violations.csv").path
+        try FileManager.default.createSymbolicLink(
+            atPath: path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)", withDestinationPath: "/dev/full")
+        let output = try FileOutput.replacingFile(at: path)
+        for _ in 0..<10_000 { output.write("rule,severity,session\r\n") }
+        output.write(String(repeating: "x", count: 100_000))
+        #expect(throws: FileOutputError.self) { try output.close() }
+        #expect(!FileManager.default.fileExists(atPath: path))
     }
 
     @Test func anUnwritablePathIsAnError() {
