@@ -15,8 +15,9 @@
 #
 # Prints, per step, instructions in total and per line, the ratio to `zstd -dc`, and the functions
 # that execute the most instructions. Needs valgrind, zstd, swift; reuses run.sh's input in work/
-# (run run.sh once first). Builds as run.sh does, without debug information, into .build-instructions: valgrind 3.19
-# cannot read the DWARF of Swift 6 binaries ("Possibly corrupted debuginfo file").
+# (run run.sh once first). Builds as run.sh does, without debug information, into
+# .build-instructions: valgrind 3.19 cannot read the DWARF of Swift 6 binaries ("Possibly corrupted
+# debuginfo file").
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
