@@ -71,7 +71,9 @@ var package = Package(
         .testTarget(name: "HIGAuditSampleTests", dependencies: ["HIGAuditSample", "HIGAuditCore", "HIGAuditIO"]),
         .testTarget(
             name: "HIGAuditCLITests",
-            dependencies: ["HIGAuditCLI", "HIGAuditCore", "HIGAuditIO", "HIGAuditSample"]
+            dependencies: ["HIGAuditCLI", "HIGAuditCore", "HIGAuditIO", "HIGAuditSample"],
+            // Read from the source tree by path (as `SampleLogs` is), not bundled as resources.
+            exclude: ["Golden", "Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]
