@@ -196,9 +196,10 @@ private final class RunTransaction {
             engine: try startEngine(), file: fileIndex, displayPath: source.displayPath, statistics: IngestStatistics(),
             onMalformed: run.onDiagnostic)
         var sink = TailHoldingSink(analysis: analysis, countedThrough: record.countedLines)
-        let summary = record.resume.storedOffset > 0 || record.countedLines > 0
-            ? run.reader.read(source, startingAt: record.resume, into: &sink, statistics: &statistics, diagnostic: run.onDiagnostic)
-            : run.reader.read(source, into: &sink, statistics: &statistics, diagnostic: run.onDiagnostic)
+        let resumes = record.resume.storedOffset > 0 || record.countedLines > 0
+        let summary = run.reader.read(
+            source, startingAt: resumes ? record.resume : nil, holdingTailIn: &sink, statistics: &statistics,
+            diagnostic: run.onDiagnostic)
         let held = sink.finish(resume: summary.resumePoint, forward: run.closeOpen)
         // Lines an earlier run counted, and a line held back, which the run that reads it again counts.
         statistics.lines -= sink.droppedLines + (held ? 1 : 0)

@@ -1,5 +1,3 @@
-import HIGAuditIO
-
 /// Stands between the reader and the analysis when the nightly job reads a file: drops the lines an
 /// earlier run already counted, and holds an unterminated line back until the read ends, so that a line
 /// the next run will read again, maybe longer (the last line of a file still being written), is not
@@ -15,9 +13,13 @@ import HIGAuditIO
 ///
 /// A held line is copied into one reused buffer of raw memory: an `[UInt8]` emptied and refilled cost
 /// ~240 instructions a line when every line was held. The state lives in a class so the sink itself is
-/// one reference: the reader's generic code, not specialised across modules, moves the sink around per
-/// line.
-struct TailHoldingSink: LineSink {
+/// one reference.
+///
+/// It lives here, beside the reader, rather than with the nightly job that uses it, so that the
+/// reader's loop is specialised for it (`InputReader.read(_:startingAt:holdingTailIn:…)`): called
+/// from another module, the generic loop ran unspecialised, reaching the sink through its witness
+/// table on every line.
+public struct TailHoldingSink: LineSink {
     final class State {
         var analysis: AnalysisLineSink
         /// Lines up to this number reached the engine in an earlier run.
@@ -60,15 +62,15 @@ struct TailHoldingSink: LineSink {
 
     let state: State
 
-    init(analysis: AnalysisLineSink, countedThrough: Int64) {
+    public init(analysis: AnalysisLineSink, countedThrough: Int64) {
         state = State(analysis: analysis, countedThrough: countedThrough)
     }
 
-    var analysis: AnalysisLineSink { state.analysis }
-    var droppedLines: Int64 { state.droppedLines }
-    var forwardedThrough: Int64 { state.forwardedThrough }
+    public var analysis: AnalysisLineSink { state.analysis }
+    public var droppedLines: Int64 { state.droppedLines }
+    public var forwardedThrough: Int64 { state.forwardedThrough }
 
-    mutating func line(_ bytes: UnsafeRawBufferPointer, number: Int64) {
+    public mutating func line(_ bytes: UnsafeRawBufferPointer, number: Int64) {
         let state = state
         guard number > state.countedThrough else {
             state.droppedLines += 1
@@ -79,7 +81,7 @@ struct TailHoldingSink: LineSink {
         state.forwardedThrough = number
     }
 
-    mutating func leadingLine(_ bytes: UnsafeRawPointer, readable: Int, number: Int64) -> Int? {
+    public mutating func leadingLine(_ bytes: UnsafeRawPointer, readable: Int, number: Int64) -> Int? {
         let state = state
         guard number > state.countedThrough, state.heldNumber == nil,
             let length = state.analysis.leadingLine(bytes, readable: readable, number: number)
@@ -88,7 +90,7 @@ struct TailHoldingSink: LineSink {
         return length
     }
 
-    mutating func unterminatedLine(_ bytes: UnsafeRawBufferPointer, number: Int64) {
+    public mutating func unterminatedLine(_ bytes: UnsafeRawBufferPointer, number: Int64) {
         let state = state
         guard number > state.countedThrough else {
             state.droppedLines += 1
@@ -98,7 +100,7 @@ struct TailHoldingSink: LineSink {
         state.hold(bytes, number: number)
     }
 
-    mutating func oversizedLine(number: Int64, byteCount: Int64) {
+    public mutating func oversizedLine(number: Int64, byteCount: Int64) {
         let state = state
         guard number > state.countedThrough else {
             state.droppedLines += 1
@@ -112,7 +114,7 @@ struct TailHoldingSink: LineSink {
     /// The read ended at `resume`. Lines after it will be delivered again by the next read, so a held
     /// (unterminated) last line after it stays back unless `forward` (end of input: `--close-open`).
     /// Returns whether it stayed.
-    func finish(resume: FileReadSummary.ResumePoint, forward: Bool) -> Bool {
+    public func finish(resume: FileReadSummary.ResumePoint, forward: Bool) -> Bool {
         guard let number = state.heldNumber else { return false }
         if number <= resume.linesBefore || forward {
             state.forwardHeld()

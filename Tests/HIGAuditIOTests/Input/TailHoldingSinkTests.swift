@@ -1,7 +1,6 @@
 import HIGAuditCore
-import HIGAuditIO
 import Testing
-@testable import HIGAuditStore
+@testable import HIGAuditIO
 
 /// The nightly job's sink: complete lines go through at once (taken ahead or not), an unterminated one
 /// waits, and nothing is taken ahead of a waiting line.
