@@ -47,6 +47,18 @@ public struct TailHoldingSink: LineSink {
             heldNumber = nil
         }
 
+        /// Whether line `number` is new to the store. A line an earlier run counted is dropped (and
+        /// counted as dropped); a new one first lets a held line go, since it shows that one was not
+        /// the last.
+        func admits(_ number: Int64) -> Bool {
+            guard number > countedThrough else {
+                droppedLines += 1
+                return false
+            }
+            forwardHeld()
+            return true
+        }
+
         /// Keeps a copy of `bytes` (lines are at most 1 MiB, longer ones arrive as `oversizedLine`).
         func hold(_ bytes: UnsafeRawBufferPointer, number: Int64) {
             if bytes.count > heldCapacity {
@@ -72,11 +84,7 @@ public struct TailHoldingSink: LineSink {
 
     public mutating func line(_ bytes: UnsafeRawBufferPointer, number: Int64) {
         let state = state
-        guard number > state.countedThrough else {
-            state.droppedLines += 1
-            return
-        }
-        state.forwardHeld()
+        guard state.admits(number) else { return }
         state.analysis.line(bytes, number: number)
         state.forwardedThrough = number
     }
@@ -92,21 +100,13 @@ public struct TailHoldingSink: LineSink {
 
     public mutating func unterminatedLine(_ bytes: UnsafeRawBufferPointer, number: Int64) {
         let state = state
-        guard number > state.countedThrough else {
-            state.droppedLines += 1
-            return
-        }
-        state.forwardHeld()
+        guard state.admits(number) else { return }
         state.hold(bytes, number: number)
     }
 
     public mutating func oversizedLine(number: Int64, byteCount: Int64) {
         let state = state
-        guard number > state.countedThrough else {
-            state.droppedLines += 1
-            return
-        }
-        state.forwardHeld()
+        guard state.admits(number) else { return }
         state.analysis.oversizedLine(number: number, byteCount: byteCount)
         state.forwardedThrough = number
     }
