@@ -137,7 +137,10 @@ public struct EventDecoder: Sendable {
         clear(dirty & ~members, in: table.fields)
         table.dirtyFields.pointee = members
         do throws(MalformedLine) {
-            let verdict = try reader.interpret(source: source, kind: shapes.kindOfLatestMatch, accept: accept)
+            let texts = shapes.textsOfLatestMatch
+            let verdict = try reader.interpret(
+                source: source, kind: shapes.kindOfLatestMatch, sharedTexts: texts.shared,
+                lineTextFields: texts.lineFields, accept: accept)
             if shapes.isRefreshDue, case .event = verdict {
                 shapes.refresh(reader.base, count: reader.count, fields: table.fields, numbers: table.numbers)
             }
@@ -473,29 +476,32 @@ private struct LineReader {
 
     // MARK: Interpreting
 
+    /// `kind`, when known, is the kind the line's `type` names (from the shape it matched); `sharedTexts`
+    /// are common texts known to be the line's (from that shape), and only the common text fields in
+    /// `lineTextFields` are read from the line.
     @inline(__always)
-    /// `kind`, when known, is the kind the line's `type` names (from the shape it matched).
     func interpret(
-        source: SourceLocation, kind knownKind: EventKind? = nil, accept: (consuming Event) -> Void
+        source: SourceLocation, kind knownKind: EventKind? = nil, sharedTexts: InlineTexts = InlineTexts(),
+        lineTextFields: UInt32 = EventField.commonTextBits, accept: (consuming Event) -> Void
     ) throws(MalformedLine) -> LineVerdict {
         let ts = try timestamp()
         longTexts.pointee.discardPending()
-        var texts = EventTexts()
+        var texts = EventTexts(sharedTexts)
         let session = try present(.session)
         guard session.kind == .string else { throw wrongType(.session, session, expected: "a string") }
         // Empty only as `""`: an escape is at least one character.
         guard session.end != session.start else {
             throw MalformedLine(reason: "field \"session\" must be a non-empty string", column: session.column)
         }
-        setText(.session, session, .session, in: &texts)
+        if lineTextFields & EventField.session.bit != 0 { setText(.session, session, .session, in: &texts) }
         let typeValue = try present(.type)
         guard typeValue.kind == .string else { throw wrongType(.type, typeValue, expected: "a string") }
 
-        try optionalText(.device, .device, in: &texts)
-        try optionalText(.app, .app, in: &texts)
-        try optionalText(.appVersion, .appVersion, in: &texts)
-        try optionalText(.osVersion, .osVersion, in: &texts)
-        try optionalText(.screen, .screen, in: &texts)
+        if lineTextFields & EventField.device.bit != 0 { try optionalText(.device, .device, in: &texts) }
+        if lineTextFields & EventField.app.bit != 0 { try optionalText(.app, .app, in: &texts) }
+        if lineTextFields & EventField.appVersion.bit != 0 { try optionalText(.appVersion, .appVersion, in: &texts) }
+        if lineTextFields & EventField.osVersion.bit != 0 { try optionalText(.osVersion, .osVersion, in: &texts) }
+        if lineTextFields & EventField.screen.bit != 0 { try optionalText(.screen, .screen, in: &texts) }
         // Checked here, set once the kind is known: a loading operation's `id` is its payload's, not the
         // event's.
         let commonId = try checked(.id)

@@ -48,6 +48,20 @@ enum EventField: Int, CaseIterable {
         }
     }
 
+    /// The fields an event keeps in its `EventTexts` whatever its type, with their slots; `id` is not
+    /// among them, a loading operation's `id` being its payload's.
+    static let commonTexts: [(field: EventField, slot: EventTexts.Slot)] = [
+        (.session, .session), (.device, .device), (.app, .app), (.appVersion, .appVersion),
+        (.osVersion, .osVersion), (.screen, .screen),
+    ]
+
+    /// Bit `rawValue` set for each field of `commonTexts`.
+    static let commonTextBits: UInt32 = commonTexts.reduce(0) { $0 | $1.field.bit }
+
+    /// This field's bit in the masks of fields (`1 << rawValue`).
+    @inline(__always)
+    var bit: UInt32 { 1 &<< UInt32(rawValue) }
+
     /// The field whose key is exactly these bytes (already unescaped), or nil for a key we ignore.
     @inline(__always)
     static func matching(_ key: ByteSlice) -> EventField? {

@@ -30,7 +30,9 @@
 /// Trying: shapes whose `type` value stands where the line has the same bytes are tried first, most
 /// recently matched first; the others only when none of them does (a value before the type changed
 /// length). A shape keeps its type's `EventKind` and the set of its fields, so that the decoder
-/// neither looks the kind up again nor clears more of the field table than the last line set.
+/// neither looks the kind up again nor clears more of the field table than the last line set; and the
+/// common texts (`session`, `device`, …) that are constant and plain, as the decoder would make them,
+/// so that it reads only the others from the line (`textsOfLatestMatch`).
 struct LineShapes {
     /// Shapes kept, most recently matched first.
     static let capacity = 16
@@ -111,7 +113,13 @@ struct LineShapes {
         static var fieldTable: Int { constants + EventField.count * constantStride }
         /// The line's bytes.
         static var bytes: Int { fieldTable + EventField.count * MemoryLayout<FieldValue>.stride }
-        static var stride: Int { (bytes + maxLineLength + 63) & ~63 }
+        /// `InlineTexts`: the common texts (`EventField.commonTexts`) that every line of the shape has as
+        /// its line has them: constant, and inline or absent.
+        static var sharedTexts: Int { bytes + maxLineLength }
+        /// UInt32: bit `field.rawValue` set for each common text field that is not in `sharedTexts` (a
+        /// variable value, or one escaped or over 16 bytes), which the decoder reads from each line.
+        static var lineTextFields: Int { sharedTexts + MemoryLayout<InlineTexts>.stride }
+        static var stride: Int { (lineTextFields + 4 + 63) & ~63 }
     }
 
     private static let restingLines = 4096
@@ -286,6 +294,18 @@ struct LineShapes {
         shape(index(atRank: 0)).load(fromByteOffset: Shape.kind, as: EventKind?.self)
     }
 
+
+    /// The common texts every line of the shape `match` matched last shares, and the common text fields
+    /// (bit `field.rawValue` each) it does not: the decoder starts the line's texts from the first and
+    /// reads only the second from the line. The shared texts are those the decoder would read from the
+    /// line (its bytes are the shape line's there, which decoded to an event).
+    var textsOfLatestMatch: (shared: InlineTexts, lineFields: UInt32) {
+        let latest = shape(index(atRank: 0))
+        return (
+            latest.load(fromByteOffset: Shape.sharedTexts, as: InlineTexts.self),
+            latest.load(fromByteOffset: Shape.lineTextFields, as: UInt32.self)
+        )
+    }
 
     /// The fields the line `match` matched last has (bit `field.rawValue` each): the fields it set.
     var membersOfLatestMatch: UInt32 {
@@ -720,6 +740,7 @@ struct LineShapes {
         target.storeBytes(of: kind, toByteOffset: Shape.kind, as: EventKind?.self)
         target.storeBytes(of: eitherFields, toByteOffset: Shape.eitherFields, as: UInt32.self)
         target.storeBytes(of: Self.refreshInterval, toByteOffset: Shape.matchesLeft, as: Int32.self)
+        Self.storeSharedTexts(target, base, count: count, fields: fields, variableFields: variableFields)
         (target + Shape.lastChanges).copyMemory(from: changes, byteCount: 4 * EventField.count)
         (target + Shape.fieldTable).copyMemory(from: fields, byteCount: EventField.count * MemoryLayout<FieldValue>.stride)
         (target + Shape.bytes).copyMemory(from: base, byteCount: count)
@@ -755,6 +776,30 @@ struct LineShapes {
         target.storeBytes(of: Int32(truncatingIfNeeded: constants), toByteOffset: Shape.constantCount, as: Int32.self)
         target.storeBytes(of: Int32(truncatingIfNeeded: runStart), toByteOffset: Shape.finalRun, as: Int32.self)
         moveToFront(rank: slotRank)
+    }
+
+    /// Keeps the common texts that every line of the shape will have as this one has them: constant,
+    /// and absent, `null` or a plain string of up to 16 bytes, read as the decoder reads them
+    /// (`EventTexts.setInline`). The others the decoder reads from each line.
+    private static func storeSharedTexts(
+        _ target: UnsafeMutableRawPointer, _ base: UnsafePointer<UInt8>, count: Int,
+        fields: UnsafePointer<FieldValue>, variableFields: UInt32
+    ) {
+        var shared = InlineTexts()
+        var lineFields: UInt32 = 0
+        for (field, slot) in EventField.commonTexts {
+            let value = fields[field.rawValue]
+            let length = Int(value.end) &- Int(value.start)
+            if variableFields & field.bit != 0 {
+                lineFields |= field.bit
+            } else if value.kind == .string && !value.flag && length <= CompactText.inlineCapacity {
+                shared.setInline(slot, bytes: base + Int(value.start), count: length, readable: count &- Int(value.start))
+            } else if value.kind != .absent && value.kind != .null {
+                lineFields |= field.bit
+            }
+        }
+        target.storeBytes(of: shared, toByteOffset: Shape.sharedTexts, as: InlineTexts.self)
+        target.storeBytes(of: lineFields, toByteOffset: Shape.lineTextFields, as: UInt32.self)
     }
 
     private static func sameMembers(_ shape: UnsafeMutableRawPointer, order: UnsafeBufferPointer<UInt8>, memberCount: Int) -> Bool {

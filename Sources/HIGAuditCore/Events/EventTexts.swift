@@ -11,25 +11,24 @@ struct EventTexts: Sendable {
         case session, device, app, appVersion, osVersion, screen, id
     }
 
-    /// A slot's bytes 0–7 and 8–15, as `CompactText` has them; zero for an absent or long text, so that
-    /// equal texts are equal words.
-    fileprivate struct Words: Equatable {
-        var low: UInt64 = 0
-        var high: UInt64 = 0
-    }
-
-    private var words = PerSlot(Words())
-    /// Byte `slot.rawValue` is the slot's length in bytes + 1 when inline (1–17), else `Self.long` or
-    /// `Self.absent` (0, so that no texts is all zeros and setting a slot that has none is an `or`).
-    private var lengths: UInt64 = 0
+    /// The inline texts' words and every slot's length.
+    private var inline = InlineTexts()
     /// The texts of the slots marked `Self.long`, at their slots' indices.
     private var longTexts: LongTexts?
 
-    private static let absent: UInt64 = 0
-    private static let long: UInt64 = 0xFF
+    fileprivate static let absent: UInt64 = 0
+    fileprivate static let long: UInt64 = 0xFF
 
     /// No texts: the decoder sets them one by one (`setInline`, the subscript).
     init() {}
+
+    /// The texts of `inline`, none of them long: the texts a line shape's lines share (see
+    /// `LineShapes`), the decoder then setting the others.
+    @inline(__always)
+    init(_ inline: InlineTexts) {
+        assert(Slot.allCases.allSatisfy { (inline.lengths &>> UInt64($0.rawValue &* 8)) & 0xFF != Self.long })
+        self.inline = inline
+    }
 
     init(
         session: CompactText, device: CompactText?, app: CompactText?, appVersion: CompactText?,
@@ -54,9 +53,7 @@ struct EventTexts: Sendable {
     @inline(__always)
     mutating func setInline(_ slot: Slot, bytes start: UnsafePointer<UInt8>, count: Int, readable: Int) {
         assert(!has(slot), "setInline on a slot already set")
-        let parts = CompactText.inlineWords(start, count: count, readable: readable)
-        lengths |= UInt64(count &+ 1) &<< UInt64(slot.rawValue &* 8)
-        words[slot] = Words(low: parts.low, high: parts.high)
+        inline.setInline(slot, bytes: start, count: count, readable: readable)
     }
 
     /// Whether both have their long texts in the same object, shared as the decoder shares it between
@@ -76,7 +73,7 @@ struct EventTexts: Sendable {
         let length = length(slot)
         guard let text else { return length == Self.absent }
         guard let parts = text.inlineParts else { return length == Self.long && Self.longText(longTexts, slot, is: text) }
-        let stored = words[slot]
+        let stored = inline.words[slot]
         return length == UInt64(parts.count) &+ 1 && stored.low == parts.low && stored.high == parts.high
     }
 
@@ -86,13 +83,13 @@ struct EventTexts: Sendable {
         let length = length(slot)
         if length == Self.absent { return nil }
         if length == Self.long { return Self.longText(longTexts, slot)?.fingerprint }
-        let stored = words[slot]
+        let stored = inline.words[slot]
         return CompactText.inlineFingerprint(
             low: stored.low, high: stored.high, count: UInt8(truncatingIfNeeded: length &- 1))
     }
 
     @inline(__always)
-    private func length(_ slot: Slot) -> UInt64 { (lengths &>> UInt64(slot.rawValue &* 8)) & 0xFF }
+    private func length(_ slot: Slot) -> UInt64 { (inline.lengths &>> UInt64(slot.rawValue &* 8)) & 0xFF }
 
     @inline(__always)
     subscript(slot: Slot) -> CompactText? {
@@ -100,25 +97,25 @@ struct EventTexts: Sendable {
             let length = length(slot)
             if length == Self.absent { return nil }
             if length == Self.long { return Self.longText(longTexts, slot) }
-            let stored = words[slot]
+            let stored = inline.words[slot]
             return CompactText(low: stored.low, high: stored.high, count: UInt8(truncatingIfNeeded: length &- 1))
         }
         set {
             let shift = UInt64(slot.rawValue &* 8)
-            let wasLong = (lengths &>> shift) & 0xFF == Self.long
+            let wasLong = (inline.lengths &>> shift) & 0xFF == Self.long
             var length = Self.absent
-            var words = Words()
+            var words = InlineTexts.Words()
             if let newValue {
                 if let parts = newValue.inlineParts {
                     length = UInt64(parts.count) &+ 1
-                    words = Words(low: parts.low, high: parts.high)
+                    words = InlineTexts.Words(low: parts.low, high: parts.high)
                 } else {
                     length = Self.long
                 }
             }
             if wasLong || length == Self.long { setLongText(newValue?.longText, slot) }
-            lengths = (lengths & ~(0xFF &<< shift)) | (length &<< shift)
-            self.words[slot] = words
+            inline.lengths = (inline.lengths & ~(0xFF &<< shift)) | (length &<< shift)
+            self.inline.words[slot] = words
         }
     }
 
@@ -150,7 +147,7 @@ struct EventTexts: Sendable {
     /// texts were the same.
     mutating func setLong(_ slot: Slot, _ text: String, reuse: UnsafeMutablePointer<LongTextsReuse>) {
         assert(!has(slot), "setLong on a slot already set")
-        lengths |= Self.long &<< UInt64(slot.rawValue &* 8)
+        inline.lengths |= Self.long &<< UInt64(slot.rawValue &* 8)
         reuse.pointee.pending[slot] = text
         reuse.pointee.pendingSlots |= 1 &<< UInt8(slot.rawValue)
     }
@@ -180,10 +177,38 @@ struct EventTexts: Sendable {
 
 extension EventTexts: Equatable {
     static func == (a: EventTexts, b: EventTexts) -> Bool {
-        guard a.lengths == b.lengths, a.words == b.words else { return false }
+        guard a.inline == b.inline else { return false }
         // Equal lengths mark the same slots long; their texts compare by bytes, as `CompactText`'s do.
         guard let aLong = a.longTexts, let bLong = b.longTexts else { return true }
         return aLong === bLong || aLong.texts.hasSameBytes(as: bLong.texts)
+    }
+}
+
+/// The inline part of `EventTexts`: the words of its texts of up to 16 bytes and every slot's length.
+/// Trivial (no reference), so that a line shape can keep, in its raw storage, the texts that its
+/// lines share, and the decoder start each matched line's texts from them (`LineShapes.textsOfLatestMatch`).
+struct InlineTexts: Equatable, Sendable {
+    /// A slot's bytes 0–7 and 8–15, as `CompactText` has them; zero for an absent or long text, so that
+    /// equal texts are equal words.
+    fileprivate struct Words: Equatable {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+    }
+
+    fileprivate var words = PerSlot(Words())
+    /// Byte `slot.rawValue` is the slot's length in bytes + 1 when inline (1–17), else `EventTexts.long`
+    /// or `EventTexts.absent` (0, so that no texts is all zeros and setting a slot that has none is an `or`).
+    fileprivate var lengths: UInt64 = 0
+
+    init() {}
+
+    /// Sets an absent slot to the text of `count` ≤ 16 bytes of valid UTF-8 at `start`, of which
+    /// `readable` bytes may be read.
+    @inline(__always)
+    mutating func setInline(_ slot: EventTexts.Slot, bytes start: UnsafePointer<UInt8>, count: Int, readable: Int) {
+        let parts = CompactText.inlineWords(start, count: count, readable: readable)
+        lengths |= UInt64(count &+ 1) &<< UInt64(slot.rawValue &* 8)
+        words[slot] = Words(low: parts.low, high: parts.high)
     }
 }
 

@@ -204,6 +204,36 @@ import Testing
         #expect(learning.lineShapes.matchedLines - matchedBefore == 1_800)
     }
 
+    /// The common texts a shape keeps for its lines (`LineShapes.textsOfLatestMatch`): constant ones
+    /// plain, escaped, over 16 bytes, exactly 16, empty, `null` or absent, next to ones that change
+    /// every few lines, in runs long enough to be learned; every line must decode as the scan reads it.
+    @Test func sharedTextsAreTheLinesOwn() {
+        let devices = [#""ipad-0011""#, #""ipad\u002d0011""#, #""device-with-a-long-name-0042""#, #""sixteen-bytes-16""#,
+                       #""""#, "null", #""é日本""#]
+        let versions = [#""5.2.1""#, #""5.2.2""#, "null", #""a\"b""#, #""seventeen-bytes-1""#]
+        var random = SplitMix64(seed: 11)
+        var learning = EventDecoder()
+        var general = EventDecoder(learnsLineShapes: false)
+        var count = 0
+        for run in 0..<120 {
+            let device = devices[run % devices.count]
+            let version = versions[run / devices.count % versions.count]
+            let withApp = run % 3 == 0
+            let sessionChanges = run % 4 == 1
+            for _ in 0..<60 {
+                let session = sessionChanges ? "s-\(random.next() % 3)" : "s-\(run)"
+                let screen = run % 5 == 2 && random.next() % 2 == 0 ? "gallery" : "canvas.editor"
+                let app = withApp ? #""app":"Sketchbook","# : ""
+                let line = #"{"ts":"2026-11-20T18:00:41.\#(100 + count % 900)Z","session":"\#(session)","type":"touch","#
+                    + #""id":"e\#(count)",\#(app)"device":\#(device),"app_version":\#(version),"screen":"\#(screen)","#
+                    + #""phase":"moved","x":\#(count % 1000),"y":2.5}"#
+                count += 1
+                #expect(learning.decode(line) == general.decode(line), "\(line)")
+            }
+        }
+        #expect(learning.lineShapes.matchedLines > count * 3 / 4)
+    }
+
     // MARK: Streams
 
     private static let targets = ["canvas", "canvas", "canvas", "tab:Library", "button:delete", "é-target"]
