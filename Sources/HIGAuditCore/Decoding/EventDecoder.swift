@@ -487,13 +487,17 @@ private struct LineReader {
         let ts = try timestamp()
         longTexts.pointee.discardPending()
         var texts = EventTexts(sharedTexts)
-        let session = try present(.session)
-        guard session.kind == .string else { throw wrongType(.session, session, expected: "a string") }
-        // Empty only as `""`: an escape is at least one character.
-        guard session.end != session.start else {
-            throw MalformedLine(reason: "field \"session\" must be a non-empty string", column: session.column)
+        // A shared session is valid (the shape's line had it) and not in the field table (see
+        // `LineShapes.textsOfLatestMatch`).
+        if lineTextFields & EventField.session.bit != 0 {
+            let session = try present(.session)
+            guard session.kind == .string else { throw wrongType(.session, session, expected: "a string") }
+            // Empty only as `""`: an escape is at least one character.
+            guard session.end != session.start else {
+                throw MalformedLine(reason: "field \"session\" must be a non-empty string", column: session.column)
+            }
+            setText(.session, session, .session, in: &texts)
         }
-        if lineTextFields & EventField.session.bit != 0 { setText(.session, session, .session, in: &texts) }
         let typeValue = try present(.type)
         guard typeValue.kind == .string else { throw wrongType(.type, typeValue, expected: "a string") }
 

@@ -75,6 +75,7 @@ struct LineShapes {
         /// Int32: the length of the shape's line.
         static var length: Int { 0 }
         static var variableCount: Int { 4 }
+        /// Int32: the constants a match writes to the field table: all but the shared texts'.
         static var constantCount: Int { 8 }
         /// Int32: where the run after the last variable value starts.
         static var finalRun: Int { 12 }
@@ -119,7 +120,10 @@ struct LineShapes {
         /// UInt32: bit `field.rawValue` set for each common text field that is not in `sharedTexts` (a
         /// variable value, or one escaped or over 16 bytes), which the decoder reads from each line.
         static var lineTextFields: Int { sharedTexts + MemoryLayout<InlineTexts>.stride }
-        static var stride: Int { (lineTextFields + 4 + 63) & ~63 }
+        /// Int32: the constants of the shared texts, stored after the others: a match leaves them out of
+        /// the field table (the decoder does not read them), and `refresh` writes them for learning.
+        static var sharedTextConstantCount: Int { lineTextFields + 4 }
+        static var stride: Int { (sharedTextConstantCount + 4 + 63) & ~63 }
     }
 
     private static let restingLines = 4096
@@ -196,8 +200,9 @@ struct LineShapes {
     // MARK: Matching
 
     /// Fills `fields` and `numbers` for the `count` bytes at `base` from a shape they match, and says
-    /// whether one did. A match sets every field of the shape (`membersOfLatestMatch`) and no other;
-    /// the caller makes the others absent. When none matched, the fields set while trying are absent
+    /// whether one did. A match sets every field of the shape (`membersOfLatestMatch`) but its shared
+    /// texts (`textsOfLatestMatch`), which the decoder takes from the shape, and no other; the caller
+    /// makes the others absent. When none matched, the fields set while trying are absent
     /// again, and the others as they were.
     @inline(__always)
     func match(
@@ -307,7 +312,8 @@ struct LineShapes {
         )
     }
 
-    /// The fields the line `match` matched last has (bit `field.rawValue` each): the fields it set.
+    /// The fields the line `match` matched last has (bit `field.rawValue` each): the fields it set, and
+    /// its shared texts, which it left as they were.
     var membersOfLatestMatch: UInt32 {
         shape(index(atRank: 0)).load(fromByteOffset: Shape.memberMask, as: UInt32.self)
     }
@@ -339,9 +345,17 @@ struct LineShapes {
     /// `numbers` and which decoded to an event: its variable values that are the same as in the
     /// shape's line become constants (see `refreshInterval`).
     func refresh(
-        _ base: UnsafePointer<UInt8>, count: Int, fields: UnsafePointer<FieldValue>, numbers: UnsafePointer<Double>
+        _ base: UnsafePointer<UInt8>, count: Int, fields: UnsafeMutablePointer<FieldValue>,
+        numbers: UnsafeMutablePointer<Double>
     ) {
         storage.storeBytes(of: 0, toByteOffset: State.refreshDue, as: Int.self)
+        // Learning reads every field, the shared texts' too, which the match left out.
+        let latest = shape(index(atRank: 0))
+        let written = Int(latest.load(fromByteOffset: Shape.constantCount, as: Int32.self))
+        let shared = Int(latest.load(fromByteOffset: Shape.sharedTextConstantCount, as: Int32.self))
+        Self.writeConstants(
+            latest, written..<(written &+ shared), shifts: (storage + State.shifts).assumingMemoryBound(to: Int.self),
+            fields: fields, numbers: numbers)
         learn(base, count: count, fields: fields, numbers: numbers, refreshing: true)
     }
 
@@ -421,8 +435,19 @@ struct LineShapes {
         else { return Self.unmatched(shape, variablesFilled: variableCount, fields: fields) }
         shifts[0] = 0
         let constantCount = Int(shape.load(fromByteOffset: Shape.constantCount, as: Int32.self))
-        var c = 0
-        while c < constantCount {
+        Self.writeConstants(shape, 0..<constantCount, shifts: shifts, fields: fields, numbers: numbers)
+        return true
+    }
+
+    /// Writes the constants in `range` to the field table, each shifted as the variable values before
+    /// it moved it (`shifts`, as `matches` left them).
+    @inline(__always)
+    private static func writeConstants(
+        _ shape: UnsafeMutableRawPointer, _ range: Range<Int>, shifts: UnsafeMutablePointer<Int>,
+        fields: UnsafeMutablePointer<FieldValue>, numbers: UnsafeMutablePointer<Double>
+    ) {
+        var c = range.lowerBound
+        while c < range.upperBound {
             let constant = UnsafeRawPointer(shape + (Shape.constants &+ c &* Shape.constantStride))
             var value = constant.load(as: FieldValue.self)
             let field = Int(constant.load(fromByteOffset: 24, as: UInt8.self))
@@ -434,7 +459,6 @@ struct LineShapes {
             numbers[field] = constant.load(fromByteOffset: 16, as: Double.self)
             c &+= 1
         }
-        return true
     }
 
     /// The length of the line `matches` just matched against `shape`: the shape's, shifted by the last
@@ -740,7 +764,8 @@ struct LineShapes {
         target.storeBytes(of: kind, toByteOffset: Shape.kind, as: EventKind?.self)
         target.storeBytes(of: eitherFields, toByteOffset: Shape.eitherFields, as: UInt32.self)
         target.storeBytes(of: Self.refreshInterval, toByteOffset: Shape.matchesLeft, as: Int32.self)
-        Self.storeSharedTexts(target, base, count: count, fields: fields, variableFields: variableFields)
+        let lineTextFields = Self.storeSharedTexts(target, base, count: count, fields: fields, variableFields: variableFields)
+        let sharedTextFields = EventField.commonTextBits & ~lineTextFields
         (target + Shape.lastChanges).copyMemory(from: changes, byteCount: 4 * EventField.count)
         (target + Shape.fieldTable).copyMemory(from: fields, byteCount: EventField.count * MemoryLayout<FieldValue>.stride)
         (target + Shape.bytes).copyMemory(from: base, byteCount: count)
@@ -763,28 +788,50 @@ struct LineShapes {
                 entry.storeBytes(of: mode, toByteOffset: 13, as: UInt8.self)
                 runStart = Int(value.end &+ quotes)
                 variables &+= 1
-            } else {
-                let entry = target + (Shape.constants &+ constants &* Shape.constantStride)
-                entry.storeBytes(of: value, as: FieldValue.self)
-                entry.storeBytes(of: numbers[field], toByteOffset: 16, as: Double.self)
-                entry.storeBytes(of: UInt8(truncatingIfNeeded: field), toByteOffset: 24, as: UInt8.self)
-                entry.storeBytes(of: UInt8(truncatingIfNeeded: variables), toByteOffset: 25, as: UInt8.self)
+            } else if sharedTextFields & (1 << field) == 0 {
+                Self.storeConstant(target, index: constants, value, number: numbers[field], field: field, variablesBefore: variables)
                 constants &+= 1
+            }
+        }
+        // The shared texts' constants after the others (see `Shape.sharedTextConstantCount`).
+        var sharedConstants = 0
+        var variablesBefore = 0
+        for m in 0..<memberCount {
+            let field = Int(order[m])
+            if variableFields & (1 << field) != 0 {
+                variablesBefore &+= 1
+            } else if sharedTextFields & (1 << field) != 0 {
+                Self.storeConstant(
+                    target, index: constants &+ sharedConstants, fields[field], number: numbers[field], field: field,
+                    variablesBefore: variablesBefore)
+                sharedConstants &+= 1
             }
         }
         target.storeBytes(of: Int32(truncatingIfNeeded: variables), toByteOffset: Shape.variableCount, as: Int32.self)
         target.storeBytes(of: Int32(truncatingIfNeeded: constants), toByteOffset: Shape.constantCount, as: Int32.self)
+        target.storeBytes(
+            of: Int32(truncatingIfNeeded: sharedConstants), toByteOffset: Shape.sharedTextConstantCount, as: Int32.self)
         target.storeBytes(of: Int32(truncatingIfNeeded: runStart), toByteOffset: Shape.finalRun, as: Int32.self)
         moveToFront(rank: slotRank)
     }
 
+    private static func storeConstant(
+        _ target: UnsafeMutableRawPointer, index: Int, _ value: FieldValue, number: Double, field: Int, variablesBefore: Int
+    ) {
+        let entry = target + (Shape.constants &+ index &* Shape.constantStride)
+        entry.storeBytes(of: value, as: FieldValue.self)
+        entry.storeBytes(of: number, toByteOffset: 16, as: Double.self)
+        entry.storeBytes(of: UInt8(truncatingIfNeeded: field), toByteOffset: 24, as: UInt8.self)
+        entry.storeBytes(of: UInt8(truncatingIfNeeded: variablesBefore), toByteOffset: 25, as: UInt8.self)
+    }
+
     /// Keeps the common texts that every line of the shape will have as this one has them: constant,
     /// and absent, `null` or a plain string of up to 16 bytes, read as the decoder reads them
-    /// (`EventTexts.setInline`). The others the decoder reads from each line.
+    /// (`EventTexts.setInline`). The others the decoder reads from each line; returns them.
     private static func storeSharedTexts(
         _ target: UnsafeMutableRawPointer, _ base: UnsafePointer<UInt8>, count: Int,
         fields: UnsafePointer<FieldValue>, variableFields: UInt32
-    ) {
+    ) -> UInt32 {
         var shared = InlineTexts()
         var lineFields: UInt32 = 0
         for (field, slot) in EventField.commonTexts {
@@ -800,6 +847,7 @@ struct LineShapes {
         }
         target.storeBytes(of: shared, toByteOffset: Shape.sharedTexts, as: InlineTexts.self)
         target.storeBytes(of: lineFields, toByteOffset: Shape.lineTextFields, as: UInt32.self)
+        return lineFields
     }
 
     private static func sameMembers(_ shape: UnsafeMutableRawPointer, order: UnsafeBufferPointer<UInt8>, memberCount: Int) -> Bool {
