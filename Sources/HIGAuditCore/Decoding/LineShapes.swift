@@ -67,7 +67,9 @@ struct LineShapes {
         static var members: Int { 384 }
         /// Double: 10^0 to 10^15.
         static var powersOfTen: Int { 416 }
-        static var shapes: Int { 576 }
+        /// UInt64: 10^0 to 10^7.
+        static var integerPowersOfTen: Int { 544 }
+        static var shapes: Int { 640 }
     }
 
     /// Offsets within one shape.
@@ -158,7 +160,8 @@ struct LineShapes {
                 && State.shifts + 8 * (Self.maxVariables + 1) <= State.changes
                 && State.changes + 4 * EventField.count <= State.members
                 && State.members + EventField.count <= State.powersOfTen
-                && State.powersOfTen + 8 * 16 <= State.shapes
+                && State.powersOfTen + 8 * 16 <= State.integerPowersOfTen
+                && State.integerPowersOfTen + 8 * 8 <= State.shapes
                 && Shape.memberFields + EventField.count <= Shape.lines,
             "LineShapes layout overlaps")
         let byteCount = State.shapes + Self.capacity * Shape.stride
@@ -174,6 +177,11 @@ struct LineShapes {
         for k in 0...15 {
             storage.storeBytes(of: power, toByteOffset: State.powersOfTen &+ k &* 8, as: Double.self)
             power *= 10
+        }
+        var integerPower: UInt64 = 1
+        for k in 0...7 {
+            storage.storeBytes(of: integerPower, toByteOffset: State.integerPowersOfTen &+ k &* 8, as: UInt64.self)
+            integerPower &*= 10
         }
     }
 
@@ -536,8 +544,70 @@ struct LineShapes {
     ///
     /// Plain decimals of up to 15 digits (a touch's `x` and `y`) are read here in one pass, with the
     /// powers of ten from `State.powersOfTen`; anything else goes to the scanner.
+    /// With 16 bytes readable, runs of up to 7 digits are found and read 8 bytes at a time
+    /// (`digitRun`, `digitsValue`): the digit loops' exits, at a different place in every other value,
+    /// were mispredicted branches.
     @inline(__always)
     private func number(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> (end: Int, integer: Bool, value: Double)? {
+        let negative = base[start] == 0x2D
+        let integerStart = negative ? start &+ 1 : start
+        if count &- integerStart >= 16 {
+            let integerWord = UInt64(littleEndian: UnsafeRawPointer(base + integerStart).loadUnaligned(as: UInt64.self))
+            let integerDigits = Self.digitRun(integerWord)
+            let afterInteger = integerStart &+ integerDigits
+            // 1–7 digits, no leading zero; then a fraction of 1–7 digits, or none; no exponent.
+            if integerDigits > 0 && integerDigits < 8 && (integerDigits == 1 || base[integerStart] != 0x30) {
+                var mantissa = Self.digitsValue(integerWord, count: integerDigits)
+                var end = afterInteger
+                var fractionDigits = 0
+                var short = true
+                if base[afterInteger] == 0x2E {
+                    let fractionWord = UInt64(
+                        littleEndian: UnsafeRawPointer(base + (afterInteger &+ 1)).loadUnaligned(as: UInt64.self))
+                    fractionDigits = Self.digitRun(fractionWord)
+                    short = fractionDigits > 0 && fractionDigits < 8
+                    if short {
+                        let scale = storage.load(fromByteOffset: State.integerPowersOfTen &+ fractionDigits &* 8, as: UInt64.self)
+                        mantissa = mantissa &* scale
+                            &+ Self.digitsValue(fractionWord, count: fractionDigits)
+                        end = afterInteger &+ 1 &+ fractionDigits
+                    }
+                }
+                if short && base[end] | 0x20 != 0x65 {
+                    var value = Double(Int64(truncatingIfNeeded: mantissa))
+                    if fractionDigits > 0 {
+                        value /= storage.load(fromByteOffset: State.powersOfTen &+ fractionDigits &* 8, as: Double.self)
+                    }
+                    return (end, fractionDigits == 0, negative ? -value : value)
+                }
+            }
+        }
+        return numberByteByByte(base, from: start, count: count)
+    }
+
+    /// How many of the 8 bytes of `word` (lowest first) are ASCII digits before the first that is not; 8
+    /// when all are. A byte below `0` borrows from, and one above `9` may carry into, only the bytes
+    /// after it, so the first byte flagged is the first that is not a digit.
+    @inline(__always)
+    private static func digitRun(_ word: UInt64) -> Int {
+        let offset = word &- 0x3030_3030_3030_3030
+        let notDigit = (offset | (offset &+ 0x7676_7676_7676_7676)) & 0x8080_8080_8080_8080
+        return notDigit.trailingZeroBitCount &>> 3
+    }
+
+    /// The value of the first `count` (1–7) ASCII digits of `word`, lowest byte first: moved to the top
+    /// bytes (the bytes below become leading zeros), then pairs, fours and eights of digits combined.
+    @inline(__always)
+    private static func digitsValue(_ word: UInt64, count: Int) -> UInt64 {
+        var value = (word &<< UInt64(64 &- 8 &* count)) & 0x0F0F_0F0F_0F0F_0F0F
+        value = (value &* 2561) &>> 8
+        value = ((value & 0x00FF_00FF_00FF_00FF) &* 6_553_601) &>> 16
+        return ((value & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) &>> 32
+    }
+
+    /// `number` a byte at a time: near the end of what may be read, and for longer runs of digits.
+    @inline(never)
+    private func numberByteByByte(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> (end: Int, integer: Bool, value: Double)? {
         let negative = base[start] == 0x2D
         var p = negative ? start &+ 1 : start
         let integerStart = p

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import HIGAuditCore
 
@@ -232,6 +233,52 @@ import Testing
             }
         }
         #expect(learning.lineShapes.matchedLines > count * 3 / 4)
+    }
+
+    /// Variable numbers read eight bytes at a time (`LineShapes.number`, with 16 bytes readable after
+    /// them): every count of integer and fraction digits around the fast path's limits, leading zeros,
+    /// signs, exponents, and malformed forms, each compared with the general scan and, for valid ones,
+    /// bit for bit with `Double(String)`.
+    @Test func variableNumbersReadAsTheScanReadsThem() {
+        var random = SplitMix64(seed: 5)
+        func digits(_ count: Int) -> String {
+            String((0..<count).map { _ in Character(String(random.next() % 10)) })
+        }
+        var learning = EventDecoder()
+        var general = EventDecoder(learnsLineShapes: false)
+        var count = 0
+        var fastPathForms = 0
+        for _ in 0..<40 {
+            for integerDigits in 0...10 {
+                for fractionDigits in -1...10 {
+                    var literal = (random.next() % 3 == 0 ? "-" : "") + digits(integerDigits)
+                    // A nonzero first digit, save now and then a leading zero (invalid past one digit).
+                    if integerDigits > 0, random.next() % 8 != 0, literal.last(where: \.isNumber) != nil {
+                        literal = literal.replacingOccurrences(of: "^(-?)0", with: "$11", options: .regularExpression)
+                    }
+                    if fractionDigits >= 0 { literal += "." + digits(fractionDigits) }
+                    switch random.next() % 12 {
+                    case 0: literal += "e\(random.next() % 30)"
+                    case 1: literal += "E-\(random.next() % 30)"
+                    default: break
+                    }
+                    if (1...7).contains(integerDigits) && (fractionDigits == -1 || (1...7).contains(fractionDigits)) {
+                        fastPathForms += 1
+                    }
+                    let y = Double(count % 1000) + 0.5
+                    let line = #"{"ts":"2026-11-20T18:00:41.\#(100 + count % 900)Z","session":"s1","type":"touch","#
+                        + #""id":"e\#(count)","phase":"moved","x":\#(literal),"y":\#(y),"target":"a-long-enough-target"}"#
+                    count += 1
+                    let expected = general.decode(line)
+                    let read = learning.decode(line)
+                    #expect(read == expected, "\(line)")
+                    if case .event(let event) = read, case .touch(let touch) = event.payload {
+                        #expect(touch.x?.bitPattern == Double(literal)?.bitPattern, "\(literal)")
+                    }
+                }
+            }
+        }
+        #expect(learning.lineShapes.matchedLines > count / 2 && fastPathForms > 1_000)
     }
 
     // MARK: Streams
