@@ -137,10 +137,9 @@ public struct EventDecoder: Sendable {
         clear(dirty & ~members, in: table.fields)
         table.dirtyFields.pointee = members
         do throws(MalformedLine) {
-            let texts = shapes.textsOfLatestMatch
             let verdict = try reader.interpret(
-                source: source, kind: shapes.kindOfLatestMatch, sharedTexts: texts.shared,
-                lineTextFields: texts.lineFields, accept: accept)
+                source: source, kind: shapes.kindOfLatestMatch, sharedTexts: shapes.sharedTextsOfLatestMatch,
+                lineTextFields: shapes.lineTextFieldsOfLatestMatch, accept: accept)
             if shapes.isRefreshDue, case .event = verdict {
                 shapes.refresh(reader.base, count: reader.count, fields: table.fields, numbers: table.numbers)
             }
@@ -476,19 +475,19 @@ private struct LineReader {
 
     // MARK: Interpreting
 
-    /// `kind`, when known, is the kind the line's `type` names (from the shape it matched); `sharedTexts`
-    /// are common texts known to be the line's (from that shape), and only the common text fields in
-    /// `lineTextFields` are read from the line.
+    /// `kind`, when known, is the kind the line's `type` names (from the shape it matched); `sharedTexts`,
+    /// when given, holds common texts known to be the line's (an `InlineTexts`, from that shape), and
+    /// only the common text fields in `lineTextFields` are read from the line.
     @inline(__always)
     func interpret(
-        source: SourceLocation, kind knownKind: EventKind? = nil, sharedTexts: InlineTexts = InlineTexts(),
+        source: SourceLocation, kind knownKind: EventKind? = nil, sharedTexts: UnsafeRawPointer? = nil,
         lineTextFields: UInt32 = EventField.commonTextBits, accept: (consuming Event) -> Void
     ) throws(MalformedLine) -> LineVerdict {
         let ts = try timestamp()
         longTexts.pointee.discardPending()
-        var texts = EventTexts(sharedTexts)
+        var texts = sharedTexts.map { EventTexts($0.load(as: InlineTexts.self)) } ?? EventTexts()
         // A shared session is valid (the shape's line had it) and not in the field table (see
-        // `LineShapes.textsOfLatestMatch`).
+        // `LineShapes.sharedTextsOfLatestMatch`).
         if lineTextFields & EventField.session.bit != 0 {
             let session = try present(.session)
             guard session.kind == .string else { throw wrongType(.session, session, expected: "a string") }

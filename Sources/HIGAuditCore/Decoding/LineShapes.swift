@@ -32,7 +32,7 @@
 /// length). A shape keeps its type's `EventKind` and the set of its fields, so that the decoder
 /// neither looks the kind up again nor clears more of the field table than the last line set; and the
 /// common texts (`session`, `device`, …) that are constant and plain, as the decoder would make them,
-/// so that it reads only the others from the line (`textsOfLatestMatch`).
+/// so that it reads only the others from the line (`sharedTextsOfLatestMatch`).
 struct LineShapes {
     /// Shapes kept, most recently matched first.
     static let capacity = 16
@@ -209,7 +209,7 @@ struct LineShapes {
 
     /// Fills `fields` and `numbers` for the `count` bytes at `base` from a shape they match, and says
     /// whether one did. A match sets every field of the shape (`membersOfLatestMatch`) but its shared
-    /// texts (`textsOfLatestMatch`), which the decoder takes from the shape, and no other; the caller
+    /// texts (`sharedTextsOfLatestMatch`), which the decoder takes from the shape, and no other; the caller
     /// makes the others absent. When none matched, the fields set while trying are absent
     /// again, and the others as they were.
     @inline(__always)
@@ -308,16 +308,18 @@ struct LineShapes {
     }
 
 
-    /// The common texts every line of the shape `match` matched last shares, and the common text fields
-    /// (bit `field.rawValue` each) it does not: the decoder starts the line's texts from the first and
-    /// reads only the second from the line. The shared texts are those the decoder would read from the
-    /// line (its bytes are the shape line's there, which decoded to an event).
-    var textsOfLatestMatch: (shared: InlineTexts, lineFields: UInt32) {
-        let latest = shape(index(atRank: 0))
-        return (
-            latest.load(fromByteOffset: Shape.sharedTexts, as: InlineTexts.self),
-            latest.load(fromByteOffset: Shape.lineTextFields, as: UInt32.self)
-        )
+    /// Where the shape `match` matched last keeps the common texts all its lines share (an
+    /// `InlineTexts`, to load): those the decoder would read from the line, whose bytes are the shape
+    /// line's there, and that line decoded to an event. The decoder starts the line's texts from them.
+    /// A pointer, not the value: loaded where the event is built, the texts are copied once.
+    var sharedTextsOfLatestMatch: UnsafeRawPointer {
+        UnsafeRawPointer(shape(index(atRank: 0)) + Shape.sharedTexts)
+    }
+
+    /// The common text fields (bit `field.rawValue` each) not among the shared texts of the shape
+    /// `match` matched last: the decoder reads these from the line.
+    var lineTextFieldsOfLatestMatch: UInt32 {
+        shape(index(atRank: 0)).load(fromByteOffset: Shape.lineTextFields, as: UInt32.self)
     }
 
     /// The fields the line `match` matched last has (bit `field.rawValue` each): the fields it set, and

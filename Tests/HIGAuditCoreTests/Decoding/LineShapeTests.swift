@@ -205,7 +205,7 @@ import Testing
         #expect(learning.lineShapes.matchedLines - matchedBefore == 1_800)
     }
 
-    /// The common texts a shape keeps for its lines (`LineShapes.textsOfLatestMatch`): constant ones
+    /// The common texts a shape keeps for its lines (`LineShapes.sharedTextsOfLatestMatch`): constant ones
     /// plain, escaped, over 16 bytes, exactly 16, empty, `null` or absent, next to ones that change
     /// every few lines, in runs long enough to be learned; every line must decode as the scan reads it.
     @Test func sharedTextsAreTheLinesOwn() {
