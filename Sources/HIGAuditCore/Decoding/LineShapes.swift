@@ -22,7 +22,8 @@
 /// and member order, replacing the one it refines. A value is variable when it was variable there,
 /// when it differs from it for the second time within `changeWindow` lines, or when it has been seen
 /// both as a string and as a number; a value that changes once and then stays is the new constant.
-/// After `refreshInterval` matches a shape is learned again from its next matched line, and the
+/// A line that differs only in constants that had been still for a while becomes a second shape
+/// beside the one it would refine (`rareChangeLines`). After `refreshInterval` matches a shape is learned again from its next matched line, and the
 /// variable values equal to its own become constants again. While lines keep missing (more than a
 /// third of a block of 256 lines) matching and learning rest for a while, so varied input costs little
 /// more than the general scan alone.
@@ -151,6 +152,28 @@ struct LineShapes {
     /// dropping the shape keeps the values that do change (`ts`, `id`, `x`, `y`) variable, so the
     /// lines after a refresh still match.
     private static let refreshInterval: Int32 = 512
+
+    /// Forking shapes: a value that changes now and then, in clusters (a touch's target and input on a
+    /// tap on a button and back to the canvas; the screen), would be made variable by the second-change
+    /// rule and read on every line until a refresh, mostly to find the same value. When a line differs
+    /// from its shape in constants that had not changed for at least `rareChangeLines` of the shape's
+    /// lines (and the shape has read `forkingAfter` lines), it becomes a shape of its own beside it,
+    /// those values constants in both, and lines then match one or the other. With `maxSiblings`
+    /// shapes of its type and members held, the least recently matched other one makes way. A value
+    /// that changes more often (`ts`, `id`, `x`, `y`, `phase`) is made variable as before.
+    ///
+    /// A refresh that makes a variable value constant again counts it as changed there, its changes
+    /// while variable being unseen, so that a value changing every few lines is variable again at its
+    /// next change. One still for longer (`phase` through a long stroke) can be taken for a rare one:
+    /// the shapes then fork on it, crowd out the other layout, and the old rule takes over until the
+    /// next refresh (two fifths of the stroke lines of `LineShapeTests.valuesChangingInClustersForkShapes`).
+    ///
+    /// Measured on the benchmark's slice (2,965 → 2,909 instructions a line of decoding) and on the
+    /// realistic noisy sample (+0.1%), against other settings: a gap of 2, 3, 6, 8, 16 or 32 lines,
+    /// 1, 3, 4, 6 or 8 shapes, and counting each value's changes instead of its gap.
+    private static let rareChangeLines: Int32 = 4
+    private static let forkingAfter: Int32 = 64
+    private static let maxSiblings = 2
 
     init() {
         precondition(
@@ -749,18 +772,26 @@ struct LineShapes {
         order: UnsafeBufferPointer<UInt8>, memberCount: Int, refreshing: Bool
     ) {
         let type = fields[EventField.type.rawValue]
-        // The shape this line refines: same type, same members in the same order.
+        // The shape this line refines: same type, same members in the same order, most recently matched
+        // first; and how many such shapes there are.
         var rank = 0
         var previous: UnsafeMutableRawPointer?
-        while rank < used {
-            let candidate = shape(index(atRank: rank))
+        var siblings = 0
+        var leastRecentSiblingRank = 0
+        var candidateRank = 0
+        while candidateRank < used {
+            let candidate = shape(index(atRank: candidateRank))
             if Self.sameMembers(candidate, order: order, memberCount: memberCount),
                 Self.sameValue(candidate, type, in: base, field: EventField.type.rawValue)
             {
-                previous = candidate
-                break
+                if previous == nil {
+                    previous = candidate
+                    rank = candidateRank
+                }
+                siblings &+= 1
+                leastRecentSiblingRank = candidateRank
             }
-            rank &+= 1
+            candidateRank &+= 1
         }
         // Which values vary: those that varied in the previous shape, and those that differ from it for
         // the second time within `changeWindow` lines. A value changing once (a new session, screen or
@@ -775,6 +806,10 @@ struct LineShapes {
             changes[field] = previous?.load(fromByteOffset: Shape.lastChanges &+ 4 &* field, as: Int32.self)
                 ?? (lines &- Self.changeWindow)
         }
+        // Constants that differ and change rarely, and those of them the rule above made variable (see
+        // `rareChangeLines`).
+        var rareChanges: UInt32 = 0
+        var rareMadeVariable: UInt32 = 0
         if let previous {
             let previouslyVariable = previous.load(fromByteOffset: Shape.variableFields, as: UInt32.self)
             let previouslyEither = previous.load(fromByteOffset: Shape.eitherFields, as: UInt32.self)
@@ -784,11 +819,21 @@ struct LineShapes {
                 guard value.kind == .string || value.kind == .number else { continue }
                 var variable = previouslyVariable & (1 << field) != 0
                 if !Self.sameValue(previous, value, in: base, field: field) {
+                    let wasVariable = variable
+                    let unchangedLines = lines &- changes[field]
                     // When refreshing, only variable values can differ: they stay variable.
-                    if lines &- changes[field] < Self.changeWindow { variable = true }
+                    if unchangedLines < Self.changeWindow { variable = true }
                     changes[field] = lines
+                    if !wasVariable && !refreshing {
+                        if lines >= Self.forkingAfter && unchangedLines >= Self.rareChangeLines {
+                            rareChanges |= 1 << field
+                            if variable { rareMadeVariable |= 1 << field }
+                        }
+                    }
                 } else if refreshing {
-                    // Unchanged over the shape's life: a constant again.
+                    // Unchanged over the shape's life: a constant again. Its changes while variable were
+                    // not seen: its next change is judged from here (see `rareChangeLines`).
+                    if variable { changes[field] = lines }
                     variable = false
                 }
                 // A value written now as a string, now as a number is variable at once, read either way.
@@ -805,12 +850,22 @@ struct LineShapes {
                 }
             }
         }
+        // A line that differs from its shape in values that change rarely becomes a shape of its own
+        // beside it, those values constants in both (values that change often are variable in it).
+        let forking = previous != nil && rareChanges != 0
+        if forking {
+            variableFields &= ~rareMadeVariable
+            variableCount &-= rareMadeVariable.nonzeroBitCount
+        }
         guard variableCount <= Self.maxVariables else { return }
 
-        // The slot: the previous shape's, else a free one, else the least recently matched.
+        // The slot: the previous shape's (unless forking), else a free one, else the least recently
+        // matched.
         let slotRank: Int
-        if previous != nil {
+        if previous != nil && !forking {
             slotRank = rank
+        } else if forking && siblings >= Self.maxSiblings {
+            slotRank = leastRecentSiblingRank
         } else if used < Self.capacity {
             slotRank = used
             used &+= 1
