@@ -23,10 +23,10 @@
 /// when it differs from it for the second time within `changeWindow` lines, or when it has been seen
 /// both as a string and as a number; a value that changes once and then stays is the new constant.
 /// A line that differs only in constants that had been still for a while becomes a second shape
-/// beside the one it would refine (`rareChangeLines`). After `refreshInterval` matches a shape is learned again from its next matched line, and the
-/// variable values equal to its own become constants again. While lines keep missing (more than a
-/// third of a block of 256 lines) matching and learning rest for a while, so varied input costs little
-/// more than the general scan alone.
+/// beside the one it would refine (`rareChangeLines`). After `refreshInterval` matches a shape is
+/// learned again from its next matched line, and the variable values equal to its own become
+/// constants again. While lines keep missing (more than a third of a block of 256 lines) matching and
+/// learning rest for a while, so varied input costs little more than the general scan alone.
 ///
 /// Trying: shapes whose `type` value stands where the line has the same bytes are tried first, most
 /// recently matched first; the others only when none of them does (a value before the type changed
