@@ -79,8 +79,9 @@ public struct EventDecoder: Sendable {
         if !isKnownUniquelyReferenced(&table) { table = FieldTable() }
         let fields = table.fields
         // The fields the last line set stay in the table until this line needs them absent: a matched
-        // line sets every field of its shape, so only those of the last line's that its shape lacks
-        // are cleared, and before the general scan all of them are.
+        // line sets every field of its shape but its shared texts (which the decoder takes from the
+        // shape and never reads from the table), so only those of the last line's that its shape
+        // lacks are cleared, and before the general scan all of them are.
         let dirty = table.dirtyFields.pointee
         let base = raw.assumingMemoryBound(to: UInt8.self)
         let numbers = table.numbers
@@ -126,7 +127,8 @@ public struct EventDecoder: Sendable {
     }
 
     /// The verdict on a line a shape matched; its fields are exactly those the scan would note (see
-    /// `LineShapes`), but those of the last line that the shape lacks are still to be cleared.
+    /// `LineShapes`), but for its shared texts, which may be stale, and those of the last line that the
+    /// shape lacks, which are still to be cleared.
     @inline(__always)
     private static func interpretMatched(
         _ reader: LineReader, dirty: UInt32, table: FieldTable, source: SourceLocation,
@@ -486,8 +488,8 @@ private struct LineReader {
         let ts = try timestamp()
         longTexts.pointee.discardPending()
         var texts = sharedTexts.map { EventTexts($0.load(as: InlineTexts.self)) } ?? EventTexts()
-        // A shared session is valid (the shape's line had it) and not in the field table (see
-        // `LineShapes.sharedTextsOfLatestMatch`).
+        // A shared session is valid (the shape's line had it), and its field-table entry may be stale
+        // (see `LineShapes.sharedTextsOfLatestMatch`).
         if lineTextFields & EventField.session.bit != 0 {
             let session = try present(.session)
             guard session.kind == .string else { throw wrongType(.session, session, expected: "a string") }

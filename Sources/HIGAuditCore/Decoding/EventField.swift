@@ -49,14 +49,21 @@ enum EventField: Int, CaseIterable {
     }
 
     /// The fields an event keeps in its `EventTexts` whatever its type, with their slots; `id` is not
-    /// among them, a loading operation's `id` being its payload's.
+    /// among them, a loading operation's `id` being its payload's. A line shape hands the decoder the
+    /// ones its lines share and leaves their field-table entries stale (`LineShapes`): nothing but
+    /// the common texts' reading may read these fields from the table, no payload among them.
     static let commonTexts: [(field: EventField, slot: EventTexts.Slot)] = [
         (.session, .session), (.device, .device), (.app, .app), (.appVersion, .appVersion),
         (.osVersion, .osVersion), (.screen, .screen),
     ]
 
-    /// Bit `rawValue` set for each field of `commonTexts`.
-    static let commonTextBits: UInt32 = commonTexts.reduce(0) { $0 | $1.field.bit }
+    /// Bit `rawValue` set for each field of `commonTexts`. Computed, not stored: a constant the
+    /// decoder's general path uses on every line, without a lazy global's check.
+    static var commonTextBits: UInt32 {
+        @inline(__always) get {
+            session.bit | device.bit | app.bit | appVersion.bit | osVersion.bit | screen.bit
+        }
+    }
 
     /// This field's bit in the masks of fields (`1 << rawValue`).
     @inline(__always)

@@ -22,8 +22,8 @@
 /// and member order, replacing the one it refines. A value is variable when it was variable there,
 /// when it differs from it for the second time within `changeWindow` lines, or when it has been seen
 /// both as a string and as a number; a value that changes once and then stays is the new constant.
-/// A line that differs only in constants that had been still for a while becomes a second shape
-/// beside the one it would refine (`rareChangeLines`). After `refreshInterval` matches a shape is
+/// A line that differs in constants that had been still for a while becomes a second shape beside
+/// the one it would refine (`rareChangeLines`). After `refreshInterval` matches a shape is
 /// learned again from its next matched line, and the variable values equal to its own become
 /// constants again. While lines keep missing (more than a third of a block of 256 lines) matching and
 /// learning rest for a while, so varied input costs little more than the general scan alone.
@@ -159,8 +159,11 @@ struct LineShapes {
     /// from its shape in constants that had not changed for at least `rareChangeLines` of the shape's
     /// lines (and the shape has read `forkingAfter` lines), it becomes a shape of its own beside it,
     /// those values constants in both, and lines then match one or the other. With `maxSiblings`
-    /// shapes of its type and members held, the least recently matched other one makes way. A value
-    /// that changes more often (`ts`, `id`, `x`, `y`, `phase`) is made variable as before.
+    /// shapes of its type and members held, the least recently matched other one makes way (with all
+    /// `capacity` shapes held and no other of its kind, the least recently matched shape, which may
+    /// be the one it forks from). A value that changes more often (`ts`, `id`, `x`, `y`, `phase`) is
+    /// made variable as before. A value that changes once for good after a long while (a new
+    /// session's) forks too, and the old shape stays until it makes way: a failed try on misses.
     ///
     /// A refresh that makes a variable value constant again counts it as changed there, its changes
     /// while variable being unseen, so that a value changing every few lines is variable again at its
@@ -185,7 +188,9 @@ struct LineShapes {
                 && State.members + EventField.count <= State.powersOfTen
                 && State.powersOfTen + 8 * 16 <= State.integerPowersOfTen
                 && State.integerPowersOfTen + 8 * 8 <= State.shapes
-                && Shape.memberFields + EventField.count <= Shape.lines,
+                && Shape.memberFields + EventField.count <= Shape.lines
+                && Shape.constants % 8 == 0 && Shape.fieldTable % 8 == 0 && Shape.sharedTexts % 8 == 0
+                && Shape.stride % 64 == 0,
             "LineShapes layout overlaps")
         let byteCount = State.shapes + Self.capacity * Shape.stride
         storage = .allocate(byteCount: byteCount, alignment: 64)
@@ -376,7 +381,8 @@ struct LineShapes {
 
     /// Learns the shape that just matched afresh from its line, which `match` read into `fields` and
     /// `numbers` and which decoded to an event: its variable values that are the same as in the
-    /// shape's line become constants (see `refreshInterval`).
+    /// shape's line become constants (see `refreshInterval`). Writes the shared texts' constants into
+    /// `fields` first, which the match left out and learning reads.
     func refresh(
         _ base: UnsafePointer<UInt8>, count: Int, fields: UnsafeMutablePointer<FieldValue>,
         numbers: UnsafeMutablePointer<Double>
@@ -854,8 +860,10 @@ struct LineShapes {
         // beside it, those values constants in both (values that change often are variable in it).
         let forking = previous != nil && rareChanges != 0
         if forking {
-            variableFields &= ~rareMadeVariable
-            variableCount &-= rareMadeVariable.nonzeroBitCount
+            // A value seen both as a string and as a number stays variable.
+            let madeConstant = rareMadeVariable & ~eitherFields
+            variableFields &= ~madeConstant
+            variableCount &-= madeConstant.nonzeroBitCount
         }
         guard variableCount <= Self.maxVariables else { return }
 
