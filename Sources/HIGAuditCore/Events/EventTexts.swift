@@ -186,7 +186,8 @@ extension EventTexts: Equatable {
 
 /// The inline part of `EventTexts`: the words of its texts of up to 16 bytes and every slot's length.
 /// Trivial (no reference), so that a line shape can keep, in its raw storage, the texts that its
-/// lines share, and the decoder start each matched line's texts from them (`LineShapes.sharedTextsOfLatestMatch`).
+/// lines share, and the decoder start each matched line's texts from them
+/// (`LineShapes.sharedTextsOfLatestMatch`).
 struct InlineTexts: Equatable, Sendable {
     /// A slot's bytes 0–7 and 8–15, as `CompactText` has them; zero for an absent or long text, so that
     /// equal texts are equal words.
