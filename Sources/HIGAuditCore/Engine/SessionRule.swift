@@ -3,15 +3,16 @@
 ///
 /// Keeping the per-session state out of the rule lets the engine store it beside the session (one
 /// value per open session, `Codable` so open sessions can be checkpointed between nightly runs) and
-/// drop it when the session closes. The engine calls `observe` only for the kinds in `interests`, in
-/// the session's `ts` order (equal `ts` in input order), and `finish` once when the session closes.
+/// drop it when the session closes. The engine calls `observe` only for the kinds in `interests` (for
+/// touches, the phases), in the session's `ts` order (equal `ts` in input order), and `finish` once
+/// when the session closes.
 public protocol SessionRule: Sendable {
     associatedtype State: RuleState
 
     /// The rule's id, as in `description` (kept apart so reporting never copies the description).
     static var identifier: String { get }
     static var description: RuleDescription { get }
-    /// The event kinds this rule wants to see; the engine dispatches by kind through a table.
+    /// The event kinds (and touch phases) this rule wants to see; the engine dispatches through a table.
     static var interests: EventKindSet { get }
 
     /// Reads the rule's parameters (overrides or defaults, never below their minimum).

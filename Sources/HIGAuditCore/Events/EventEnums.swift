@@ -34,6 +34,16 @@ public enum PencilTapAction: Sendable, Hashable {
 
 public enum TouchPhase: String, CaseIterable, Sendable {
     case began, moved, ended, cancelled
+
+    /// The case's position in `allCases`, which the rule dispatch indexes its touch table by.
+    var ordinal: Int {
+        switch self {
+        case .began: 0
+        case .moved: 1
+        case .ended: 2
+        case .cancelled: 3
+        }
+    }
 }
 
 public enum TouchInput: String, CaseIterable, Sendable {

@@ -36,6 +36,10 @@ public enum EventKind: UInt8, CaseIterable, Sendable, Hashable {
 }
 
 /// A set of event kinds as a bit mask, so the engine can hand each event only to the rules that asked.
+///
+/// Touches, most of the events in a log, can also be asked for by phase (`touches(_:)`): a rule that
+/// only reacts to a touch's start or end is then not handed the strokes in between. `touch` itself
+/// stands for touches in every phase.
 public struct EventKindSet: OptionSet, Sendable, Hashable {
     public let rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
@@ -50,8 +54,26 @@ public struct EventKindSet: OptionSet, Sendable, Hashable {
         self.init(rawValue: raw)
     }
 
+    /// Touches in the given phases only.
+    public static func touches(_ phases: TouchPhase...) -> EventKindSet {
+        var raw: UInt32 = 0
+        for phase in phases { raw |= phaseBit(phase) }
+        return EventKindSet(rawValue: raw)
+    }
+
+    /// Whether every event of `kind` is in the set (for `touch`: touches in every phase).
     public func contains(_ kind: EventKind) -> Bool {
         rawValue & (1 << UInt32(kind.rawValue)) != 0
+    }
+
+    /// Whether touches in `phase` are in the set, by themselves or with every touch.
+    public func contains(touchesIn phase: TouchPhase) -> Bool {
+        contains(.touch) || rawValue & Self.phaseBit(phase) != 0
+    }
+
+    /// The phases' bits follow the kinds' (`EventKind` has 16 cases).
+    private static func phaseBit(_ phase: TouchPhase) -> UInt32 {
+        1 << UInt32(EventKind.allCases.count + phase.ordinal)
     }
 
     public static let all = EventKindSet(EventKind.allCases)

@@ -97,6 +97,9 @@ struct ConfiguredRules: Sendable {
     /// `RuleSlot.rawValue`. Bits rather than an array of slots per kind: reading an inner array
     /// retained and released it on every event.
     private let dispatch: [UInt32]
+    /// The same for touches, by `TouchPhase.ordinal`: most events are touches in mid-stroke, which the
+    /// rules that only want a touch's start or end are then not handed.
+    private let touchDispatch: [UInt32]
 
     init(configuration: AuditConfiguration) {
         destructiveDoubleTap = DestructiveDoubleTapRule(configuration: configuration)
@@ -117,6 +120,10 @@ struct ConfiguredRules: Sendable {
         dispatch = EventKind.allCases.map { kind in
             enabled.filter { $0.interests.contains(kind) }.reduce(0) { $0 | 1 << UInt32($1.rawValue) }
         }
+        touchDispatch = TouchPhase.allCases.map { phase in
+            enabled.filter { $0.interests.contains(touchesIn: phase) }.reduce(0) { $0 | 1 << UInt32($1.rawValue) }
+        }
+        precondition(TouchPhase.allCases.map(\.ordinal) == Array(TouchPhase.allCases.indices), "ordinals index allCases")
     }
 
     var enabledDescriptions: [RuleDescription] { enabled.map(\.description) }
@@ -126,7 +133,7 @@ struct ConfiguredRules: Sendable {
     /// mispredicted ~3 times an event in cachegrind's model (46% of `analyze`'s mispredicted indirect
     /// branches, 9% of all its mispredictions); these tests follow the kind of event and are predicted.
     func observe(_ event: Event, states: inout RuleStates, in session: inout SessionContext) {
-        let pending = dispatch[Int(event.kind.rawValue)]
+        let pending = slots(for: event)
         guard pending != 0 else { return }
         if pending & Self.bit(.destructiveDoubleTap) != 0 {
             destructiveDoubleTap.observe(event, state: &states.destructiveDoubleTap, in: &session)
@@ -163,8 +170,15 @@ struct ConfiguredRules: Sendable {
         }
     }
 
+    /// The enabled rules that want `event`, one bit per `RuleSlot.rawValue`.
     @inline(__always)
-    private static func bit(_ slot: RuleSlot) -> UInt32 { 1 << UInt32(slot.rawValue) }
+    func slots(for event: Event) -> UInt32 {
+        if case .touch(let touch) = event.payload { return touchDispatch[touch.phase.ordinal] }
+        return dispatch[Int(event.kind.rawValue)]
+    }
+
+    @inline(__always)
+    static func bit(_ slot: RuleSlot) -> UInt32 { 1 << UInt32(slot.rawValue) }
 
     func finish(states: inout RuleStates, in session: inout SessionContext) {
         for slot in enabled {

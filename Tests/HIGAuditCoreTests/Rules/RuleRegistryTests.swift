@@ -57,6 +57,31 @@ import Testing
         #expect(engine.enabledRules.count == 10)
     }
 
+    /// Mid-stroke touches, most of a log, go only to the rule that wants every event; a touch's start
+    /// and end also go to the rules that asked for that phase.
+    @Test func touchesAreHandedOnlyToTheRulesThatWantTheirPhase() {
+        let rules = ConfiguredRules(configuration: AuditConfiguration())
+        func handed(_ phase: TouchPhase) -> Set<RuleSlot> {
+            let event = Event(ts: 0, session: "s", payload: .touch(Touch(phase: phase, target: "tab:A")))
+            let bits = rules.slots(for: event)
+            return Set(RuleSlot.allCases.filter { bits & ConfiguredRules.bit($0) != 0 })
+        }
+        #expect(handed(.moved) == [.tabStateLost])
+        #expect(handed(.cancelled) == [.tabStateLost])
+        #expect(handed(.began) == [.destructiveDoubleTap, .tabStateLost])
+        #expect(handed(.ended) == [.forcedTabSwitch, .tabStateLost])
+        let tap = Event(ts: 0, session: "s", payload: .pencilDoubleTap(action: .system(.switchEraser)))
+        let tapBits = rules.slots(for: tap)
+        #expect(Set(RuleSlot.allCases.filter { tapBits & ConfiguredRules.bit($0) != 0 })
+            == [.destructiveDoubleTap, .pencilPreferenceIgnored, .tabStateLost])
+
+        var configuration = AuditConfiguration()
+        configuration.rules["tab-state-lost"] = RuleSettings(enabled: false)
+        let withoutTabState = ConfiguredRules(configuration: configuration)
+        let moved = Event(ts: 0, session: "s", payload: .touch(Touch(phase: .moved)))
+        #expect(withoutTabState.slots(for: moved) == 0)
+    }
+
     @Test func parameterBelowItsMinimumIsRaisedToIt() {
         // burst_count 0 would make every haptic a burst of nothing; the rule uses the minimums (2, 1 ms).
         let result = run([haptic(0), haptic(0)], only("haptic-overuse", ["burst_count": 0, "burst_window_ms": -5]))

@@ -16,7 +16,8 @@ public struct ForcedTabSwitchRule: SessionRule {
     )
 
     public static let identifier = "forced-tab-switch"
-    public static let interests = EventKindSet(.touch, .tabSwitch)
+    /// Only a touch that ends can be a tab-bar touch.
+    public static let interests = EventKindSet(.tabSwitch).union(.touches(.ended))
 
     public static let description = RuleDescription(
         identifier: identifier,

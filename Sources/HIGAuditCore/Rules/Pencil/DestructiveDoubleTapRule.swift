@@ -11,7 +11,8 @@ public struct DestructiveDoubleTapRule: SessionRule {
     )
 
     public static let identifier = "destructive-double-tap"
-    public static let interests = EventKindSet(.pencilDoubleTap, .touch, .contentMutation)
+    /// Only a touch that begins matters (it breaks the link between a double-tap and a change).
+    public static let interests = EventKindSet(.pencilDoubleTap, .contentMutation).union(.touches(.began))
 
     public static let description = RuleDescription(
         identifier: identifier,
