@@ -1,7 +1,8 @@
-/// A 64-bit fingerprint of an event `id`, which is what a session remembers for duplicate detection.
+/// A 64-bit fingerprint of an event `id`, which is what a session remembers for duplicate detection
+/// of ids that are not numbered (`SeenIds`), and what a checkpoint keeps of every id.
 ///
 /// Remembering fingerprints instead of the strings keeps an open session's memory at 8 bytes per id
-/// and makes the per-event check a hash of the id's bytes plus an integer set lookup. FNV-1a is fixed
+/// and makes the check a hash of the id's bytes plus an integer set lookup. FNV-1a is fixed
 /// (not seeded per process), so fingerprints stay valid in a checkpoint across runs. Two different ids
 /// of one session sharing a fingerprint would make the later one a false duplicate; for a session with
 /// n ids the chance is about n² / 2⁶⁵ (10⁻¹¹ for 20 000 ids).

@@ -1,6 +1,7 @@
-/// The id fingerprints one session has accepted (`EventIdentity`), for duplicate detection.
+/// The fingerprints (`EventIdentity`) of the ids one session has accepted that are not numbered ones
+/// in its bitmap (`SeenIds`), for duplicate detection.
 ///
-/// Every event with an `id` does one lookup and one insert here, so this replaces `Set<UInt64>`,
+/// Every event with such an `id` does one lookup and one insert here, so this replaces `Set<UInt64>`,
 /// whose per-process seeded SipHash showed up at about 4% of a whole `analyze`. Fingerprints are
 /// already hashes, so one multiplication spreads them over an open-addressing table (linear probing,
 /// a power-of-two capacity, at most three quarters full). Zero marks an empty slot; the fingerprint 0

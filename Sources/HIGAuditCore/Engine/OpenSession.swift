@@ -14,14 +14,15 @@ final class OpenSession {
     var newestTs: Int64
     /// Earliest accepted `session.end` `ts`, if any (SPEC §2 closing rule (a)).
     var endTs: Int64?
-    /// Fingerprints of the ids of the session's accepted events, for duplicate detection.
-    var seenIds = FingerprintSet()
+    /// The ids of the session's accepted events, for duplicate detection.
+    let seenIds: SeenIds
     let buffer = ReorderBuffer()
     var context: SessionContext
     var ruleStates: RuleStates
 
-    init(key: CompactText, newestTs: Int64, ruleStates: RuleStates) {
+    init(key: CompactText, newestTs: Int64, ruleStates: RuleStates, seenIds: SeenIds = SeenIds()) {
         self.key = key
+        self.seenIds = seenIds
         let id = key.string
         self.id = id
         self.newestTs = newestTs

@@ -37,7 +37,7 @@ extension SessionEngine {
         let sessions = open.values.sorted(by: OpenSession.idOrder).map { session -> SessionCheckpoint in
             SessionCheckpoint(
                 id: session.id, newestTs: session.newestTs, endTs: session.endTs,
-                seenIds: session.seenIds.sorted(), pendingEvents: session.buffer.pending, context: session.context,
+                seenIds: session.seenIds.checkpointFingerprints, pendingEvents: session.buffer.pending, context: session.context,
                 ruleStates: session.ruleStates)
         }
         return EngineCheckpoint(streamNewestTs: streamNewestTs, sessions: sessions)
@@ -52,9 +52,10 @@ extension SessionEngine {
         self.init(configuration: configuration, onLate: onLate, onReport: onReport)
         streamNewestTs = checkpoint.streamNewestTs
         for saved in checkpoint.sessions {
-            let session = OpenSession(key: CompactText(saved.id), newestTs: saved.newestTs, ruleStates: saved.ruleStates)
+            let session = OpenSession(
+                key: CompactText(saved.id), newestTs: saved.newestTs, ruleStates: saved.ruleStates,
+                seenIds: SeenIds(fingerprints: saved.seenIds))
             session.endTs = saved.endTs
-            session.seenIds = FingerprintSet(saved.seenIds)
             session.context = saved.context
             for event in saved.pendingEvents { session.buffer.insert(event) }
             open[session.key] = session

@@ -94,7 +94,7 @@ public final class SessionEngine {
             return reject(event, .sessionClosed)
         }
         let created = OpenSession(key: key, newestTs: event.ts, ruleStates: RuleStates())
-        if let fingerprint = event.texts.fingerprint(.id) { created.seenIds.insert(fingerprint) }
+        _ = created.seenIds.insert(idOf: event.texts)
         open[key] = created
         lastSession = created
         statistics.sessions += 1
@@ -109,15 +109,12 @@ public final class SessionEngine {
             close(session)
             return reject(event, .sessionClosed)
         }
-        // Duplicate is tried before late; hashing the id once on the common (accepted) path.
+        // Duplicate is tried before late; the id is looked up once on the common (accepted) path.
         let isLate = event.ts < session.newestTs.minus(maxLateness)
-        if let fingerprint = event.texts.fingerprint(.id) {
-            let isDuplicate = isLate
-                ? session.seenIds.contains(fingerprint) : !session.seenIds.insert(fingerprint).inserted
-            if isDuplicate {
-                statistics.duplicateEvents += 1
-                return .duplicate
-            }
+        let isDuplicate = isLate ? session.seenIds.contains(idOf: event.texts) : !session.seenIds.insert(idOf: event.texts)
+        if isDuplicate {
+            statistics.duplicateEvents += 1
+            return .duplicate
         }
         if isLate {
             return reject(event, .tooOld(sessionNewestTs: session.newestTs, maxLatenessMs: maxLateness))

@@ -88,6 +88,16 @@ struct EventTexts: Sendable {
             low: stored.low, high: stored.high, count: UInt8(truncatingIfNeeded: length &- 1))
     }
 
+    /// The slot's text as `CompactText`'s inline words and byte count; nil when it has none or it is
+    /// long. The bytes after `count` are zero.
+    @inline(__always)
+    func inlineWords(_ slot: Slot) -> (low: UInt64, high: UInt64, count: Int)? {
+        let length = length(slot)
+        if length == Self.absent || length == Self.long { return nil }
+        let stored = inline.words[slot]
+        return (stored.low, stored.high, Int(truncatingIfNeeded: length &- 1))
+    }
+
     @inline(__always)
     private func length(_ slot: Slot) -> UInt64 { (inline.lengths &>> UInt64(slot.rawValue &* 8)) & 0xFF }
 
