@@ -74,61 +74,37 @@ public final class SessionEngine {
     /// Classifies one decoded event (its `source` set) and, if accepted, queues it for the rules.
     ///
     /// The common case, an event of the previous event's session, binds that session once: written
-    /// with the lookup in one function, the session was retained and released twice a line. `accept`
-    /// has this one call site and is inlined; the optimiser then leaves `refusal` out of line (it
-    /// inlines one of the two, whatever their attributes say), which measured ~2% faster than the other
-    /// way round.
+    /// with the lookup in one function, the session was retained and released twice a line.
     @discardableResult
     public func ingest(_ event: consuming Event) -> EventDisposition {
-        let session: OpenSession
-        var opened = false
-        if let last = lastSession, event.texts.holds(last.key, in: .session) {
-            session = last
-        } else {
-            switch admission(of: event) {
-            case .refused(let disposition): return disposition
-            case .found(let found): session = found
-            case .opened(let created):
-                session = created
-                opened = true
-            }
+        if let session = lastSession, event.texts.holds(session.key, in: .session) {
+            return classify(consume event, in: session)
         }
-        if !opened, let refused = refusal(of: event, in: session) { return refused }
-        accept(consume event, into: session)
-        return .accepted
+        return ingestAfterLookup(consume event)
     }
 
-    private enum Admission {
-        /// An open session's event, still to be classified.
-        case found(OpenSession)
-        /// The first event of a new session, its id recorded: accepted.
-        case opened(OpenSession)
-        /// An event of a closed session.
-        case refused(EventDisposition)
-    }
-
-    /// An event of another session than the previous event's: its session found, opened, or closed.
-    private func admission(of event: borrowing Event) -> Admission {
+    /// An event of another session than the previous event's: found, refused or opened.
+    private func ingestAfterLookup(_ event: consuming Event) -> EventDisposition {
         let key = event.sessionText
         if let found = open[key] {
             lastSession = found
-            return .found(found)
+            return classify(consume event, in: found)
         }
         if closed.contains(key) || closedBeforeStart?(event.session) == true {
-            return .refused(reject(event, .sessionClosed))
+            return reject(event, .sessionClosed)
         }
         let created = OpenSession(key: key, newestTs: event.ts, ruleStates: RuleStates())
         _ = created.seenIds.insert(idOf: event.texts)
         open[key] = created
         lastSession = created
         statistics.sessions += 1
-        return .opened(created)
+        accept(consume event, into: created)
+        return .accepted
     }
 
-    /// Why an event of an open session is not accepted (closed, duplicate or late, tried in SPEC
-    /// order); nil when it is, its id then recorded. Out of line: see `ingest`.
-    @inline(never)
-    private func refusal(of event: borrowing Event, in session: OpenSession) -> EventDisposition? {
+    /// An event of an open session: closed, duplicate, late or accepted, in SPEC order.
+    @inline(__always)
+    private func classify(_ event: consuming Event, in session: OpenSession) -> EventDisposition {
         if hasClosed(session) {
             close(session)
             return reject(event, .sessionClosed)
@@ -143,7 +119,8 @@ public final class SessionEngine {
         if isLate {
             return reject(event, .tooOld(sessionNewestTs: session.newestTs, maxLatenessMs: maxLateness))
         }
-        return nil
+        accept(consume event, into: session)
+        return .accepted
     }
 
     /// End of input: closes every open session (SPEC §2 (c)), in session-id order.
@@ -153,7 +130,7 @@ public final class SessionEngine {
 
     // MARK: - Classification
 
-    private func reject(_ event: borrowing Event, _ reason: LateReason) -> EventDisposition {
+    private func reject(_ event: Event, _ reason: LateReason) -> EventDisposition {
         statistics.lateEvents += 1
         onLate(event, reason)
         return .late(reason)
