@@ -75,11 +75,18 @@ final class SeenIds {
         return fingerprints.contains(Self.fingerprint(id))
     }
 
-    /// Every id seen, as its `EventIdentity` fingerprint, ascending: what a checkpoint keeps.
+    /// Every id seen, as its `EventIdentity` fingerprint, ascending and each once (a numbered id and
+    /// another may share one, as two ids in the fingerprint set would): what a checkpoint keeps.
     var checkpointFingerprints: [UInt64] {
         var all = Array(fingerprints)
         all.append(contentsOf: numbered.members.lazy.map { EventIdentity.fingerprint($0) })
         all.sort()
+        var kept = 0
+        for fingerprint in all where kept == 0 || all[kept &- 1] != fingerprint {
+            all[kept] = fingerprint
+            kept &+= 1
+        }
+        all.removeLast(all.count &- kept)
         return all
     }
 

@@ -48,6 +48,26 @@ import Testing
         #expect(seen.checkpointFingerprints == reference.map(EventIdentity.fingerprint).sorted())
     }
 
+    /// Prefixes of every length up to a word and past it, with a NUL byte or a non-ASCII character,
+    /// and numbers whose digits cross from an id's first word into its second.
+    @Test(arguments: ["", "e", "\u{0}", "é", "evt-26:", "session:", "abcdefghij", "x\u{0}y-"])
+    func agreesWithASetOfTheIdsWhateverThePrefix(prefix: String) {
+        var random = SplitMix64(seed: UInt64(prefix.utf8.count))
+        var reference = Set<String>()
+        let seen = SeenIds()
+        var counter = Int.random(in: 9_999_000...9_999_900, using: &random)
+        for step in 0..<3_000 {
+            let number = Int.random(in: 0..<4, using: &random) == 0
+                ? counter - Int.random(in: 0...300, using: &random) : { counter += 1; return counter }()
+            let id = Int.random(in: 0..<10, using: &random) == 0 ? "\(prefix)0\(number)" : "\(prefix)\(number)"
+            let probe = "\(prefix)\(counter - Int.random(in: 0...500, using: &random))"
+            #expect(seen.contains(idOf: Self.texts(probe)) == reference.contains(probe), "contains \(probe)")
+            #expect(seen.insert(idOf: Self.texts(id)) == reference.insert(id).inserted, "insert \(id) at \(step)")
+        }
+        #expect(seen.numberedCount > 1_000 || prefix.utf8.count > 7, "the numbered ids went to the bitmap")
+        #expect(seen.checkpointFingerprints == reference.map(EventIdentity.fingerprint).sorted())
+    }
+
     @Test func anEventWithoutIdIsNeverADuplicate() {
         let seen = SeenIds()
         #expect(seen.insert(idOf: Self.texts(nil)))
@@ -99,7 +119,13 @@ import Testing
         }
         for id in ["e301", "e302", "e0", "x8"] { #expect(restored.insert(idOf: Self.texts(id))) }
         #expect(!restored.insert(idOf: Self.texts("e301")))
-        #expect(restored.checkpointFingerprints == (earlier + ["e301", "e302", "e0", "x8"]).map(EventIdentity.fingerprint).sorted())
+        let all = earlier + ["e301", "e302", "e0", "x8"]
+        #expect(restored.checkpointFingerprints == all.map(EventIdentity.fingerprint).sorted())
+        // A second restart: the ids of both runs are fingerprints now.
+        let again = SeenIds(fingerprints: restored.checkpointFingerprints)
+        for id in all { #expect(!again.insert(idOf: Self.texts(id)), "\(id) is a duplicate after the second restart") }
+        #expect(again.insert(idOf: Self.texts("e303")))
+        #expect(again.checkpointFingerprints == (all + ["e303"]).map(EventIdentity.fingerprint).sorted())
     }
 
     @Test(arguments: [
