@@ -145,9 +145,10 @@ private final class RunTransaction {
             return
         }
         let verdict: FileVerdict
-        let digest: FileDigest
+        var digest: FileDigest
         do {
-            (verdict, digest) = try identity.examine(path: path, displayPath: source.displayPath, closeOpen: run.closeOpen)
+            (verdict, digest) = try identity.examine(
+                path: path, displayPath: source.displayPath, closeOpen: run.closeOpen, stopAfterHead: true)
         } catch {
             statistics.faults += 1
             run.onDiagnostic(Diagnostic(.unreadableFile, at: source.displayPath, "cannot open: \(error.message)"))
@@ -197,9 +198,14 @@ private final class RunTransaction {
             onMalformed: run.onDiagnostic)
         var sink = TailHoldingSink(analysis: analysis, countedThrough: record.countedLines)
         let resumes = record.resume.storedOffset > 0 || record.countedLines > 0
+        // A new file that `examine` decided from its head is hashed as it is read, from its first byte:
+        // its digest then covers exactly the bytes read.
+        let hashesWhileReading = !digest.isComplete && !resumes
+        var contentHasher = SHA256()
         let summary = run.reader.read(
             source, startingAt: resumes ? record.resume : nil, holdingTailIn: &sink, statistics: &statistics,
-            diagnostic: run.onDiagnostic)
+            storedBytes: hashesWhileReading ? { contentHasher.update($0) } : nil, diagnostic: run.onDiagnostic)
+        if hashesWhileReading { digest.finish(with: contentHasher) }
         let held = sink.finish(resume: summary.resumePoint, forward: run.closeOpen)
         // Lines an earlier run counted, and a line held back, which the run that reads it again counts.
         statistics.lines -= sink.droppedLines + (held ? 1 : 0)

@@ -60,6 +60,39 @@ import Testing
         #expect(try storeTables(storePath) == before)
     }
 
+    /// A new file longer than the head is decided from its first 4 KiB and hashed as it is read: the
+    /// store must hold the same size and digests as a separate pass over the file gives, so that the
+    /// file, a copy of it and the file once grown are recognised afterwards.
+    @Test(arguments: [false, true])
+    func aNewFileHashedWhileReadIsKnownByItsWholeContent(compressed: Bool) throws {
+        let lines = LogFixtures.stream(seed: 12)
+        let text = LogFixtures.text(lines)
+        let bytes = compressed ? try LogFixtures.zstd(text) : Data(text.utf8)
+        #expect(bytes.count > 3 * FileIdentity.headBytes)
+        let file = path(compressed ? "upload.zst" : "upload.ndjson")
+        try bytes.write(to: URL(fileURLWithPath: file))
+        let (first, _) = try nightly(storePath, [file])
+        #expect(first.filesRead == 1)
+
+        var whole = SHA256()
+        bytes.withUnsafeBytes { whole.update($0) }
+        var head = SHA256()
+        bytes.prefix(FileIdentity.headBytes).withUnsafeBytes { head.update($0) }
+        let row = try ResultsStore(readingAt: storePath).read {
+            try Row.fetchOne($0, sql: "SELECT size, content_sha256, head_length, head_sha256 FROM input_files")
+        }
+        #expect(row?["size"] == Int64(bytes.count))
+        #expect(row?["content_sha256"] == whole.finalized().hexString)
+        #expect(row?["head_length"] == FileIdentity.headBytes)
+        #expect(row?["head_sha256"] == head.finalized().hexString)
+
+        try bytes.write(to: URL(fileURLWithPath: path("copy")))
+        let (again, diagnostics) = try nightly(storePath, [file, path("copy")])
+        #expect(again.filesRead == 0)
+        #expect(again.filesSkipped == 2)
+        #expect(diagnostics.isEmpty)
+    }
+
     @Test func aGrownFileHasOnlyItsNewPartRead() throws {
         let lines = LogFixtures.stream(seed: 8)
         let halves = LogFixtures.chunks(lines, count: 2)

@@ -102,18 +102,19 @@ public final class InputReader {
     /// `read` for the nightly job's sink, from the start (`start` nil) or from a resume point. Not
     /// generic, so that the reading loop is specialised for `TailHoldingSink` here: a generic call from
     /// the store's module ran the unspecialised loop, with a witness-table call into the sink per line.
+    /// `storedBytes` is handed every stored byte read, in order, once each (from `start`'s offset).
     public func read(
         _ source: InputSource, startingAt start: FileReadSummary.ResumePoint?,
         holdingTailIn sink: inout TailHoldingSink, statistics: inout IngestStatistics,
-        diagnostic: (Diagnostic) -> Void
+        storedBytes: ((UnsafeRawBufferPointer) -> Void)? = nil, diagnostic: (Diagnostic) -> Void
     ) -> FileReadSummary {
-        read(source, startingAt: start, into: &sink, statistics: &statistics, diagnostic: diagnostic)
+        read(source, startingAt: start, into: &sink, statistics: &statistics, storedBytes: storedBytes, diagnostic: diagnostic)
     }
 
     private func read<Sink: LineSink>(
         _ source: InputSource, startingAt start: FileReadSummary.ResumePoint?,
         into sink: inout Sink, statistics: inout IngestStatistics,
-        diagnostic: (Diagnostic) -> Void
+        storedBytes: ((UnsafeRawBufferPointer) -> Void)? = nil, diagnostic: (Diagnostic) -> Void
     ) -> FileReadSummary {
         let origin = start ?? FileReadSummary.ResumePoint(storedOffset: 0, decompressedOffset: 0, linesBefore: 0)
         var summary = FileReadSummary(
@@ -126,6 +127,7 @@ public final class InputReader {
         do {
             file = try StoredFile(opening: source)
             if origin.storedOffset > 0 { try file.seek(to: origin.storedOffset) }
+            file.onSequentialRead = storedBytes
         } catch {
             diagnostic(Diagnostic(.unreadableFile, at: source.displayPath, "cannot open: \(error.message)"))
             summary.faults = 1

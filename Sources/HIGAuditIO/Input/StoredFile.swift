@@ -37,9 +37,14 @@ final class StoredFile {
     }
 
     /// Reads up to `count` bytes into `destination`; 0 means end of file.
+    /// Called with the bytes of every sequential `read`, in order (not with `read(at:)`'s): the nightly
+    /// job hashes a new file as it is read instead of in a pass of its own.
+    var onSequentialRead: ((UnsafeRawBufferPointer) -> Void)?
+
     func read(into destination: UnsafeMutableRawPointer, count: Int) throws(Failure) -> Int {
         while true {
             let result = systemRead(descriptor, destination, count)
+            if result > 0, let onSequentialRead { onSequentialRead(UnsafeRawBufferPointer(start: destination, count: result)) }
             if result >= 0 { return result }
             let code = errno
             if code == EINTR { continue }
