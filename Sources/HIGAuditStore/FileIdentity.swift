@@ -117,9 +117,11 @@ struct FileIdentity {
                     headDone = true
                     wanted = Set(candidates.map(\.size)).sorted()
                     if stopAfterHead, candidates.isEmpty, got > 0 {
+                        // Exactly the head was read (`want`), and `headBytes` is always among the
+                        // prefix lengths hashed above.
                         hasher.update(bytes)
                         digest.headLength = Self.headBytes
-                        digest.headSHA256 = digest.prefixes[Int64(Self.headBytes)] ?? hasher.finalized().hexString
+                        digest.headSHA256 = hasher.finalized().hexString
                         digest.size = hasher.length
                         digest.isComplete = false
                         return (verdict(for: digest, candidates: [], displayPath: displayPath, closeOpen: closeOpen), digest)

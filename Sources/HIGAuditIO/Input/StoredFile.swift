@@ -36,11 +36,11 @@ final class StoredFile {
         if ownsDescriptor { close(descriptor) }
     }
 
-    /// Reads up to `count` bytes into `destination`; 0 means end of file.
     /// Called with the bytes of every sequential `read`, in order (not with `read(at:)`'s): the nightly
     /// job hashes a new file as it is read instead of in a pass of its own.
     var onSequentialRead: ((UnsafeRawBufferPointer) -> Void)?
 
+    /// Reads up to `count` bytes into `destination`; 0 means end of file.
     func read(into destination: UnsafeMutableRawPointer, count: Int) throws(Failure) -> Int {
         while true {
             let result = systemRead(descriptor, destination, count)
