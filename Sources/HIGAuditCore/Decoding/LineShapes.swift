@@ -26,7 +26,9 @@
 /// the one it would refine (`rareChangeLines`). After `refreshInterval` matches a shape is
 /// learned again from its next matched line, and the variable values equal to its own become
 /// constants again. While lines keep missing (more than a third of a block of 256 lines) matching and
-/// learning rest for a while, so varied input costs little more than the general scan alone.
+/// learning rest for a while, so varied input costs little more than the general scan alone. A line
+/// of a new session that is learned carries the other shapes of the session before over to its
+/// session (`carrySessionTexts`), so that its other layouts do not each miss once.
 ///
 /// Trying: shapes whose `type` value stands where the line has the same bytes are tried first, most
 /// recently matched first; the others only when none of them does (a value before the type changed
@@ -63,6 +65,11 @@ struct LineShapes {
         static var refreshDue: Int { 56 }
         /// `maxVariables + 1` Ints: the shift after each variable value of the line being matched.
         static var shifts: Int { 64 }
+        /// UInt64 × `carriedFromCount`: fingerprints of the sessions whose shapes were last carried over
+        /// to another (see `carrySessionTexts`); then an Int, where the next one goes.
+        static var carriedFrom: Int { 200 }
+        static var carriedFromNext: Int { carriedFrom + 8 * carriedFromCount }
+        static var carriedFromCount: Int { 4 }
         /// Learning's scratch: Int32 per field (when its value last changed), then the fields in line order.
         static var changes: Int { 256 }
         static var members: Int { 384 }
@@ -183,7 +190,8 @@ struct LineShapes {
             MemoryLayout<FieldValue>.size <= 16 && EventField.count <= 32
                 && State.order + Self.capacity <= State.blockMatchedStart
                 && State.refreshDue + 8 <= State.shifts
-                && State.shifts + 8 * (Self.maxVariables + 1) <= State.changes
+                && State.shifts + 8 * (Self.maxVariables + 1) <= State.carriedFrom
+                && State.carriedFromNext + 8 <= State.changes
                 && State.changes + 4 * EventField.count <= State.members
                 && State.members + EventField.count <= State.powersOfTen
                 && State.powersOfTen + 8 * 16 <= State.integerPowersOfTen
@@ -866,6 +874,7 @@ struct LineShapes {
             variableCount &-= madeConstant.nonzeroBitCount
         }
         guard variableCount <= Self.maxVariables else { return }
+        if let previous, !refreshing { carrySessionTexts(from: previous, to: base, fields: fields) }
 
         // The slot: the previous shape's (unless forking), else a free one, else the least recently
         // matched.
@@ -949,6 +958,95 @@ struct LineShapes {
         target.storeBytes(of: Int32(truncatingIfNeeded: runStart), toByteOffset: Shape.finalRun, as: Int32.self)
         moveToFront(rank: slotRank)
     }
+
+    /// A new session: the line differs from the shape it refines (`previous`, a line of the session
+    /// before) in its `session` value, a constant there. The other shapes learned in that session would
+    /// each miss on the new session's first line of their layout (a general scan and a relearning,
+    /// ~1 µs each), so they are carried over to the new session here: in every shape whose constant
+    /// `session` is the previous one's, each session text that changed (`session`, `device`, `app`,
+    /// `app_version`, `os_version`) and is constant there with the previous value gets the line's
+    /// value, and its shared texts are made again from its line.
+    ///
+    /// Not when the line's session is one whose shapes were carried over lately (the last
+    /// `State.carriedFromCount`): sessions that take turns, as uploads of a few devices interleave,
+    /// would otherwise carry the shapes back and forth on every turn, each time making the other
+    /// session's lines miss; forking gives each its own shapes instead.
+    ///
+    /// Only plain strings of the same length are carried, so that every position the shape keeps
+    /// (runs, field table, constants) stays as it is. Why such a shape still gives exactly the general
+    /// scan's result (see the type's comment): its line is a line that decoded to an event with some
+    /// plain string values replaced by plain strings of the same length that this line, which decoded
+    /// to an event, has for the same fields; the field table is the same, and each field's value is
+    /// read alone, so the changed line decodes to an event too, with those texts.
+    private func carrySessionTexts(from previous: UnsafeMutableRawPointer, to base: UnsafePointer<UInt8>, fields: UnsafePointer<FieldValue>) {
+        let previouslyVariable = previous.load(fromByteOffset: Shape.variableFields, as: UInt32.self)
+        var carried: UInt32 = 0
+        for field in Self.sessionTexts where previouslyVariable & field.bit == 0 {
+            let old = Self.fieldValue(previous, field.rawValue)
+            let new = fields[field.rawValue]
+            guard Self.isPlainString(old), Self.isPlainString(new), old.end &- old.start == new.end &- new.start,
+                !Self.sameValue(previous, new, in: base, field: field.rawValue)
+            else { continue }
+            carried |= field.bit
+        }
+        guard carried & EventField.session.bit != 0 else { return }
+        let previousBytes = UnsafeRawPointer(previous + Shape.bytes)
+        let newSession = fields[EventField.session.rawValue]
+        let oldSession = Self.fieldValue(previous, EventField.session.rawValue)
+        let recent = (storage + State.carriedFrom).bindMemory(to: UInt64.self, capacity: State.carriedFromCount)
+        let newFingerprint = Self.fingerprint(
+            UnsafeRawPointer(base + Int(newSession.start)), count: Int(newSession.end) &- Int(newSession.start))
+        for slot in 0..<State.carriedFromCount where recent[slot] == newFingerprint { return }
+        let next = storage.load(fromByteOffset: State.carriedFromNext, as: Int.self)
+        recent[next] = Self.fingerprint(previousBytes + Int(oldSession.start), count: Int(oldSession.end) &- Int(oldSession.start))
+        storage.storeBytes(of: (next &+ 1) % State.carriedFromCount, toByteOffset: State.carriedFromNext, as: Int.self)
+        for rank in 0..<used {
+            let other = shape(index(atRank: rank))
+            guard other != previous else { continue }
+            let variable = other.load(fromByteOffset: Shape.variableFields, as: UInt32.self)
+            let otherBytes = other + Shape.bytes
+            // The fields of `other` that hold the previous shape's value as a constant.
+            var replaced: UInt32 = 0
+            for field in Self.sessionTexts where carried & field.bit != 0 && variable & field.bit == 0 {
+                let old = Self.fieldValue(previous, field.rawValue)
+                let value = Self.fieldValue(other, field.rawValue)
+                let length = Int(old.end) &- Int(old.start)
+                if Self.isPlainString(value), Int(value.end) &- Int(value.start) == length,
+                    Self.equal(UnsafePointer(otherBytes.bindMemory(to: UInt8.self, capacity: Self.maxLineLength)) + Int(value.start),
+                               previousBytes + Int(old.start), count: length)
+                {
+                    replaced |= field.bit
+                }
+            }
+            guard replaced & EventField.session.bit != 0 else { continue }
+            for field in Self.sessionTexts where replaced & field.bit != 0 {
+                let value = Self.fieldValue(other, field.rawValue)
+                let new = fields[field.rawValue]
+                (otherBytes + Int(value.start)).copyMemory(from: base + Int(new.start), byteCount: Int(new.end) &- Int(new.start))
+            }
+            _ = Self.storeSharedTexts(
+                other, UnsafePointer(otherBytes.bindMemory(to: UInt8.self, capacity: Self.maxLineLength)),
+                count: Int(other.load(fromByteOffset: Shape.length, as: Int32.self)),
+                fields: UnsafePointer((other + Shape.fieldTable).bindMemory(to: FieldValue.self, capacity: EventField.count)),
+                variableFields: variable)
+        }
+    }
+
+    /// FNV-1a of `count` bytes at `bytes`, as `EventIdentity` hashes ids: which sessions' shapes were
+    /// carried over (a collision only keeps shapes from being carried).
+    private static func fingerprint(_ bytes: UnsafeRawPointer, count: Int) -> UInt64 {
+        var hash = EventIdentity.offsetBasis
+        for index in 0..<count {
+            hash = (hash ^ UInt64(bytes.load(fromByteOffset: index, as: UInt8.self))) &* EventIdentity.prime
+        }
+        return hash
+    }
+
+    /// The texts a session keeps for all its events, as apps write them (`carrySessionTexts`).
+    private static let sessionTexts: [EventField] = [.session, .device, .app, .appVersion, .osVersion]
+
+    @inline(__always)
+    private static func isPlainString(_ value: FieldValue) -> Bool { value.kind == .string && !value.flag }
 
     private static func storeConstant(
         _ target: UnsafeMutableRawPointer, index: Int, _ value: FieldValue, number: Double, field: Int, variablesBefore: Int
