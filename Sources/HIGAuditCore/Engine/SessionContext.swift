@@ -20,6 +20,13 @@ public struct SessionContext: Sendable, Equatable, Codable {
     /// Haptics played so far, per kind.
     public internal(set) var hapticCounts: [HapticKind: Int]
     public internal(set) var violations: [Violation]
+    /// Events with a `screen` so far, the one being observed included: a rule that only wants some
+    /// events can tell whether any event between two of them showed a screen (`tab-state-lost`).
+    public internal(set) var screenSightings = 0
+    /// `screen` before its latest change, and the value of `screenSightings` at that change (see
+    /// `screen(beforeObserved:)`).
+    var replacedScreen = ""
+    var screenChangedAtSighting = 0
 
     public init(session: String) {
         self.session = session
@@ -36,6 +43,12 @@ public struct SessionContext: Sendable, Equatable, Codable {
         violations = []
     }
 
+    /// The screen before the event being observed was applied: its `screen` unless that event has a
+    /// screen that changed it.
+    public func screen(beforeObserved event: Event) -> String {
+        event.texts.has(.screen) && screenChangedAtSighting == screenSightings ? replacedScreen : screen
+    }
+
     /// Records a violation of this session. `screen` defaults to the screen of the event being observed;
     /// a rule that reports an earlier event passes the screen it remembered for that event.
     public mutating func report(
@@ -46,5 +59,33 @@ public struct SessionContext: Sendable, Equatable, Codable {
             rule: rule, severity: severity, session: session, screen: screen ?? self.screen,
             startTs: startTs, endTs: endTs, count: count, detail: detail, source: source, related: related
         ))
+    }
+}
+
+/// Checkpoints written before `screenSightings` lack the three screen-tracking keys; such a session
+/// continues from zero sightings, as does every rule state that counts them (see `TabStateLostRule`).
+extension SessionContext {
+    private enum CodingKeys: String, CodingKey {
+        case session, settings, sessionStartTs, screen, modals, device, appVersion, firstTs, lastTs
+        case acceptedEvents, hapticCounts, violations, screenSightings, replacedScreen, screenChangedAtSighting
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        session = try container.decode(String.self, forKey: .session)
+        settings = try container.decode(SessionSettings.self, forKey: .settings)
+        sessionStartTs = try container.decodeIfPresent(Int64.self, forKey: .sessionStartTs)
+        screen = try container.decode(String.self, forKey: .screen)
+        modals = try container.decode(ModalStack.self, forKey: .modals)
+        device = try container.decodeIfPresent(String.self, forKey: .device)
+        appVersion = try container.decodeIfPresent(String.self, forKey: .appVersion)
+        firstTs = try container.decodeIfPresent(Int64.self, forKey: .firstTs)
+        lastTs = try container.decode(Int64.self, forKey: .lastTs)
+        acceptedEvents = try container.decode(Int.self, forKey: .acceptedEvents)
+        hapticCounts = try container.decode([HapticKind: Int].self, forKey: .hapticCounts)
+        violations = try container.decode([Violation].self, forKey: .violations)
+        screenSightings = try container.decodeIfPresent(Int.self, forKey: .screenSightings) ?? 0
+        replacedScreen = try container.decodeIfPresent(String.self, forKey: .replacedScreen) ?? ""
+        screenChangedAtSighting = try container.decodeIfPresent(Int.self, forKey: .screenChangedAtSighting) ?? 0
     }
 }

@@ -203,9 +203,13 @@ extension SessionContext {
         if device == nil, let eventDevice = event.device { device = eventDevice }
         if appVersion == nil, let version = event.appVersion { appVersion = version }
         // The screen stays the same for many events: its `String` is made only when it changes.
+        guard event.texts.has(.screen) else { return }
+        screenSightings &+= 1
         if !event.texts.holds(screenKey, in: .screen), let eventScreen = event.screenText {
             screenKey = eventScreen
-            screen = eventScreen.string
+            replacedScreen = eventScreen.string
+            swap(&screen, &replacedScreen)
+            screenChangedAtSighting = screenSightings
         }
     }
 

@@ -52,4 +52,73 @@ import Testing
         #expect(actual == expected)
         #expect(!expected.flatMap(\.violations).isEmpty)
     }
+    /// `tab-state-lost` takes in the screens shown since the latest switch only at the next one, from
+    /// counts the session context keeps: a checkpoint between them must carry those counts.
+    @Test func aScreenShownBeforeACheckpointIsRememberedAfterIt() {
+        let events = [
+            tabSwitch(1000, "tab:A", "tab:B", screen: "b.root"),
+            at(1100, .navPush(to: "b.detail"), screen: "b.detail"),
+            at(1150, .haptic(kind: .selection, durationMs: nil)),
+            tabSwitch(1200, "tab:B", "tab:A", screen: "a.root"),
+            tabSwitch(1300, "tab:A", "tab:B", screen: "b.root"),  // lost b.detail
+        ].enumerated().map { offset, event in
+            var event = event
+            event.source = SourceLocation(file: 0, line: Int64(offset + 1))
+            return event
+        }
+        let configuration = only("tab-state-lost", maxLatenessMs: 0)
+        let expected = run(events, configuration).reports
+        #expect(expected.flatMap(\.violations).map(\.source.line) == [5])
+        for cut in 1..<events.count {
+            #expect(Self.runInBatches(events, cuts: [cut], configuration) == expected, "cut after \(cut)")
+        }
+    }
+
+    /// A checkpoint written before the screen counts existed (no `screenSightings`, `replacedScreen`,
+    /// `screenChangedAtSighting` or `sightingsAtSwitch`) still reads, and the session goes on as in
+    /// one run: its `activeScreen` was up to date, and both counts start from zero again.
+    @Test func aCheckpointWithoutScreenCountsStillReads() throws {
+        let events = [
+            tabSwitch(1000, "tab:A", "tab:B", screen: "b.root"),
+            at(1100, .navPush(to: "b.detail"), screen: "b.detail"),
+            tabSwitch(1200, "tab:B", "tab:A", screen: "a.root"),
+            at(1250, .navPush(to: "a.detail"), screen: "a.detail"),
+            tabSwitch(1300, "tab:A", "tab:B", screen: "b.root"),  // lost b.detail
+            tabSwitch(1400, "tab:B", "tab:A", screen: "a.root"),  // lost a.detail
+        ]
+        let configuration = only("tab-state-lost", maxLatenessMs: 0)
+        let expected = run(events, configuration).violationLines
+        #expect(expected == [5, 6])
+        // Cut right after a switch, where the former rule's state and this one's agree.
+        let first = SessionEngine(configuration: configuration) { _ in }
+        for (offset, event) in events.prefix(3).enumerated() {
+            var event = event
+            event.source = SourceLocation(file: 0, line: Int64(offset + 1))
+            first.ingest(event)
+        }
+        var json = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(first.checkpoint())) as? [String: Any])
+        var sessions = try #require(json["sessions"] as? [[String: Any]])
+        var context = try #require(sessions[0]["context"] as? [String: Any])
+        #expect(context["screenSightings"] as? Int == 3)
+        for key in ["screenSightings", "replacedScreen", "screenChangedAtSighting"] { context[key] = nil }
+        sessions[0]["context"] = context
+        var states = try #require(sessions[0]["ruleStates"] as? [String: Any])
+        var tabState = try #require(states["tabStateLost"] as? [String: Any])
+        tabState["sightingsAtSwitch"] = nil
+        states["tabStateLost"] = tabState
+        sessions[0]["ruleStates"] = states
+        json["sessions"] = sessions
+        let old = try JSONDecoder().decode(
+            EngineCheckpoint.self, from: JSONSerialization.data(withJSONObject: json))
+        var reports: [SessionReport] = []
+        let second = SessionEngine(configuration: configuration, checkpoint: old) { reports.append($0) }
+        for (offset, event) in events.enumerated().dropFirst(3) {
+            var event = event
+            event.source = SourceLocation(file: 0, line: Int64(offset + 1))
+            second.ingest(event)
+        }
+        second.finish()
+        #expect(reports.flatMap(\.violations).map(\.source.line) == expected)
+    }
 }

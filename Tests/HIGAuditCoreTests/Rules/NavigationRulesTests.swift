@@ -107,6 +107,60 @@ import Testing
         #expect(result.violationLines == [4])
     }
 
+    /// The rule sees only tab switches and reads the screens shown in between from the session
+    /// context. This reference sees every event in `ts` order, as the rule once did, and must find
+    /// the same violations: random sessions of switches (to the active tab, `from` = `to`, without a
+    /// screen) among events with and without screens, some at equal `ts`.
+    @Test(arguments: 0..<40)
+    func agreesWithTheRuleSeeingEveryEvent(seed: Int) {
+        var random = SplitMix64(seed: UInt64(seed) &+ 900)
+        func pick<T>(_ values: [T]) -> T { values[Int(random.next() % UInt64(values.count))] }
+        let tabs = ["tab:A", "tab:B", "tab:C"]
+        let screens: [String?] = ["a.root", "a.detail", "b.root", "b.detail", "c.root", nil, nil]
+        var events: [Event] = []
+        var ts: Int64 = 1000
+        for _ in 0..<Int(random.next() % 150 + 20) {
+            ts += Int64(random.next() % 3) * 100
+            switch random.next() % 5 {
+            case 0, 1: events.append(tabSwitch(ts, pick(tabs), pick(tabs), screen: pick(screens)))
+            case 2: events.append(at(ts, .navPush(to: "x"), screen: pick(screens)))
+            case 3: events.append(at(ts, .touch(Touch(phase: .ended, target: "button")), screen: pick(screens)))
+            default: events.append(at(ts, .haptic(kind: .selection, durationMs: nil), screen: pick(screens)))
+            }
+        }
+        let result = run(events, rule)
+        #expect(result.violationLines == Self.everyEventReference(events), "seed \(seed)")
+    }
+
+    /// Lines (1-based) of the violations the rule's former definition finds, updating the active
+    /// tab's screen on every event.
+    static func everyEventReference(_ events: [Event]) -> [Int64] {
+        var activeTab: String?
+        var activeScreen: String?
+        var screens: [String: String] = [:]
+        var lines: [Int64] = []
+        // The engine's order: `ts`, then input order.
+        let ordered = events.enumerated().sorted { ($0.element.ts, $0.offset) < ($1.element.ts, $1.offset) }
+        for (offset, event) in ordered {
+            if case let .tabSwitch(from, to) = event.payload {
+                let remembered: String?
+                if to == activeTab {
+                    remembered = activeScreen
+                } else {
+                    if let leaving = activeTab, let screen = activeScreen { screens[leaving] = screen }
+                    remembered = screens.removeValue(forKey: to)
+                    activeTab = to
+                    activeScreen = remembered
+                }
+                if from != to, let screen = event.screen, let remembered, remembered != screen {
+                    lines.append(Int64(offset + 1))
+                }
+            }
+            if activeTab != nil, let screen = event.screen { activeScreen = screen }
+        }
+        return lines
+    }
+
     @Test func screensBeforeTheFirstSwitchBelongToNoTab() {
         let result = run([
             at(1000, .navPush(to: "x"), screen: "x"),

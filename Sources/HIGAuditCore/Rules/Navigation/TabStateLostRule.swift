@@ -7,7 +7,10 @@
 /// cannot be judged and does not.
 public struct TabStateLostRule: SessionRule {
     public static let identifier = "tab-state-lost"
-    public static let interests = EventKindSet.all
+    /// Only tab switches: the screens seen between two switches are read from the session context
+    /// at the second (`SessionContext.screenSightings`). Seeing every event for them cost ~2% of a
+    /// whole `analyze` of the benchmark.
+    public static let interests = EventKindSet(.tabSwitch)
 
     public static let description = RuleDescription(
         identifier: identifier,
@@ -43,11 +46,13 @@ public struct TabStateLostRule: SessionRule {
 
     public struct State: RuleState {
         var activeTab: String?
-        /// The latest screen seen while the active tab was active (kept apart so that the common event,
-        /// which only updates it, costs no hashing).
+        /// The latest screen seen while the active tab was active, as of the latest switch: the screens
+        /// of the events after it are taken in at the next switch.
         var activeScreen: String?
         /// The latest screen seen while each tab other than the active one was active.
         var screens: [String: String] = [:]
+        /// `SessionContext.screenSightings` after the latest switch.
+        var sightingsAtSwitch = 0
 
         public init() {}
     }
@@ -55,7 +60,14 @@ public struct TabStateLostRule: SessionRule {
     public init(configuration: AuditConfiguration) {}
 
     public func observe(_ event: Event, state: inout State, in session: inout SessionContext) {
-        if case let .tabSwitch(from, to) = event.payload {
+        guard case let .tabSwitch(from, to) = event.payload else { return }
+        // The events since the latest switch that showed a screen: the last of them is what the
+        // active tab showed before this switch.
+        let hasScreen = event.texts.has(.screen)
+        if state.activeTab != nil, session.screenSightings &- (hasScreen ? 1 : 0) > state.sightingsAtSwitch {
+            state.activeScreen = session.screen(beforeObserved: event)
+        }
+        do {
             let remembered: String?
             if to == state.activeTab {
                 remembered = state.activeScreen
@@ -73,10 +85,26 @@ public struct TabStateLostRule: SessionRule {
                 )
             }
         }
-        // `session.screen` is this event's screen when it has one. Assigned only when it changes: the
-        // assignment costs a retain and a release on every event otherwise.
-        if state.activeTab != nil, event.texts.has(.screen), session.screen != state.activeScreen {
+        // `session.screen` is this event's screen when it has one.
+        if state.activeTab != nil, hasScreen, session.screen != state.activeScreen {
             state.activeScreen = session.screen
         }
+        state.sightingsAtSwitch = session.screenSightings
+    }
+}
+
+/// Checkpoints written before `sightingsAtSwitch` lack it: their `activeScreen` was kept up to date
+/// on every event, and their session context counts sightings from zero again.
+extension TabStateLostRule.State {
+    private enum CodingKeys: String, CodingKey {
+        case activeTab, activeScreen, screens, sightingsAtSwitch
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        activeTab = try container.decodeIfPresent(String.self, forKey: .activeTab)
+        activeScreen = try container.decodeIfPresent(String.self, forKey: .activeScreen)
+        screens = try container.decode([String: String].self, forKey: .screens)
+        sightingsAtSwitch = try container.decodeIfPresent(Int.self, forKey: .sightingsAtSwitch) ?? 0
     }
 }
