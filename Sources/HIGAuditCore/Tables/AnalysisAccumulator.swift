@@ -30,6 +30,10 @@ public struct AnalysisAccumulator: Sendable {
     private var screenRuleTallies: [PairKey: Tally] = [:]
     private var screenTallies: [Int: Tally] = [:]
     private var haptics: [HapticKind: HapticTally] = [:]
+    /// `add`'s scratch, kept so that its storage is reused from session to session.
+    private var rulesHit: Set<Int> = []
+    private var screensHit: Set<Int> = []
+    private var screenRulesHit: Set<PairKey> = []
 
     public init(rules: [RuleDescription], filter: TableFilter = .none, keepsViolations: Bool = true) {
         self.rules = rules.sorted { $0.identifier < $1.identifier }
@@ -52,28 +56,34 @@ public struct AnalysisAccumulator: Sendable {
         }
         addHaptics(of: report)
 
-        var rulesHit = Set<Int>()
-        var screensHit = Set<Int>()
-        var screenRulesHit = Set<PairKey>()
+        // What this session's violations hit so far, for the sessions-affected counts, in sets kept
+        // from session to session (three allocations a session otherwise). The rule and screen of
+        // the violation before are reused when they repeat, as a session's violations mostly do.
+        rulesHit.removeAll(keepingCapacity: true)
+        screensHit.removeAll(keepingCapacity: true)
+        screenRulesHit.removeAll(keepingCapacity: true)
+        var previous: (rule: String, ruleId: Int, screen: String, screenId: Int)?
         var sessionLabel: Int?
         for violation in report.violations
         where filter.admitsViolation(rule: violation.rule, screen: violation.screen, startTs: violation.startTs) {
-            let rule = strings.intern(violation.rule)
-            let screen = strings.intern(violation.screen)
-            if severityByRule[rule] == nil { severityByRule[rule] = violation.severity }
+            let rule: Int
+            if let previous, previous.rule == violation.rule {
+                rule = previous.ruleId
+            } else {
+                rule = strings.intern(violation.rule)
+                if severityByRule[rule] == nil { severityByRule[rule] = violation.severity }
+            }
+            let screen = previous.flatMap { $0.screen == violation.screen ? $0.screenId : nil }
+                ?? strings.intern(violation.screen)
+            previous = (violation.rule, rule, violation.screen, screen)
             violationsTotal += 1
-            ruleTallies[rule, default: Tally()].violations += 1
-            versionRuleTallies[PairKey(version, rule), default: Tally()].violations += 1
-            screenRuleTallies[PairKey(screen, rule), default: Tally()].violations += 1
-            screenTallies[screen, default: Tally()].violations += 1
-            if rulesHit.insert(rule).inserted {
-                ruleTallies[rule, default: Tally()].sessionsAffected += 1
-                versionRuleTallies[PairKey(version, rule), default: Tally()].sessionsAffected += 1
-            }
-            if screensHit.insert(screen).inserted { screenTallies[screen, default: Tally()].sessionsAffected += 1 }
-            if screenRulesHit.insert(PairKey(screen, rule)).inserted {
-                screenRuleTallies[PairKey(screen, rule), default: Tally()].sessionsAffected += 1
-            }
+            let newRule = rulesHit.insert(rule).inserted
+            let newScreen = screensHit.insert(screen).inserted
+            let newPair = screenRulesHit.insert(PairKey(screen, rule)).inserted
+            ruleTallies[rule, default: Tally()].add(newSession: newRule)
+            versionRuleTallies[PairKey(version, rule), default: Tally()].add(newSession: newRule)
+            screenRuleTallies[PairKey(screen, rule), default: Tally()].add(newSession: newPair)
+            screenTallies[screen, default: Tally()].add(newSession: newScreen)
             guard keepsViolations else { continue }
             let label: Int
             if let sessionLabel {
@@ -298,6 +308,12 @@ public struct AnalysisAccumulator: Sendable {
 private struct Tally: Sendable {
     var violations: Int64 = 0
     var sessionsAffected = 0
+
+    /// One more violation, of a session not counted here yet if `newSession`.
+    mutating func add(newSession: Bool) {
+        violations += 1
+        if newSession { sessionsAffected += 1 }
+    }
 }
 
 private struct PairKey: Hashable, Sendable {
