@@ -38,7 +38,7 @@ extension SessionEngine {
             SessionCheckpoint(
                 id: session.id, newestTs: session.newestTs, endTs: session.endTs,
                 seenIds: session.seenIds.checkpointFingerprints, pendingEvents: session.buffer.pending, context: session.context,
-                ruleStates: session.ruleStates)
+                ruleStates: session.ruleStates.settled(in: session.context))
         }
         return EngineCheckpoint(streamNewestTs: streamNewestTs, sessions: sessions)
     }

@@ -77,6 +77,16 @@ public struct RuleStates: Sendable, Equatable, Codable {
     public init() {}
 }
 
+extension RuleStates {
+    /// The states as a checkpoint keeps them: those a rule takes in lazily brought up to date with
+    /// the session (`TabStateLostRule.settle`).
+    func settled(in context: SessionContext) -> RuleStates {
+        var settled = self
+        TabStateLostRule.settle(&settled.tabStateLost, in: context)
+        return settled
+    }
+}
+
 /// The rules of one run with their parameters read, and a table from event kind to the enabled rules
 /// that want it.
 struct ConfiguredRules: Sendable {

@@ -74,10 +74,13 @@ import Testing
         }
     }
 
-    /// A checkpoint written before the screen counts existed (no `screenSightings`, `replacedScreen`,
-    /// `screenChangedAtSighting` or `sightingsAtSwitch`) still reads, and the session goes on as in
-    /// one run: its `activeScreen` was up to date, and both counts start from zero again.
-    @Test func aCheckpointWithoutScreenCountsStillReads() throws {
+    /// A checkpoint read by a version of the tool that does not know the screen counts (which
+    /// ignores `screenSightings`, `replacedScreen`, `screenChangedAtSighting` and `sightingsAtSwitch`),
+    /// and one written by such a version, go on as one run does, at any cut: the checkpoint keeps
+    /// `tab-state-lost`'s remembered screen up to date (`TabStateLostRule.settle`), and both counts
+    /// start from zero again.
+    @Test(arguments: 1..<6)
+    func aCheckpointWithoutScreenCountsStillReads(cut: Int) throws {
         let events = [
             tabSwitch(1000, "tab:A", "tab:B", screen: "b.root"),
             at(1100, .navPush(to: "b.detail"), screen: "b.detail"),
@@ -85,22 +88,21 @@ import Testing
             at(1250, .navPush(to: "a.detail"), screen: "a.detail"),
             tabSwitch(1300, "tab:A", "tab:B", screen: "b.root"),  // lost b.detail
             tabSwitch(1400, "tab:B", "tab:A", screen: "a.root"),  // lost a.detail
-        ]
+        ].enumerated().map { offset, event in
+            var event = event
+            event.source = SourceLocation(file: 0, line: Int64(offset + 1))
+            return event
+        }
         let configuration = only("tab-state-lost", maxLatenessMs: 0)
         let expected = run(events, configuration).violationLines
         #expect(expected == [5, 6])
-        // Cut right after a switch, where the former rule's state and this one's agree.
         let first = SessionEngine(configuration: configuration) { _ in }
-        for (offset, event) in events.prefix(3).enumerated() {
-            var event = event
-            event.source = SourceLocation(file: 0, line: Int64(offset + 1))
-            first.ingest(event)
-        }
+        for event in events.prefix(cut) { first.ingest(event) }
         var json = try #require(
             try JSONSerialization.jsonObject(with: JSONEncoder().encode(first.checkpoint())) as? [String: Any])
         var sessions = try #require(json["sessions"] as? [[String: Any]])
         var context = try #require(sessions[0]["context"] as? [String: Any])
-        #expect(context["screenSightings"] as? Int == 3)
+        #expect(context["screenSightings"] as? Int == cut)
         for key in ["screenSightings", "replacedScreen", "screenChangedAtSighting"] { context[key] = nil }
         sessions[0]["context"] = context
         var states = try #require(sessions[0]["ruleStates"] as? [String: Any])
@@ -113,11 +115,7 @@ import Testing
             EngineCheckpoint.self, from: JSONSerialization.data(withJSONObject: json))
         var reports: [SessionReport] = []
         let second = SessionEngine(configuration: configuration, checkpoint: old) { reports.append($0) }
-        for (offset, event) in events.enumerated().dropFirst(3) {
-            var event = event
-            event.source = SourceLocation(file: 0, line: Int64(offset + 1))
-            second.ingest(event)
-        }
+        for event in events.dropFirst(cut) { second.ingest(event) }
         second.finish()
         #expect(reports.flatMap(\.violations).map(\.source.line) == expected)
     }

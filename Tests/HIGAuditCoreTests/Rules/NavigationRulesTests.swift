@@ -161,6 +161,21 @@ import Testing
         return lines
     }
 
+    /// A screen shown again in another canonically equivalent spelling (NFD after NFC) is the same
+    /// screen: the detail names the spelling first remembered, as the per-event update kept it.
+    @Test func aRespeltScreenKeepsTheSpellingRemembered() {
+        let composed = "caf\u{E9}"
+        let decomposed = "cafe\u{301}"
+        let result = run([
+            tabSwitch(1000, "tab:A", "tab:B", screen: composed),
+            at(1100, .navPush(to: "x"), screen: decomposed),
+            tabSwitch(1200, "tab:B", "tab:A", screen: "a"),
+            tabSwitch(1300, "tab:A", "tab:B", screen: "b"),
+        ], rule)
+        #expect(result.violationLines == [4])
+        #expect(result.violations.first.map { Array($0.detail.utf8.suffix(composed.utf8.count)) } == Array(composed.utf8))
+    }
+
     @Test func screensBeforeTheFirstSwitchBelongToNoTab() {
         let result = run([
             at(1000, .navPush(to: "x"), screen: "x"),

@@ -5,6 +5,11 @@
 /// belongs to the tab it switched to). A switch with `from ≠ to` whose `screen` differs from the one
 /// remembered for its `to` tab violates; a switch without `screen`, or to a tab with nothing remembered,
 /// cannot be judged and does not.
+///
+/// The screens shown between two switches are taken in at the second. The violations are those of
+/// taking them in one by one; only where a session spells one screen in several canonically
+/// equivalent forms (NFC and NFD) may a violation's `detail` name a later spelling of it than the
+/// per-event update did.
 public struct TabStateLostRule: SessionRule {
     public static let identifier = "tab-state-lost"
     /// Only tab switches: the screens seen between two switches are read from the session context
@@ -65,7 +70,10 @@ public struct TabStateLostRule: SessionRule {
         // active tab showed before this switch.
         let hasScreen = event.texts.has(.screen)
         if state.activeTab != nil, session.screenSightings &- (hasScreen ? 1 : 0) > state.sightingsAtSwitch {
-            state.activeScreen = session.screen(beforeObserved: event)
+            // Replaced only when it differs (as `String`s compare), as the per-event update did: a
+            // screen spelt in another canonically equivalent form keeps the spelling remembered.
+            let before = session.screen(beforeObserved: event)
+            if before != state.activeScreen { state.activeScreen = before }
         }
         do {
             let remembered: String?
@@ -87,6 +95,18 @@ public struct TabStateLostRule: SessionRule {
         }
         // `session.screen` is this event's screen when it has one.
         if state.activeTab != nil, hasScreen, session.screen != state.activeScreen {
+            state.activeScreen = session.screen
+        }
+        state.sightingsAtSwitch = session.screenSightings
+    }
+}
+
+extension TabStateLostRule {
+    /// Takes the screens shown since the latest switch in now, as the rule once did on every event:
+    /// a checkpoint keeps the state so, and a reader that does not know the counts (an earlier
+    /// version of the tool, which ignores the keys it does not know) continues as it would have.
+    static func settle(_ state: inout State, in session: SessionContext) {
+        if state.activeTab != nil, session.screenSightings > state.sightingsAtSwitch, session.screen != state.activeScreen {
             state.activeScreen = session.screen
         }
         state.sightingsAtSwitch = session.screenSightings
