@@ -29,6 +29,15 @@ import Testing
         return reports
     }
 
+    /// The events as lines 1, 2, … of file 0, so that a run split by checkpoints numbers them as one.
+    static func numbered(_ events: [Event]) -> [Event] {
+        events.enumerated().map { offset, event in
+            var event = event
+            event.source = SourceLocation(file: 0, line: Int64(offset + 1))
+            return event
+        }
+    }
+
     @Test(arguments: 0..<20)
     func batchesWithCheckpointsEqualOneRun(seed: Int) {
         var rng = SplitMix64(seed: UInt64(seed) &+ 1000)
@@ -55,17 +64,13 @@ import Testing
     /// `tab-state-lost` takes in the screens shown since the latest switch only at the next one, from
     /// counts the session context keeps: a checkpoint between them must carry those counts.
     @Test func aScreenShownBeforeACheckpointIsRememberedAfterIt() {
-        let events = [
+        let events = Self.numbered([
             tabSwitch(1000, "tab:A", "tab:B", screen: "b.root"),
             at(1100, .navPush(to: "b.detail"), screen: "b.detail"),
             at(1150, .haptic(kind: .selection, durationMs: nil)),
             tabSwitch(1200, "tab:B", "tab:A", screen: "a.root"),
             tabSwitch(1300, "tab:A", "tab:B", screen: "b.root"),  // lost b.detail
-        ].enumerated().map { offset, event in
-            var event = event
-            event.source = SourceLocation(file: 0, line: Int64(offset + 1))
-            return event
-        }
+        ])
         let configuration = only("tab-state-lost", maxLatenessMs: 0)
         let expected = run(events, configuration).reports
         #expect(expected.flatMap(\.violations).map(\.source.line) == [5])
@@ -81,18 +86,14 @@ import Testing
     /// start from zero again.
     @Test(arguments: 1..<6)
     func aCheckpointWithoutScreenCountsStillReads(cut: Int) throws {
-        let events = [
+        let events = Self.numbered([
             tabSwitch(1000, "tab:A", "tab:B", screen: "b.root"),
             at(1100, .navPush(to: "b.detail"), screen: "b.detail"),
             tabSwitch(1200, "tab:B", "tab:A", screen: "a.root"),
             at(1250, .navPush(to: "a.detail"), screen: "a.detail"),
             tabSwitch(1300, "tab:A", "tab:B", screen: "b.root"),  // lost b.detail
             tabSwitch(1400, "tab:B", "tab:A", screen: "a.root"),  // lost a.detail
-        ].enumerated().map { offset, event in
-            var event = event
-            event.source = SourceLocation(file: 0, line: Int64(offset + 1))
-            return event
-        }
+        ])
         let configuration = only("tab-state-lost", maxLatenessMs: 0)
         let expected = run(events, configuration).violationLines
         #expect(expected == [5, 6])
