@@ -147,7 +147,7 @@ import Testing
         #expect(content.count > 2 * ZstdFrameFormat.maximumBlockBytes)
         for flags in [["-19"], ["-3", "--no-check"]] {
             let file = try InputFixtures.frame(content, flags, fromFile: true)
-            guard case .header(let header) = ZstdFrameHeader.parse(UnsafeRawBufferPointer(start: file, count: file.count))
+            guard case .header(let header) = file.withUnsafeBytes({ ZstdFrameHeader.parse($0) })
             else { Issue.record("no frame header"); continue }
             #expect(header.contentSize == UInt64(content.count))
             let result = try InputFixtures.read(bytes: file)
