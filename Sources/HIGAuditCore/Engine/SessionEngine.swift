@@ -194,17 +194,19 @@ public final class SessionEngine {
 }
 
 extension SessionContext {
-    /// Before the rules see `event`: time range, labels and the screen resolved for it.
+    /// Before the rules see `event`: time range, labels, the screen resolved for it and the count of
+    /// events with a screen. `screenKey` is the text `screen` was last set from (see
+    /// `OpenSession.screenKey`).
     @inline(__always)
-    /// `screenKey` is the text `screen` was last set from (see `OpenSession.screenKey`).
     mutating func prepare(for event: Event, screenKey: inout CompactText?) {
         if firstTs == nil { firstTs = event.ts }
         lastTs = event.ts
         if device == nil, let eventDevice = event.device { device = eventDevice }
         if appVersion == nil, let version = event.appVersion { appVersion = version }
-        // The screen stays the same for many events: its `String` is made only when it changes.
         guard event.texts.has(.screen) else { return }
         screenSightings &+= 1
+        // The screen stays the same for many events: its `String` is made only when it changes, and
+        // the one it replaces is kept for `screen(beforeObserved:)`.
         if !event.texts.holds(screenKey, in: .screen), let eventScreen = event.screenText {
             screenKey = eventScreen
             replacedScreen = eventScreen.string

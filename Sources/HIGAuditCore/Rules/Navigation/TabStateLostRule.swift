@@ -66,38 +66,40 @@ public struct TabStateLostRule: SessionRule {
 
     public func observe(_ event: Event, state: inout State, in session: inout SessionContext) {
         guard case let .tabSwitch(from, to) = event.payload else { return }
-        // The events since the latest switch that showed a screen: the last of them is what the
-        // active tab showed before this switch.
+        // What the active tab showed before this switch: the last screen of the events since the
+        // latest one, if any showed a screen.
         let hasScreen = event.texts.has(.screen)
-        if state.activeTab != nil, session.screenSightings &- (hasScreen ? 1 : 0) > state.sightingsAtSwitch {
-            // Replaced only when it differs (as `String`s compare), as the per-event update did: a
-            // screen spelt in another canonically equivalent form keeps the spelling remembered.
-            let before = session.screen(beforeObserved: event)
-            if before != state.activeScreen { state.activeScreen = before }
+        Self.takeIn(
+            session.screen(beforeObserved: event), shownBy: session.screenSightings &- (hasScreen ? 1 : 0), into: &state)
+        let remembered: String?
+        if to == state.activeTab {
+            remembered = state.activeScreen
+        } else {
+            if let leaving = state.activeTab, let screen = state.activeScreen { state.screens[leaving] = screen }
+            remembered = state.screens.removeValue(forKey: to)
+            state.activeTab = to
+            state.activeScreen = remembered
         }
-        do {
-            let remembered: String?
-            if to == state.activeTab {
-                remembered = state.activeScreen
-            } else {
-                if let leaving = state.activeTab, let screen = state.activeScreen { state.screens[leaving] = screen }
-                remembered = state.screens.removeValue(forKey: to)
-                state.activeTab = to
-                state.activeScreen = remembered
-            }
-            if from != to, let screen = event.screen, let remembered, remembered != screen {
-                session.report(
-                    rule: Self.identifier, severity: .warning, source: event.source,
-                    startTs: event.ts, endTs: event.ts,
-                    detail: "back on \(to) showing \(screen), but it was left showing \(remembered)"
-                )
-            }
+        if from != to, let screen = event.screen, let remembered, remembered != screen {
+            session.report(
+                rule: Self.identifier, severity: .warning, source: event.source,
+                startTs: event.ts, endTs: event.ts,
+                detail: "back on \(to) showing \(screen), but it was left showing \(remembered)"
+            )
         }
-        // `session.screen` is this event's screen when it has one.
-        if state.activeTab != nil, hasScreen, session.screen != state.activeScreen {
-            state.activeScreen = session.screen
-        }
+        // The switch's own screen belongs to the tab it switched to.
+        if hasScreen { Self.takeIn(session.screen, shownBy: session.screenSightings, into: &state) }
         state.sightingsAtSwitch = session.screenSightings
+    }
+
+    /// `screen`, the last shown by the events counted up to `sightings`, becomes the active tab's
+    /// screen if any of them came after the latest switch. Replaced only when it differs (as `String`s
+    /// compare), as the per-event update did: a screen spelt in another canonically equivalent form
+    /// keeps the spelling remembered.
+    private static func takeIn(_ screen: String, shownBy sightings: Int, into state: inout State) {
+        if state.activeTab != nil, sightings > state.sightingsAtSwitch, screen != state.activeScreen {
+            state.activeScreen = screen
+        }
     }
 }
 
@@ -106,9 +108,7 @@ extension TabStateLostRule {
     /// a checkpoint keeps the state so, and a reader that does not know the counts (an earlier
     /// version of the tool, which ignores the keys it does not know) continues as it would have.
     static func settle(_ state: inout State, in session: SessionContext) {
-        if state.activeTab != nil, session.screenSightings > state.sightingsAtSwitch, session.screen != state.activeScreen {
-            state.activeScreen = session.screen
-        }
+        takeIn(session.screen, shownBy: session.screenSightings, into: &state)
         state.sightingsAtSwitch = session.screenSightings
     }
 }
