@@ -18,7 +18,7 @@ typealias InlineId = (low: UInt64, high: UInt64, count: Int)
 /// and the prefix and `base` never change: an id never moves from one structure to the other.
 ///
 /// The bits are raw memory, read on every event without uniqueness or bounds checks; the owner
-/// (`SeenIds`, a class) frees them with `deallocate()`, exactly once.
+/// (`SeenIds`, noncopyable) frees them with `deallocate()`, exactly once.
 struct NumberedIds {
     /// The prefix as inline words and its length; -1 before the first numbered id.
     private var prefixLow: UInt64 = 0

@@ -10,7 +10,10 @@
 /// once, moved out once and lent to the rules (`releaseFirst`). An array of optionals cost a copy of
 /// the ~200-byte event on the way in, one on the way out and one more per call level that passed it
 /// on, and copies of an `Event` also retain its strings.
-final class ReorderBuffer {
+///
+/// A noncopyable struct, not a class: it lives inside its session (`OpenSession`), in memory the engine
+/// owns, so that the engine reaches it without loading, retaining and releasing a reference.
+struct ReorderBuffer: ~Copyable {
     private var events: UnsafeMutablePointer<Event>
     /// The `ts` of each occupied slot, kept beside the events so that finding an insertion point or
     /// testing the oldest event reads 8 bytes.
@@ -41,7 +44,7 @@ final class ReorderBuffer {
     }
 
     @inline(__always)
-    func insert(_ event: consuming Event) {
+    mutating func insert(_ event: consuming Event) {
         if count == capacity { grow() }
         let ts = event.ts
         // Strictly greater: an equal `ts` goes after the ones already there, keeping input order.
@@ -64,7 +67,7 @@ final class ReorderBuffer {
     /// Removes the oldest event if its `ts` is at most `threshold` and lends it to `body`.
     /// - Returns: whether there was such an event.
     @inline(__always)
-    func releaseFirst(notAfter threshold: Int64, _ body: (borrowing Event) -> Void) -> Bool {
+    mutating func releaseFirst(notAfter threshold: Int64, _ body: (borrowing Event) -> Void) -> Bool {
         guard count > 0, stamps[head] <= threshold else { return false }
         // Moved out first: lent straight from the slot, the event was copied (and retained) for the
         // call, because nothing tells the compiler that `body` leaves the storage alone.
@@ -80,7 +83,7 @@ final class ReorderBuffer {
         (0..<count).map { events[slot($0)] }
     }
 
-    private func grow() {
+    private mutating func grow() {
         let larger = capacity * 2
         let largerEvents = UnsafeMutablePointer<Event>.allocate(capacity: larger)
         let largerStamps = UnsafeMutablePointer<Int64>.allocate(capacity: larger)

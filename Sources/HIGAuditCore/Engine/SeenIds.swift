@@ -17,8 +17,9 @@
 /// contents are as before. A session restored from one has all its ids in the fingerprint set; it
 /// then also looks a numbered id up there before taking it as new.
 ///
-/// A class, so that it owns the bitmap's raw memory and the engine updates it in place.
-final class SeenIds {
+/// Noncopyable, so that it owns the bitmap's raw memory (freed in `deinit`, exactly once); it lives
+/// inside its session (`OpenSession`), which the engine updates in place.
+struct SeenIds: ~Copyable {
     private var fingerprints = FingerprintSet()
     private var numbered = NumberedIds()
     /// Set when restored from a checkpoint that had ids: numbered ids recorded before it are in
@@ -33,12 +34,16 @@ final class SeenIds {
         fingerprintsMayHoldNumbered = !restored.isEmpty
     }
 
-    deinit { numbered.deallocate() }
+    deinit {
+        // `NumberedIds` is a copyable value holding the pointer: freed through a copy, once.
+        var bits = numbered
+        bits.deallocate()
+    }
 
     /// Records the id of the event with `texts`; false when the session had it already (a duplicate).
     /// An event without an id is never a duplicate. Inlined for a numbered id the bitmap covers.
     @inline(__always)
-    func insert(idOf texts: borrowing EventTexts) -> Bool {
+    mutating func insert(idOf texts: borrowing EventTexts) -> Bool {
         if let id = texts.inlineWords(.id), !fingerprintsMayHoldNumbered {
             let bit = numbered.quickBit(id)
             if bit >= 0 { return numbered.insert(bit) }
@@ -49,7 +54,7 @@ final class SeenIds {
     /// `insert` for any other id: the first numbered one, one the bitmap must grow to, one that is
     /// not numbered, a long one, none, or any in a restored session.
     @inline(never)
-    private func insertOther(idOf texts: borrowing EventTexts) -> Bool {
+    private mutating func insertOther(idOf texts: borrowing EventTexts) -> Bool {
         guard let id = texts.inlineWords(.id) else {
             guard let fingerprint = texts.fingerprint(.id) else { return true }
             return fingerprints.insert(fingerprint).inserted

@@ -36,9 +36,10 @@ extension SessionEngine {
     public func checkpoint() -> EngineCheckpoint {
         let sessions = open.values.sorted(by: OpenSession.idOrder).map { session -> SessionCheckpoint in
             SessionCheckpoint(
-                id: session.id, newestTs: session.newestTs, endTs: session.endTs,
-                seenIds: session.seenIds.checkpointFingerprints, pendingEvents: session.buffer.pending, context: session.context,
-                ruleStates: session.ruleStates.settled(in: session.context))
+                id: session.pointee.id, newestTs: session.pointee.newestTs, endTs: session.pointee.endTs,
+                seenIds: session.pointee.seenIds.checkpointFingerprints, pendingEvents: session.pointee.buffer.pending,
+                context: session.pointee.context,
+                ruleStates: session.pointee.ruleStates.settled(in: session.pointee.context))
         }
         return EngineCheckpoint(streamNewestTs: streamNewestTs, sessions: sessions)
     }
@@ -52,13 +53,13 @@ extension SessionEngine {
         self.init(configuration: configuration, onLate: onLate, onReport: onReport)
         streamNewestTs = checkpoint.streamNewestTs
         for saved in checkpoint.sessions {
-            let session = OpenSession(
+            let session = OpenSession.make(OpenSession(
                 key: CompactText(saved.id), newestTs: saved.newestTs, ruleStates: saved.ruleStates,
-                seenIds: SeenIds(fingerprints: saved.seenIds))
-            session.endTs = saved.endTs
-            session.context = saved.context
-            for event in saved.pendingEvents { session.buffer.insert(event) }
-            open[session.key] = session
+                seenIds: SeenIds(fingerprints: saved.seenIds)))
+            session.pointee.endTs = saved.endTs
+            session.pointee.context = saved.context
+            for event in saved.pendingEvents { session.pointee.buffer.insert(event) }
+            open[session.pointee.key] = session
         }
     }
 }

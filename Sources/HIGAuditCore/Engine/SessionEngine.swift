@@ -33,8 +33,9 @@ public final class SessionEngine {
 
     // Internal (not private) for `SessionEngine+Checkpoint.swift`.
     /// Keyed by the session id as the events carry it, so that finding an event's session neither
-    /// builds nor hashes a `String`.
-    var open: [CompactText: OpenSession] = [:]
+    /// builds nor hashes a `String`. The engine owns the sessions' memory (see `OpenSession`): a session
+    /// is freed when it closes, the rest when the engine goes.
+    var open: [CompactText: UnsafeMutablePointer<OpenSession>] = [:]
     /// By the session ids' bytes, as `open` is.
     private var closed: Set<CompactText> = []
     /// Largest accepted `ts` so far; `.min` before the first.
@@ -44,8 +45,8 @@ public final class SessionEngine {
     public var closedBeforeStart: ((String) -> Bool)?
     private var eventsSinceSweep = 0
     /// The session of the previous event: uploads keep a session's lines together, so this usually
-    /// saves the dictionary lookup.
-    private var lastSession: OpenSession?
+    /// saves the dictionary lookup. Nil once that session closes.
+    private var lastSession: UnsafeMutablePointer<OpenSession>?
     private static let sweepInterval = 4096
 
     /// - Parameters:
@@ -64,6 +65,10 @@ public final class SessionEngine {
         self.sessionGap = max(configuration.sessionGapMs, 0)
     }
 
+    deinit {
+        for session in open.values { session.free() }
+    }
+
     /// Sessions not closed yet.
     public var openSessionCount: Int { open.count }
     /// Sessions closed so far.
@@ -74,10 +79,10 @@ public final class SessionEngine {
     /// Classifies one decoded event (its `source` set) and, if accepted, queues it for the rules.
     ///
     /// The common case, an event of the previous event's session, binds that session once: written
-    /// with the lookup in one function, the session was retained and released twice a line.
+    /// with the lookup in one function, the session was looked up twice a line.
     @discardableResult
     public func ingest(_ event: consuming Event) -> EventDisposition {
-        if let session = lastSession, event.texts.holds(session.key, in: .session) {
+        if let session = lastSession, event.texts.holds(session.pointee.key, in: .session) {
             return classify(consume event, in: session)
         }
         return ingestAfterLookup(consume event)
@@ -93,8 +98,8 @@ public final class SessionEngine {
         if closed.contains(key) || closedBeforeStart?(event.session) == true {
             return reject(event, .sessionClosed)
         }
-        let created = OpenSession(key: key, newestTs: event.ts, ruleStates: RuleStates())
-        _ = created.seenIds.insert(idOf: event.texts)
+        let created = OpenSession.make(OpenSession(key: key, newestTs: event.ts, ruleStates: RuleStates()))
+        _ = created.pointee.seenIds.insert(idOf: event.texts)
         open[key] = created
         lastSession = created
         statistics.sessions += 1
@@ -104,20 +109,21 @@ public final class SessionEngine {
 
     /// An event of an open session: closed, duplicate, late or accepted, in SPEC order.
     @inline(__always)
-    private func classify(_ event: consuming Event, in session: OpenSession) -> EventDisposition {
+    private func classify(_ event: consuming Event, in session: UnsafeMutablePointer<OpenSession>) -> EventDisposition {
         if hasClosed(session) {
             close(session)
             return reject(event, .sessionClosed)
         }
         // Duplicate is tried before late; the id is looked up once on the common (accepted) path.
-        let isLate = event.ts < session.newestTs.minus(maxLateness)
-        let isDuplicate = isLate ? session.seenIds.contains(idOf: event.texts) : !session.seenIds.insert(idOf: event.texts)
+        let isLate = event.ts < session.pointee.newestTs.minus(maxLateness)
+        let isDuplicate = isLate
+            ? session.pointee.seenIds.contains(idOf: event.texts) : !session.pointee.seenIds.insert(idOf: event.texts)
         if isDuplicate {
             statistics.duplicateEvents += 1
             return .duplicate
         }
         if isLate {
-            return reject(event, .tooOld(sessionNewestTs: session.newestTs, maxLatenessMs: maxLateness))
+            return reject(event, .tooOld(sessionNewestTs: session.pointee.newestTs, maxLatenessMs: maxLateness))
         }
         accept(consume event, into: session)
         return .accepted
@@ -138,20 +144,20 @@ public final class SessionEngine {
 
     /// Queues an accepted event (its id already recorded) and releases what can no longer move.
     /// Inlined, as is the buffer's `insert`, so that the ~200-byte event moves once, into its slot,
-    /// instead of once per call level.
+    /// instead of once per call level. The sweep comes last: it may close and free `session`.
     @inline(__always)
-    private func accept(_ event: consuming Event, into session: OpenSession) {
+    private func accept(_ event: consuming Event, into session: UnsafeMutablePointer<OpenSession>) {
         statistics.events += 1
         eventsSinceSweep += 1
-        if event.ts > session.newestTs { session.newestTs = event.ts }
+        if event.ts > session.pointee.newestTs { session.pointee.newestTs = event.ts }
         if event.ts > streamNewestTs { streamNewestTs = event.ts }
-        if case .sessionEnd = event.payload, event.ts < (session.endTs ?? .max) { session.endTs = event.ts }
-        session.context.acceptedEvents += 1
-        session.buffer.insert(consume event)
+        if case .sessionEnd = event.payload, event.ts < (session.pointee.endTs ?? .max) { session.pointee.endTs = event.ts }
+        session.pointee.context.acceptedEvents += 1
+        session.pointee.buffer.insert(consume event)
         // Any future accepted event has ts ≥ newest − lateness and a later input position, so
         // everything at or before that bound is in its final place.
-        let ready = session.newestTs.minus(maxLateness)
-        while session.buffer.releaseFirst(notAfter: ready, { release($0, in: session) }) {}
+        let ready = session.pointee.newestTs.minus(maxLateness)
+        while session.pointee.buffer.releaseFirst(notAfter: ready, { release($0, in: session) }) {}
         if eventsSinceSweep >= max(Self.sweepInterval, open.count) { sweep() }
     }
 
@@ -160,36 +166,40 @@ public final class SessionEngine {
     /// One event in its session's final order: update the shared context, run the rules, then apply
     /// the event to the state the rules read as "before".
     @inline(__always)
-    private func release(_ event: borrowing Event, in session: OpenSession) {
-        session.context.prepare(for: event, screenKey: &session.screenKey)
-        rules.observe(event, states: &session.ruleStates, in: &session.context)
-        if !session.context.apply(event) { statistics.unbalancedDismisses += 1 }
+    private func release(_ event: borrowing Event, in session: UnsafeMutablePointer<OpenSession>) {
+        session.pointee.context.prepare(for: event, screenKey: &session.pointee.screenKey)
+        rules.observe(event, states: &session.pointee.ruleStates, in: &session.pointee.context)
+        if !session.pointee.context.apply(event) { statistics.unbalancedDismisses += 1 }
     }
 
     // MARK: - Closing
 
     /// Inlined: it runs for every event.
     @inline(__always)
-    private func hasClosed(_ session: OpenSession) -> Bool {
-        if let end = session.endTs, streamNewestTs >= end.plus(maxLateness) { return true }
-        return streamNewestTs > session.newestTs.plus(sessionGap)
+    private func hasClosed(_ session: UnsafeMutablePointer<OpenSession>) -> Bool {
+        if let end = session.pointee.endTs, streamNewestTs >= end.plus(maxLateness) { return true }
+        return streamNewestTs > session.pointee.newestTs.plus(sessionGap)
     }
 
     private func sweep() {
         eventsSinceSweep = 0
-        var closing: [OpenSession] = []
+        var closing: [UnsafeMutablePointer<OpenSession>] = []
         for session in open.values where hasClosed(session) { closing.append(session) }
         closing.sort(by: OpenSession.idOrder)
         for session in closing { close(session) }
     }
 
-    private func close(_ session: OpenSession) {
-        while session.buffer.releaseFirst(notAfter: .max, { release($0, in: session) }) {}
-        rules.finish(states: &session.ruleStates, in: &session.context)
-        open[session.key] = nil
-        if lastSession === session { lastSession = nil }
-        closed.insert(session.key)
-        onReport(session.context.makeReport())
+    /// Reports the session and frees it.
+    private func close(_ session: UnsafeMutablePointer<OpenSession>) {
+        while session.pointee.buffer.releaseFirst(notAfter: .max, { release($0, in: session) }) {}
+        rules.finish(states: &session.pointee.ruleStates, in: &session.pointee.context)
+        let key = session.pointee.key
+        open[key] = nil
+        if lastSession == session { lastSession = nil }
+        closed.insert(key)
+        let report = session.pointee.context.makeReport()
+        session.free()
+        onReport(report)
     }
 }
 
