@@ -7,8 +7,54 @@
 public enum TimestampFormatter {
     private static let millisecondsPerDay: Int64 = 86_400_000
 
+    /// The bytes `rfc3339(_:into:)` writes.
+    public static let rfc3339Width = 24
+
     /// The timestamp `ms` milliseconds after 1970-01-01T00:00:00Z.
     public static func rfc3339(_ ms: Int64) -> String {
+        // Years 0000…9999, every time a log can hold: the 24 bytes written in place. The general path
+        // built the text from a dozen small strings, ~6,500 instructions a time stamp, a quarter of
+        // writing the violations table.
+        let text = String(unsafeUninitializedCapacity: rfc3339Width) { buffer in
+            rfc3339(ms, into: buffer.baseAddress!) ? rfc3339Width : 0
+        }
+        if !text.isEmpty { return text }
+        let (date, hour, minute, second, millisecond) = parts(ms)
+        return general(date: date, hour: hour, minute: minute, second: second, millisecond: millisecond)
+    }
+
+    /// Writes `rfc3339(ms)`, `rfc3339Width` bytes, at `buffer` when its year is 0000…9999 (any time a
+    /// log can hold), and says whether it did; for other years it writes nothing (`rfc3339(_:)` prints
+    /// them). The table writers format straight into their output's buffer with it.
+    public static func rfc3339(_ ms: Int64, into buffer: UnsafeMutablePointer<UInt8>) -> Bool {
+        let (date, hour, minute, second, millisecond) = parts(ms)
+        guard (0...9999).contains(date.year) else { return false }
+        func put(_ value: Int64, width: Int, at offset: Int) {
+            var rest = value
+            for position in stride(from: offset + width - 1, through: offset, by: -1) {
+                buffer[position] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
+                rest /= 10
+            }
+        }
+        put(date.year, width: 4, at: 0)
+        buffer[4] = UInt8(ascii: "-")
+        put(Int64(date.month), width: 2, at: 5)
+        buffer[7] = UInt8(ascii: "-")
+        put(Int64(date.day), width: 2, at: 8)
+        buffer[10] = UInt8(ascii: "T")
+        put(hour, width: 2, at: 11)
+        buffer[13] = UInt8(ascii: ":")
+        put(minute, width: 2, at: 14)
+        buffer[16] = UInt8(ascii: ":")
+        put(second, width: 2, at: 17)
+        buffer[19] = UInt8(ascii: ".")
+        put(millisecond, width: 3, at: 20)
+        buffer[23] = UInt8(ascii: "Z")
+        return true
+    }
+
+    /// The civil date and time of day of `ms`.
+    private static func parts(_ ms: Int64) -> (date: (year: Int64, month: Int, day: Int), hour: Int64, minute: Int64, second: Int64, millisecond: Int64) {
         // Floor division without overflow for every Int64, including .min.
         var days = ms / millisecondsPerDay
         var msOfDay = ms % millisecondsPerDay
@@ -17,40 +63,7 @@ public enum TimestampFormatter {
             days -= 1
         }
         let date = civilFromDays(days)
-        let hour = msOfDay / 3_600_000
-        let minute = msOfDay / 60_000 % 60
-        let second = msOfDay / 1000 % 60
-        let millisecond = msOfDay % 1000
-        guard (0...9999).contains(date.year) else {
-            return general(date: date, hour: hour, minute: minute, second: second, millisecond: millisecond)
-        }
-        // Years 0000…9999, every time a log can hold: the 24 bytes written in place. The general path
-        // built the text from a dozen small strings, ~6,500 instructions a time stamp, a quarter of
-        // writing the violations table.
-        return String(unsafeUninitializedCapacity: 24) { buffer in
-            func put(_ value: Int64, width: Int, at offset: Int) {
-                var rest = value
-                for position in stride(from: offset + width - 1, through: offset, by: -1) {
-                    buffer[position] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
-                    rest /= 10
-                }
-            }
-            put(date.year, width: 4, at: 0)
-            buffer[4] = UInt8(ascii: "-")
-            put(Int64(date.month), width: 2, at: 5)
-            buffer[7] = UInt8(ascii: "-")
-            put(Int64(date.day), width: 2, at: 8)
-            buffer[10] = UInt8(ascii: "T")
-            put(hour, width: 2, at: 11)
-            buffer[13] = UInt8(ascii: ":")
-            put(minute, width: 2, at: 14)
-            buffer[16] = UInt8(ascii: ":")
-            put(second, width: 2, at: 17)
-            buffer[19] = UInt8(ascii: ".")
-            put(millisecond, width: 3, at: 20)
-            buffer[23] = UInt8(ascii: "Z")
-            return 24
-        }
+        return (date, msOfDay / 3_600_000, msOfDay / 60_000 % 60, msOfDay / 1000 % 60, msOfDay % 1000)
     }
 
     /// `rfc3339` for any year: more digits, or a sign, where RFC 3339 has no form.

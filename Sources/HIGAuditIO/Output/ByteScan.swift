@@ -28,22 +28,36 @@ enum ByteScan {
     static func contains(
         _ text: String, word wordTest: (UInt64) -> Bool, byte byteTest: (UInt8) -> Bool
     ) -> Bool {
-        let found = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            guard let base = bytes.baseAddress else { return false }
-            let raw = UnsafeRawPointer(base)
-            var index = 0
-            while index &+ 8 <= bytes.count {
-                if wordTest(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))) {
-                    return true
-                }
-                index &+= 8
-            }
-            while index < bytes.count {
-                if byteTest(base[index]) { return true }
-                index &+= 1
-            }
-            return false
-        }
+        let found = text.utf8.withContiguousStorageIfAvailable { contains($0, word: wordTest, byte: byteTest) }
         return found ?? text.utf8.contains(where: byteTest)
+    }
+
+    /// `contains` over bytes in memory.
+    @inline(__always)
+    static func contains(
+        _ bytes: UnsafeBufferPointer<UInt8>, word wordTest: (UInt64) -> Bool, byte byteTest: (UInt8) -> Bool
+    ) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let raw = UnsafeRawPointer(base)
+        var index = 0
+        while index &+ 8 <= bytes.count {
+            if wordTest(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))) {
+                return true
+            }
+            index &+= 8
+        }
+        while index < bytes.count {
+            if byteTest(base[index]) { return true }
+            index &+= 1
+        }
+        return false
+    }
+
+    /// Calls `body` with the UTF-8 bytes of `text` in contiguous memory (a copy's only if they are not).
+    @inline(__always)
+    static func withBytes<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = text
+        return copy.withUTF8(body)
     }
 }

@@ -10,64 +10,70 @@ public struct JSONWriter: TableWriter {
     public init() {}
 
     public func write(_ table: Table, to output: inout some TextOutputStream) {
-        writeArray(table, to: &output)
-        output.write("\n")
+        FileOutput.formatting(into: &output) { file in
+            writeArray(table, to: file)
+            file.write(byte: 0x0A)
+        }
     }
 
     /// One object whose keys are the table names, in order, each holding that table's array.
     public func write(_ tables: [Table], to output: inout some TextOutputStream) {
-        output.write("{")
-        for (index, table) in tables.enumerated() {
-            output.write(index == 0 ? "\n" : ",\n")
-            output.write(Self.string(table.name) + ": ")
-            writeArray(table, to: &output)
+        FileOutput.formatting(into: &output) { file in
+            file.write(byte: UInt8(ascii: "{"))
+            for (index, table) in tables.enumerated() {
+                file.write(index == 0 ? "\n" : ",\n")
+                file.write(Self.string(table.name) + ": ")
+                writeArray(table, to: file)
+            }
+            file.write(tables.isEmpty ? "}\n" : "\n}\n")
         }
-        output.write(tables.isEmpty ? "}\n" : "\n}\n")
     }
 
-    private func writeArray(_ table: Table, to output: inout some TextOutputStream) {
+    /// Piece by piece into the output's buffer: building each object as one string from per-cell
+    /// strings cost ~44,000 instructions a row of the violations table, time stamps aside.
+    private func writeArray(_ table: Table, to output: FileOutput) {
         guard table.rowCount > 0 else {
             output.write("[]")
             return
         }
         let keys = table.columns.map { Self.string($0.name) + ":" }
         output.write("[\n")
-        // Piece by piece into the output: building each object as one string from per-cell strings cost
-        // ~44,000 instructions a row of the violations table, time stamps aside.
         for (index, row) in table.rows.enumerated() {
-            output.write("{")
+            output.write(byte: UInt8(ascii: "{"))
             for (column, key) in keys.enumerated() {
-                if column > 0 { output.write(",") }
+                if column > 0 { output.write(byte: UInt8(ascii: ",")) }
                 output.write(key)
                 if column < row.count {
-                    Self.write(row[column], to: &output)
+                    Self.write(row[column], to: output)
                 } else {
                     output.write("null")
                 }
             }
             output.write(index == table.rowCount - 1 ? "}\n" : "},\n")
         }
-        output.write("]")
+        output.write(byte: UInt8(ascii: "]"))
     }
 
-    /// One cell as a JSON value (`value`), written to `output`. Inlined, so that it is specialised with
-    /// its caller for the output's type instead of reaching it through the protocol.
+    /// One cell as a JSON value (`value`).
     @inline(__always)
-    private static func write(_ cell: TableCell, to output: inout some TextOutputStream) {
+    private static func write(_ cell: TableCell, to output: FileOutput) {
         switch cell {
         case .text(let text, _):
-            if needsEscaping(text) {
-                output.write(string(text))
-            } else {
-                output.write("\"")
-                output.write(text)
-                output.write("\"")
+            ByteScan.withBytes(of: text) { bytes in
+                if needsEscaping(bytes) {
+                    output.write(string(text))
+                } else {
+                    output.write(byte: UInt8(ascii: "\""))
+                    output.write(bytes: bytes)
+                    output.write(byte: UInt8(ascii: "\""))
+                }
             }
-        case .integer, .decimal: output.write(cell.plainText)
-        case .timestamp:
-            output.write("\"")
-            output.write(cell.plainText)
-            output.write("\"")
+        case .integer(let value): output.write(integer: value)
+        case .decimal: output.write(cell.plainText)
+        case .timestamp(let ms):
+            output.write(byte: UInt8(ascii: "\""))
+            output.write(timestamp: ms)
+            output.write(byte: UInt8(ascii: "\""))
         case .empty: output.write("null")
         }
     }
@@ -75,8 +81,13 @@ public struct JSONWriter: TableWriter {
     /// Whether a string needs more than its quotes: a control character, `"`, `\`, DEL, or 0xE2, which
     /// leads U+2028 and U+2029 (a string with it takes the careful path).
     static func needsEscaping(_ text: String) -> Bool {
+        ByteScan.withBytes(of: text) { needsEscaping($0) }
+    }
+
+    @inline(__always)
+    static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         ByteScan.contains(
-            text,
+            bytes,
             word: {
                 ByteScan.has($0, below: 0x20) || ByteScan.has($0, byte: 0x22) || ByteScan.has($0, byte: 0x5C)
                     || ByteScan.has($0, byte: 0x7F) || ByteScan.has($0, byte: 0xE2)
@@ -86,9 +97,9 @@ public struct JSONWriter: TableWriter {
 
     /// One cell as a JSON value: what `write(_:to:)` writes for it, so the two cannot disagree.
     public static func value(_ cell: TableCell) -> String {
-        var text = ""
-        write(cell, to: &text)
-        return text
+        let output = FileOutput.memory()
+        write(cell, to: output)
+        return output.takeText()
     }
 
     /// A JSON string literal.

@@ -33,6 +33,15 @@ import HIGAuditCore
         #expect(CSVWriter.field(cell) == expected)
     }
 
+    /// A field longer than the writer's buffer, with quotes to double all along it and a formula start:
+    /// its runs between quotes cross the buffer's flushes whole.
+    @Test func aLongQuotedFieldCrossesTheBuffer() {
+        let text = "=" + String(repeating: "a\"b,é", count: 30_000)
+        let expected = "\"'=" + String(repeating: "a\"\"b,é", count: 30_000) + "\""
+        #expect(CSVWriter.field(.input(text)) == expected)
+        #expect(CSVWriter.field(.label(text)) == "\"=" + expected.dropFirst(3))
+    }
+
     @Test func writesHeaderAndCRLFRecords() {
         let csv = CSVWriter().render(WriterFixtures.mixed)
         #expect(csv == """

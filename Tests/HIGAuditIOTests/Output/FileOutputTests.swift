@@ -1,4 +1,5 @@
 import Foundation
+import HIGAuditCore
 import Testing
 @testable import HIGAuditIO
 
@@ -98,6 +99,58 @@ import Testing
         output.write(String(repeating: "x", count: 100_000))
         #expect(throws: FileOutputError.self) { try output.close() }
         #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    /// The writers' byte and number pieces say exactly what `String(value)` and `rfc3339` say, and go
+    /// where text written beside them goes, across flushes of the buffer: integers of every length and
+    /// sign (both extremes included), time stamps inside and outside years 0000…9999, single bytes, and
+    /// byte runs shorter and longer than the buffer.
+    @Test func bytesAndNumbersLandAsTheirTextWould() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("violations.csv").path
+        let output = try FileOutput.replacingFile(at: path)
+        var expected = ""
+        var integers: [Int64] = [0, 1, -1, 9, 10, -10, 99, 100, .max, .min, .max - 1, .min + 1]
+        var power: Int64 = 1
+        while power <= Int64.max / 10 {
+            power *= 10
+            integers += [power - 1, power, -power, 1 - power]
+        }
+        let stamps: [Int64] = [0, -1, 1_763_676_245_123, -62_167_219_200_000, -62_167_219_200_001, 253_402_300_799_999,
+                               253_402_300_800_000, .max, .min]
+        let long = String(repeating: "é\"", count: 40_000)
+        for round in 0..<400 {
+            for value in integers {
+                output.write(integer: value)
+                output.write(byte: UInt8(ascii: ","))
+                expected += "\(value),"
+            }
+            for ms in stamps {
+                output.write(timestamp: ms)
+                output.write("|")
+                expected += TimestampFormatter.rfc3339(ms) + "|"
+            }
+            if round % 100 == 0 {
+                ByteScan.withBytes(of: long) { output.write(bytes: $0) }
+                expected += long
+            }
+        }
+        try output.close()
+        #expect(expected.utf8.count > 4 * 65_536)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == expected)
+    }
+
+    /// A memory output hands over what was written, across flushes, and starts empty again.
+    @Test func aMemoryOutputHandsOverItsText() {
+        let output = FileOutput.memory()
+        let piece = String(repeating: "日本,", count: 10_000)
+        output.write(piece)
+        output.write(integer: -42)
+        #expect(output.takeText() == piece + "-42")
+        #expect(output.takeText().isEmpty)
+        output.write(byte: UInt8(ascii: "x"))
+        #expect(output.takeText() == "x")
     }
 
     @Test func anUnwritablePathIsAnError() {

@@ -29,6 +29,14 @@ import HIGAuditCore
         #expect(JSONWriter.value(cell) == expected)
     }
 
+    /// Strings longer than the writer's buffer, with and without escapes.
+    @Test func longStringsCrossTheBuffer() {
+        let plain = String(repeating: "é-x", count: 30_000)
+        #expect(JSONWriter.value(.input(plain)) == "\"" + plain + "\"")
+        let escaped = String(repeating: "a\"\n", count: 30_000)
+        #expect(JSONWriter.value(.input(escaped)) == "\"" + String(repeating: "a\\\"\\n", count: 30_000) + "\"")
+    }
+
     @Test func writesObjectsInColumnOrderWithTypedValues() {
         #expect(JSONWriter().render(WriterFixtures.mixed) == """
             [
