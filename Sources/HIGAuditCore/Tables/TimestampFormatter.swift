@@ -29,26 +29,30 @@ public enum TimestampFormatter {
     public static func rfc3339(_ ms: Int64, into buffer: UnsafeMutablePointer<UInt8>) -> Bool {
         let (date, hour, minute, second, millisecond) = parts(ms)
         guard (0...9999).contains(date.year) else { return false }
-        func put(_ value: Int64, width: Int, at offset: Int) {
-            var rest = value
-            for position in stride(from: offset + width - 1, through: offset, by: -1) {
-                buffer[position] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
-                rest /= 10
-            }
+        // Two digits at a time, on small unsigned values: a digit loop on `Int64` cost ~500
+        // instructions a time stamp, four of them for every violation row written.
+        func two(_ value: UInt32, at offset: Int) {
+            let tens = value / 10
+            buffer[offset] = UInt8(truncatingIfNeeded: 0x30 &+ tens)
+            buffer[offset &+ 1] = UInt8(truncatingIfNeeded: 0x30 &+ value &- tens &* 10)
         }
-        put(date.year, width: 4, at: 0)
+        let year = UInt32(truncatingIfNeeded: date.year)
+        two(year / 100, at: 0)
+        two(year % 100, at: 2)
         buffer[4] = UInt8(ascii: "-")
-        put(Int64(date.month), width: 2, at: 5)
+        two(UInt32(truncatingIfNeeded: date.month), at: 5)
         buffer[7] = UInt8(ascii: "-")
-        put(Int64(date.day), width: 2, at: 8)
+        two(UInt32(truncatingIfNeeded: date.day), at: 8)
         buffer[10] = UInt8(ascii: "T")
-        put(hour, width: 2, at: 11)
+        two(UInt32(truncatingIfNeeded: hour), at: 11)
         buffer[13] = UInt8(ascii: ":")
-        put(minute, width: 2, at: 14)
+        two(UInt32(truncatingIfNeeded: minute), at: 14)
         buffer[16] = UInt8(ascii: ":")
-        put(second, width: 2, at: 17)
+        two(UInt32(truncatingIfNeeded: second), at: 17)
         buffer[19] = UInt8(ascii: ".")
-        put(millisecond, width: 3, at: 20)
+        let milliseconds = UInt32(truncatingIfNeeded: millisecond)
+        buffer[20] = UInt8(truncatingIfNeeded: 0x30 &+ milliseconds / 100)
+        two(milliseconds % 100, at: 21)
         buffer[23] = UInt8(ascii: "Z")
         return true
     }
