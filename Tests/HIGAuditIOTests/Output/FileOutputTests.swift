@@ -10,6 +10,14 @@ import Testing
         return url
     }
 
+    /// A new output for a file `name` in a fresh directory, removed after `body`.
+    private func withNewOutput(_ name: String, _ body: (_ output: FileOutput, _ path: String) throws -> Void) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent(name).path
+        try body(try FileOutput.replacingFile(at: path), path)
+    }
+
     @Test func writesTheFileOnlyWhenClosed() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -28,60 +36,54 @@ import Testing
     /// Many small writes, as the table writers make them, across several flushes of the buffer, with
     /// multi-byte characters split by none of them.
     @Test func smallWritesAcrossFlushesKeepEveryByte() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("violations.csv").path
-        let output = try FileOutput.replacingFile(at: path)
-        var expected = ""
-        for index in 0..<40_000 {
-            let piece = index % 7 == 0 ? "é\(index)," : index % 11 == 0 ? "\r\n" : "日本\(index)"
-            output.write(piece)
-            expected += piece
+        try withNewOutput("violations.csv") { output, path in
+            var expected = ""
+            for index in 0..<40_000 {
+                let piece = index % 7 == 0 ? "é\(index)," : index % 11 == 0 ? "\r\n" : "日本\(index)"
+                output.write(piece)
+                expected += piece
+            }
+            try output.close()
+            #expect(expected.utf8.count > 4 * 65_536)
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == expected)
         }
-        try output.close()
-        #expect(expected.utf8.count > 4 * 65_536)
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == expected)
     }
 
     /// A write that fits the buffer's free room is copied in one piece; one that does not goes through
     /// the flushing path. Every length from 0 to 80 bytes, ASCII and multi-byte, small (inline) and heap
     /// strings, lands where it belongs across many buffer flushes, however the buffer's end falls.
     @Test func writesOfEveryLengthAcrossFlushesKeepEveryByte() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("violations.json").path
-        let output = try FileOutput.replacingFile(at: path)
-        var expected: [UInt8] = []
-        for index in 0..<20_000 {
-            let length = index % 81
-            let piece = index % 3 == 0
-                ? String(repeating: "é", count: length / 2) + String(repeating: "x", count: length % 2)
-                : String((0..<length).map { Character(UnicodeScalar(UInt8(0x41 + ($0 + index) % 26))) })
-            #expect(piece.utf8.count == length)
-            output.write(piece)
-            expected += Array(piece.utf8)
+        try withNewOutput("violations.json") { output, path in
+            var expected: [UInt8] = []
+            for index in 0..<20_000 {
+                let length = index % 81
+                let piece = index % 3 == 0
+                    ? String(repeating: "é", count: length / 2) + String(repeating: "x", count: length % 2)
+                    : String((0..<length).map { Character(UnicodeScalar(UInt8(0x41 + ($0 + index) % 26))) })
+                #expect(piece.utf8.count == length)
+                output.write(piece)
+                expected += Array(piece.utf8)
+            }
+            try output.close()
+            #expect(expected.count > 10 * 65_536)
+            #expect(try Array(Data(contentsOf: URL(fileURLWithPath: path))) == expected)
         }
-        try output.close()
-        #expect(expected.count > 10 * 65_536)
-        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: path))) == expected)
     }
 
     /// The buffer's edge exactly: a write that fills it to the last byte, one that finds it full,
     /// an empty one in between, then writes after `close`, which are dropped.
     @Test func writesAtTheBuffersEdgeKeepEveryByte() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("summary.json").path
-        let output = try FileOutput.replacingFile(at: path)
-        let buffer = 65_536
-        let pieces = [
-            String(repeating: "a", count: buffer - 7), "bcdefg", "h", "", "i", "jk",
-            String(repeating: "é", count: buffer), "z",
-        ]
-        for piece in pieces { output.write(piece) }
-        try output.close()
-        output.write("after close")
-        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: path))) == Array(pieces.joined().utf8))
+        try withNewOutput("summary.json") { output, path in
+            let buffer = 65_536
+            let pieces = [
+                String(repeating: "a", count: buffer - 7), "bcdefg", "h", "", "i", "jk",
+                String(repeating: "é", count: buffer), "z",
+            ]
+            for piece in pieces { output.write(piece) }
+            try output.close()
+            output.write("after close")
+            #expect(try Array(Data(contentsOf: URL(fileURLWithPath: path))) == Array(pieces.joined().utf8))
+        }
     }
 
     /// A disk that fills up mid-output: the failure is reported by `close`, later writes are dropped,
@@ -106,39 +108,37 @@ import Testing
     /// sign (both extremes included), time stamps inside and outside years 0000…9999, single bytes, and
     /// byte runs shorter and longer than the buffer.
     @Test func bytesAndNumbersLandAsTheirTextWould() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("violations.csv").path
-        let output = try FileOutput.replacingFile(at: path)
-        var expected = ""
-        var integers: [Int64] = [0, 1, -1, 9, 10, -10, 99, 100, .max, .min, .max - 1, .min + 1]
-        var power: Int64 = 1
-        while power <= Int64.max / 10 {
-            power *= 10
-            integers += [power - 1, power, -power, 1 - power]
+        try withNewOutput("violations.csv") { output, path in
+            var expected = ""
+            var integers: [Int64] = [0, 1, -1, 9, 10, -10, 99, 100, .max, .min, .max - 1, .min + 1]
+            var power: Int64 = 1
+            while power <= Int64.max / 10 {
+                power *= 10
+                integers += [power - 1, power, -power, 1 - power]
+            }
+            let stamps: [Int64] = [0, -1, 1_763_676_245_123, -62_167_219_200_000, -62_167_219_200_001, 253_402_300_799_999,
+                                   253_402_300_800_000, .max, .min]
+            let long = String(repeating: "é\"", count: 40_000)
+            for round in 0..<400 {
+                for value in integers {
+                    output.write(integer: value)
+                    output.write(byte: UInt8(ascii: ","))
+                    expected += "\(value),"
+                }
+                for ms in stamps {
+                    output.write(timestamp: ms)
+                    output.write("|")
+                    expected += TimestampFormatter.rfc3339(ms) + "|"
+                }
+                if round % 100 == 0 {
+                    ByteScan.withBytes(of: long) { output.write(bytes: $0) }
+                    expected += long
+                }
+            }
+            try output.close()
+            #expect(expected.utf8.count > 4 * 65_536)
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == expected)
         }
-        let stamps: [Int64] = [0, -1, 1_763_676_245_123, -62_167_219_200_000, -62_167_219_200_001, 253_402_300_799_999,
-                               253_402_300_800_000, .max, .min]
-        let long = String(repeating: "é\"", count: 40_000)
-        for round in 0..<400 {
-            for value in integers {
-                output.write(integer: value)
-                output.write(byte: UInt8(ascii: ","))
-                expected += "\(value),"
-            }
-            for ms in stamps {
-                output.write(timestamp: ms)
-                output.write("|")
-                expected += TimestampFormatter.rfc3339(ms) + "|"
-            }
-            if round % 100 == 0 {
-                ByteScan.withBytes(of: long) { output.write(bytes: $0) }
-                expected += long
-            }
-        }
-        try output.close()
-        #expect(expected.utf8.count > 4 * 65_536)
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == expected)
     }
 
     /// A memory output hands over what was written, across flushes, and starts empty again.
