@@ -39,7 +39,8 @@ struct AnalysisFrontend {
             configuration: configuration, reader: reader, filter: filter, keepsViolations: keepsViolations,
             onDiagnostic: reporter.report)
         let (sources, resolveProblems) = InputResolver.resolve(input.inputs)
-        run.onProgress = { bytes in
+        // Unowned: the run keeps this closure, which would otherwise keep the run (and its engine).
+        run.onProgress = { [unowned run] bytes in
             progress.update(file: run.sources.paths.count, of: sources.count, path: run.sources.paths.last ?? "",
                             bytes: bytes, events: run.engine.statistics.events)
         }

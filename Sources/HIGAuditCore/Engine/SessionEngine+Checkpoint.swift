@@ -59,7 +59,9 @@ extension SessionEngine {
             session.pointee.endTs = saved.endTs
             session.pointee.context = saved.context
             for event in saved.pendingEvents { session.pointee.buffer.insert(event) }
-            open[session.pointee.key] = session
+            // A checkpoint that lists a session twice (one edited by hand): the later entry counts,
+            // as it always did, and the earlier one is freed.
+            open.updateValue(session, forKey: session.pointee.key)?.free()
         }
     }
 }

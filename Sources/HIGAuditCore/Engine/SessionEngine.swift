@@ -17,6 +17,9 @@
 /// A session's closing is checked exactly when its next event arrives; all open sessions are also swept
 /// every few thousand events so that idle ones release memory. Since both conditions only grow more
 /// true as the stream advances, sweeping early or late never changes a result.
+///
+/// `onReport` and `onLate` may call back into the engine: a session that such a call closes is
+/// reported once, and the sessions' memory outlives every loop that may still refer to it (`closeAll`).
 public final class SessionEngine {
     public typealias ReportSink = (SessionReport) -> Void
     public typealias LateSink = (Event, LateReason) -> Void
@@ -44,6 +47,11 @@ public final class SessionEngine {
     /// the engine does not know, so that its late events stay late across runs.
     public var closedBeforeStart: ((String) -> Bool)?
     private var eventsSinceSweep = 0
+    /// How many of `closeAll`'s loops are running (more than one when `onReport` called back into the
+    /// engine), and the sessions they closed, freed when the outermost ends: until then a loop may still
+    /// hold them, to see that they closed.
+    private var closingLoops = 0
+    private var closedWhileLooping: [UnsafeMutablePointer<OpenSession>] = []
     /// The session of the previous event: uploads keep a session's lines together, so this usually
     /// saves the dictionary lookup. Nil once that session closes.
     private var lastSession: UnsafeMutablePointer<OpenSession>?
@@ -67,6 +75,7 @@ public final class SessionEngine {
 
     deinit {
         for session in open.values { session.free() }
+        for session in closedWhileLooping { session.free() }
     }
 
     /// Sessions not closed yet.
@@ -131,7 +140,7 @@ public final class SessionEngine {
 
     /// End of input: closes every open session (SPEC §2 (c)), in session-id order.
     public func finish() {
-        for session in open.values.sorted(by: OpenSession.idOrder) { close(session) }
+        closeAll(open.values.sorted(by: OpenSession.idOrder))
     }
 
     // MARK: - Classification
@@ -186,10 +195,22 @@ public final class SessionEngine {
         var closing: [UnsafeMutablePointer<OpenSession>] = []
         for session in open.values where hasClosed(session) { closing.append(session) }
         closing.sort(by: OpenSession.idOrder)
-        for session in closing { close(session) }
+        closeAll(closing)
     }
 
-    /// Reports the session and frees it.
+    /// Closes `sessions` in order. `onReport` may call back into the engine (`ingest`, `finish`) and so
+    /// close sessions further down the list: those are skipped, and every session closed meanwhile is
+    /// freed only when the outermost loop ends, so that no loop reads a freed session.
+    private func closeAll(_ sessions: [UnsafeMutablePointer<OpenSession>]) {
+        closingLoops += 1
+        for session in sessions where open[session.pointee.key] == session { close(session) }
+        closingLoops -= 1
+        guard closingLoops == 0 else { return }
+        for session in closedWhileLooping { session.free() }
+        closedWhileLooping.removeAll()
+    }
+
+    /// Reports the session and frees it (after `closeAll`'s loops, if one is running).
     private func close(_ session: UnsafeMutablePointer<OpenSession>) {
         while session.pointee.buffer.releaseFirst(notAfter: .max, { release($0, in: session) }) {}
         rules.finish(states: &session.pointee.ruleStates, in: &session.pointee.context)
@@ -198,7 +219,11 @@ public final class SessionEngine {
         if lastSession == session { lastSession = nil }
         closed.insert(key)
         let report = session.pointee.context.makeReport()
-        session.free()
+        if closingLoops > 0 {
+            closedWhileLooping.append(session)
+        } else {
+            session.free()
+        }
         onReport(report)
     }
 }
