@@ -126,24 +126,12 @@ public struct SourceFileTable: Sendable, Equatable {
         var path = location.file >= 0 && Int(location.file) < paths.count ? paths[Int(location.file)] : "?"
         let line = location.line
         guard line >= 0 else { return path + ":" + String(line) }
-        var digits = 1
-        var rest = line / 10
-        while rest > 0 {
-            digits &+= 1
-            rest /= 10
-        }
+        let digits = DecimalDigits.count(UInt64(line))
         return path.withUTF8 { pathBytes in
             String(unsafeUninitializedCapacity: pathBytes.count &+ 1 &+ digits) { text in
                 _ = text.initialize(fromContentsOf: pathBytes)
                 text[pathBytes.count] = UInt8(ascii: ":")
-                var value = line
-                var position = pathBytes.count &+ digits
-                repeat {
-                    text[position] = UInt8(truncatingIfNeeded: 0x30 &+ value % 10)
-                    value /= 10
-                    position &-= 1
-                } while value > 0
-                return pathBytes.count &+ 1 &+ digits
+                return pathBytes.count &+ 1 &+ DecimalDigits.write(UInt64(line), to: text.baseAddress! + (pathBytes.count &+ 1))
             }
         }
     }

@@ -152,22 +152,9 @@ public final class FileOutput: TextOutputStream {
     public func write(integer value: Int64) {
         if Self.bufferLimit &- buffered < 20 { makeRoom() }
         let start = (buffer + buffered).assumingMemoryBound(to: UInt8.self)
-        var magnitude = value.magnitude
-        var digits = 1
-        var rest = magnitude / 10
-        while rest > 0 {
-            digits &+= 1
-            rest /= 10
-        }
         let sign = value < 0 ? 1 : 0
         if sign == 1 { start[0] = UInt8(ascii: "-") }
-        var position = sign &+ digits
-        repeat {
-            position &-= 1
-            start[position] = UInt8(truncatingIfNeeded: 0x30 &+ magnitude % 10)
-            magnitude /= 10
-        } while magnitude > 0
-        buffered &+= sign &+ digits
+        buffered &+= sign &+ DecimalDigits.write(value.magnitude, to: start + sign)
     }
 
     /// A time stamp as `TimestampFormatter.rfc3339` writes it.
