@@ -302,8 +302,11 @@ private final class RunTransaction {
         }
     }
 
-    /// The engine's counters into the run's, and its open sessions into the checkpoint.
+    /// The engine's counters into the run's, and its open sessions into the checkpoint, but those of
+    /// devices idle for `idle_runs` runs, which close now (SPEC §2).
     private func finishEngine(_ engine: SessionEngine) throws {
+        engine.closeSessionsOfIdleDevices(after: run.configuration.idleRuns)
+        if let failure { throw failure }
         statistics.takeEngineCounters(from: engine.statistics)
         outcome.statistics = statistics
         outcome.openSessions = engine.openSessionCount
@@ -313,7 +316,7 @@ private final class RunTransaction {
         encoder.outputFormatting = .sortedKeys
         try db.execute(
             sql: "INSERT OR REPLACE INTO engine_checkpoint VALUES (1, ?, ?, ?, ?)",
-            arguments: [outcome.runID, checkpoint.streamNewestTs, checkpoint.sessions.count,
+            arguments: [outcome.runID, checkpoint.newestDeviceClock, checkpoint.sessions.count,
                         try encoder.encode(checkpoint)])
         for rule in engine.enabledRules {
             try db.execute(

@@ -5,7 +5,7 @@ import ArgumentParser
 import HIGAuditCore
 import HIGAuditIO
 
-/// Does what `analyze` asks: resolve inputs, run the audit over them as one stream, write the tables,
+/// Does what `analyze` asks: resolve inputs, run the audit over them, write the tables,
 /// and decide the exit status (SPEC §5).
 struct AnalysisFrontend {
     let input: InputOptions

@@ -16,7 +16,8 @@ struct NightlyFrontend {
     }
 
     private func execute() throws -> Int32 {
-        let configuration = try command.config.resolved()
+        var configuration = try command.config.resolved()
+        if let idleRuns = command.idleRuns { configuration.idleRuns = idleRuns }
         let reader = try command.input.makeReader()
         let reporter: DiagnosticReporter
         do {

@@ -58,7 +58,7 @@ struct ConfigOptions: ParsableArguments {
     @Option(help: ArgumentHelp("How far out of order a session's events may arrive (default 10000). Overrides the config file.", valueName: "ms"))
     var maxLatenessMs: Int64?
 
-    @Option(help: ArgumentHelp("Silence after which an open session is closed (default 1800000). Overrides the config file.", valueName: "ms"))
+    @Option(help: ArgumentHelp("Silence after which an open session is closed, on its device's clock (default 1800000). Overrides the config file.", valueName: "ms"))
     var sessionGapMs: Int64?
 
     func validate() throws {

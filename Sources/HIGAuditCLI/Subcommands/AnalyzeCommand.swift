@@ -9,8 +9,10 @@ struct AnalyzeCommand: ParsableCommand {
         commandName: "analyze",
         abstract: "Read interaction logs and report where the app broke the Human Interface Guidelines.",
         discussion: """
-            Reads every input as one stream (a session may continue from one file into the next), decodes \
-            each line strictly, orders each session's events, runs the enabled rules and prints tables.
+            Reads every input, decodes each line strictly, orders each session's events, runs the enabled \
+            rules and prints tables. Each device is its own stream with its own clock: a session may continue \
+            from one file into the next, and the results do not depend on how the files of different devices \
+            are named or interleaved, only on each device's files being read in the order they were uploaded.
 
             Examples:
               hig-audit analyze SampleLogs/night-2026-11-20

@@ -16,7 +16,9 @@ struct NightlyCommand: ParsableCommand {
             renamed or copied; a file that grew (an upload appended frames) has only its new part read; a file \
             whose beginning changed is reported and not counted again. An unterminated last line (a file still \
             being written) is held back until a later run finds it complete. Sessions still open at the end are \
-            checkpointed with their engine state; --close-open ends the run as end of input does and closes them \
+            checkpointed with their engine state and continue in the next run: each device is its own stream, so a \
+            device that uploads days late continues its sessions; the sessions of a device that sends nothing for \
+            --idle-runs runs close then. --close-open ends the run as end of input does and closes them all \
             (for backfills and the last run of a series).
 
             Examples:
@@ -40,6 +42,12 @@ struct NightlyCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Close the checkpointed sessions of a device that sent nothing for this many runs in a row (default 7; runs that read no new file do not count). Overrides the config file's idle_runs.",
+            valueName: "runs"))
+    var idleRuns: Int?
+
+    @Option(
+        help: ArgumentHelp(
             "After the run, write every table of the whole store to this directory as CSV and JSON, each file replaced atomically.",
             valueName: "dir"))
     var out: String?
@@ -53,6 +61,9 @@ struct NightlyCommand: ParsableCommand {
     func validate() throws {
         if input.inputs.isEmpty {
             throw ValidationError("Give at least one input: a log file or a directory.")
+        }
+        if let idleRuns, idleRuns < 1 {
+            throw ValidationError("--idle-runs must be 1 or more, not \(idleRuns).")
         }
         if input.inputs.contains("-") {
             throw ValidationError("nightly identifies files by their content and cannot read standard input; save it to a file first.")

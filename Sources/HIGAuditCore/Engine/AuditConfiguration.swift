@@ -5,19 +5,25 @@ public struct AuditConfiguration: Sendable, Equatable {
     public var maxLatenessMs: Int64
     /// Silence after which an open session closes (SPEC §2).
     public var sessionGapMs: Int64
+    /// Incremental runs: a checkpointed session whose device sent no accepted event for this many runs
+    /// in a row closes at the end of the last of them (SPEC §2).
+    public var idleRuns: Int
     /// Overrides by rule id; a rule not listed runs with its defaults.
     public var rules: [String: RuleSettings]
 
     public static let defaultMaxLatenessMs: Int64 = 10_000
     public static let defaultSessionGapMs: Int64 = 1_800_000
+    public static let defaultIdleRuns = 7
 
     public init(
         maxLatenessMs: Int64 = AuditConfiguration.defaultMaxLatenessMs,
         sessionGapMs: Int64 = AuditConfiguration.defaultSessionGapMs,
+        idleRuns: Int = AuditConfiguration.defaultIdleRuns,
         rules: [String: RuleSettings] = [:]
     ) {
         self.maxLatenessMs = maxLatenessMs
         self.sessionGapMs = sessionGapMs
+        self.idleRuns = idleRuns
         self.rules = rules
     }
 

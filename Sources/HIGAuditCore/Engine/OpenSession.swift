@@ -1,17 +1,16 @@
 /// Everything the engine holds for a session that has not closed yet.
 ///
 /// A noncopyable struct in memory the engine allocates when the session opens and frees when it
-/// closes (`make`, `free`), reached through a plain pointer. As a class, the session the engine had
-/// just looked up was retained and released around the call that accepted each event (the engine's
-/// own fields, which that call may change, were all that kept it alive): two atomic operations an
-/// event, each waiting for the decoder's stores of the event to drain (6.6% of an `analyze`'s
-/// samples; without them it ran ~1% faster, the wait moving on to the next reader of the event). Its
-/// parts that own memory (`SeenIds`, `ReorderBuffer`) are noncopyable structs inside it for the same
-/// reason; `SessionContext` and `RuleStates` are `Codable` values.
+/// closes (`make`, `free`), reached through a plain pointer, so that handing a session to the code that
+/// accepts an event costs no reference counting. Its parts that own memory (`SeenIds`,
+/// `ReorderBuffer`) are noncopyable structs inside it for the same reason; `SessionContext` and
+/// `RuleStates` are `Codable` values.
 struct OpenSession: ~Copyable {
     let id: String
     /// `id` as events carry it, which the engine compares and looks sessions up by.
     let key: CompactText
+    /// The device whose clock closes the session (SPEC §2): that of the session's first event read.
+    let device: UnsafeMutablePointer<DeviceStream>
     /// The screen the context's `screen` was last set from, so that an event showing the same screen
     /// costs a comparison of two words (see `SessionContext.prepare`). Not checkpointed: after a
     /// restart the first event with a screen sets it again, to the same effect.
@@ -26,8 +25,12 @@ struct OpenSession: ~Copyable {
     var context: SessionContext
     var ruleStates: RuleStates
 
-    init(key: CompactText, newestTs: Int64, ruleStates: RuleStates, seenIds: consuming SeenIds = SeenIds()) {
+    init(
+        key: CompactText, device: UnsafeMutablePointer<DeviceStream>, newestTs: Int64, ruleStates: RuleStates,
+        seenIds: consuming SeenIds = SeenIds()
+    ) {
         self.key = key
+        self.device = device
         self.seenIds = seenIds
         let id = key.string
         self.id = id

@@ -1,25 +1,42 @@
-/// The state an incremental (nightly) job keeps between runs: the sessions still open and the stream's
-/// newest `ts`, so that the next run continues the stream as if the inputs had been one (SPEC §5).
+/// The state an incremental (nightly) job keeps between runs: the sessions still open and their
+/// devices' clocks, so that the next run continues each device's stream as if the inputs had been one
+/// (SPEC §2, §5).
 ///
 /// Closed sessions are not in it: that set grows with history, so whoever stores the checkpoint answers
 /// "was this session closed?" through `SessionEngine.closedBeforeStart` instead. The engine's counters
 /// are not in it either; they describe one run (the `ingest` table of that run).
 public struct EngineCheckpoint: Sendable, Equatable, Codable {
-    /// Largest accepted `ts` of the stream so far (`Int64.min` before the first event).
-    public var streamNewestTs: Int64
+    /// The devices with open sessions, in device order.
+    public var devices: [DeviceCheckpoint]
     /// The open sessions, in session-id order.
     public var sessions: [SessionCheckpoint]
 
-    public init(streamNewestTs: Int64 = .min, sessions: [SessionCheckpoint] = []) {
-        self.streamNewestTs = streamNewestTs
+    public init(devices: [DeviceCheckpoint] = [], sessions: [SessionCheckpoint] = []) {
+        self.devices = devices
         self.sessions = sessions
     }
+
+    /// The latest of the devices' clocks (`Int64.min` without devices): what the store shows of it.
+    public var newestDeviceClock: Int64 { devices.map(\.clock).max() ?? .min }
+}
+
+/// One device with open sessions (SPEC §2 "Device clocks").
+public struct DeviceCheckpoint: Sendable, Equatable, Codable {
+    public var device: String
+    /// `ts` of the device's most recently accepted event.
+    public var clock: Int64
+    /// Runs in a row, up to and including the one that wrote the checkpoint, in which the device sent
+    /// no accepted event (nightly's `idle_runs`).
+    public var idleRuns: Int
 }
 
 /// One open session as the engine holds it: its ordering and closing bounds, the event ids it has
 /// seen, the accepted events the rules have not seen yet, and the shared and per-rule state.
 public struct SessionCheckpoint: Sendable, Equatable, Codable {
     public var id: String
+    /// The device whose clock closes the session: that of its first event read. Absent in checkpoints
+    /// written before devices had clocks, which then use the session's label device (`labelDevice`).
+    public var device: String?
     public var newestTs: Int64
     public var endTs: Int64?
     /// Fingerprints of the accepted event ids (sorted, so equal states encode equally).
@@ -30,18 +47,45 @@ public struct SessionCheckpoint: Sendable, Equatable, Codable {
     public var ruleStates: RuleStates
 }
 
+extension SessionCheckpoint {
+    /// For a checkpoint written before devices had clocks: the session's label device (SPEC §2: the
+    /// first `device` in `ts` order), from the events the rules saw or else those still pending.
+    var labelDevice: String {
+        context.device ?? pendingEvents.lazy.compactMap(\.device).first ?? ""
+    }
+}
+
+/// Checkpoints written before devices had clocks hold `streamNewestTs` and no `devices`: their sessions'
+/// devices start with no idle runs.
+extension EngineCheckpoint {
+    private enum CodingKeys: String, CodingKey { case devices, sessions }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        devices = try container.decodeIfPresent([DeviceCheckpoint].self, forKey: .devices) ?? []
+        sessions = try container.decode([SessionCheckpoint].self, forKey: .sessions)
+    }
+}
+
 extension SessionEngine {
-    /// The open sessions and the stream's newest `ts`, to be stored at the end of a run and handed to
-    /// `init(configuration:checkpoint:onLate:onReport:)` by the next one. The engine is not changed.
+    /// The open sessions and their devices, to be stored at the end of a run and handed to
+    /// `init(configuration:checkpoint:onLate:onReport:)` by the next one. The engine is not changed;
+    /// each device's idle runs count this run.
     public func checkpoint() -> EngineCheckpoint {
         let sessions = open.values.sorted(by: OpenSession.idOrder).map { session -> SessionCheckpoint in
             SessionCheckpoint(
-                id: session.pointee.id, newestTs: session.pointee.newestTs, endTs: session.pointee.endTs,
+                id: session.pointee.id, device: session.pointee.device.pointee.key.string,
+                newestTs: session.pointee.newestTs, endTs: session.pointee.endTs,
                 seenIds: session.pointee.seenIds.checkpointFingerprints, pendingEvents: session.pointee.buffer.pending,
                 context: session.pointee.context,
                 ruleStates: session.pointee.ruleStates.settled(in: session.pointee.context))
         }
-        return EngineCheckpoint(streamNewestTs: streamNewestTs, sessions: sessions)
+        let devices = self.devices.values.map { device in
+            DeviceCheckpoint(
+                device: device.pointee.key.string, clock: device.pointee.clock,
+                idleRuns: device.pointee.acceptedInThisRun ? 0 : device.pointee.idleRuns + 1)
+        }.sorted { $0.device.utf8.lexicographicallyPrecedes($1.device.utf8) }
+        return EngineCheckpoint(devices: devices, sessions: sessions)
     }
 
     /// An engine that continues where the one that made `checkpoint` stopped: feeding it the rest of
@@ -51,17 +95,29 @@ extension SessionEngine {
         onLate: @escaping LateSink = { _, _ in }, onReport: @escaping ReportSink
     ) {
         self.init(configuration: configuration, onLate: onLate, onReport: onReport)
-        streamNewestTs = checkpoint.streamNewestTs
+        for saved in checkpoint.devices {
+            let device = deviceStream(for: CompactText(saved.device), clock: saved.clock)
+            device.pointee.clock = saved.clock
+            device.pointee.idleRuns = saved.idleRuns
+        }
         for saved in checkpoint.sessions {
+            let deviceKey = CompactText(saved.device ?? saved.labelDevice)
+            let device = deviceStream(for: deviceKey, clock: saved.newestTs)
             let session = OpenSession.make(OpenSession(
-                key: CompactText(saved.id), newestTs: saved.newestTs, ruleStates: saved.ruleStates,
+                key: CompactText(saved.id), device: device, newestTs: saved.newestTs, ruleStates: saved.ruleStates,
                 seenIds: SeenIds(fingerprints: saved.seenIds)))
             session.pointee.endTs = saved.endTs
             session.pointee.context = saved.context
             for event in saved.pendingEvents { session.pointee.buffer.insert(event) }
             // A checkpoint that lists a session twice (one edited by hand): the later entry counts,
-            // as it always did, and the earlier one is freed.
-            open.updateValue(session, forKey: session.pointee.key)?.free()
+            // as it always did, and the earlier one is let go.
+            if let earlier = open.updateValue(session, forKey: session.pointee.key) { forget(earlier) }
+            adopt(session)
+        }
+        // Devices listed without an open session hold nothing.
+        for (key, device) in devices where device.pointee.sessions.isEmpty {
+            devices[key] = nil
+            device.free()
         }
     }
 }

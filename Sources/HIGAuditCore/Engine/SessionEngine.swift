@@ -9,17 +9,20 @@
 /// the rules report what they were waiting for, hands one `SessionReport` to `onReport` and forgets
 /// the session except its id, so memory follows open sessions, not input size.
 ///
-/// Closing (SPEC §2), with "the stream's newest ts" = the largest `ts` accepted before the event read:
-/// - (a) after `session.end` at `E`: once stream newest `≥ E + max_lateness_ms` (reaching the bound
-///   closes it); with several `session.end`, the earliest counts;
-/// - (b) once stream newest `> session newest + session_gap_ms`;
-/// - (c) at `finish()`.
-/// A session's closing is checked exactly when its next event arrives; all open sessions are also swept
-/// every few thousand events so that idle ones release memory. Since both conditions only grow more
-/// true as the stream advances, sweeping early or late never changes a result.
+/// Closing (SPEC §2 "Device clocks"). A session belongs to the device of its first event read (`""`
+/// when that event has none); every later event of the session counts for that device, whatever its
+/// own `device` field says. A device's clock is the `ts` of its most recently accepted event. Right
+/// after each accepted event, the open sessions of its device (its own session included) close when
+/// - (a) the session has a `session.end` at `E` (the earliest in `ts` order) and clock `≥ E +
+///   max_lateness_ms`, or
+/// - (b) clock `> session newest + session_gap_ms`;
+/// - (c) and every session closes at `finish()`.
+/// Sessions of different devices never affect each other, so the results depend only on each
+/// device's own reading order. Sessions that close together close in session-id order.
 ///
 /// `onReport` and `onLate` may call back into the engine: a session that such a call closes is
-/// reported once, and the sessions' memory outlives every loop that may still refer to it (`closeAll`).
+/// reported once, and the sessions' and devices' memory outlives every loop that may still refer to it
+/// (`closeAll`).
 public final class SessionEngine {
     public typealias ReportSink = (SessionReport) -> Void
     public typealias LateSink = (Event, LateReason) -> Void
@@ -31,31 +34,33 @@ public final class SessionEngine {
     private let rules: ConfiguredRules
     private let onReport: ReportSink
     private let onLate: LateSink
-    private let maxLateness: Int64
-    private let sessionGap: Int64
+    let maxLateness: Int64
+    let sessionGap: Int64
 
     // Internal (not private) for `SessionEngine+Checkpoint.swift`.
     /// Keyed by the session id as the events carry it, so that finding an event's session neither
     /// builds nor hashes a `String`. The engine owns the sessions' memory (see `OpenSession`): a session
     /// is freed when it closes, the rest when the engine goes.
     var open: [CompactText: UnsafeMutablePointer<OpenSession>] = [:]
+    /// The devices with open sessions, by their `device` text. A device is freed with its last open
+    /// session: its clock only ever decides right after one of its own events, which sets it anew.
+    var devices: [CompactText: UnsafeMutablePointer<DeviceStream>] = [:]
     /// By the session ids' bytes, as `open` is.
     private var closed: Set<CompactText> = []
-    /// Largest accepted `ts` so far; `.min` before the first.
-    var streamNewestTs: Int64 = .min
     /// Sessions closed before this engine started (an earlier nightly run): asked only for a session
     /// the engine does not know, so that its late events stay late across runs.
     public var closedBeforeStart: ((String) -> Bool)?
-    private var eventsSinceSweep = 0
     /// How many of `closeAll`'s loops are running (more than one when `onReport` called back into the
-    /// engine), and the sessions they closed, freed when the outermost ends: until then a loop may still
-    /// hold them, to see that they closed.
+    /// engine), and the sessions and devices they let go of, freed when the outermost ends: until then a
+    /// loop may still hold them.
     private var closingLoops = 0
     private var closedWhileLooping: [UnsafeMutablePointer<OpenSession>] = []
+    private var devicesEmptiedWhileLooping: [UnsafeMutablePointer<DeviceStream>] = []
     /// The session of the previous event: uploads keep a session's lines together, so this usually
     /// saves the dictionary lookup. Nil once that session closes.
     private var lastSession: UnsafeMutablePointer<OpenSession>?
-    private static let sweepInterval = 4096
+    /// The device key for sessions whose first event has no `device`.
+    private static let noDevice = CompactText("")
 
     /// - Parameters:
     ///   - onLate: called for every late event with the reason, so the caller can say where it was.
@@ -76,10 +81,14 @@ public final class SessionEngine {
     deinit {
         for session in open.values { session.free() }
         for session in closedWhileLooping { session.free() }
+        for device in devices.values { device.free() }
+        for device in devicesEmptiedWhileLooping { device.free() }
     }
 
     /// Sessions not closed yet.
     public var openSessionCount: Int { open.count }
+    /// Devices with sessions not closed yet.
+    public var openDeviceCount: Int { devices.count }
     /// Sessions closed so far.
     public var closedSessionCount: Int { closed.count }
     /// The enabled rules, in rule-id order.
@@ -107,22 +116,22 @@ public final class SessionEngine {
         if closed.contains(key) || closedBeforeStart?(event.session) == true {
             return reject(event, .sessionClosed)
         }
-        let created = OpenSession.make(OpenSession(key: key, newestTs: event.ts, ruleStates: RuleStates()))
+        let device = deviceStream(for: event.texts[.device] ?? Self.noDevice, clock: event.ts)
+        let created = OpenSession.make(OpenSession(
+            key: key, device: device, newestTs: event.ts, ruleStates: RuleStates()))
         _ = created.pointee.seenIds.insert(idOf: event.texts)
         open[key] = created
+        adopt(created)
         lastSession = created
         statistics.sessions += 1
         accept(consume event, into: created)
         return .accepted
     }
 
-    /// An event of an open session: closed, duplicate, late or accepted, in SPEC order.
+    /// An event of an open session: duplicate, late or accepted, in SPEC order. (A session that has
+    /// closed is no longer open: its events are refused before they get here.)
     @inline(__always)
     private func classify(_ event: consuming Event, in session: UnsafeMutablePointer<OpenSession>) -> EventDisposition {
-        if hasClosed(session) {
-            close(session)
-            return reject(event, .sessionClosed)
-        }
         // Duplicate is tried before late; the id is looked up once on the common (accepted) path.
         let isLate = event.ts < session.pointee.newestTs.minus(maxLateness)
         let isDuplicate = isLate
@@ -151,23 +160,28 @@ public final class SessionEngine {
         return .late(reason)
     }
 
-    /// Queues an accepted event (its id already recorded) and releases what can no longer move.
-    /// Inlined, as is the buffer's `insert`, so that the ~200-byte event moves once, into its slot,
-    /// instead of once per call level. The sweep comes last: it may close and free `session`.
+    /// Queues an accepted event (its id already recorded), releases what can no longer move, and moves
+    /// the device's clock. Inlined, as is the buffer's `insert`, so that the ~200-byte event moves once,
+    /// into its slot, instead of once per call level. Closing comes last: it may free `session`.
     @inline(__always)
     private func accept(_ event: consuming Event, into session: UnsafeMutablePointer<OpenSession>) {
         statistics.events += 1
-        eventsSinceSweep += 1
-        if event.ts > session.pointee.newestTs { session.pointee.newestTs = event.ts }
-        if event.ts > streamNewestTs { streamNewestTs = event.ts }
-        if case .sessionEnd = event.payload, event.ts < (session.pointee.endTs ?? .max) { session.pointee.endTs = event.ts }
+        let ts = event.ts
+        let device = session.pointee.device
+        if ts > session.pointee.newestTs { session.pointee.newestTs = ts }
+        if case .sessionEnd = event.payload, ts < (session.pointee.endTs ?? .max) {
+            session.pointee.endTs = ts
+            device.pointee.closingBound = min(device.pointee.closingBound, ts.plus(maxLateness))
+        }
         session.pointee.context.acceptedEvents += 1
         session.pointee.buffer.insert(consume event)
         // Any future accepted event has ts ≥ newest − lateness and a later input position, so
         // everything at or before that bound is in its final place.
         let ready = session.pointee.newestTs.minus(maxLateness)
         while session.pointee.buffer.releaseFirst(notAfter: ready, { release($0, in: session) }) {}
-        if eventsSinceSweep >= max(Self.sweepInterval, open.count) { sweep() }
+        device.pointee.clock = ts
+        device.pointee.acceptedInThisRun = true
+        if ts >= device.pointee.closingBound { closeDue(on: device) }
     }
 
     // MARK: - Ordered processing
@@ -181,26 +195,66 @@ public final class SessionEngine {
         if !session.pointee.context.apply(event) { statistics.unbalancedDismisses += 1 }
     }
 
-    // MARK: - Closing
+    // MARK: - Devices
 
-    /// Inlined: it runs for every event.
-    @inline(__always)
-    private func hasClosed(_ session: UnsafeMutablePointer<OpenSession>) -> Bool {
-        if let end = session.pointee.endTs, streamNewestTs >= end.plus(maxLateness) { return true }
-        return streamNewestTs > session.pointee.newestTs.plus(sessionGap)
+    /// The device's stream, made (with `clock`) if none of its sessions is open.
+    func deviceStream(for key: CompactText, clock: Int64) -> UnsafeMutablePointer<DeviceStream> {
+        if let found = devices[key] { return found }
+        let made = DeviceStream.make(DeviceStream(key: key, clock: clock))
+        devices[key] = made
+        return made
     }
 
-    private func sweep() {
-        eventsSinceSweep = 0
+    /// Puts a session that just opened (or was restored) among its device's.
+    func adopt(_ session: UnsafeMutablePointer<OpenSession>) {
+        let device = session.pointee.device
+        device.pointee.sessions.append(session)
+        device.pointee.closingBound = min(
+            device.pointee.closingBound, session.pointee.closingBound(maxLateness: maxLateness, sessionGap: sessionGap))
+    }
+
+    /// Frees a restored session that a later entry of the same checkpoint replaced.
+    func forget(_ session: UnsafeMutablePointer<OpenSession>) {
+        let device = session.pointee.device
+        if let index = device.pointee.sessions.firstIndex(of: session) { device.pointee.sessions.remove(at: index) }
+        session.free()
+    }
+
+    // MARK: - Closing
+
+    /// Closes the device's sessions that its clock has closed, and sets its bound exactly again.
+    private func closeDue(on device: UnsafeMutablePointer<DeviceStream>) {
+        let clock = device.pointee.clock
         var closing: [UnsafeMutablePointer<OpenSession>] = []
-        for session in open.values where hasClosed(session) { closing.append(session) }
+        var bound = Int64.max
+        for session in device.pointee.sessions {
+            if session.pointee.closes(atClock: clock, maxLateness: maxLateness, sessionGap: sessionGap) {
+                closing.append(session)
+            } else {
+                bound = min(bound, session.pointee.closingBound(maxLateness: maxLateness, sessionGap: sessionGap))
+            }
+        }
+        device.pointee.closingBound = bound
+        guard !closing.isEmpty else { return }
+        if closing.count > 1 { closing.sort(by: OpenSession.idOrder) }
+        closeAll(closing)
+    }
+
+    /// Closes the sessions of every device that has sent no accepted event for `idleRuns` runs in a row,
+    /// this one included (SPEC §2: a device that never comes back does not hold memory for ever), in
+    /// session-id order. For incremental runs, before `checkpoint()`.
+    public func closeSessionsOfIdleDevices(after runs: Int) {
+        var closing: [UnsafeMutablePointer<OpenSession>] = []
+        for device in devices.values where !device.pointee.acceptedInThisRun && device.pointee.idleRuns + 1 >= runs {
+            closing.append(contentsOf: device.pointee.sessions)
+        }
         closing.sort(by: OpenSession.idOrder)
         closeAll(closing)
     }
 
     /// Closes `sessions` in order. `onReport` may call back into the engine (`ingest`, `finish`) and so
-    /// close sessions further down the list: those are skipped, and every session closed meanwhile is
-    /// freed only when the outermost loop ends, so that no loop reads a freed session.
+    /// close sessions further down the list: those are skipped, and every session (and device) let go of
+    /// meanwhile is freed only when the outermost loop ends, so that no loop reads freed memory.
     private func closeAll(_ sessions: [UnsafeMutablePointer<OpenSession>]) {
         closingLoops += 1
         for session in sessions where open[session.pointee.key] == session { close(session) }
@@ -208,9 +262,12 @@ public final class SessionEngine {
         guard closingLoops == 0 else { return }
         for session in closedWhileLooping { session.free() }
         closedWhileLooping.removeAll()
+        for device in devicesEmptiedWhileLooping { device.free() }
+        devicesEmptiedWhileLooping.removeAll()
     }
 
-    /// Reports the session and frees it (after `closeAll`'s loops, if one is running).
+    /// Reports the session and lets it go, with its device if it was the device's last open session.
+    /// Called only from `closeAll`, which frees them once its loops end.
     private func close(_ session: UnsafeMutablePointer<OpenSession>) {
         while session.pointee.buffer.releaseFirst(notAfter: .max, { release($0, in: session) }) {}
         rules.finish(states: &session.pointee.ruleStates, in: &session.pointee.context)
@@ -218,12 +275,14 @@ public final class SessionEngine {
         open[key] = nil
         if lastSession == session { lastSession = nil }
         closed.insert(key)
-        let report = session.pointee.context.makeReport()
-        if closingLoops > 0 {
-            closedWhileLooping.append(session)
-        } else {
-            session.free()
+        let device = session.pointee.device
+        if let index = device.pointee.sessions.firstIndex(of: session) { device.pointee.sessions.remove(at: index) }
+        if device.pointee.sessions.isEmpty, devices[device.pointee.key] == device {
+            devices[device.pointee.key] = nil
+            devicesEmptiedWhileLooping.append(device)
         }
+        let report = session.pointee.context.makeReport()
+        closedWhileLooping.append(session)
         onReport(report)
     }
 }

@@ -5,7 +5,7 @@ import Yams
 /// Reads a YAML config file (`--config`) into an `AuditConfiguration`, refusing anything it does not
 /// understand.
 ///
-/// Keys: `max_lateness_ms` (≥ 0), `session_gap_ms` (≥ 1), and `rules.<id>.enabled` (true/false) and
+/// Keys: `max_lateness_ms` (≥ 0), `session_gap_ms` (≥ 1), `idle_runs` (≥ 1, nightly only), and `rules.<id>.enabled` (true/false) and
 /// `rules.<id>.<parameter>` (a whole number ≥ the parameter's minimum) for the rules it is given. A
 /// typo'd key silently ignored would leave a rule running with values the user believes changed, so
 /// unknown keys are errors, as are values of the wrong type: quoted numbers, floats, `yes`, `null`.
@@ -50,10 +50,13 @@ public struct ConfigurationLoader: Sendable {
                 configuration.maxLatenessMs = try reader.integer(value, at: key.name, minimum: 0)
             case "session_gap_ms":
                 configuration.sessionGapMs = try reader.integer(value, at: key.name, minimum: 1)
+            case "idle_runs":
+                configuration.idleRuns = Int(try reader.integer(value, at: key.name, minimum: 1))
             case "rules":
                 configuration.rules = try readRules(value, reader: reader)
             default:
-                throw reader.error(at: key.node, key.name, "unknown setting; expected max_lateness_ms, session_gap_ms or rules")
+                throw reader.error(
+                    at: key.node, key.name, "unknown setting; expected max_lateness_ms, session_gap_ms, idle_runs or rules")
             }
         }
         return configuration

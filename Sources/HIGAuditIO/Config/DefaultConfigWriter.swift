@@ -19,8 +19,13 @@ public enum DefaultConfigWriter {
             "# session minus this is counted as late and left out. Minimum 0.",
             "max_lateness_ms: \(AuditConfiguration.defaultMaxLatenessMs)",
             "",
-            "# Silence after which an open session is closed. Minimum 1.",
+            "# Silence after which an open session is closed, measured on its device's clock (the time of",
+            "# the device's latest event read). Minimum 1.",
             "session_gap_ms: \(AuditConfiguration.defaultSessionGapMs)",
+            "",
+            "# nightly only: a session left open whose device sends nothing for this many runs in a row",
+            "# closes at the end of the last of them. Minimum 1.",
+            "idle_runs: \(AuditConfiguration.defaultIdleRuns)",
             "",
         ]
         let sorted = rules.sorted { $0.identifier < $1.identifier }

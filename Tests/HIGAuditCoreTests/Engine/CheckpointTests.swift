@@ -120,4 +120,30 @@ import Testing
         second.finish()
         #expect(reports.flatMap(\.violations).map(\.source.line) == expected)
     }
+
+    /// A checkpoint written before devices had clocks (a `streamNewestTs`, no `devices`, sessions
+    /// without `device`) continues: each session goes to the device that labels it.
+    @Test func aCheckpointFromBeforeDeviceClocksContinues() throws {
+        let configuration = AuditConfiguration(sessionGapMs: 60_000)
+        let first = SessionEngine(configuration: configuration) { _ in }
+        first.ingest(at(0, .sessionStart(.defaults), session: "a", device: "A"))
+        first.ingest(at(0, .sessionStart(.defaults), session: "b", device: "B"))
+        var json = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(first.checkpoint())) as? [String: Any])
+        #expect((json["devices"] as? [Any])?.count == 2)
+        json["devices"] = nil
+        json["streamNewestTs"] = 0
+        var sessions = try #require(json["sessions"] as? [[String: Any]])
+        for index in sessions.indices { sessions[index]["device"] = nil }
+        json["sessions"] = sessions
+        let old = try JSONDecoder().decode(EngineCheckpoint.self, from: JSONSerialization.data(withJSONObject: json))
+        var reports: [String] = []
+        let second = SessionEngine(configuration: configuration, checkpoint: old) { reports.append($0.session) }
+        #expect(second.openDeviceCount == 2)
+        // A's clock moves past "a"'s gap; B's session stays open.
+        second.ingest(at(60_001, .sessionStart(.defaults), session: "a2", device: "A"))
+        #expect(reports == ["a"])
+        #expect(second.checkpoint().sessions.map(\.id) == ["a2", "b"])
+        #expect(second.checkpoint().sessions.map(\.device) == ["A", "B"])
+    }
 }

@@ -2,7 +2,7 @@ import Testing
 @testable import HIGAuditCore
 
 /// The engine keeps its sessions in memory it frees itself (`OpenSession`), and calls `onReport` while
-/// it closes them, in loops (`finish`, the sweep). A report handler that calls back into the engine must
+/// it closes them, in loops (`finish`, the sessions a device's clock closes at once). A report handler that calls back into the engine must
 /// neither make a loop read a freed session (AddressSanitizer shows it) nor get a session twice.
 @Suite struct ReentrantEngineTests {
     /// Holds the engine for the handler that the engine itself is made with.
@@ -10,7 +10,7 @@ import Testing
         var engine: SessionEngine?
     }
 
-    /// Sessions of 50 events each that close in a sweep (a gap of 10 ms) or only at `finish` (the
+    /// Sessions of 50 events each that close on the device's clock (a gap of 10 ms) or only at `finish` (the
     /// default gap), with a handler that, at its first report, feeds an event of a new session and
     /// calls `finish()`: the loop that made the first report then finds the rest of its list closed.
     /// Every session is reported once.
@@ -34,7 +34,7 @@ import Testing
             sessions.insert(session)
             #expect(engine.ingest(haptic(Int64(index), session: session)) == .accepted || calledBack)
         }
-        // Closed by the sweep at the 4,096th event, or all still open for `finish`.
+        // Closed by the clock as the next session's events arrive, or all still open for `finish`.
         #expect(calledBack == (sessionGapMs == 10))
         engine.finish()
         sessions.insert("late-comer")

@@ -71,27 +71,28 @@ import Testing
         #expect(result.dispositions == [.accepted, .duplicate])
     }
 
-    @Test func sessionEndClosesOnceTheStreamIsMaxLatenessPastIt() {
+    /// Sessions "a" and "b" have no `device`: both are device "", one clock.
+    @Test func sessionEndClosesOnceTheDeviceClockIsMaxLatenessPastIt() {
         let result = run([
             at(1000, .sessionEnd, session: "a"),
             haptic(10_999, session: "b"),
-            haptic(5000, session: "a"),   // stream newest 10 999 < 1000 + 10 000: still open
+            haptic(5000, session: "a"),   // clock 10 999, then 5000 < 1000 + 10 000: still open
             haptic(11_000, session: "b"),
-            haptic(6000, session: "a"),   // stream newest 11 000 ≥ 11 000: closed
+            haptic(6000, session: "a"),   // closed when the clock reached 11 000 ≥ 11 000
         ])
         #expect(result.dispositions == [.accepted, .accepted, .accepted, .accepted, .late(.sessionClosed)])
         #expect(result.report("a")?.acceptedEvents == 2)
         #expect(result.report("a")?.lastTs == 5000)
     }
 
-    @Test func gapClosesWhenTheStreamIsMoreThanTheGapPast() {
+    @Test func gapClosesWhenTheDeviceClockIsMoreThanTheGapPast() {
         let configuration = AuditConfiguration(sessionGapMs: 1_800_000)
         let result = run([
             haptic(100, session: "a"),
             haptic(1_800_100, session: "b"),
             haptic(101, session: "a"),        // 1 800 100 is not more than 100 + 1 800 000
-            haptic(1_800_102, session: "b"),
-            haptic(102, session: "a"),        // 1 800 102 > 101 + 1 800 000
+            haptic(1_800_102, session: "b"),  // 1 800 102 > 101 + 1 800 000: "a" closes
+            haptic(102, session: "a"),
         ], configuration)
         #expect(result.dispositions == [.accepted, .accepted, .accepted, .accepted, .late(.sessionClosed)])
         #expect(result.late.map(\.line) == [5])
@@ -120,7 +121,9 @@ import Testing
             engine.ingest(at(ts, .sessionStart(.defaults), session: "s\(index)"))
             engine.ingest(at(ts + 5, .sessionEnd, session: "s\(index)"))
         }
-        #expect(engine.openSessionCount > 1000)
+        // The device's clock is at 29 995: the sessions that ended within the 10 s before are open.
+        #expect(engine.openSessionCount == 1000)
+        #expect(engine.openDeviceCount == 1)
         for index in 0..<5000 {
             engine.ingest(haptic(100_000 + Int64(index), session: "long"))
         }
