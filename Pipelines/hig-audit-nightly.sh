@@ -42,6 +42,7 @@ config="$(value config)"; [ -n "$config" ] && args+=(--config "$(absolute "$conf
 out="$(value out)"; [ -n "$out" ] && args+=(--out "$(absolute "$out")")
 [ "$(value close_open)" = "true" ] && args+=(--close-open)
 [ "$(value strict)" = "true" ] && args+=(--strict)
+idle_runs="$(value idle_runs)"; [ -n "$idle_runs" ] && args+=(--idle-runs "$idle_runs")
 for input in "${inputs[@]}"; do args+=("$(absolute "$input")"); done
 
 # One run at a time: a second run waits for no one, it just leaves.

@@ -17,6 +17,7 @@ import Testing
             excel_out: excel
             close_open: true
             strict: false
+            idle_runs: 2
             hig_audit: \(HigAuditBinary.executable.path)
 
             """
@@ -27,6 +28,7 @@ import Testing
         let first = try HigAuditBinary.shell(["bash", script, pipeline.path])
         #expect(first.status == 0 || first.status == 3, "\(first.stderr)")
         #expect(first.stderr.contains("hig-audit-nightly: run committed"))
+        #expect(first.stderr.contains(" --idle-runs 2 "), "idle_runs is passed on")
         for file in ["state/results.sqlite", "dashboard/summary.csv", "dashboard/violations.json", "excel/violations.csv"] {
             #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(file).path), "\(file) missing")
         }

@@ -31,6 +31,7 @@ enum ConfigFixtures {
         let configuration = try loader.parse("""
             max_lateness_ms: 5000
             session_gap_ms: 1_800_000
+            idle_runs: 3
             rules:
               haptic-overuse:
                 enabled: false
@@ -40,6 +41,7 @@ enum ConfigFixtures {
             """, file: "c.yml")
         #expect(configuration.maxLatenessMs == 5000)
         #expect(configuration.sessionGapMs == 1_800_000)
+        #expect(configuration.idleRuns == 3)
         #expect(configuration.rules == [
             "haptic-overuse": RuleSettings(enabled: false, parameters: ["burst_count": 3]),
             "modal-depth": RuleSettings(parameters: ["max_depth": 1]),
@@ -77,6 +79,7 @@ enum ConfigFixtures {
         ("max_lateness_ms: 99999999999999999999", "max_lateness_ms", 1, "too large"),
         ("session_gap_ms: 0", "session_gap_ms", 1, "at least 1"),
         ("session_gap_ms: -5", "session_gap_ms", 1, "at least 1"),
+        ("idle_runs: 0", "idle_runs", 1, "at least 1"),
         ("rules:\n  haptic-overuse:\n    burst_count: 1", "rules.haptic-overuse.burst_count", 3, "at least 2, found 1"),
         ("rules:\n  haptic-overuse:\n    burst_count: five", "rules.haptic-overuse.burst_count", 3, "\"five\""),
         ("rules:\n  haptic-overuse:\n    burst_cnt: 3", "rules.haptic-overuse.burst_cnt", 3, "burst_count"),
