@@ -4,6 +4,20 @@ import Testing
 @Suite struct ForcedTabSwitchRuleTests {
     let rule = only("forced-tab-switch")
 
+    /// SPEC §3: the screen of a forced switch is where the person was, the latest screen before it,
+    /// whether or not the switch itself names the screen it lands on; empty when none came before.
+    @Test func theScreenIsTheOneBeforeTheSwitch() {
+        let result = run([
+            tabSwitch(50_000, "tab:A", "tab:B", screen: "b.root"),
+            at(50_100, .navPush(to: "b.detail"), screen: "b.detail"),
+            tabSwitch(50_200, "tab:B", "tab:A", screen: "a.root"),
+            tabSwitch(50_300, "tab:A", "tab:C"),
+            at(50_400, .navPush(to: "c.detail"), screen: "c.detail"),
+            tabSwitch(50_500, "tab:C", "tab:A", screen: "c.detail"),
+        ], rule)
+        #expect(result.violations.map(\.screen) == ["", "b.detail", "a.root", "c.detail"])
+    }
+
     @Test(arguments: [(Int64(1000), 0), (Int64(1001), 1)])
     func userWindowIsInclusive(delay: Int64, violations: Int) {
         let result = run([touch(50_000, .ended, target: "tab:B"), tabSwitch(50_000 + delay, "tab:A", "tab:B")], rule)

@@ -5,6 +5,10 @@
 /// such touch being used up; or, failing that, being at most `restore_grace_ms` after the session's
 /// first `session.start` (state restoration at launch). A switch takes a touch whenever one qualifies,
 /// even inside the grace period. `from = to` (re-tapping the active tab) takes no touch and never violates.
+///
+/// The violation's `screen` is where the person was when the app switched, the latest screen before the
+/// switch (SPEC §3 "Every violation record"), so that "which screens force tab switches" is answered by
+/// the screens that do it, not by the tabs they land on.
 public struct ForcedTabSwitchRule: SessionRule {
     public static let userWindowMs = RuleParameter(
         name: "user_window_ms", defaultValue: 1000, minimum: 0,
@@ -107,7 +111,7 @@ public struct ForcedTabSwitchRule: SessionRule {
             if let start = session.sessionStartTs, event.ts.minus(start) <= restoreGraceMs { return }
             session.report(
                 rule: Self.identifier, severity: .error, source: event.source,
-                startTs: event.ts, endTs: event.ts,
+                screen: session.screen(beforeObserved: event), startTs: event.ts, endTs: event.ts,
                 detail: "switched from \(from) to \(to) with no tab-bar touch in the \(userWindowMs) ms before"
             )
         default:
