@@ -51,7 +51,7 @@ struct NightlyFrontend {
         } catch let error as NightlyRunError {
             throw FatalError("\(error)")
         } catch {
-            throw FatalError("the run was not committed, the store is unchanged: \(error)")
+            throw FatalError("the run was not committed, the store is unchanged: \(StoreError.describing(error, store: command.store))")
         }
         StandardError.write(
             "hig-audit: run \(outcome.runID) committed: \(outcome.filesRead) files read, \(outcome.filesSkipped) already counted, "
