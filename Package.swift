@@ -48,6 +48,8 @@ var package = Package(
             name: "HIGAuditStore",
             dependencies: [
                 "HIGAuditCore", "HIGAuditIO", .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for what GRDB does not expose: the authorizer and progress handler of `--sql`.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

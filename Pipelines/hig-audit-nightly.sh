@@ -4,8 +4,10 @@
 #   hig-audit-nightly.sh [path/to/nightly.yml]
 #
 # Logs go to standard error (cron mails them; systemd puts them in the journal). Exit status, for
-# alerting: 0 all input read; 3 committed but some input was skipped (look at the log); 1 fatal, nothing
-# committed (the store is unchanged and the next run does the work); 75 another run holds the lock.
+# alerting: 0 all input read; 3 committed but some input was skipped (look at the log); 4 committed, but
+# an output (--out, the malformed-line report, the Excel export) was not written; 1 fatal, nothing
+# committed (the store is unchanged and the next run does the work); 64 a usage error in nightly.yml
+# (an output that is one of the inputs or the store), nothing read; 75 another run holds the lock.
 set -uo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -59,16 +61,17 @@ status=$?
 case $status in
     0) log "run committed; all input read" ;;
     3) log "run committed, but some input was skipped (see the messages above)" ;;
+    4) log "run committed, but an output was not written (see the messages above)" ;;
     *) log "run failed with status $status; the store is unchanged" ;;
 esac
 
 excel_out="$(value excel_out)"
-if { [ "$status" -eq 0 ] || [ "$status" -eq 3 ]; } && [ -n "$excel_out" ]; then
+if { [ "$status" -eq 0 ] || [ "$status" -eq 3 ] || [ "$status" -eq 4 ]; } && [ -n "$excel_out" ]; then
     if "$hig_audit" export --store "$store" --out "$(absolute "$excel_out")" --excel; then
         log "Excel export written to $excel_out"
     else
-        log "Excel export failed"
-        [ "$status" -eq 0 ] && status=1
+        log "Excel export failed; the run is committed"
+        status=4
     fi
 fi
 exit "$status"

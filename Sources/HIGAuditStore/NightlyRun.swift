@@ -86,7 +86,7 @@ private final class RunTransaction {
         sources = SourceFileTable(paths: paths)
         try db.execute(
             sql: """
-                INSERT INTO runs VALUES (NULL, ?, ?, ?, 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0)
+                INSERT INTO runs VALUES (NULL, ?, ?, ?, 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0, 0)
                 """, arguments: [startedAt, startedAt, run.closeOpen])
         outcome = NightlyOutcome(runID: db.lastInsertedRowID, statistics: IngestStatistics())
     }
@@ -287,7 +287,7 @@ private final class RunTransaction {
                     compressed_bytes = ?, decompressed_bytes = ?, frames = ?, lines = ?, events = ?, sessions = ?,
                     sessions_closed = ?, open_sessions = ?, malformed_lines = ?, late_events = ?,
                     duplicate_events = ?, unknown_types = ?, skipped_bytes = ?, truncated_files = ?,
-                    unbalanced_dismisses = ?, faults = ?, violations = ?
+                    unbalanced_dismisses = ?, faults = ?, violations = ?, unverified_duplicates = ?
                 WHERE id = ?
                 """,
             arguments: StatementArguments([
@@ -295,7 +295,7 @@ private final class RunTransaction {
                 s.compressedBytes, s.decompressedBytes, s.frames, s.lines, s.events, s.sessions,
                 outcome.sessionsClosed, outcome.openSessions, s.malformedLines, s.lateEvents, s.duplicateEvents,
                 s.unknownTypeEvents, s.skippedBytes, s.truncatedFiles, s.unbalancedDismisses, s.faults,
-                outcome.violations, outcome.runID,
+                outcome.violations, s.unverifiedDuplicates, outcome.runID,
             ] as [any DatabaseValueConvertible]))
         for (name, count) in statistics.unknownTypes {
             try db.execute(sql: "INSERT INTO unknown_types VALUES (?, ?, ?)", arguments: [outcome.runID, name, count])

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The nightly job's results store: one SQLite file (SPEC §1 "Nightly batch job", §5).
@@ -5,11 +6,23 @@ import GRDB
 /// Every nightly run writes in one transaction, so a run killed at any moment (SIGKILL, power loss)
 /// leaves the store as it was before the run; SQLite's journal takes care of that. Readers (`query`,
 /// `compare`, `export`) open it read-only and read one consistent snapshot.
+///
+/// A store carries `StoreSchema.applicationID` in its header, so that no other SQLite file is taken
+/// for one and given tables. A store is checked (`PRAGMA quick_check`) when it is opened, for a read
+/// only up to `quickCheckLimit` bytes, and any SQLite corruption error later is reported as a damaged
+/// store (`StoreError.damaged`), never as an answer.
 public final class ResultsStore {
     let queue: DatabaseQueue
     public let path: String
 
+    /// The largest store a reader checks when it opens it; a nightly run always checks.
+    public static let quickCheckLimit: Int64 = 512 << 20
+
     /// Opens the store for a nightly run, creating it (and its tables) if it does not exist.
+    ///
+    /// The schema is checked, and created or brought up to date, in one `BEGIN IMMEDIATE`
+    /// transaction: two first runs on a new store take turns as any two runs do (the second waits
+    /// for the first, up to the busy timeout), instead of both creating the tables.
     public init(writingAt path: String) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
@@ -19,9 +32,18 @@ public final class ResultsStore {
             // SQLite's default 2 MiB page cache they thrash. 256 MiB at most, used only as needed.
             try db.execute(sql: "PRAGMA cache_size = -262144")
         }
-        queue = try DatabaseQueue(path: path, configuration: configuration)
         self.path = path
-        try StoreSchema.migrator.migrate(queue)
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            try queue.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    try StoreSchema.prepareForWriting(db, path: path)
+                    return .commit
+                }
+            }
+        } catch {
+            throw StoreError.describing(error, store: path)
+        }
     }
 
     /// Opens an existing store read-only: queries and `--sql` can never change it.
@@ -29,15 +51,30 @@ public final class ResultsStore {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(30)
-        queue = try DatabaseQueue(path: path, configuration: configuration)
         self.path = path
-        let known = try queue.read { db in try StoreSchema.migrator.hasCompletedMigrations(db) }
-        guard known else { throw StoreError.notAStore(path) }
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            try queue.read { db in
+                try StoreSchema.checkIdentity(db, path: path)
+                if Self.fileSize(path) <= Self.quickCheckLimit { try StoreSchema.quickCheck(db, path: path) }
+            }
+        } catch {
+            throw StoreError.describing(error, store: path)
+        }
     }
 
-    /// Runs `body` on one consistent snapshot of the store.
+    /// Runs `body` on one consistent snapshot of the store; a corruption error becomes
+    /// `StoreError.damaged`.
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try queue.read(body)
+        do {
+            return try queue.read(body)
+        } catch {
+            throw StoreError.describing(error, store: path)
+        }
+    }
+
+    static func fileSize(_ path: String) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.int64Value ?? 0
     }
 }
 
@@ -45,11 +82,39 @@ public final class ResultsStore {
 public enum StoreError: Error, CustomStringConvertible, Equatable {
     case notAStore(String)
     case invalidQuery(String)
+    /// SQLite found the file damaged (`SQLITE_CORRUPT`, `SQLITE_NOTADB`, a failing quick check).
+    case damaged(store: String, detail: String)
+    /// `--sql` ran past its time limit and was stopped.
+    case queryTimedOut(seconds: Double)
 
     public var description: String {
         switch self {
-        case .notAStore(let path): "\(path) is not a hig-audit store (run `hig-audit nightly --store \(path) …` first)"
+        case .notAStore(let path):
+            "\(path) is not a hig-audit store (run `hig-audit nightly --store \(path) …` to create one at a new path)"
         case .invalidQuery(let why): why
+        case .damaged(let store, let detail):
+            "the store \(store) is damaged (\(detail)); nothing was written to it. Restore it from the last backup "
+                + "and run nightly again, as \"A damaged store\" in Pipelines/README.md describes"
+        case .queryTimedOut(let seconds):
+            "--sql: the query ran for more than \(Self.seconds(seconds)) s and was stopped (raise --sql-timeout if it is expected to take longer)"
+        }
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? String(Int64(value)) : String(value)
+    }
+
+    /// `error` as the store's error: SQLite's corruption codes become `damaged`, others stay as they are.
+    public static func describing(_ error: any Error, store: String) -> any Error {
+        guard let database = error as? DatabaseError else { return error }
+        switch database.resultCode {
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+            return StoreError.damaged(store: store, detail: "SQLite: \(database.message ?? "\(database.resultCode)")")
+        default:
+            if database.extendedResultCode == .SQLITE_IOERR_SHORT_READ {
+                return StoreError.damaged(store: store, detail: "SQLite: the file is shorter than its pages say")
+            }
+            return error
         }
     }
 }

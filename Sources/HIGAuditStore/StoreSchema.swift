@@ -4,10 +4,69 @@ import GRDB
 /// documents each column). Timestamps are integers of milliseconds since the Unix epoch, as in the
 /// engine; the `*_readable` views add RFC 3339 text.
 enum StoreSchema {
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
+    /// `PRAGMA application_id` of a hig-audit store ("HIGA"): the header says what the file is, so
+    /// that another application's SQLite file is refused rather than given our tables.
+    static let applicationID: Int32 = 0x4849_4741
+
+    /// The migration the first version recorded (GRDB's `grdb_migrations`). Stores made before the
+    /// application id have it and no id; new stores record it too, so that older readers know them.
+    static let firstMigration = "v1"
+
+    /// Checks, creates or completes the schema for a nightly run. Call it inside an immediate
+    /// transaction: the decision to create the tables and their creation are then one step.
+    static func prepareForWriting(_ db: Database, path: String) throws {
+        let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+        guard id == 0 || id == applicationID else { throw StoreError.notAStore(path) }
+        try quickCheck(db, path: path)
+        let objects = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'") ?? 0
+        if objects == 0 {
+            try db.execute(sql: tables)
+            try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+            try db.execute(sql: "INSERT INTO grdb_migrations VALUES (?)", arguments: [firstMigration])
+        } else if id == 0, try !hasFirstMigration(db) {
+            throw StoreError.notAStore(path)
+        }
+        try addMissingColumns(db)
+        if id != applicationID { try db.execute(sql: "PRAGMA application_id = \(applicationID)") }
+    }
+
+    /// Refuses a file that is not a hig-audit store: another application id, or no id and not a
+    /// store of the version before it.
+    static func checkIdentity(_ db: Database, path: String) throws {
+        let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+        if id == applicationID { return }
+        guard id == 0, try hasFirstMigration(db) else { throw StoreError.notAStore(path) }
+    }
+
+    /// SQLite's quick check of the whole file (pages, records, free list; not index contents).
+    static func quickCheck(_ db: Database, path: String) throws {
+        let verdict = try String.fetchAll(db, sql: "PRAGMA quick_check(3)")
+        guard verdict == ["ok"] else {
+            throw StoreError.damaged(store: path, detail: "quick_check: " + verdict.joined(separator: "; "))
+        }
+    }
+
+    private static func hasFirstMigration(_ db: Database) throws -> Bool {
+        guard try db.tableExists("grdb_migrations"), try db.tableExists("runs") else { return false }
+        return try Bool.fetchOne(
+            db, sql: "SELECT 1 FROM grdb_migrations WHERE identifier = ?", arguments: [firstMigration]) ?? false
+    }
+
+    /// Columns added after the first version, added to an older store by its next nightly run;
+    /// readers of a store not yet run take them as 0 (`runsColumnExists`).
+    private static func addMissingColumns(_ db: Database) throws {
+        if try !runsColumnExists(db, "unverified_duplicates") {
+            try db.execute(sql: "ALTER TABLE runs ADD COLUMN unverified_duplicates INTEGER NOT NULL DEFAULT 0")
+        }
+    }
+
+    /// Whether the `runs` table has `column`.
+    static func runsColumnExists(_ db: Database, _ column: String) throws -> Bool {
+        try db.columns(in: "runs").contains { $0.name == column }
+    }
+
+    /// The tables and views of a new store.
+    static let tables = """
                 CREATE TABLE runs (
                     id INTEGER PRIMARY KEY,
                     started_at INTEGER NOT NULL,
@@ -107,8 +166,5 @@ enum StoreSchema {
                            strftime('%Y-%m-%dT%H:%M:%fZ', end_ts / 1000.0, 'unixepoch') AS end_ts,
                            count, detail, source, run_id
                     FROM violations;
-                """)
-        }
-        return migrator
-    }
+                """
 }

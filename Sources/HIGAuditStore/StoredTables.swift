@@ -99,12 +99,15 @@ public struct StoredTables: Sendable {
     private static func ingest(_ db: Database, runs: Set<Int64>) throws -> IngestStatistics {
         let condition = runs.isEmpty ? "" : "WHERE id IN (\(runs.sorted().map(String.init).joined(separator: ",")))"
         var statistics = IngestStatistics()
+        // A store no nightly run has opened since the column was added reads it as 0.
+        let unverified = try StoreSchema.runsColumnExists(db, "unverified_duplicates") ? "TOTAL(unverified_duplicates)" : "0.0"
         if let row = try Row.fetchOne(
             db,
             sql: """
                 SELECT TOTAL(files), TOTAL(compressed_bytes), TOTAL(decompressed_bytes), TOTAL(frames), TOTAL(lines),
                     TOTAL(events), TOTAL(sessions), TOTAL(malformed_lines), TOTAL(late_events), TOTAL(duplicate_events),
-                    TOTAL(skipped_bytes), TOTAL(truncated_files), TOTAL(unbalanced_dismisses), TOTAL(faults) + TOTAL(files_changed)
+                    TOTAL(skipped_bytes), TOTAL(truncated_files), TOTAL(unbalanced_dismisses), TOTAL(faults) + TOTAL(files_changed),
+                    \(unverified)
                 FROM runs \(condition)
                 """) {
             func value(_ index: Int) -> Int64 { Int64((row[index] as Double?) ?? 0) }
@@ -122,6 +125,7 @@ public struct StoredTables: Sendable {
             statistics.truncatedFiles = Int(value(11))
             statistics.unbalancedDismisses = value(12)
             statistics.faults = Int(value(13))
+            statistics.unverifiedDuplicates = value(14)
         }
         let typeCondition = runs.isEmpty ? "" : "WHERE run_id IN (\(runs.sorted().map(String.init).joined(separator: ",")))"
         for row in try Row.fetchAll(db, sql: "SELECT type, SUM(events) AS events FROM unknown_types \(typeCondition) GROUP BY type") {

@@ -18,6 +18,8 @@ struct AnalysisFrontend {
             return try execute()
         } catch let error as FatalError {
             throw error.exit()
+        } catch let error as UsageError {
+            throw error.exit()
         }
     }
 
@@ -27,6 +29,11 @@ struct AnalysisFrontend {
         let filter = try filters.tableFilter()
         let printed = tablesToPrint()
         let keepsViolations = output.out != nil || printed.contains(.violations)
+
+        let (sources, resolveProblems) = InputResolver.resolve(input.inputs)
+        try OutputCheck.validate(
+            malformedReport: input.malformedReport, outDirectory: output.out,
+            exportedTables: Self.directoryTables.map(\.rawValue), inputs: sources)
 
         let progress = ProgressLine()
         let reporter: DiagnosticReporter
@@ -38,7 +45,6 @@ struct AnalysisFrontend {
         let run = AuditRun(
             configuration: configuration, reader: reader, filter: filter, keepsViolations: keepsViolations,
             onDiagnostic: reporter.report)
-        let (sources, resolveProblems) = InputResolver.resolve(input.inputs)
         // Unowned: the run keeps this closure, which would otherwise keep the run (and its engine).
         run.onProgress = { [unowned run] bytes in
             progress.update(file: run.sources.paths.count, of: sources.count, path: run.sources.paths.last ?? "",
@@ -93,6 +99,9 @@ struct AnalysisFrontend {
         }
     }
 
+    /// The tables `--out DIR` writes, each as CSV and JSON.
+    static let directoryTables: [TableName] = [.violations, .summary, .byVersion, .byScreen, .haptics, .ingest, .unknownTypes]
+
     /// `--out DIR`: every table as CSV and JSON, each file written to a temporary name and renamed.
     private func writeDirectory(
         accumulator: AnalysisAccumulator, statistics: IngestStatistics, sources: SourceFileTable
@@ -101,8 +110,7 @@ struct AnalysisFrontend {
         if mkdir(directory, 0o755) != 0, errno != EEXIST {
             throw FatalError("cannot create the output directory \(directory): \(String(cString: strerror(errno)))")
         }
-        let names: [TableName] = [.violations, .summary, .byVersion, .byScreen, .haptics, .ingest, .unknownTypes]
-        for name in names {
+        for name in Self.directoryTables {
             let table = accumulator.table(name, ingest: statistics, sources: sources)
             for format in [OutputFormat.csv, .json] {
                 let path = "\(directory)/\(name.rawValue).\(format.fileExtension)"

@@ -9,6 +9,9 @@ enum ExitStatus {
     /// The run finished and its reports are written, but some input was skipped (malformed lines, corrupt or
     /// refused frames, truncated or unreadable files).
     static let skippedInput: Int32 = 3
+    /// `nightly` only: the run is committed to the store, but an output (`--out`, `--malformed-report`)
+    /// could not be written afterwards. Re-running commits nothing new; `export` writes the tables.
+    static let committedOutputsNotWritten: Int32 = 4
     /// The command line was wrong (ArgumentParser's own status for usage errors).
     static let usage: Int32 = ExitCode.validationFailure.rawValue
 }

@@ -12,6 +12,8 @@ struct NightlyFrontend {
             return try execute()
         } catch let error as FatalError {
             throw error.exit()
+        } catch let error as UsageError {
+            throw error.exit()
         }
     }
 
@@ -19,6 +21,12 @@ struct NightlyFrontend {
         var configuration = try command.config.resolved()
         if let idleRuns = command.idleRuns { configuration.idleRuns = idleRuns }
         let reader = try command.input.makeReader()
+        // Every output is checked before the run: once it has committed, a failing output can no
+        // longer mean "nothing was committed".
+        let (sources, problems) = InputResolver.resolve(command.input.inputs)
+        try OutputCheck.validate(
+            malformedReport: command.input.malformedReport, outDirectory: command.out,
+            exportedTables: StoredTables.exportedTables.map(\.rawValue), inputs: sources, store: command.store)
         let reporter: DiagnosticReporter
         do {
             reporter = try DiagnosticReporter(malformedReportPath: command.input.malformedReport, progress: nil)
@@ -38,31 +46,34 @@ struct NightlyFrontend {
         if !command.quiet {
             nightly.onFile = { path, what in StandardError.write("hig-audit: \(path): \(what)\n") }
         }
-        let (sources, problems) = InputResolver.resolve(command.input.inputs)
         let outcome: NightlyOutcome
         do {
             outcome = try nightly.run(sources, unreadable: problems)
         } catch let error as NightlyRunError {
             throw FatalError("\(error)")
         } catch {
-            throw FatalError("the run was not committed, the store is unchanged: \(error)")
-        }
-        do {
-            try reporter.finish()
-        } catch {
-            throw FatalError("cannot write the malformed-line report: \(error)")
+            throw FatalError("the run was not committed, the store is unchanged: \(StoreError.describing(error, store: command.store))")
         }
         StandardError.write(
             "hig-audit: run \(outcome.runID) committed: \(outcome.filesRead) files read, \(outcome.filesSkipped) already counted, "
                 + "\(outcome.filesChanged) changed, \(outcome.tailsHeldBack) tails held back; \(outcome.statistics.events) events, "
                 + "\(outcome.sessionsClosed) sessions closed, \(outcome.openSessions) open; \(outcome.violations) violations\n")
+        var outputsWritten = true
+        do {
+            try reporter.finish()
+        } catch {
+            outputsWritten = false
+            StandardError.write("hig-audit: error: run \(outcome.runID) is committed, but the malformed-line report was not written: \(error)\n")
+        }
         if let directory = command.out {
             do {
                 try StoreExport.write(store, to: directory)
             } catch {
-                throw FatalError("\(error)")
+                outputsWritten = false
+                StandardError.write("hig-audit: error: run \(outcome.runID) is committed, but --out was not written: \(error)\n")
             }
         }
+        if !outputsWritten { return ExitStatus.committedOutputsNotWritten }
         return outcome.skippedInput ? ExitStatus.skippedInput : ExitStatus.success
     }
 }

@@ -38,13 +38,16 @@ struct QueryFrontend {
         let output = command.output
         let tables: [Table]
         do {
-            tables = try store.read { db -> [Table] in
-                if let sql = command.sql { return [try StoreQuery.sql(db, sql)] }
+            if let sql = command.sql {
+                tables = [try store.runReadOnlySQL(sql, timeLimit: command.sqlTimeout)]
+            } else {
+                tables = try store.read { db -> [Table] in
                 if !command.groupBy.isEmpty { return [try StoreQuery.grouped(db, by: command.groupBy, selection: selection)] }
                 let stored = try StoredTables.load(db, selection: selection)
                 if !output.tables.isEmpty { return output.tables.map(stored.table) }
                 if output.format != .table { return [stored.table(.summary)] }
                 return [stored.table(.summary), stored.table(.worstScreens), stored.table(.ingest).transposed(name: "ingest")]
+                }
             }
         } catch {
             throw FatalError("\(error)")

@@ -28,9 +28,10 @@ struct NightlyCommand: ParsableCommand {
               hig-audit query --store results.sqlite --group-by app_version --rule forced-tab-switch
 
             Exit status: 0 when all input was read; 3 when the run committed but skipped some input \
-            (malformed lines, corrupt frames, truncated, unreadable or changed files); 1 on a fatal error \
-            (unreadable config or store, unwritable output, skipped input with --strict; nothing is committed); \
-            64 on a usage error.
+            (malformed lines, corrupt frames, truncated, unreadable or changed files); 4 when the run committed \
+            but --out or --malformed-report could not be written after it; 1 on a fatal error (unreadable, \
+            damaged or foreign store, unusable --out, skipped input with --strict; nothing is committed); \
+            64 on a usage error (an output that is an input or the store; nothing is read).
             """
     )
 

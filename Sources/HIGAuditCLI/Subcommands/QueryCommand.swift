@@ -34,7 +34,9 @@ struct QueryCommand: ParsableCommand {
             (a session counts on every day its events span); rule and screen do not narrow it.
 
             --sql runs your own SELECT on a read-only connection (the schema is in Pipelines/README.md); it \
-            cannot change the store.
+            cannot change the store or reach outside it: ATTACH, transactions, writes, most pragmas and \
+            functions such as fts3_tokenizer and load_extension are refused, and a query still running after \
+            --sql-timeout seconds (default 30) is stopped with an error.
 
             Examples:
               hig-audit query --store results.sqlite
@@ -43,7 +45,8 @@ struct QueryCommand: ParsableCommand {
               hig-audit query --store results.sqlite --table violations --session 9F3A --format csv
               hig-audit query --store results.sqlite --sql "SELECT app_version, COUNT(*) FROM sessions GROUP BY 1"
 
-            Exit status: 0 on success; 1 when the store cannot be read or the SQL is invalid; 64 on a usage error.
+            Exit status: 0 on success; 1 when the store cannot be read, is damaged or is not a hig-audit store, \
+            or the SQL is invalid, refused or timed out; 64 on a usage error.
             """
     )
 
@@ -56,10 +59,16 @@ struct QueryCommand: ParsableCommand {
         help: ArgumentHelp("Break violations down by rule, app_version, screen, day or device (repeatable, in order).", valueName: "dimension"))
     var groupBy: [GroupDimension] = []
 
-    @Option(help: ArgumentHelp("Run this SELECT on a read-only connection and print its result.", valueName: "select"))
+    @Option(help: ArgumentHelp("Run this SELECT on a read-only connection and print its result. It may read the store only: ATTACH, transactions, writes, most pragmas and functions that reach outside the data (fts3_tokenizer, load_extension) are refused.", valueName: "select"))
     var sql: String?
 
+    @Option(help: ArgumentHelp("Stop a --sql query that runs longer than this, with an error (default 30).", valueName: "seconds"))
+    var sqlTimeout: Double = 30
+
     func validate() throws {
+        guard sqlTimeout > 0, sqlTimeout.isFinite else {
+            throw ValidationError("--sql-timeout must be a number of seconds above 0, not \(sqlTimeout).")
+        }
         if sql != nil, !groupBy.isEmpty { throw ValidationError("--sql and --group-by cannot be combined.") }
         if sql != nil || !groupBy.isEmpty, !output.tables.isEmpty {
             throw ValidationError("--table chooses analyze's tables; it cannot be combined with --sql or --group-by.")

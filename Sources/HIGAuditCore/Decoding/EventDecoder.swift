@@ -764,8 +764,11 @@ private struct LineReader {
                     reason: "field \"ts\" must be an integer of milliseconds (no fraction or exponent)",
                     column: value.column)
             }
-            guard let milliseconds = JSONNumber.int64(bytes(value)) else {
-                throw MalformedLine(reason: "field \"ts\" is out of range for milliseconds", column: value.column)
+            guard let milliseconds = JSONNumber.int64(bytes(value)), TimestampParser.isWithinYears0To9999(milliseconds)
+            else {
+                throw MalformedLine(
+                    reason: "field \"ts\" is out of range: milliseconds must fall in the years 0000–9999",
+                    column: value.column)
             }
             return milliseconds
         case .string:
@@ -780,8 +783,12 @@ private struct LineReader {
                 result = parseRemembering(bytes(value))
             }
             switch result {
-            case .success(let milliseconds):
+            case .success(let milliseconds) where TimestampParser.isWithinYears0To9999(milliseconds):
                 return milliseconds
+            case .success:
+                throw MalformedLine(
+                    reason: "field \"ts\" is out of range: \(Self.quoted(string(value))) is outside the years 0000–9999 in UTC",
+                    column: value.column)
             case .failure(let failure):
                 throw MalformedLine(
                     reason: "field \"ts\" is not an RFC 3339 timestamp \(Self.quoted(string(value))): \(failure)",

@@ -31,6 +31,19 @@ public enum TimestampParser {
         }
     }
 
+    /// The earliest time an event may have: 0000-01-01T00:00:00.000Z.
+    public static let earliestMilliseconds: Int64 = -62_167_219_200_000
+    /// The latest time an event may have: 9999-12-31T23:59:59.999Z.
+    public static let latestMilliseconds: Int64 = 253_402_300_799_999
+
+    /// Whether `milliseconds` is in the years 0000–9999 (UTC), the times RFC 3339 can write and the
+    /// tables print. Keeping every accepted time inside them keeps the engine's sums and differences
+    /// of times (a few times 2^48 at most) far from `Int64`'s limits, so none of them saturates.
+    @inline(__always)
+    public static func isWithinYears0To9999(_ milliseconds: Int64) -> Bool {
+        milliseconds >= earliestMilliseconds && milliseconds <= latestMilliseconds
+    }
+
     /// Milliseconds since the Unix epoch, or nil when `bytes` is not a valid RFC 3339 date-time.
     public static func parse(rfc3339 bytes: UnsafeRawBufferPointer) -> Int64? {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return nil }

@@ -17,21 +17,43 @@
 /// contents are as before. A session restored from one has all its ids in the fingerprint set; it
 /// then also looks a numbered id up there before taking it as new.
 ///
+/// **The bound.** One session keeps at most `exactLimit` ids exactly (the bitmap stops growing and
+/// the fingerprint set stops taking ids once the two hold that many). Later ids that neither holds
+/// go to `IdFilter`, a Bloom filter of fixed size made at that moment: memory and checkpoint stay
+/// bounded however many ids one hostile or broken device sends in one session. The filter never
+/// misses a duplicate but may take a new id for one; a duplicate it reports is counted by the
+/// engine as a duplicate and, as such, an unverified one (`takeUnverifiedDuplicate`).
+///
 /// Noncopyable, so that it owns the bitmap's raw memory (freed in `deinit`, exactly once); it lives
 /// inside its session (`OpenSession`), which the engine updates in place.
 struct SeenIds: ~Copyable {
+    /// Ids one session keeps exactly: 3 × 2^18, what a fingerprint table of 2^20 slots (8 MiB)
+    /// holds at three quarters full.
+    static let exactLimit = 786_432
+
     private var fingerprints = FingerprintSet()
     private var numbered = NumberedIds()
     /// Set when restored from a checkpoint that had ids: numbered ids recorded before it are in
     /// `fingerprints`, not in the bitmap.
     private var fingerprintsMayHoldNumbered = false
+    /// The ids past `exactLimit`; nil until the session has that many. While it exists the bitmap's
+    /// covered range no longer grows, so an id is still always looked up where it was recorded.
+    private var filter: IdFilter?
+    /// Whether the last "seen" answer came from the filter, until the engine takes it.
+    private var answeredFromFilter = false
 
     init() {}
 
     /// A restored session: every id it had seen, as `checkpointFingerprints` gave them.
     init(fingerprints restored: [UInt64]) {
-        fingerprints = FingerprintSet(restored)
-        fingerprintsMayHoldNumbered = !restored.isEmpty
+        if let (exact, filter) = Self.decodeFiltered(restored) {
+            fingerprints = FingerprintSet(exact)
+            self.filter = filter
+            fingerprintsMayHoldNumbered = true
+        } else {
+            fingerprints = FingerprintSet(restored)
+            fingerprintsMayHoldNumbered = !restored.isEmpty
+        }
     }
 
     deinit {
@@ -55,6 +77,8 @@ struct SeenIds: ~Copyable {
     /// not numbered, a long one, none, or any in a restored session.
     @inline(never)
     private mutating func insertOther(idOf texts: borrowing EventTexts) -> Bool {
+        if filter == nil, numbered.count &+ fingerprints.count >= Self.exactLimit { filter = IdFilter() }
+        if filter != nil { return insertPastLimit(idOf: texts) }
         guard let id = texts.inlineWords(.id) else {
             guard let fingerprint = texts.fingerprint(.id) else { return true }
             return fingerprints.insert(fingerprint).inserted
@@ -68,21 +92,81 @@ struct SeenIds: ~Copyable {
         return fingerprints.insert(Self.fingerprint(id)).inserted
     }
 
+    /// `insert` once the filter exists: ids the bitmap covers and ids already fingerprinted are
+    /// answered exactly, as before; any other goes to the filter, which grows nothing.
+    private mutating func insertPastLimit(idOf texts: borrowing EventTexts) -> Bool {
+        let fingerprint: UInt64
+        if let id = texts.inlineWords(.id) {
+            fingerprint = Self.fingerprint(id)
+            if let bit = numbered.bit(of: id) {
+                if numbered.contains(bit) || fingerprintsMayHoldNumbered && fingerprints.contains(fingerprint) {
+                    return false
+                }
+                return numbered.insert(bit)
+            }
+        } else {
+            guard let long = texts.fingerprint(.id) else { return true }
+            fingerprint = long
+        }
+        if fingerprints.contains(fingerprint) { return false }
+        if filter!.insert(fingerprint) { return true }
+        answeredFromFilter = true
+        return false
+    }
+
     /// Whether the session has the id of the event with `texts` (false for an event without one),
     /// recording nothing: for a late event, which is a duplicate if seen and otherwise dropped.
-    func contains(idOf texts: borrowing EventTexts) -> Bool {
-        guard let id = texts.inlineWords(.id) else {
-            guard let fingerprint = texts.fingerprint(.id) else { return false }
-            return fingerprints.contains(fingerprint)
+    mutating func contains(idOf texts: borrowing EventTexts) -> Bool {
+        let fingerprint: UInt64
+        if let id = texts.inlineWords(.id) {
+            // An id the bitmap does not cover now was never recorded there: if seen, it is a fingerprint.
+            if let bit = numbered.bit(of: id), numbered.contains(bit) { return true }
+            fingerprint = Self.fingerprint(id)
+        } else {
+            guard let long = texts.fingerprint(.id) else { return false }
+            fingerprint = long
         }
-        // An id the bitmap does not cover now was never recorded there: if seen, it is a fingerprint.
-        if let bit = numbered.bit(of: id), numbered.contains(bit) { return true }
-        return fingerprints.contains(Self.fingerprint(id))
+        if fingerprints.contains(fingerprint) { return true }
+        guard let filter, filter.contains(fingerprint) else { return false }
+        answeredFromFilter = true
+        return true
     }
+
+    /// Whether the duplicate just reported (by `insert` returning false or `contains` true) was
+    /// decided by the filter, and so may be a new id; clears it. The engine asks after each
+    /// duplicate, so an answer is never counted twice or left for a later event.
+    mutating func takeUnverifiedDuplicate() -> Bool {
+        defer { answeredFromFilter = false }
+        return answeredFromFilter
+    }
+
+    /// Whether the session holds more ids than it keeps exactly, for tests.
+    var isPastExactLimit: Bool { filter != nil }
 
     /// Every id seen, as its `EventIdentity` fingerprint, ascending and each once (a numbered id and
     /// another may share one, as two ids in the fingerprint set would): what a checkpoint keeps.
+    ///
+    /// A session past `exactLimit` has the filter too, in a form no plain list can take (a plain
+    /// list is strictly ascending, so never starts with `UInt64.max` followed by anything):
+    /// `[UInt64.max, 0, n]`, the `n` exact fingerprints ascending, then the filter's words. The
+    /// checkpoint's format (`SessionCheckpoint.seenIds`) is unchanged, and so is every checkpoint of
+    /// a session below the limit.
     var checkpointFingerprints: [UInt64] {
+        let exact = exactFingerprints
+        guard let filter else { return exact }
+        return [UInt64.max, 0, UInt64(exact.count)] + exact + filter.words
+    }
+
+    /// A checkpoint list in the filtered form, split; nil for a plain list.
+    private static func decodeFiltered(_ list: [UInt64]) -> (exact: ArraySlice<UInt64>, filter: IdFilter)? {
+        guard list.count >= 3, list[0] == .max, list[1] == 0, let count = Int(exactly: list[2]),
+              count <= list.count &- 3
+        else { return nil }
+        let words = list[(3 &+ count)...]
+        return (list[3..<(3 &+ count)], IdFilter(words: words) ?? IdFilter())
+    }
+
+    private var exactFingerprints: [UInt64] {
         var all = Array(fingerprints)
         all.append(contentsOf: numbered.members.lazy.map { EventIdentity.fingerprint($0) })
         all.sort()

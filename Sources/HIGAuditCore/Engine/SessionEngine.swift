@@ -138,6 +138,7 @@ public final class SessionEngine {
             ? session.pointee.seenIds.contains(idOf: event.texts) : !session.pointee.seenIds.insert(idOf: event.texts)
         if isDuplicate {
             statistics.duplicateEvents += 1
+            if session.pointee.seenIds.takeUnverifiedDuplicate() { statistics.unverifiedDuplicates += 1 }
             return .duplicate
         }
         if isLate {

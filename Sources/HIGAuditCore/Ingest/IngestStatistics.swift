@@ -15,6 +15,9 @@ public struct IngestStatistics: Sendable, Equatable, Codable {
     public var malformedLines: Int64 = 0
     public var lateEvents: Int64 = 0
     public var duplicateEvents: Int64 = 0
+    /// Duplicates (counted in `duplicateEvents` too) decided by a session's id filter, past the ids it
+    /// keeps exactly (`SeenIds.exactLimit`): each may have been a new event, taken for a duplicate.
+    public var unverifiedDuplicates: Int64 = 0
     /// Events of an unknown `type`, per type name.
     public var unknownTypes: [String: Int64] = [:]
     public var skippedBytes: Int64 = 0
@@ -27,13 +30,15 @@ public struct IngestStatistics: Sendable, Equatable, Codable {
 
     public var unknownTypeEvents: Int64 { unknownTypes.values.reduce(0, +) }
 
-    /// Takes the counters the session engine keeps (events, sessions, late, duplicate, unbalanced
+    /// Takes the counters the session engine keeps (events, sessions, late, duplicate and unverified
+    /// duplicate, unbalanced
     /// dismisses) from its statistics, leaving the reader's and decoder's counters as they are.
     public mutating func takeEngineCounters(from engine: IngestStatistics) {
         events = engine.events
         sessions = engine.sessions
         lateEvents = engine.lateEvents
         duplicateEvents = engine.duplicateEvents
+        unverifiedDuplicates = engine.unverifiedDuplicates
         unbalancedDismisses = engine.unbalancedDismisses
     }
 

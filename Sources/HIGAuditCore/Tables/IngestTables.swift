@@ -15,6 +15,7 @@ public enum IngestTables {
             ("malformed_lines", statistics.malformedLines),
             ("late_events", statistics.lateEvents),
             ("duplicate_events", statistics.duplicateEvents),
+            ("unverified_duplicates", statistics.unverifiedDuplicates),
             ("unknown_types", statistics.unknownTypes.values.reduce(0, &+)),
             ("skipped_bytes", statistics.skippedBytes),
             ("truncated_files", Int64(statistics.truncatedFiles)),

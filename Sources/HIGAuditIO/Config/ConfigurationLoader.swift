@@ -20,11 +20,27 @@ public struct ConfigurationLoader: Sendable {
         self.rules = rules
     }
 
+    /// The largest config file read: a complete one (`rules --defaults`) is a few KiB. Parsing YAML
+    /// takes memory and time many times the file's size, so a larger file is refused unread.
+    public static let maximumFileSize = 1 << 20
+
     /// Reads and validates the file at `path`.
     public func load(path: String) throws(ConfigurationError) -> AuditConfiguration {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file"
             throw ConfigurationError(file: path, keyPath: "", message: reason)
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: Self.maximumFileSize + 1) ?? Data()
+        } catch {
+            throw ConfigurationError(file: path, keyPath: "", message: "cannot read the file: \(error.localizedDescription)")
+        }
+        guard data.count <= Self.maximumFileSize else {
+            throw ConfigurationError(
+                file: path, keyPath: "",
+                message: "the file is larger than \(Self.maximumFileSize / 1024) KiB; a config file sets a few dozen values")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigurationError(file: path, keyPath: "", message: "the file is not UTF-8 text")

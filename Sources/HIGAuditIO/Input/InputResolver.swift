@@ -16,7 +16,9 @@ public enum InputResolver {
     /// `displayPath` = the directory as named joined with that path), `-` = standard input.
     ///
     /// Missing or unreadable paths and directories without logs become diagnostics, not failures.
-    /// Symbolic links to files are followed; symbolic links to directories are not descended into
+    /// Inside a directory only regular files and symbolic links to them are taken: a FIFO, a device or
+    /// a socket there becomes an unreadable-file diagnostic (skipped input), so that a scan never
+    /// blocks on one; named as an argument, any file is read. Symbolic links to files are followed; symbolic links to directories are not descended into
     /// (like `find`), so a link cycle cannot make the walk endless. Arguments keep their order.
     public static func resolve(_ arguments: [String]) -> (sources: [InputSource], diagnostics: [Diagnostic]) {
         var sources: [InputSource] = []
@@ -51,6 +53,17 @@ public enum InputResolver {
         return (sources, diagnostics)
     }
 
+    /// What a file that is not a regular one is, for the warning that skips it.
+    static func fileKind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        default: "not a regular file"
+        }
+    }
+
     static func isLogFileName(_ name: String) -> Bool {
         let lowered = name.lowercased()
         return logExtensions.contains { lowered.hasSuffix($0) && lowered.count > $0.count }
@@ -83,10 +96,22 @@ public enum InputResolver {
             if kind == S_IFDIR {
                 collectLogs(in: root, below: childRelative, into: &found, diagnostics: &diagnostics)
             } else if isLogFileName(name) {
+                var target = status
                 if kind == S_IFLNK {
-                    // Follow links to files only.
-                    var target = stat()
-                    guard stat(childPath, &target) == 0, target.st_mode & S_IFMT != S_IFDIR else { continue }
+                    // Follow links to files only; a dangling link is an unreadable file.
+                    guard stat(childPath, &target) == 0 else {
+                        diagnostics.append(Diagnostic(.unreadableFile, at: childPath, StoredFile.systemMessage(errno)))
+                        continue
+                    }
+                    if target.st_mode & S_IFMT == S_IFDIR { continue }
+                }
+                // Opening a FIFO blocks until a writer comes, and a device may never end: only a named
+                // argument (or `-`) is read whatever it is.
+                guard target.st_mode & S_IFMT == S_IFREG else {
+                    diagnostics.append(Diagnostic(
+                        .unreadableFile, at: childPath,
+                        "not a regular file (\(fileKind(target.st_mode))); skipped, name it explicitly to read it"))
+                    continue
                 }
                 found.append(childRelative)
             }

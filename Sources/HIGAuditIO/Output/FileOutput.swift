@@ -13,13 +13,19 @@ import HIGAuditCore
 ///
 /// `TextOutputStream.write` cannot throw, so the first failure is remembered, later writes are dropped,
 /// and `close()` reports it: an unwritable output is fatal for the run (SPEC §5), and the caller learns
-/// of it in one place. A file is written under a temporary name beside it and renamed over the target
-/// on `close()`, so a run killed mid-write never leaves a half-written report where the last good one was.
+/// of it in one place. A regular file (or a new one) is written under a temporary name beside it and
+/// renamed over the target on `close()`, so a run killed mid-write never leaves a half-written report
+/// where the last good one was. Anything else at the path is written through, never replaced: a device
+/// (`/dev/null`, `/dev/full`) or FIFO as it is, a symbolic link by following it to its target
+/// (`/dev/stdout` shares standard output's descriptor), so that an output option cannot swap a
+/// device node or a link for a file.
 public final class FileOutput: TextOutputStream {
     /// Where the output goes, for error messages (`-` for standard output).
     public let path: String
     private let descriptor: Int32
     private let temporaryPath: String?
+    /// Whether `close()` closes `descriptor`: a file it opened, not standard output.
+    private let ownsDescriptor: Bool
     /// Where a memory output's bytes go when the buffer fills (`memory()`); nil for a descriptor.
     private var collected: [UInt8]?
     /// `bufferLimit` bytes of raw memory, `buffered` of them used: appending a cell's few bytes to an
@@ -33,12 +39,12 @@ public final class FileOutput: TextOutputStream {
 
     /// Standard output; `close()` flushes it and leaves it open.
     public static func standardOutput() -> FileOutput {
-        FileOutput(path: "-", descriptor: 1, temporaryPath: nil)
+        FileOutput(path: "-", descriptor: 1, temporaryPath: nil, ownsDescriptor: false)
     }
 
     /// An output kept in memory, for a writer asked for a `String`: `takeText()` hands it over.
     public static func memory() -> FileOutput {
-        let output = FileOutput(path: "memory", descriptor: -1, temporaryPath: nil)
+        let output = FileOutput(path: "memory", descriptor: -1, temporaryPath: nil, ownsDescriptor: false)
         output.collected = []
         return output
     }
@@ -64,25 +70,64 @@ public final class FileOutput: TextOutputStream {
         output.write(memory.takeText())
     }
 
-    /// A new file at `path`, replacing any file there when `close()` succeeds.
+    /// The output for `path`: a new or regular file is replaced when `close()` succeeds; a device,
+    /// FIFO or symbolic link is written through (see the type's comment). A directory is refused.
     public static func replacingFile(at path: String) throws(FileOutputError) -> FileOutput {
+        var status = stat()
+        if lstat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            return try writingThrough(path, kind: status.st_mode & S_IFMT)
+        }
         let temporary = path + ".tmp-\(getpid())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FileOutputError(path: path, operation: "create", code: errno) }
-        return FileOutput(path: path, descriptor: descriptor, temporaryPath: temporary)
+        return FileOutput(path: path, descriptor: descriptor, temporaryPath: temporary, ownsDescriptor: true)
     }
 
-    private init(path: String, descriptor: Int32, temporaryPath: String?) {
+    /// An output opened where it is. Standard output and error named as files (`/dev/stdout`,
+    /// `/dev/fd/2`, `/proc/self/fd/1`) get a duplicate of the descriptor itself: opening the link
+    /// again would start a second file offset at 0 and overwrite what the run prints there.
+    private static func writingThrough(_ path: String, kind: mode_t) throws(FileOutputError) -> FileOutput {
+        if kind == S_IFDIR { throw FileOutputError(path: path, operation: "create", code: EISDIR) }
+        if let inherited = inheritedDescriptor(named: path) {
+            let descriptor = fcntl(inherited, F_DUPFD_CLOEXEC, 3)
+            guard descriptor >= 0 else { throw FileOutputError(path: path, operation: "open", code: errno) }
+            return FileOutput(path: path, descriptor: descriptor, temporaryPath: nil, ownsDescriptor: true)
+        }
+        var target = stat()
+        // A link to a regular file (or to nothing yet) gets the file's new content; a device or FIFO
+        // cannot be truncated and is written as it is.
+        let truncates = stat(path, &target) != 0 || target.st_mode & S_IFMT == S_IFREG
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY | (truncates ? O_TRUNC : 0), 0o644)
+        guard descriptor >= 0 else { throw FileOutputError(path: path, operation: "open", code: errno) }
+        return FileOutput(path: path, descriptor: descriptor, temporaryPath: nil, ownsDescriptor: true)
+    }
+
+    /// The descriptor 0–2 that `path` names through the kernel's per-process links, if it does.
+    static func inheritedDescriptor(named path: String) -> Int32? {
+        switch path {
+        case "/dev/stdin": return 0
+        case "/dev/stdout": return 1
+        case "/dev/stderr": return 2
+        default:
+            for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) {
+                if let number = Int32(path.dropFirst(prefix.count)), (0...2).contains(number) { return number }
+            }
+            return nil
+        }
+    }
+
+    private init(path: String, descriptor: Int32, temporaryPath: String?, ownsDescriptor: Bool) {
         self.path = path
         self.descriptor = descriptor
         self.temporaryPath = temporaryPath
+        self.ownsDescriptor = ownsDescriptor
     }
 
     deinit {
         // Not closed: the output is abandoned, never half-published.
-        if !closed, let temporaryPath {
+        if !closed, ownsDescriptor {
             _ = systemClose(descriptor)
-            _ = unlink(temporaryPath)
+            if let temporaryPath { _ = unlink(temporaryPath) }
         }
         buffer.deallocate()
     }
@@ -185,10 +230,10 @@ public final class FileOutput: TextOutputStream {
         }
         flushBuffer()
         closed = true
+        if ownsDescriptor, systemClose(descriptor) != 0, failure == nil {
+            failure = FileOutputError(path: path, operation: "write", code: errno)
+        }
         if let temporaryPath {
-            if systemClose(descriptor) != 0, failure == nil {
-                failure = FileOutputError(path: path, operation: "write", code: errno)
-            }
             if failure == nil, rename(temporaryPath, path) != 0 {
                 failure = FileOutputError(path: path, operation: "rename", code: errno)
             }

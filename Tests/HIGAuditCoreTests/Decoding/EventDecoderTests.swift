@@ -192,11 +192,44 @@ let novemberTwentieth: Int64 = 1_795_208_645_123
 
     @Test(arguments: [
         ("0", Int64(0)), ("-0", 0), ("1795208645123", novemberTwentieth), ("-1", -1),
-        ("9223372036854775807", Int64.max), ("-9223372036854775808", Int64.min),
+        ("253402300799999", 253_402_300_799_999), ("-62167219200000", -62_167_219_200_000),
     ])
     func integerTimestampsAreMilliseconds(text: String, milliseconds: Int64) {
         let event = decodedEvent(#"{"ts":\#(text),"session":"s","type":"session.end"}"#)
         #expect(event?.ts == milliseconds)
+    }
+
+    /// Integers past 9999-12-31T23:59:59.999Z or before 0000-01-01 were accepted (strings never were):
+    /// tables printed `10000-01-01T…`, and near `Int64.max` the engine's sums saturated. Both the
+    /// general scan and the learned line shapes refuse them, at the same column.
+    @Test(arguments: [
+        "253402300800000", "-62167219200001", "9223372036854775807", "-9223372036854775808", "9223372036854775000",
+    ])
+    func integerTimestampsOutsideTheYears0To9999AreMalformed(text: String) {
+        let line = #"{"ts":\#(text),"session":"s","type":"session.end"}"#
+        var general = EventDecoder(learnsLineShapes: false)
+        var learning = EventDecoder()
+        let refused = general.decode(line)
+        guard case .malformed(let failure) = refused else {
+            Issue.record("accepted \(text): \(refused)")
+            return
+        }
+        #expect(failure.reason.contains("years 0000–9999"))
+        // A learning decoder that has matched the line's shape many times gives the same verdict.
+        for index in 0..<64 { _ = learning.decode(#"{"ts":\#(1000 + index),"session":"s","type":"session.end"}"#) }
+        #expect(learning.lineShapes.matchedLines > 0)
+        #expect(learning.decode(line) == refused)
+    }
+
+    /// A string whose offset takes it out of the years 0000–9999 in UTC is refused like an integer.
+    @Test(arguments: ["0000-01-01T00:00:00+00:01", "9999-12-31T23:59:59.999-00:01"])
+    func stringTimestampsOutsideTheYears0To9999InUTCAreMalformed(text: String) {
+        guard case .malformed(let failure) = decodeLine(#"{"ts":"\#(text)","session":"s","type":"session.end"}"#) else {
+            Issue.record("accepted \(text)")
+            return
+        }
+        #expect(failure.reason.contains("years 0000–9999"))
+        #expect(decodedEvent(#"{"ts":"0000-01-01T00:00:00Z","session":"s","type":"session.end"}"#)?.ts == -62_167_219_200_000)
     }
 
     @Test func whitespaceAroundTokensIsAllowed() {

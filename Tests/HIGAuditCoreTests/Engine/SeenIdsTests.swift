@@ -144,6 +144,51 @@ import Testing
         let parts = CompactText(id).inlineParts!
         #expect(NumberedIds.split((parts.low, parts.high, Int(parts.count))) == nil)
     }
+
+    /// One session of 12 million unique ids held 1.67 GB and wrote a 248 MB checkpoint. Past
+    /// `exactLimit` ids the session keeps no more exactly: later ones go to a filter of fixed size,
+    /// whose "seen" answers are reported as unverified duplicates, and the checkpoint stops growing.
+    @Test func idsPastTheExactLimitGoToAFilterOfFixedSize() {
+        let limit = SeenIds.exactLimit
+        let seen = SeenIdsBox()
+        // Ids that end in a letter are not numbered: every one goes to the fingerprint set.
+        func id(_ index: Int) -> EventTexts { Self.texts("id\(index)x") }
+        for index in 0..<limit { _ = seen.insert(idOf: id(index)) }
+        #expect(!seen.isPastExactLimit)
+        #expect(seen.checkpointFingerprints.count == limit)
+
+        var takenForDuplicates = 0
+        for index in limit..<(limit + 100_000) where !seen.insert(idOf: id(index)) {
+            #expect(seen.takeUnverifiedDuplicate())
+            takenForDuplicates += 1
+        }
+        #expect(seen.isPastExactLimit)
+        #expect(takenForDuplicates < 100)
+        let checkpoint = seen.checkpointFingerprints
+        #expect(checkpoint.count == 3 + limit + IdFilter.wordCount)
+        for index in (limit + 100_000)..<(limit + 200_000) { _ = seen.insert(idOf: id(index)) }
+        _ = seen.takeUnverifiedDuplicate()
+        #expect(seen.checkpointFingerprints.count == checkpoint.count, "the checkpoint no longer grows")
+
+        // Ids kept exactly are duplicates for sure; ids in the filter are reported as unverified.
+        #expect(!seen.insert(idOf: id(7)))
+        #expect(!seen.takeUnverifiedDuplicate())
+        #expect(!seen.insert(idOf: id(limit + 7)))
+        #expect(seen.takeUnverifiedDuplicate())
+        #expect(seen.contains(idOf: id(limit + 8)))
+        #expect(seen.takeUnverifiedDuplicate())
+        #expect(!seen.takeUnverifiedDuplicate())
+
+        // The checkpoint keeps the filter: a restored session answers the same.
+        let restored = SeenIdsBox(fingerprints: checkpoint)
+        #expect(restored.isPastExactLimit)
+        #expect(restored.checkpointFingerprints == checkpoint)
+        #expect(!restored.insert(idOf: id(3)))
+        #expect(!restored.takeUnverifiedDuplicate())
+        #expect(!restored.insert(idOf: id(limit + 3)))
+        #expect(restored.takeUnverifiedDuplicate())
+        #expect(restored.insert(idOf: Self.texts("never-sent-before")))
+    }
 }
 
 /// `SeenIds` is noncopyable, which `#expect` cannot take apart: the tests reach it through a box.
@@ -158,4 +203,6 @@ private final class SeenIdsBox {
     var numberedCount: Int { ids.numberedCount }
     var bitmapWords: Int { ids.bitmapWords }
     var checkpointFingerprints: [UInt64] { ids.checkpointFingerprints }
+    var isPastExactLimit: Bool { ids.isPastExactLimit }
+    func takeUnverifiedDuplicate() -> Bool { ids.takeUnverifiedDuplicate() }
 }

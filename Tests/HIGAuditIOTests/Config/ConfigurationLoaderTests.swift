@@ -141,6 +141,25 @@ enum ConfigFixtures {
         #expect(try loader.load(path: path).rules["modal-depth"]?.parameters["max_depth"] == 4)
     }
 
+    /// A 10.9 MB config of unknown keys took 571 MB and 4.7 s before its first error: a file over
+    /// 1 MiB is refused before it is parsed, even one that is all comments and would be valid.
+    @Test func aFileOverOneMebibyteIsRefusedUnparsed() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hig-audit-\(UUID().uuidString).yml").path
+        let comment = "# " + String(repeating: "x", count: 1021) + "\n"
+        try Data(String(repeating: comment, count: 1025).utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            _ = try loader.load(path: path)
+            Issue.record("loaded a config larger than the limit")
+        } catch {
+            #expect(error.description == "\(path): the file is larger than 1024 KiB; a config file sets a few dozen values")
+        }
+        let justUnder = String(repeating: comment, count: 1024)
+        try Data(justUnder.utf8).write(to: URL(fileURLWithPath: path))
+        #expect(justUnder.utf8.count == ConfigurationLoader.maximumFileSize)
+        #expect(try loader.load(path: path) == AuditConfiguration())
+    }
+
     @Test func defaultConfigLoadsBackToTheDefaults() throws {
         let text = DefaultConfigWriter.render(rules: ConfigFixtures.rules)
         let configuration = try loader.parse(text, file: "default.yml")

@@ -57,4 +57,35 @@ import Testing
         #expect(diagnostics.isEmpty)
         #expect(sources.map(\.displayPath) == [root.path + "/logs/a.zst", root.path + "/logs/link.zst"])
     }
+
+    /// Opening a FIFO blocks until a writer comes and `/dev/zero` never ends: a directory scan that
+    /// took them hung `analyze` and `nightly` for ever.
+    @Test func fifosAndDevicesInsideADirectoryAreSkippedWithALocatedWarning() throws {
+        let root = try InputFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let log = try InputFixtures.write([0x0A], named: "d/b.zst", in: root)
+        let fifo = root.path + "/d/a.ndjson.zst"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let device = root.path + "/d/z.zst"
+        try FileManager.default.createSymbolicLink(atPath: device, withDestinationPath: "/dev/zero")
+        let dangling = root.path + "/d/gone.zst"
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: root.path + "/nowhere.zst")
+
+        let (sources, diagnostics) = InputResolver.resolve([root.path + "/d"])
+        #expect(sources.map(\.displayPath) == [log])
+        #expect(diagnostics.map(\.category) == [.unreadableFile, .unreadableFile, .unreadableFile])
+        #expect(Set(diagnostics.map(\.location)) == [fifo, device, dangling])
+        #expect(diagnostics.contains { $0.location == fifo && $0.message.contains("a FIFO") })
+        #expect(diagnostics.contains { $0.location == device && $0.message.contains("a character device") })
+    }
+
+    @Test func aFifoNamedExplicitlyIsStillRead() throws {
+        let root = try InputFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let fifo = root.path + "/upload.zst"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let (sources, diagnostics) = InputResolver.resolve([fifo, "-"])
+        #expect(diagnostics.isEmpty)
+        #expect(sources == [InputSource(path: fifo), .standardInput])
+    }
 }

@@ -168,4 +168,86 @@ import Testing
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
+
+    /// A character device for a test: a node of its own in `directory` made with `mknod` (as root,
+    /// as CI runs), so that a regression replaces that node and not the machine's; without the
+    /// privilege, the system's node itself, which an unprivileged rename cannot replace either.
+    private func characterDevice(minor: UInt64, systemPath: String, in directory: URL) -> String {
+        let path = directory.appendingPathComponent("device-\(minor)").path
+        // Major 1 (memory devices): minor 3 is null, 7 is full.
+        return mknod(path, S_IFCHR | 0o666, dev_t((1 << 8) | minor)) == 0 ? path : systemPath
+    }
+
+    /// Renaming a temporary file over `/dev/null` (as root) replaced the device node with a file.
+    @Test func aDeviceIsWrittenThroughNotReplaced() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let null = characterDevice(minor: 3, systemPath: "/dev/null", in: directory)
+        let output = try FileOutput.replacingFile(at: null)
+        output.write("discarded\n")
+        try output.close()
+        var status = stat()
+        #expect(lstat(null, &status) == 0)
+        #expect(status.st_mode & S_IFMT == S_IFCHR)
+    }
+
+    @Test func aFullDeviceIsAnUnwritableOutput() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let full = characterDevice(minor: 7, systemPath: "/dev/full", in: directory)
+        let output = try FileOutput.replacingFile(at: full)
+        output.write(String(repeating: "x", count: 100_000))
+        #expect(throws: FileOutputError.self) { try output.close() }
+        var status = stat()
+        #expect(lstat(full, &status) == 0)
+        #expect(status.st_mode & S_IFMT == S_IFCHR)
+    }
+
+    @Test func aSymbolicLinkIsFollowedAndKept() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let target = directory.appendingPathComponent("real.tsv").path
+        let link = directory.appendingPathComponent("report.tsv").path
+        try Data("old content that is longer".utf8).write(to: URL(fileURLWithPath: target))
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let output = try FileOutput.replacingFile(at: link)
+        output.write("new\n")
+        try output.close()
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "new\n")
+    }
+
+    @Test func aFifoIsWrittenThrough() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("pipe").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // Read and write end held open by the test, so opening it for writing does not wait.
+        let reader = open(fifo, O_RDWR | O_NONBLOCK)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        let output = try FileOutput.replacingFile(at: fifo)
+        output.write("through\n")
+        try output.close()
+        var bytes = [UInt8](repeating: 0, count: 64)
+        let count = read(reader, &bytes, bytes.count)
+        #expect(String(decoding: bytes.prefix(max(count, 0)), as: UTF8.self) == "through\n")
+        var status = stat()
+        #expect(lstat(fifo, &status) == 0)
+        #expect(status.st_mode & S_IFMT == S_IFIFO)
+    }
+
+    @Test func standardStreamsNamedAsFilesShareTheirDescriptor() {
+        #expect(FileOutput.inheritedDescriptor(named: "/dev/stdout") == 1)
+        #expect(FileOutput.inheritedDescriptor(named: "/dev/fd/2") == 2)
+        #expect(FileOutput.inheritedDescriptor(named: "/proc/self/fd/1") == 1)
+        #expect(FileOutput.inheritedDescriptor(named: "/dev/fd/7") == nil)
+        #expect(FileOutput.inheritedDescriptor(named: "/tmp/stdout") == nil)
+    }
+
+    @Test func aDirectoryIsRefused() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(throws: FileOutputError.self) { _ = try FileOutput.replacingFile(at: directory.path) }
+    }
 }

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+/// Operator mistakes with paths (issue 24): an output that names an input, a special file or a link,
+/// an `--out` that cannot be written, special files inside an input folder. None may lose data, hang,
+/// or report an exit status that says something else happened.
+@Suite struct CarelessPathTests {
+    /// A copy of the golden fixture (two malformed lines) in a fresh directory.
+    private func copiedFixture(in directory: URL, named name: String = "mixed.ndjson") throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        try FileManager.default.copyItem(
+            atPath: HigAuditBinary.packageRoot.appendingPathComponent(GoldenOutputTests.fixture).path, toPath: path)
+        return path
+    }
+
+    @Test func aMalformedReportThatIsAnInputIsAUsageErrorAndTheInputIsKept() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = try copiedFixture(in: directory)
+        let before = try Data(contentsOf: URL(fileURLWithPath: input))
+        let link = directory.appendingPathComponent("report-link").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: input)
+
+        for report in [input, link] {
+            let result = try HigAuditBinary.run(["analyze", input, "--malformed-report", report, "--table", "summary"])
+            #expect(result.status == 64)
+            #expect(result.stderr.contains("--malformed-report would write \(report), which is an input of this run"))
+            #expect(result.stdout.isEmpty)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == before)
+    }
+
+    @Test func anOutDirectoryFileThatIsAnInputIsAUsageError() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = try copiedFixture(in: directory, named: "summary.csv")
+        let before = try Data(contentsOf: URL(fileURLWithPath: input))
+        let result = try HigAuditBinary.run(["analyze", input, "--out", directory.path])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--out would write \(input)"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == before)
+    }
+
+    @Test func aNightlyOutputThatIsTheStoreIsAUsageError() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = try copiedFixture(in: directory)
+        let store = directory.appendingPathComponent("results.sqlite").path
+        #expect(try HigAuditBinary.run(["nightly", "--store", store, "--quiet", input]).status == 3)
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let result = try HigAuditBinary.run(["nightly", "--store", store, "--quiet", "--malformed-report", store, input])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("which is the store of this run"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+    }
+
+    /// `/dev/stdout` is a link to `/proc/self/fd/1`: the report shares standard output with the tables.
+    @Test func aMalformedReportOnStandardOutputIsWrittenThrough() throws {
+        let result = try HigAuditBinary.run(
+            ["analyze", GoldenOutputTests.fixture, "--malformed-report", "/dev/stdout", "--table", "summary", "--format", "csv"])
+        #expect(result.status == 3)
+        #expect(result.stdout.contains("\(GoldenOutputTests.fixture):"))
+        #expect(result.stdout.contains("rule,severity,violations"))
+        var status = stat()
+        #expect(lstat("/dev/stdout", &status) == 0)
+        #expect(status.st_mode & S_IFMT == S_IFLNK)
+    }
+
+    /// `nightly --out afile` committed the run, then failed with status 1, which says nothing was
+    /// committed; the wrapper then logged that the store was unchanged.
+    @Test func anOutThatIsAFileFailsBeforeTheRunCommits() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = try copiedFixture(in: directory)
+        let store = directory.appendingPathComponent("results.sqlite").path
+        let notADirectory = directory.appendingPathComponent("afile").path
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: notADirectory))
+        let result = try HigAuditBinary.run(["nightly", "--store", store, "--quiet", "--out", notADirectory, input])
+        #expect(result.status == 1)
+        #expect(!result.stderr.contains("committed"))
+        #expect(result.stderr.contains("exists and is not a directory"))
+        #expect(!FileManager.default.fileExists(atPath: store))
+        #expect(try String(contentsOfFile: notADirectory, encoding: .utf8) == "keep")
+    }
+
+    /// An output that fails after the commit gets its own status (4), not the fatal one (1).
+    @Test func anOutputFailingAfterTheCommitExitsFour() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = try copiedFixture(in: directory)
+        let store = directory.appendingPathComponent("results.sqlite").path
+        // A full device of the test's own (as root), else the system's, which stays as it is.
+        let ownFull = directory.appendingPathComponent("full").path
+        let full = mknod(ownFull, S_IFCHR | 0o666, dev_t((1 << 8) | 7)) == 0 ? ownFull : "/dev/full"
+        let result = try HigAuditBinary.run(["nightly", "--store", store, "--quiet", "--malformed-report", full, input])
+        #expect(result.status == 4)
+        #expect(result.stderr.contains("run 1 committed"))
+        #expect(result.stderr.contains("run 1 is committed, but the malformed-line report was not written"))
+        let runs = try HigAuditBinary.run(["query", "--store", store, "--sql", "SELECT COUNT(*) AS runs FROM runs", "--format", "csv"])
+        #expect(runs.stdout == "runs\r\n1\r\n")
+        var status = stat()
+        #expect(lstat(full, &status) == 0)
+        #expect(status.st_mode & S_IFMT == S_IFCHR)
+    }
+
+    /// A FIFO in an input folder hung the scan for ever; now it is skipped input (status 3), said
+    /// where, and the folder's logs are read.
+    @Test func aFifoAndADeviceInAnInputFolderAreSkippedNotWaitedFor() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try ExitStatusTests.clean.write(to: directory.appendingPathComponent("b.ndjson"), atomically: true, encoding: .utf8)
+        let fifo = directory.appendingPathComponent("a.ndjson.zst").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.appendingPathComponent("z.zst").path, withDestinationPath: "/dev/zero")
+        for command in [["analyze", directory.path, "--table", "ingest", "--format", "csv"],
+                        ["nightly", "--store", directory.appendingPathComponent("s.sqlite").path, "--quiet", directory.path]] {
+            let result = try HigAuditBinary.run(command)
+            #expect(result.status == 3)
+            #expect(result.stderr.contains("\(fifo): unreadable file: not a regular file (a FIFO)"))
+            #expect(result.stderr.contains("z.zst: unreadable file: not a regular file (a character device)"))
+        }
+    }
+}
