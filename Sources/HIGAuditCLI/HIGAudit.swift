@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct HIGAudit: ParsableCommand {
@@ -21,4 +22,16 @@ struct HIGAudit: ParsableCommand {
         ],
         defaultSubcommand: AnalyzeCommand.self
     )
+
+    /// Runs the command line, but refuses a mistyped subcommand before `analyze` (the default) takes it
+    /// for an input (`SubcommandTypo`).
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName }
+        if let typo = SubcommandTypo.find(in: arguments, subcommands: names, pathExists: FileManager.default.fileExists(atPath:)) {
+            FileHandle.standardError.write(Data("hig-audit: error: \(typo.message)\n".utf8))
+            exit(withError: ExitCode(ExitStatus.usage))
+        }
+        main(arguments)
+    }
 }
