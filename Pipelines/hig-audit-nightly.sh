@@ -44,6 +44,7 @@ config="$(value config)"; [ -n "$config" ] && args+=(--config "$(absolute "$conf
 out="$(value out)"; [ -n "$out" ] && args+=(--out "$(absolute "$out")")
 [ "$(value close_open)" = "true" ] && args+=(--close-open)
 [ "$(value strict)" = "true" ] && args+=(--strict)
+[ "$(value allow_missing)" = "true" ] && args+=(--allow-missing)
 idle_runs="$(value idle_runs)"; [ -n "$idle_runs" ] && args+=(--idle-runs "$idle_runs")
 for input in "${inputs[@]}"; do args+=("$(absolute "$input")"); done
 
@@ -62,6 +63,7 @@ case $status in
     0) log "run committed; all input read" ;;
     3) log "run committed, but some input was skipped (see the messages above)" ;;
     4) log "run committed, but an output was not written (see the messages above)" ;;
+    66) log "an input in nightly.yml does not exist or holds no log (a missing mount?); nothing was read, the store is unchanged" ;;
     *) log "run failed with status $status; the store is unchanged" ;;
 esac
 

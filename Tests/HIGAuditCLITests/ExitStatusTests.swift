@@ -46,8 +46,9 @@ import Testing
         #expect(result.stderr.contains("--strict"))
     }
 
-    @Test func missingInputIsReportedAndCounted() throws {
-        let result = try HigAuditBinary.run(["analyze", "/nonexistent/logs.zst", "-", "--table", "ingest", "--format", "csv"],
+    /// Fatal (66) by default (`MissingInputTests`); with `--allow-missing`, skipped input.
+    @Test func missingInputIsReportedAndCountedWhenAllowed() throws {
+        let result = try HigAuditBinary.run(["analyze", "--allow-missing", "/nonexistent/logs.zst", "-", "--table", "ingest", "--format", "csv"],
                                             stdin: Data(Self.clean.utf8))
         #expect(result.status == 3)
         #expect(result.stderr.contains("/nonexistent/logs.zst"))

@@ -20,6 +20,8 @@ struct AnalysisFrontend {
             throw error.exit()
         } catch let error as UsageError {
             throw error.exit()
+        } catch let error as NoInputError {
+            throw error.exit()
         }
     }
 
@@ -31,6 +33,7 @@ struct AnalysisFrontend {
         let keepsViolations = output.out != nil || printed.contains(.violations)
 
         let (sources, resolveProblems) = InputResolver.resolve(input.inputs)
+        try NoInputError.check(input.inputs, resolved: sources, allowMissing: input.allowMissing)
         try OutputCheck.validate(
             malformedReport: input.malformedReport, outDirectory: output.out,
             exportedTables: Self.directoryTables.map(\.rawValue), inputs: sources)

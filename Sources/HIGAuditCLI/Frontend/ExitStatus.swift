@@ -12,6 +12,9 @@ enum ExitStatus {
     /// `nightly` only: the run is committed to the store, but an output (`--out`, `--malformed-report`)
     /// could not be written afterwards. Re-running commits nothing new; `export` writes the tables.
     static let committedOutputsNotWritten: Int32 = 4
+    /// A named input does not exist, or the inputs hold no log file (sysexits' `EX_NOINPUT`): nothing
+    /// was read or committed. `--allow-missing` makes it skipped input (3) instead.
+    static let noInput: Int32 = 66
     /// The command line was wrong (ArgumentParser's own status for usage errors).
     static let usage: Int32 = ExitCode.validationFailure.rawValue
 }

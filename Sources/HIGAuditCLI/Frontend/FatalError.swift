@@ -27,6 +27,35 @@ struct UsageError: Error, CustomStringConvertible {
     }
 }
 
+/// A named input that does not exist, or inputs that hold no log file at all: said before anything is
+/// read or committed, then `EX_NOINPUT` (66), so that a cron job tells a missing mount from an ordinary
+/// night with a few bad lines (3). `--allow-missing` turns it into skipped input.
+struct NoInputError: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) { self.description = description }
+
+    func exit() -> ExitCode {
+        StandardError.write("hig-audit: error: \(description)\n")
+        return ExitCode(ExitStatus.noInput)
+    }
+
+    /// Refuses a run over `arguments` whose named paths do not exist, or whose inputs hold no log.
+    static func check(_ arguments: [String], resolved sources: [InputSource], allowMissing: Bool) throws(NoInputError) {
+        guard !allowMissing else { return }
+        let missing = InputResolver.missingPaths(arguments)
+        if let first = missing.first {
+            let more = missing.count > 1 ? " (and \(missing.count - 1) more)" : ""
+            throw NoInputError(
+                "input \(first) does not exist\(more); nothing was read (--allow-missing reads what exists and exits 3)")
+        }
+        if sources.isEmpty {
+            throw NoInputError(
+                "no log file in \(arguments.joined(separator: " ")); nothing was read (--allow-missing accepts an empty input)")
+        }
+    }
+}
+
 /// The checks every reading command makes on its outputs before it reads anything.
 enum OutputCheck {
     /// Refuses outputs that are inputs (or the store), and prepares `--out`'s directory.

@@ -14,6 +14,8 @@ struct NightlyFrontend {
             throw error.exit()
         } catch let error as UsageError {
             throw error.exit()
+        } catch let error as NoInputError {
+            throw error.exit()
         }
     }
 
@@ -24,6 +26,7 @@ struct NightlyFrontend {
         // Every output is checked before the run: once it has committed, a failing output can no
         // longer mean "nothing was committed".
         let (sources, problems) = InputResolver.resolve(command.input.inputs)
+        try NoInputError.check(command.input.inputs, resolved: sources, allowMissing: command.input.allowMissing)
         try OutputCheck.validate(
             malformedReport: command.input.malformedReport, outDirectory: command.out,
             exportedTables: StoredTables.exportedTables.map(\.rawValue), inputs: sources, store: command.store)

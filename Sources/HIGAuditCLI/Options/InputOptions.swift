@@ -35,6 +35,9 @@ struct InputOptions: ParsableArguments {
     )
     var malformedReport: String?
 
+    @Flag(help: "Read the inputs that exist when a named one does not, or when none holds a log file, and count the rest as skipped input (exit status 3). Without it, a missing input is fatal with exit status 66 before anything is read: a missing mount is not an ordinary night.")
+    var allowMissing = false
+
     @Flag(help: "Make skipped input fatal: stop at the first corrupt frame, truncated or unreadable file, or malformed line, with exit status 1.")
     var strict = false
 

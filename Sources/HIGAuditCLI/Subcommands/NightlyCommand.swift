@@ -31,7 +31,9 @@ struct NightlyCommand: ParsableCommand {
             (malformed lines, corrupt frames, truncated, unreadable or changed files); 4 when the run committed \
             but --out or --malformed-report could not be written after it; 1 on a fatal error (unreadable, \
             damaged or foreign store, unusable --out, skipped input with --strict; nothing is committed); \
-            64 on a usage error (an output that is an input or the store; nothing is read).
+            66 when a named input does not exist or no input holds a log, e.g. an unmounted volume (nothing is \
+            read or committed; --allow-missing reads what exists); 64 on a usage error (an output that is an \
+            input or the store; nothing is read).
             """
     )
 

@@ -53,6 +53,20 @@ public enum InputResolver {
         return (sources, diagnostics)
     }
 
+    /// The arguments that name nothing: no such file or directory, or a path through something that is
+    /// not a directory. Other failures (no permission) are unreadable input, not missing input.
+    public static func missingPaths(_ arguments: [String]) -> [String] {
+        arguments.filter { argument in
+            guard argument != "-" else { return false }
+            var status = stat()
+            guard lstat(argument, &status) != 0 else {
+                // A dangling symbolic link names nothing either.
+                return status.st_mode & S_IFMT == S_IFLNK && stat(argument, &status) != 0 && errno == ENOENT
+            }
+            return errno == ENOENT || errno == ENOTDIR
+        }
+    }
+
     /// What a file that is not a regular one is, for the warning that skips it.
     static func fileKind(_ mode: mode_t) -> String {
         switch mode & S_IFMT {
