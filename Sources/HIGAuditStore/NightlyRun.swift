@@ -119,7 +119,7 @@ private final class RunTransaction {
         let engine = SessionEngine(
             configuration: run.configuration, checkpoint: checkpoint,
             onLate: { [unowned self] event, reason in
-                run.onDiagnostic(Diagnostic(.lateEvent, at: sources.describe(event.source), reason.description))
+                run.onDiagnostic(Diagnostic(.lateEvent, at: sources.describe(event.source), reason.message(forEventAt: event.ts)))
             },
             onReport: { [unowned self] report in
                 do { try record(report) } catch { failure = failure ?? error }

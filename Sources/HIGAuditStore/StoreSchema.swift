@@ -55,6 +55,7 @@ enum StoreSchema {
     /// Columns added after the first version, added to an older store by its next nightly run;
     /// readers of a store not yet run take them as 0 (`runsColumnExists`).
     private static func addMissingColumns(_ db: Database) throws {
+        try db.execute(sql: runsReadable)
         if try !runsColumnExists(db, "unverified_duplicates") {
             try db.execute(sql: "ALTER TABLE runs ADD COLUMN unverified_duplicates INTEGER NOT NULL DEFAULT 0")
         }
@@ -166,5 +167,16 @@ enum StoreSchema {
                            strftime('%Y-%m-%dT%H:%M:%fZ', end_ts / 1000.0, 'unixepoch') AS end_ts,
                            count, detail, source, run_id
                     FROM violations;
-                """
+                """ + "\n" + runsReadable
+
+    /// `runs` with its two times as RFC 3339 text first; every column of `runs` follows, so that the view
+    /// keeps up with columns added later.
+    static let runsReadable = """
+        CREATE VIEW IF NOT EXISTS runs_readable AS
+            SELECT id AS run_id,
+                   strftime('%Y-%m-%dT%H:%M:%fZ', started_at / 1000.0, 'unixepoch') AS started,
+                   strftime('%Y-%m-%dT%H:%M:%fZ', finished_at / 1000.0, 'unixepoch') AS finished,
+                   runs.*
+            FROM runs
+        """
 }

@@ -126,3 +126,26 @@ import Testing
         #expect(try Self.openSessionsInCheckpoint(storePath).sorted() == ["a-1", "o-1"])
     }
 }
+
+/// What people read of a run: its times as the tables print them.
+@Suite struct ReadableRunsTests {
+    @Test func runsReadableShowsRFC3339Times() throws {
+        let directory = try LogFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let nights = try OfflineDeviceNightsTests.nights(directory, count: 1, returnsOn: nil)
+        let storePath = directory.appendingPathComponent("store.sqlite").path
+        try nightly(storePath, nights[0])
+        let store = try ResultsStore(readingAt: storePath)
+        let row = try store.read { try Row.fetchOne($0, sql: "SELECT run_id, started, finished, started_at, events FROM runs_readable") }
+        let started: String = try #require(row?["started"])
+        #expect(started.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil)
+        #expect(row?["run_id"] == 1)
+        #expect((row?["events"] as Int64?) ?? 0 > 0)
+    }
+
+    @Test func lateEventMessagesGiveTimesAsTheTablesDo() {
+        let reason = LateReason.tooOld(sessionNewestTs: 1_795_000_020_000, maxLatenessMs: 10_000)
+        #expect(reason.message(forEventAt: 1_795_000_000_000)
+            == "event at 2026-11-18T11:06:40.000Z: ts is more than 10000 ms older than the session's newest event (2026-11-18T11:07:00.000Z)")
+    }
+}

@@ -17,9 +17,16 @@ public enum LateReason: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .tooOld(newest, lateness):
-            "ts is more than \(lateness) ms older than the session's newest event (ts \(newest))"
+            "ts is more than \(lateness) ms older than the session's newest event (\(TimestampFormatter.rfc3339(newest)))"
         case .sessionClosed:
             "its session had already closed"
         }
+    }
+}
+
+extension LateReason {
+    /// What a diagnostic says about a late event: its time, as the tables print times, and why.
+    public func message(forEventAt ts: Int64) -> String {
+        "event at \(TimestampFormatter.rfc3339(ts)): \(description)"
     }
 }

@@ -34,7 +34,7 @@ public final class AuditRun {
         self.engine = SessionEngine(
             configuration: configuration,
             onLate: { event, reason in
-                onDiagnostic(Diagnostic(.lateEvent, at: files.table.describe(event.source), reason.description))
+                onDiagnostic(Diagnostic(.lateEvent, at: files.table.describe(event.source), reason.message(forEventAt: event.ts)))
             },
             onReport: { report in
                 // The related event's file is named now, while the file table is at hand.
