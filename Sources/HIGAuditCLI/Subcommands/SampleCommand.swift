@@ -19,13 +19,12 @@ struct SampleCommand: ParsableCommand {
         Each device uploads its logs every ten minutes of UTC time (--file-minutes); an upload is \
         zstd-compressed NDJSON, made of upload chunks as separate frames. --layout decides how the \
         uploads are split into files and named; the events, their order per device and the noise are \
-        the same in every layout (same seed, same bytes per upload):
-          time     DIR/2026-11-20/2140/ipad-0042.ndjson.zst, a file per upload; path order is \
-        time order (the default)
-          device   DIR/devices/ipad-0042.ndjson.zst, a file per device holding all of its uploads \
-        in order, appended as consecutive frames
-          uploads  DIR/inbox/3f9a…c1.ndjson.zst, a file per upload named by a random-looking upload \
-        id; path order mixes the devices at random but keeps each device's uploads in order
+        the same in every layout (same seed, same bytes per upload). --layout time, the default, \
+        writes a file per upload named by time (DIR/2026-11-20/2140/ipad-0042.ndjson.zst): path \
+        order is time order. --layout device writes a file per device holding all of its uploads in \
+        order as consecutive frames (DIR/devices/ipad-0042.ndjson.zst). --layout uploads writes a \
+        file per upload named by a random-looking upload id (DIR/inbox/3f9a…c1.ndjson.zst): path \
+        order mixes the devices at random but keeps each device's uploads in order. \
         SPEC §2 makes each device its own stream, so every layout gives the same tables (the files \
         and source paths aside). --offline-devices 0.15 makes 15 % of the devices (picked from the \
         seed) upload everything late: their files go below DIR/late-uploads/ with the layout's own \
