@@ -46,9 +46,8 @@ public struct SampleGenerator: Sendable {
     public func offlineDevices(among count: Int) -> Set<Int> {
         let offline = Int((configuration.offlineDeviceFraction * Double(count)).rounded())
         guard offline > 0 else { return [] }
-        let ranked = (0..<count).sorted {
-            (Self.offlineRank(seed: configuration.seed, device: $0), $0) < (Self.offlineRank(seed: configuration.seed, device: $1), $1)
-        }
+        let ranks = (0..<count).map { Self.offlineRank(seed: configuration.seed, device: $0) }
+        let ranked = (0..<count).sorted { (ranks[$0], $0) < (ranks[$1], $1) }
         return Set(ranked.prefix(offline))
     }
 

@@ -12,13 +12,12 @@ struct UploadPaths {
 
     private var prefix: String { uploadsLate ? SampleConfiguration.lateUploadsFolder + "/" : "" }
 
-    /// The path of one upload in the layouts with a file per upload named by time: `day` is the UTC date
-    /// (`2026-11-20`) and `period` the upload's period start as `HH` or `HHMM`.
+    /// The path of one upload in the layouts with a file per upload named by time (`device-hour`, else
+    /// `time`): `day` is the UTC date (`2026-11-20`) and `period` the upload's period start as `HH` or `HHMM`.
     func timedPath(day: String, period: String) -> String {
-        switch layout {
-        case .deviceHour: prefix + day + "/" + device.id + "/" + period + ".ndjson.zst"
-        case .time, .device, .uploads: prefix + day + "/" + period + "/" + device.id + ".ndjson.zst"
-        }
+        layout == .deviceHour
+            ? prefix + day + "/" + device.id + "/" + period + ".ndjson.zst"
+            : prefix + day + "/" + period + "/" + device.id + ".ndjson.zst"
     }
 
     /// The path of the `device` layout's single file of this device.
