@@ -1,11 +1,15 @@
 import HIGAuditCore
 
 /// Generates everything one device uploads over the whole period: its sessions one after another,
-/// their lines with upload noise, cut into one file per device per UTC hour.
+/// their lines with upload noise, cut into one upload per `fileMinutes` of UTC time, placed in files
+/// as the layout says.
 ///
-/// A line goes to the file of the hour of the newest `ts` the device has written so far, so a session
-/// running across the hour continues in the next file, and a line that arrives out of order stays in
-/// the file it was uploaded with.
+/// A line goes to the upload of the period of the newest `ts` the device has written so far, so a
+/// session running across the period continues in the next upload, and a line that arrives out of
+/// order stays in the upload it was sent with. The uploads (their bytes and frames) are the same in
+/// every layout: layouts with a file per upload write each as soon as it is complete; the `device` and
+/// `uploads` layouts hold the device's uploads until its last one, to append them into one file or to
+/// name them in order.
 struct DeviceLogStream {
     let configuration: SampleConfiguration
     let device: DeviceProfile
@@ -16,16 +20,19 @@ struct DeviceLogStream {
     private(set) var manifest: SampleManifest
     private let planner: UploadNoisePlanner
     private let chunker: UploadChunker
+    private let paths: UploadPaths
+    /// The device's finished uploads, in order, while the layout needs all of them to place any.
+    private var heldUploads: [(contents: [UInt8], chunks: [UploadChunk])] = []
 
-    /// The current file's UTC day and period start as `HHMM`.
+    /// The current upload's UTC day and period start as `HHMM`.
     private var currentKey: (day: String, hhmm: Int)?
     private var buffer: [UInt8] = []
     private var lineEnd: [UInt8] = [UInt8(ascii: "\n")]
     private var newestWritten = Int64.min
-    /// The end of the current file's hour: until `newestWritten` reaches it, lines stay in this file.
+    /// The end of the current upload's period: until `newestWritten` reaches it, lines stay in it.
     private var keyValidUntil = Int64.min
 
-    init(configuration: SampleConfiguration, device: DeviceProfile, random: SampleRandom) {
+    init(configuration: SampleConfiguration, device: DeviceProfile, random: SampleRandom, uploadsLate: Bool = false) {
         self.configuration = configuration
         self.device = device
         self.random = random
@@ -34,6 +41,7 @@ struct DeviceLogStream {
         manifest.devices = 1
         planner = UploadNoisePlanner(noise: configuration.noise)
         chunker = UploadChunker(noise: configuration.noise)
+        paths = UploadPaths(layout: configuration.layout, seed: configuration.seed, device: device, uploadsLate: uploadsLate)
         buffer.reserveCapacity(1 << 16)
     }
 
@@ -71,6 +79,7 @@ struct DeviceLogStream {
             try write(simulator.events, into: &sink)
         }
         try flush(into: &sink)
+        try writeHeldUploads(into: &sink)
     }
 
     /// 16 hex digits, unique per (device, session number) because the mixer is a bijection.
@@ -117,7 +126,7 @@ struct DeviceLogStream {
         return style
     }
 
-    /// Starts a new file when the newest `ts` has moved into another file period.
+    /// Starts a new upload when the newest `ts` has moved into another period.
     private mutating func fileFor(newest: Int64, into sink: inout some SampleLogSink) throws {
         if currentKey != nil, newest < keyValidUntil { return }
         let at = newest == .min ? configuration.startMs : newest
@@ -138,16 +147,47 @@ struct DeviceLogStream {
         let chunks = chunker.chunks(of: buffer, random: &noiseRandom, counts: &manifest.noise)
         let digits = String(configuration.fileMinutes == 60 ? key.hhmm / 100 : key.hhmm)
         let width = configuration.fileMinutes == 60 ? 2 : 4
-        let hour = String(repeating: "0", count: max(0, width - digits.count)) + digits
-        let path = switch configuration.layout {
-        case .deviceHour: key.day + "/" + device.id + "/" + hour + ".ndjson.zst"
-        case .hourDevice: key.day + "/" + hour + "/" + device.id + ".ndjson.zst"
-        }
-        manifest.files += 1
-        manifest.uncompressedBytes += Int64(buffer.count)
+        let period = String(repeating: "0", count: max(0, width - digits.count)) + digits
         for chunk in chunks { if case .frame = chunk { manifest.frames += 1 } }
-        try sink.write(SampleLogFile(path: path, contents: buffer, chunks: chunks))
+        manifest.uncompressedBytes += Int64(buffer.count)
+        switch configuration.layout {
+        case .time, .deviceHour:
+            manifest.files += 1
+            try sink.write(SampleLogFile(
+                path: paths.timedPath(day: key.day, period: period), device: device.id, contents: buffer, chunks: chunks))
+        case .device, .uploads:
+            heldUploads.append((buffer, chunks))
+        }
         buffer.removeAll(keepingCapacity: true)
         currentKey = nil
+    }
+
+    /// Places the held uploads of the `device` and `uploads` layouts, once the device has sent its last.
+    private mutating func writeHeldUploads(into sink: inout some SampleLogSink) throws {
+        guard !heldUploads.isEmpty else { return }
+        switch configuration.layout {
+        case .time, .deviceHour:
+            break
+        case .device:
+            var contents: [UInt8] = []
+            contents.reserveCapacity(heldUploads.reduce(0) { $0 + $1.contents.count })
+            var chunks: [UploadChunk] = []
+            for upload in heldUploads {
+                let base = contents.count
+                contents.append(contentsOf: upload.contents)
+                chunks += upload.chunks.map { chunk in
+                    guard case .frame(let range, let checksum, let contentSize) = chunk else { return chunk }
+                    return .frame(range: (range.lowerBound + base)..<(range.upperBound + base), checksum: checksum, contentSize: contentSize)
+                }
+            }
+            manifest.files += 1
+            try sink.write(SampleLogFile(path: paths.deviceFilePath, device: device.id, contents: contents, chunks: chunks))
+        case .uploads:
+            for (path, upload) in zip(paths.uploadPaths(count: heldUploads.count), heldUploads) {
+                manifest.files += 1
+                try sink.write(SampleLogFile(path: path, device: device.id, contents: upload.contents, chunks: upload.chunks))
+            }
+        }
+        heldUploads.removeAll()
     }
 }

@@ -9,15 +9,44 @@ public struct SampleConfiguration: Sendable, Equatable {
         case targetBytes(Int64)
     }
 
-    /// How files are laid out below the output directory. Reading order is lexicographic (SPEC §2).
+    /// How the uploads are split into files and named below the output directory. Every layout holds
+    /// the same uploads with the same bytes and frames; only the files they go to and the paths
+    /// differ. A directory is read in lexicographic path order (SPEC §2), and every layout keeps each
+    /// device's uploads in upload order in path order, so under SPEC §2's per-device clocks every
+    /// layout gives the same tables.
     public enum Layout: String, Sendable, Equatable, CaseIterable {
-        /// `DATE/DEVICE/HH.ndjson.zst`: each device's files are read one after another. Note: a reader
-        /// applying SPEC §2's session gap to the whole stream closes later devices' sessions early.
+        /// `DATE/HHMM/DEVICE.ndjson.zst`, one file per upload (a device's `fileMinutes` of UTC time):
+        /// path order is time order, as if the whole input were one time-ordered stream.
+        case time
+        /// `devices/DEVICE.ndjson.zst`, one file per device holding all of its uploads in order, each
+        /// upload's frames appended after the previous upload's (as an append-only upload store keeps them).
+        case device
+        /// `inbox/UPLOAD.ndjson.zst`, one file per upload named by a random-looking 32-hex-digit upload
+        /// id. The first 16 digits are sorted random numbers per device, so path order is a random
+        /// interleaving of the devices that keeps each device's uploads in order, and says nothing about
+        /// time across devices.
+        case uploads
+        /// `DATE/DEVICE/HHMM.ndjson.zst`, one file per upload in a folder per device and day: per-device
+        /// order within each day, days in order.
         case deviceHour = "device-hour"
-        /// `DATE/HH/DEVICE.ndjson.zst`: all devices of a period are read before the next period, so the
-        /// stream never runs further ahead of a session than one file period.
-        case hourDevice = "hour-device"
+
+        /// The name of `time` before there were per-device layouts (`hour-device` on the command line).
+        public static let hourDevice = Layout.time
+
+        /// The layout called `name` on the command line: a raw value, or `hour-device` for `time`.
+        public init?(name: String) {
+            if name == "hour-device" {
+                self = .time
+            } else {
+                self.init(rawValue: name)
+            }
+        }
     }
+
+    /// The folder an offline device's files go below, in front of the path the layout gives them. It
+    /// sorts after every layout's own top folder (dates, `devices`, `inbox`), so a directory read
+    /// reads the offline devices' uploads after everyone else's.
+    public static let lateUploadsFolder = "late-uploads"
 
     public var size: Size
     public var seed: UInt64
@@ -31,9 +60,14 @@ public struct SampleConfiguration: Sendable, Equatable {
     public var sessionsPerDevicePerDay: Int
     public var noise: NoiseProfile
     public var layout: Layout
-    /// Length of the period one file covers, in minutes (a divisor of 60). With 60 a file is named by
-    /// its hour (`21`), otherwise by hour and minute (`2110`). Keep it under the 30-minute session gap
-    /// with `.hourDevice` when the whole directory is read as one stream.
+    /// Share of devices, 0…1, that were offline and upload all their logs after everyone else: their
+    /// files go below `lateUploadsFolder`. With `.sessions` exactly that share of the devices (rounded)
+    /// is picked from the seed; with `.targetBytes` each device is offline with that probability. The
+    /// events and noise stay the same; only the paths change.
+    public var offlineDeviceFraction: Double
+    /// Length of the period one upload covers, in minutes (a divisor of 60). With 60 a file is named by
+    /// its hour (`21`), otherwise by hour and minute (`2110`). It is the length of one upload in every
+    /// layout.
     public var fileMinutes: Int
     /// zstd level used by the writer.
     public var compressionLevel: Int32
@@ -49,7 +83,7 @@ public struct SampleConfiguration: Sendable, Equatable {
         startMs: Int64 = SampleConfiguration.defaultStartMs, activeHours: Int = 6, devices: Int? = nil,
         sessionsPerDevicePerDay: Int = 4, noise: NoiseProfile = .realistic, layout: Layout = .deviceHour,
         fileMinutes: Int = 60, compressionLevel: Int32 = 3, moveSamplingMs: Int = 0,
-        sessionLength: SessionLength = .mixed
+        sessionLength: SessionLength = .mixed, offlineDeviceFraction: Double = 0
     ) {
         self.size = size
         self.seed = seed
@@ -64,6 +98,7 @@ public struct SampleConfiguration: Sendable, Equatable {
         self.compressionLevel = compressionLevel
         self.moveSamplingMs = max(0, moveSamplingMs)
         self.sessionLength = sessionLength
+        self.offlineDeviceFraction = offlineDeviceFraction.isNaN ? 0 : min(1, max(0, offlineDeviceFraction))
     }
 
     /// 2026-11-20T18:00:00Z.
@@ -78,7 +113,7 @@ public struct SampleConfiguration: Sendable, Equatable {
     }
 }
 
-/// How much of each kind of upload noise to add, as probabilities per line, per file or per chunk.
+/// How much of each kind of upload noise to add, as probabilities per line, per upload or per chunk.
 ///
 /// All noise keeps the data's meaning: reordering stays inside the 10 s lateness bound, late events are
 /// extra harmless touches, duplicates repeat an `id`, and timestamps keep their millisecond value, so the
@@ -99,7 +134,7 @@ public struct NoiseProfile: Sendable, Equatable {
     public var blank: Double
     /// Per line: a timestamp other than RFC 3339 UTC with milliseconds.
     public var mixedTimestamps: Double
-    /// Per file: CRLF line ends.
+    /// Per upload (a file, in the layouts with a file per upload): CRLF line ends.
     public var crlfFile: Double
     /// Per chunk: a skippable frame before it.
     public var skippableFrame: Double

@@ -2,7 +2,8 @@
 ///
 /// Devices are generated one after another, each from its own random stream derived from the seed,
 /// so output depends only on the configuration. Files go to a `SampleLogSink` as soon as they are
-/// complete: memory stays at one device's current hour, whatever the total size.
+/// complete: memory stays at one device's current upload in the layouts with a file per upload named
+/// by time, and at one device's uploads in the `device` and `uploads` layouts, whatever the total size.
 public struct SampleGenerator: Sendable {
     public let configuration: SampleConfiguration
 
@@ -23,24 +24,43 @@ public struct SampleGenerator: Sendable {
         case .sessions(let sessions):
             let devices = configuration.deviceCount
             guard sessions > 0 else { return manifest }
+            let offline = offlineDevices(among: devices)
             for index in 0..<devices {
                 let count = sessions / devices + (index < sessions % devices ? 1 : 0)
-                manifest.add(try generateDevice(index, sessions: count, into: &sink))
+                manifest.add(try generateDevice(index, sessions: count, uploadsLate: offline.contains(index), into: &sink))
             }
         case .targetBytes(let target):
             let perDevice = max(1, configuration.sessionsPerDevicePerDay * max(1, configuration.days))
             var index = 0
             while manifest.uncompressedBytes < target {
-                manifest.add(try generateDevice(index, sessions: perDevice, into: &sink))
+                let uploadsLate = Self.offlineRank(seed: configuration.seed, device: index) < configuration.offlineDeviceFraction
+                manifest.add(try generateDevice(index, sessions: perDevice, uploadsLate: uploadsLate, into: &sink))
                 index += 1
             }
         }
         return manifest
     }
 
-    private func generateDevice(_ index: Int, sessions: Int, into sink: inout some SampleLogSink) throws -> SampleManifest {
+    /// The devices, of `count`, that upload late: the `offlineDeviceFraction` share of them (rounded)
+    /// with the lowest `offlineRank`.
+    public func offlineDevices(among count: Int) -> Set<Int> {
+        let offline = Int((configuration.offlineDeviceFraction * Double(count)).rounded())
+        guard offline > 0 else { return [] }
+        let ranks = (0..<count).map { Self.offlineRank(seed: configuration.seed, device: $0) }
+        let ranked = (0..<count).sorted { (ranks[$0], $0) < (ranks[$1], $1) }
+        return Set(ranked.prefix(offline))
+    }
+
+    /// A uniform number in [0, 1) per device and seed, drawn apart from the device's other streams, that
+    /// decides whether the device is offline.
+    static func offlineRank(seed: UInt64, device: Int) -> Double {
+        var random = SampleRandom(seed: seed ^ 0x6F66_666C_696E_6500, stream: UInt64(truncatingIfNeeded: device))
+        return random.unit()
+    }
+
+    private func generateDevice(_ index: Int, sessions: Int, uploadsLate: Bool, into sink: inout some SampleLogSink) throws -> SampleManifest {
         let random = SampleRandom(seed: configuration.seed, stream: UInt64(truncatingIfNeeded: index) &* 2 &+ 2)
-        var stream = DeviceLogStream(configuration: configuration, device: device(index), random: random)
+        var stream = DeviceLogStream(configuration: configuration, device: device(index), random: random, uploadsLate: uploadsLate)
         try stream.generate(sessionCount: sessions, into: &sink)
         return stream.manifest
     }

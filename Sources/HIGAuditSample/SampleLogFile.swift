@@ -3,8 +3,10 @@
 /// The generator decides everything here (deterministically); a `SampleLogSink` only compresses and
 /// stores, so the same seed gives the same frames whatever the sink.
 public struct SampleLogFile: Sendable, Equatable {
-    /// Relative to the output directory, `/`-separated, e.g. `2026-11-20/ipad-0042/21.ndjson.zst`.
+    /// Relative to the output directory, `/`-separated, e.g. `2026-11-20/2140/ipad-0042.ndjson.zst`.
     public var path: String
+    /// The device whose uploads the file holds: every file holds one device's lines, in every layout.
+    public var device: String
     /// The NDJSON text of the whole file.
     public var contents: [UInt8]
     /// The file's frames in order; data frames together cover `contents` exactly.

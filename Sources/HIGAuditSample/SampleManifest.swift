@@ -102,6 +102,8 @@ public struct NoiseCounts: Sendable, Equatable, Codable {
     public var blankLines = 0
     /// Timestamps per style: `rfc3339-<digits>`, `rfc3339-offset`, `epoch-ms`.
     public var timestampStyles: [String: Int] = [:]
+    /// Uploads with CRLF line ends: files, in the layouts with a file per upload; in the `device`
+    /// layout a file can mix uploads with either line end.
     public var crlfFiles = 0
     public var skippableFrames = 0
     /// Data frames whose last byte is not a line end (the line continues in the next frame).

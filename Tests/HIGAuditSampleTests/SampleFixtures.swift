@@ -105,35 +105,81 @@ enum TimestampParser {
 enum AcceptedEvents {
     typealias Session = [(ts: Int64, type: String, fields: [String: Any])]
 
-    /// With `closing`, sessions also close as SPEC §2 says, (a) 10 s of stream time after
-    /// `session.end` and (b) after 30 minutes of stream time without an event of theirs, the whole
-    /// input being one stream; later events of a closed session are late.
-    static func bySession(_ files: [SampleLogFile], closing: Bool = false) -> [String: Session] {
+    /// Which clock closes sessions (SPEC §2: (a) 10 s past the earliest `session.end`, (b) more than
+    /// 30 minutes past the session's newest `ts`); a later event of a closed session is late.
+    enum SessionClock {
+        /// Sessions close only at the end of input.
+        case none
+        /// SPEC v1: one clock for the whole input, the newest accepted `ts` of any device.
+        case wholeStream
+        /// SPEC v2: a session belongs to the device of its first event; the device's clock is the `ts`
+        /// of its latest accepted event (not the largest), and only it closes the device's sessions.
+        case perDevice
+    }
+
+    /// The files are read in directory order (lexicographic paths).
+    static func bySession(_ files: [SampleLogFile], clock: SessionClock = .none) -> [String: Session] {
+        bySession(inOrder: SampleFixtures.inReadingOrder(files), clock: clock).sessions
+    }
+
+    /// The files are read in the order given; also returns how many events were late (closed sessions
+    /// included).
+    static func bySession(inOrder files: [SampleLogFile], clock: SessionClock) -> (sessions: [String: Session], late: Int) {
         var sessions: [String: Session] = [:]
         var seenIDs: [String: Set<String>] = [:]
         var newest: [String: Int64] = [:]
         var ends: [String: Int64] = [:]
-        var streamNewest = Int64.min
-        for file in SampleFixtures.inReadingOrder(files) {
+        var deviceOf: [String: String] = [:]
+        var openByDevice: [String: Set<String>] = [:]
+        var closed = Set<String>()
+        var wholeStreamNewest = Int64.min
+        var late = 0
+
+        func shouldClose(_ session: String, at clock: Int64) -> Bool {
+            guard let top = newest[session] else { return false }
+            if let end = ends[session], clock >= end + 10_000 { return true }
+            return clock > top + 1_800_000
+        }
+
+        for file in files {
             for line in SampleFixtures.lines(of: file.contents) {
                 guard case .event(let ts, let session, let type, let fields) = SpecLineClassifier.classify(line) else { continue }
-                if closing, let top = newest[session] {
-                    if let end = ends[session], streamNewest >= end + 10_000 { continue }
-                    if streamNewest > top + 1_800_000 { continue }
-                }
                 if !type.hasPrefix("loading."), let id = fields["id"] as? String {
                     guard seenIDs[session, default: []].insert(id).inserted else { continue }
                 }
-                if let top = newest[session], ts < top - 10_000 { continue }
+                switch clock {
+                case .none, .perDevice:
+                    break
+                case .wholeStream:
+                    if shouldClose(session, at: wholeStreamNewest) { closed.insert(session) }
+                }
+                if closed.contains(session) {
+                    late += 1
+                    continue
+                }
+                if let top = newest[session], ts < top - 10_000 {
+                    late += 1
+                    continue
+                }
                 newest[session] = max(newest[session] ?? ts, ts)
-                streamNewest = max(streamNewest, ts)
+                wholeStreamNewest = max(wholeStreamNewest, ts)
                 if type == "session.end" { ends[session] = min(ends[session] ?? ts, ts) }
                 sessions[session, default: []].append((ts, type, fields))
+                if clock == .perDevice {
+                    let device = deviceOf[session] ?? (fields["device"] as? String ?? "")
+                    deviceOf[session] = device
+                    openByDevice[device, default: []].insert(session)
+                    // The device's clock is now `ts`: close every session of the device it has passed.
+                    for open in openByDevice[device, default: []] where shouldClose(open, at: ts) {
+                        closed.insert(open)
+                        openByDevice[device]?.remove(open)
+                    }
+                }
             }
         }
         for key in sessions.keys {
             sessions[key] = sessions[key]?.enumerated().sorted { ($0.element.ts, $0.offset) < ($1.element.ts, $1.offset) }.map(\.element)
         }
-        return sessions
+        return (sessions, late)
     }
 }

@@ -39,7 +39,7 @@ import Testing
         let (files, manifest) = try SampleFixtures.generate(configuration)
         let pattern = try Regex(#"^\d{4}-\d{2}-\d{2}/\d{4}/ipad-\d{4}\.ndjson\.zst$"#)
         #expect(files.allSatisfy { $0.path.wholeMatch(of: pattern) != nil })
-        let sessions = AcceptedEvents.bySession(files, closing: true)
+        let sessions = AcceptedEvents.bySession(files, clock: .wholeStream)
         #expect(sessions.values.reduce(0) { $0 + $1.count } == manifest.events)
         var found: [String: Int] = [:]
         for events in sessions.values {

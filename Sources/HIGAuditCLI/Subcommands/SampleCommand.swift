@@ -16,13 +16,25 @@ struct SampleCommand: ParsableCommand {
         5.2.1 fixes most of it. Each problem is planted at a known rate per version; the counts are \
         written to DIR/sample-manifest.json and summarised on standard error.
 
-        Files are zstd-compressed NDJSON, one per device per ten minutes of UTC time \
-        (DIR/2026-11-20/2140/ipad-0042.ndjson.zst), each made of upload chunks as separate frames; \
-        path order is time order, so a whole directory reads as one stream. \
+        Each device uploads its logs every ten minutes of UTC time (--file-minutes); an upload is \
+        zstd-compressed NDJSON, made of upload chunks as separate frames. --layout decides how the \
+        uploads are split into files and named; the events, their order per device and the noise are \
+        the same in every layout (same seed, same bytes per upload). --layout time, the default, \
+        writes a file per upload named by time (DIR/2026-11-20/2140/ipad-0042.ndjson.zst): path \
+        order is time order. --layout device writes a file per device holding all of its uploads in \
+        order as consecutive frames (DIR/devices/ipad-0042.ndjson.zst). --layout uploads writes a \
+        file per upload named by a random-looking upload id (DIR/inbox/3f9a…c1.ndjson.zst): path \
+        order mixes the devices at random but keeps each device's uploads in order. \
+        SPEC §2 makes each device its own stream, so every layout gives the same tables (the files \
+        and source paths aside). --offline-devices 0.15 makes 15 % of the devices (picked from the \
+        seed) upload everything late: their files go below DIR/late-uploads/ with the layout's own \
+        path, which a directory read reads after everyone else's files.
+
         With noise (the default) the logs also hold what real uploads contain: reordered, duplicated \
-        and late events, malformed lines, unknown event types, mixed timestamp styles, CRLF files, \
-        skippable frames and frames that end mid-line. The same options and seed always give the \
-        same bytes.
+        and late events, malformed lines, unknown event types, mixed timestamp styles, CRLF uploads, \
+        skippable frames and frames that end mid-line. All of it is per session or per upload, so it \
+        means the same in every layout (a late event is late in every reading that keeps its device's \
+        order). The same options and seed always give the same bytes.
 
         Telemetry SDKs coalesce touch moves and many sessions are short: --move-sampling-ms and \
         --session-length short give such light logs (SampleLogs/ is made this way) with the same planted \
@@ -31,6 +43,7 @@ struct SampleCommand: ParsableCommand {
         Examples:
           hig-audit sample --out /tmp/logs --sessions 500 --days 3 --seed 42
           hig-audit sample --out night --session-length short --move-sampling-ms 250
+          hig-audit sample --out inbox --layout uploads --offline-devices 0.15
         """
     )
 
@@ -64,10 +77,26 @@ struct SampleCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Add the noise of real uploads (use --no-noise for clean data).")
     var noise: Bool = true
 
-    @Option(help: ArgumentHelp("File layout: hour-device (DATE/HHMM/DEVICE, the default: path order is time order, so a directory reads as one stream) or device-hour (DATE/DEVICE/HHMM: each device's files in a row, which trips the session gap across devices).", valueName: "layout"))
-    var layout: String = SampleConfiguration.Layout.hourDevice.rawValue
+    @Option(help: ArgumentHelp("""
+        File layout: time (DATE/HHMM/DEVICE.ndjson.zst, the default: path order is time order), device \
+        (devices/DEVICE.ndjson.zst: all of a device's uploads appended in one file), uploads \
+        (inbox/UPLOAD-ID.ndjson.zst: random-looking names; path order mixes devices, each device's \
+        uploads in order) or device-hour (DATE/DEVICE/HHMM.ndjson.zst: a folder per device and day). \
+        hour-device is the old name of time.
+        """, valueName: "layout"))
+    var layout: String = SampleConfiguration.Layout.time.rawValue
 
-    @Option(help: ArgumentHelp("Minutes one file covers (a divisor of 60; below 60 files are named HHMM). The default 10 keeps every file well inside the 30-minute session gap, which the whole input shares (SPEC §2).", valueName: "minutes"))
+    @Option(
+        name: .customLong("offline-devices"),
+        help: ArgumentHelp("""
+            Share of the devices, 0 to 1, that were offline and upload all their logs late: their files \
+            go below DIR/late-uploads/ (which sorts after the layout's own folders) with the layout's \
+            usual path. Exactly that share of the devices (rounded) is picked from the seed; with \
+            --target-bytes each device is offline with that probability. Events and noise do not change.
+            """, valueName: "fraction"))
+    var offlineDevices: Double = 0
+
+    @Option(help: ArgumentHelp("Minutes one upload covers (a divisor of 60; below 60 files are named HHMM). A session that runs across uploads continues in the device's next one.", valueName: "minutes"))
     var fileMinutes: Int = 10
 
     @Option(help: "zstd compression level.")
@@ -88,8 +117,11 @@ struct SampleCommand: ParsableCommand {
         guard fileMinutes > 0, 60 % fileMinutes == 0 else { throw ValidationError("--file-minutes must divide 60.") }
         guard (0...60_000).contains(moveSamplingMs) else { throw ValidationError("--move-sampling-ms must be between 0 and 60000.") }
         guard (-7...22).contains(level) else { throw ValidationError("--level must be between -7 and 22.") }
-        guard SampleConfiguration.Layout(rawValue: layout) != nil else {
-            throw ValidationError("--layout must be device-hour or hour-device.")
+        guard SampleConfiguration.Layout(name: layout) != nil else {
+            throw ValidationError("--layout must be time, device, uploads or device-hour (or hour-device, the old name of time).")
+        }
+        guard offlineDevices >= 0, offlineDevices <= 1 else {
+            throw ValidationError("--offline-devices must be between 0 and 1.")
         }
         guard SessionLength(rawValue: sessionLength) != nil else {
             throw ValidationError("--session-length must be mixed or short.")
@@ -117,9 +149,9 @@ struct SampleCommand: ParsableCommand {
         let configuration = SampleConfiguration(
             size: targetBytes.map { .targetBytes($0) } ?? .sessions(sessions),
             seed: seed, days: days, startMs: try startMilliseconds(), activeHours: activeHours, devices: devices,
-            noise: noise ? .realistic : .none, layout: SampleConfiguration.Layout(rawValue: layout) ?? .hourDevice,
+            noise: noise ? .realistic : .none, layout: SampleConfiguration.Layout(name: layout) ?? .time,
             fileMinutes: fileMinutes, compressionLevel: level, moveSamplingMs: moveSamplingMs,
-            sessionLength: SessionLength(rawValue: sessionLength) ?? .mixed
+            sessionLength: SessionLength(rawValue: sessionLength) ?? .mixed, offlineDeviceFraction: offlineDevices
         )
         let manifest = try SampleGenerator(configuration: configuration).write(to: URL(fileURLWithPath: out))
         FileHandle.standardError.write(Data(manifest.summary().utf8))
