@@ -36,7 +36,7 @@ import Testing
         /// By path relative to `directory`.
         var files: [String: SampleLogFile]
         /// By path relative to `directory`, then line number − 1: the line's text and how many identical
-        /// lines precede it in its file, so that an upload's line has the same name in every layout.
+        /// lines its device sent before it, so that an upload's line has the same name in every layout.
         var lineNames: [String: [String]]
 
         init(_ configuration: SampleConfiguration) throws {
@@ -46,13 +46,18 @@ import Testing
             var disk = try ZstdDirectorySink(directory: directory, level: 1)
             for file in memory.files { try disk.write(file) }
             files = Dictionary(uniqueKeysWithValues: memory.files.map { ($0.path, $0) })
-            lineNames = files.mapValues { file in
-                var seen: [Substring: Int] = [:]
-                let text = String(decoding: file.contents, as: UTF8.self)
-                return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-                    let line = line.last == "\r" ? line.dropLast() : line
-                    defer { seen[line, default: 0] += 1 }
-                    return "«\(line)»#\(seen[line] ?? 0)"
+            lineNames = [:]
+            // A line is named by its text and how many identical lines its device sent before it, in
+            // upload order, so that the name does not depend on how uploads are split into files.
+            // Split as bytes: as a `String`, "\r\n" is one `Character` and would not split at "\n".
+            for (_, deviceFiles) in uploadsByDevice {
+                var seen: [String: Int] = [:]
+                for file in deviceFiles {
+                    lineNames[file.path] = file.contents.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { bytes in
+                        let line = String(decoding: bytes.last == UInt8(ascii: "\r") ? bytes.dropLast() : bytes, as: UTF8.self)
+                        defer { seen[line, default: 0] += 1 }
+                        return "«\(line)»#\(seen[line] ?? 0)"
+                    }
                 }
             }
         }
