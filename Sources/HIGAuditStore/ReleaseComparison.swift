@@ -17,8 +17,10 @@ public enum ReleaseComparison {
         let affected = try affectedCounts(db, versions: [base, head])
         let rules = try String.fetchAll(db, sql: "SELECT rule FROM rules ORDER BY rule")
         let totalBase = totals[base] ?? 0, totalHead = totals[head] ?? 0
-        guard totalBase > 0 else { throw StoreError.invalidQuery("the store has no sessions of app version '\(base)'") }
-        guard totalHead > 0 else { throw StoreError.invalidQuery("the store has no sessions of app version '\(head)'") }
+        for (version, total) in [(base, totalBase), (head, totalHead)] where total == 0 {
+            throw StoreError.invalidQuery(
+                "the store has no sessions of app version '\(version)' (or one extending it); \(try closestVersions(db, to: version))")
+        }
         let rows = rules.map { rule -> [TableCell] in
             let a = affected[[base, rule]] ?? 0, b = affected[[head, rule]] ?? 0
             let rateBase = FixedDecimal.ratio(a, totalBase, scale: 1000)
@@ -50,25 +52,38 @@ public enum ReleaseComparison {
         return String(format: "%.\(min(digits, 20))f", p)
     }
 
+    /// Sessions of each version, a version taking every one that extends it (`VersionPrefix`).
     private static func sessionCounts(_ db: Database, versions: [String]) throws -> [String: Int64] {
         var counts: [String: Int64] = [:]
-        for row in try Row.fetchAll(
-            db, sql: "SELECT app_version, COUNT(*) FROM sessions WHERE app_version IN (?, ?) GROUP BY app_version",
-            arguments: StatementArguments(versions)) {
-            counts[row[0]] = row[1]
+        for version in versions {
+            var sql: [String] = []
+            var arguments = StatementArguments()
+            StoreSelection.versions("app_version", [version], &sql, &arguments)
+            counts[version] = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM sessions WHERE " + sql[0], arguments: arguments)
         }
         return counts
     }
 
     private static func affectedCounts(_ db: Database, versions: [String]) throws -> [[String]: Int64] {
         var counts: [[String]: Int64] = [:]
-        for row in try Row.fetchAll(
-            db,
-            sql: "SELECT app_version, rule, COUNT(DISTINCT session) FROM violations WHERE app_version IN (?, ?) GROUP BY app_version, rule",
-            arguments: StatementArguments(versions)) {
-            counts[[row[0], row[1]]] = row[2]
+        for version in versions {
+            var sql: [String] = []
+            var arguments = StatementArguments()
+            StoreSelection.versions("app_version", [version], &sql, &arguments)
+            for row in try Row.fetchAll(
+                db, sql: "SELECT rule, COUNT(DISTINCT session) FROM violations WHERE \(sql[0]) GROUP BY rule",
+                arguments: arguments) {
+                counts[[version, row[0]]] = row[1]
+            }
         }
         return counts
+    }
+
+    /// The versions in the store closest to `version`, for an error that names what exists.
+    static func closestVersions(_ db: Database, to version: String) throws -> String {
+        let existing = try String.fetchAll(db, sql: "SELECT DISTINCT app_version FROM sessions")
+        let closest = ClosestValues.to(version, among: existing)
+        return closest.isEmpty ? "the store has no sessions yet" : "versions in the store: " + closest.joined(separator: ", ")
     }
 }
 

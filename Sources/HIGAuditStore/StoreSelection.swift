@@ -23,7 +23,7 @@ public struct StoreSelection: Sendable, Equatable {
     func sessionConditions() -> (sql: [String], arguments: StatementArguments) {
         var sql: [String] = []
         var arguments = StatementArguments()
-        Self.member("s.app_version", filter.appVersions, &sql, &arguments)
+        Self.versions("s.app_version", filter.appVersions, &sql, &arguments)
         Self.member("s.device", filter.devices, &sql, &arguments)
         Self.member("s.session", filter.sessions, &sql, &arguments)
         Self.member("s.run_id", Set(runs.map { String($0) }), &sql, &arguments, cast: true)
@@ -46,7 +46,7 @@ public struct StoreSelection: Sendable, Equatable {
         Self.member("v.rule", filter.rules, &sql, &arguments)
         Self.member("v.severity", Set(severities.map(\.rawValue)), &sql, &arguments)
         Self.member("v.screen", filter.screens, &sql, &arguments)
-        Self.member("v.app_version", filter.appVersions, &sql, &arguments)
+        Self.versions("v.app_version", filter.appVersions, &sql, &arguments)
         Self.member("v.device", filter.devices, &sql, &arguments)
         Self.member("v.session", filter.sessions, &sql, &arguments)
         Self.member("v.run_id", Set(runs.map { String($0) }), &sql, &arguments, cast: true)
@@ -67,6 +67,18 @@ public struct StoreSelection: Sendable, Equatable {
             return false
         }
         return severities.isEmpty || severities.contains(violation.severity)
+    }
+
+    /// `column` matches one of `versions` by whole components, as `VersionPrefix.matches` does.
+    static func versions(_ column: String, _ versions: Set<String>, _ sql: inout [String], _ arguments: inout StatementArguments) {
+        guard !versions.isEmpty else { return }
+        var alternatives: [String] = []
+        for version in versions.sorted() {
+            // substr counts characters; the version and its dot are compared whole, so any text works.
+            alternatives.append("\(column) = ? OR substr(\(column), 1, ?) = ?")
+            _ = arguments.append(contentsOf: [version, version.unicodeScalars.count + 1, version + "."])
+        }
+        sql.append("(" + alternatives.joined(separator: " OR ") + ")")
     }
 
     private static func member(

@@ -17,6 +17,13 @@ public struct StoredTables: Sendable {
 
     /// Reads the store. Session filters are applied in SQL; the accumulator applies the rest exactly
     /// as `analyze` does.
+    /// What to say about `filter`'s app versions and devices that match no stored session.
+    public static func filterMisses(_ db: Database, filter: TableFilter) throws -> [String] {
+        let versions = filter.appVersions.isEmpty ? [] : try String.fetchSet(db, sql: "SELECT DISTINCT app_version FROM sessions")
+        let devices = filter.devices.isEmpty ? [] : try String.fetchSet(db, sql: "SELECT DISTINCT device FROM sessions")
+        return FilterMisses.notes(for: filter, appVersions: versions, devices: devices)
+    }
+
     public static func load(_ db: Database, selection: StoreSelection = .everything) throws -> StoredTables {
         let ruleRows = try Row.fetchAll(db, sql: "SELECT rule FROM rules ORDER BY rule")
         let rules = ruleRows.compactMap { RuleRegistry.description(of: $0["rule"] as String) }

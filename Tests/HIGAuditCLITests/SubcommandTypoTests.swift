@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import HIGAuditCLI
+import HIGAuditCore
 
 /// A mistyped subcommand is a usage error with a suggestion, not an analysis of a missing file.
 @Suite struct SubcommandTypoTests {
@@ -24,10 +25,10 @@ import Testing
     }
 
     @Test func editDistanceCountsASwapAsOne() {
-        #expect(SubcommandTypo.editDistance("nigthly", "nightly") == 1)
-        #expect(SubcommandTypo.editDistance("analyse", "analyze") == 1)
-        #expect(SubcommandTypo.editDistance("", "abc") == 3)
-        #expect(SubcommandTypo.editDistance("sample", "sample") == 0)
+        #expect(ClosestValues.editDistance("nigthly", "nightly") == 1)
+        #expect(ClosestValues.editDistance("analyse", "analyze") == 1)
+        #expect(ClosestValues.editDistance("", "abc") == 3)
+        #expect(ClosestValues.editDistance("sample", "sample") == 0)
     }
 
     @Test func theCommandLineSaysWhatWasMeant() throws {

@@ -70,6 +70,7 @@ struct AnalysisFrontend {
             throw FatalError("cannot write the malformed-line report: \(error)")
         }
 
+        for note in accumulator.filterMisses { StandardError.write("hig-audit: note: \(note)\n") }
         try writeDirectory(accumulator: accumulator, statistics: statistics, sources: run.sources)
         try printTables(printed, accumulator: accumulator, statistics: statistics, sources: run.sources)
         return statistics.skippedInput ? ExitStatus.skippedInput : ExitStatus.success

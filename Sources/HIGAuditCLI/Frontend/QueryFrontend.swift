@@ -42,6 +42,9 @@ struct QueryFrontend {
                 tables = [try store.runReadOnlySQL(sql, timeLimit: command.sqlTimeout)]
             } else {
                 tables = try store.read { db -> [Table] in
+                for note in try StoredTables.filterMisses(db, filter: selection.filter) {
+                    StandardError.write("hig-audit: note: \(note)\n")
+                }
                 if !command.groupBy.isEmpty { return [try StoreQuery.grouped(db, by: command.groupBy, selection: selection)] }
                 let stored = try StoredTables.load(db, selection: selection)
                 if !output.tables.isEmpty { return output.tables.map(stored.table) }

@@ -1,3 +1,5 @@
+import HIGAuditCore
+
 /// Tells a mistyped subcommand (`hig-audit analyse DIR`, `hig-audit querry --store x`) from an input
 /// to the default `analyze`, so that a typo is a usage error with a suggestion instead of an analysis
 /// of a file that does not exist.
@@ -22,31 +24,10 @@ struct SubcommandTypo: Equatable {
         guard !pathExists(first) else { return nil }
         if let flag = flagWords[first.lowercased()] { return SubcommandTypo(typed: first, suggestion: flag) }
         let word = first.lowercased()
-        let candidates = subcommands.map { ($0, editDistance(word, $0)) }.filter { $0.1 <= 2 }
+        let candidates = subcommands.map { ($0, ClosestValues.editDistance(word, $0)) }.filter { $0.1 <= 2 }
         guard let best = candidates.min(by: { ($0.1, $0.0) < ($1.1, $1.0) }) else { return nil }
         // Very short words are close to everything: ask for most of the name to be there.
         guard word.count >= 3, best.1 < best.0.count / 2 + 1 else { return nil }
         return SubcommandTypo(typed: first, suggestion: best.0)
-    }
-
-    /// Optimal string alignment distance: edits, with a swap of two neighbours as one.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        var previousRow: [Int] = []
-        var row = Array(0...b.count)
-        for i in 1...a.count {
-            let twoBack = previousRow
-            previousRow = row
-            row = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                row[j] = min(previousRow[j] + 1, row[j - 1] + 1, previousRow[j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                    row[j] = min(row[j], twoBack[j - 2] + 1)
-                }
-            }
-        }
-        return row[b.count]
     }
 }

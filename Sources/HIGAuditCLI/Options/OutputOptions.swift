@@ -62,7 +62,7 @@ struct FilterOptions: ParsableArguments {
     @Option(name: .customLong("rule"), help: ArgumentHelp("Only this rule id (repeatable).", valueName: "id"))
     var rules: [String] = []
 
-    @Option(name: .customLong("app-version"), help: ArgumentHelp("Only sessions of this app version (repeatable).", valueName: "version"))
+    @Option(name: .customLong("app-version"), help: ArgumentHelp("Only sessions of this app version or one extending it by whole components: 5.2 is 5.2, 5.2.0 and 5.2.1, not 5.20 (repeatable).", valueName: "version"))
     var appVersions: [String] = []
 
     @Option(name: .customLong("screen"), help: ArgumentHelp("Only violations on this screen (repeatable).", valueName: "screen"))
@@ -74,10 +74,10 @@ struct FilterOptions: ParsableArguments {
     @Option(name: .customLong("device"), help: ArgumentHelp("Only sessions of this device (repeatable).", valueName: "id"))
     var devices: [String] = []
 
-    @Option(help: ArgumentHelp("Only violations starting at or after this time, and sessions overlapping it (RFC 3339 or milliseconds since the epoch).", valueName: "time"))
+    @Option(help: ArgumentHelp("Only violations starting at or after this time, and sessions overlapping it (RFC 3339, a date meaning midnight UTC, or milliseconds since the epoch).", valueName: "time"))
     var since: String?
 
-    @Option(help: ArgumentHelp("Only violations starting before this time, and sessions overlapping it (RFC 3339 or milliseconds since the epoch).", valueName: "time"))
+    @Option(help: ArgumentHelp("Only violations starting before this time, and sessions overlapping it (RFC 3339, a date meaning midnight UTC, or milliseconds since the epoch).", valueName: "time"))
     var until: String?
 
     func validate() throws {
@@ -85,8 +85,9 @@ struct FilterOptions: ParsableArguments {
             let known = RuleRegistry.descriptions.map(\.identifier).joined(separator: ", ")
             throw ValidationError("Unknown rule '\(rule)' for --rule. Known rules: \(known).")
         }
-        _ = try parsedTime(since, option: "--since")
-        _ = try parsedTime(until, option: "--until")
+        if let start = try parsedTime(since, option: "--since"), let end = try parsedTime(until, option: "--until"), start >= end {
+            throw ValidationError("--since (\(since ?? "")) must be before --until (\(until ?? "")): the window is since ≤ t < until.")
+        }
     }
 
     func tableFilter() throws -> TableFilter {
@@ -96,13 +97,17 @@ struct FilterOptions: ParsableArguments {
             until: try parsedTime(until, option: "--until"))
     }
 
+    /// RFC 3339, a date (`2026-11-20`, midnight UTC at its start), or milliseconds since the epoch.
     private func parsedTime(_ text: String?, option: String) throws -> Int64? {
         guard let text else { return nil }
         if let milliseconds = Int64(text) { return milliseconds }
+        if text.utf8.count == 10, text.wholeMatch(of: /\d{4}-\d\d-\d\d/) != nil {
+            return try parsedTime(text + "T00:00:00Z", option: option)
+        }
         var bytes = Array(text.utf8)
         if let parsed = bytes.withUnsafeMutableBytes({ TimestampParser.parse(rfc3339: UnsafeRawBufferPointer($0)) }) {
             return parsed
         }
-        throw ValidationError("\(option) takes an RFC 3339 time (2026-11-20T21:00:00Z) or milliseconds since the epoch, not '\(text)'.")
+        throw ValidationError("\(option) takes an RFC 3339 time (2026-11-20T21:00:00Z), a date (2026-11-20: midnight UTC) or milliseconds since the epoch, not '\(text)'.")
     }
 }

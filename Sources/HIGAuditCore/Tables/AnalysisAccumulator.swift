@@ -46,8 +46,20 @@ public struct AnalysisAccumulator: Sendable {
         }
     }
 
+    /// The app versions and devices of every session read, kept only while a filter names such values,
+    /// so that a value that matched nothing can be said with the values that exist (`FilterMisses`).
+    public private(set) var appVersionsSeen: Set<String> = []
+    public private(set) var devicesSeen: Set<String> = []
+
+    /// What to say about filter values that matched no session.
+    public var filterMisses: [String] {
+        FilterMisses.notes(for: filter, appVersions: appVersionsSeen, devices: devicesSeen)
+    }
+
     /// Counts one closed session. Sessions outside the filter's population are ignored entirely.
     public mutating func add(_ report: SessionReport) {
+        if !filter.appVersions.isEmpty { appVersionsSeen.insert(report.appVersion) }
+        if !filter.devices.isEmpty { devicesSeen.insert(report.device) }
         guard filter.admitsSession(report) else { return }
         let version = strings.intern(report.appVersion)
         if report.acceptedEvents > 0 {

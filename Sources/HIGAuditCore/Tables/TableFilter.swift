@@ -7,6 +7,7 @@
 ///   the violations counted;
 /// - **violation filters** (`rules`, `screens`, and `since`/`until` on `start_ts`) only choose which
 ///   violations count; a session outside them still counts in `sessions_total`.
+/// An app version matches by whole components (`VersionPrefix`: `5.2` is 5.2, 5.2.0, 5.2.1, not 5.20).
 /// `rules` also limits the rows of `summary` and `by_version` to those rules. The `ingest` table
 /// describes the input and is never filtered.
 ///
@@ -44,7 +45,7 @@ public struct TableFilter: Sendable, Equatable {
     public func admitsSession(session: String, device: String, appVersion: String, firstTs: Int64, lastTs: Int64) -> Bool {
         if !sessions.isEmpty, !sessions.contains(session) { return false }
         if !devices.isEmpty, !devices.contains(device) { return false }
-        if !appVersions.isEmpty, !appVersions.contains(appVersion) { return false }
+        if !appVersions.isEmpty, !appVersions.contains(where: { VersionPrefix.matches(appVersion, $0) }) { return false }
         if let since, lastTs < since { return false }
         if let until, firstTs >= until { return false }
         return true
