@@ -16,7 +16,8 @@ struct AnalyzeCommand: ParsableCommand {
 
             Examples:
               hig-audit analyze SampleLogs/night-2026-11-20
-              hig-audit analyze logs/ --table violations --rule forced-tab-switch --app-version 5.2.0
+              hig-audit analyze logs/ --table violations --rule forced-tab-switch \\
+                  --app-version 5.2
               hig-audit analyze logs/ --table by_screen --format csv > by_screen.csv
               zstd -dc upload.zst | hig-audit analyze - --table ingest
               hig-audit analyze logs/ --out results/   # every table as CSV and JSON

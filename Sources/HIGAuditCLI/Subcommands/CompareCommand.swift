@@ -18,7 +18,8 @@ struct CompareCommand: ParsableCommand {
 
             Examples:
               hig-audit compare --store results.sqlite --base 5.1 --head 5.2
-              hig-audit compare --store results.sqlite --base 5.1 --head 5.2 --format csv > compare.csv
+              hig-audit compare --store results.sqlite --base 5.1 --head 5.2 --format csv \\
+                  > compare.csv
 
             Exit status: 0 on success; 1 when the store cannot be read or has no sessions of a version; 64 on a usage error.
             """

@@ -23,9 +23,11 @@ struct NightlyCommand: ParsableCommand {
 
             Examples:
               hig-audit nightly --store results.sqlite uploads/2026-11-20
-              hig-audit nightly --store results.sqlite --config rules.yml --out dashboard/ uploads/
-              hig-audit nightly --store backfill.sqlite --close-open archive/   # a one-off backfill
-              hig-audit query --store results.sqlite --group-by app_version --rule forced-tab-switch
+              hig-audit nightly --store results.sqlite --config rules.yml \\
+                  --out dashboard/ uploads/
+              hig-audit nightly --store backfill.sqlite --close-open archive/  # a backfill
+              hig-audit query --store results.sqlite --group-by app_version \\
+                  --rule forced-tab-switch
 
             Exit status: 0 when all input was read; 3 when the run committed but skipped some input \
             (malformed lines, corrupt frames, truncated, unreadable or changed files); 4 when the run committed \

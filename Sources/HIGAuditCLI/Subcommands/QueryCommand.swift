@@ -40,10 +40,14 @@ struct QueryCommand: ParsableCommand {
 
             Examples:
               hig-audit query --store results.sqlite
-              hig-audit query --store results.sqlite --group-by screen --rule forced-tab-switch --app-version 5.2
-              hig-audit query --store results.sqlite --group-by day --group-by rule --since 2026-11-01T00:00:00Z
-              hig-audit query --store results.sqlite --table violations --session 9F3A --format csv
-              hig-audit query --store results.sqlite --sql "SELECT app_version, COUNT(*) FROM sessions GROUP BY 1"
+              hig-audit query --store results.sqlite --group-by screen \\
+                  --rule forced-tab-switch --app-version 5.2
+              hig-audit query --store results.sqlite --group-by day --group-by rule \\
+                  --since 2026-11-01
+              hig-audit query --store results.sqlite --table violations --session 9F3A \\
+                  --format csv
+              hig-audit query --store results.sqlite \\
+                  --sql "SELECT app_version, COUNT(*) FROM sessions GROUP BY 1"
 
             Exit status: 0 on success; 1 when the store cannot be read, is damaged or is not a hig-audit store, \
             or the SQL is invalid, refused or timed out; 64 on a usage error.

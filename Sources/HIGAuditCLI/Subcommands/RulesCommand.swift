@@ -15,7 +15,7 @@ struct RulesCommand: ParsableCommand {
             Examples:
               hig-audit rules
               hig-audit rules --format markdown > RULES.md
-              hig-audit rules --defaults > hig-audit.yml   # a complete, commented config to start from
+              hig-audit rules --defaults > hig-audit.yml  # a commented config to start from
             """
     )
 
