@@ -22,9 +22,12 @@ public enum RuleRegistry {
 /// Something done to every registered rule in turn, with its state for one session.
 ///
 /// `visit` is called once per rule, in the order of `RuleStates.visitAll` (rule-id order); a visitor
-/// numbers the rules by counting its calls, and that number is the rule's dispatch bit.
+/// numbers the rules by counting its calls, and that number is the rule's dispatch bit. `event` and
+/// `session` are the ones handed to `visitAll`, passed through rather than kept in the visitor so that
+/// observing an event never copies it; visitors that need neither get placeholders.
 protocol RuleVisitor {
-    mutating func visit<Rule: SessionRule>(_ rule: Rule.Type, state: inout Rule.State)
+    mutating func visit<Rule: SessionRule>(
+        _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext)
 }
 
 /// Every rule's state for one session: a plain `Codable` value, so open sessions can be checkpointed.
@@ -55,23 +58,33 @@ public struct RuleStates: Sendable, Equatable {
     /// The registry: every rule with its state, in rule-id order (`RuleRegistryTests` checks the order
     /// and that every property above is visited).
     @inline(__always)
-    mutating func visitAll<Visitor: RuleVisitor>(_ visitor: inout Visitor) {
-        visitor.visit(DestructiveDoubleTapRule.self, state: &destructiveDoubleTap)
-        visitor.visit(EarlyRatingPromptRule.self, state: &earlyRatingPrompt)
-        visitor.visit(ForcedTabSwitchRule.self, state: &forcedTabSwitch)
-        visitor.visit(HapticDuringCaptureRule.self, state: &hapticDuringCapture)
-        visitor.visit(HapticMismatchRule.self, state: &hapticMismatch)
-        visitor.visit(HapticOveruseRule.self, state: &hapticOveruse)
-        visitor.visit(HapticWhenDisabledRule.self, state: &hapticWhenDisabled)
-        visitor.visit(LoadingWithoutIndicatorRule.self, state: &loadingWithoutIndicator)
-        visitor.visit(ModalDepthRule.self, state: &modalDepth)
-        visitor.visit(ModalOverPopoverRule.self, state: &modalOverPopover)
-        visitor.visit(PencilPreferenceIgnoredRule.self, state: &pencilPreferenceIgnored)
-        visitor.visit(SlowLaunchRule.self, state: &slowLaunch)
-        visitor.visit(TabStateLostRule.self, state: &tabStateLost)
-        visitor.visit(UnpromptedPermissionRequestRule.self, state: &unpromptedPermissionRequest)
-        visitor.visit(WidgetPlaceholderRule.self, state: &widgetPlaceholder)
+    mutating func visitAll<Visitor: RuleVisitor>(
+        _ visitor: inout Visitor, event: borrowing Event, session: inout SessionContext
+    ) {
+        visitor.visit(DestructiveDoubleTapRule.self, state: &destructiveDoubleTap, event: event, session: &session)
+        visitor.visit(EarlyRatingPromptRule.self, state: &earlyRatingPrompt, event: event, session: &session)
+        visitor.visit(ForcedTabSwitchRule.self, state: &forcedTabSwitch, event: event, session: &session)
+        visitor.visit(HapticDuringCaptureRule.self, state: &hapticDuringCapture, event: event, session: &session)
+        visitor.visit(HapticMismatchRule.self, state: &hapticMismatch, event: event, session: &session)
+        visitor.visit(HapticOveruseRule.self, state: &hapticOveruse, event: event, session: &session)
+        visitor.visit(HapticWhenDisabledRule.self, state: &hapticWhenDisabled, event: event, session: &session)
+        visitor.visit(LoadingWithoutIndicatorRule.self, state: &loadingWithoutIndicator, event: event, session: &session)
+        visitor.visit(ModalDepthRule.self, state: &modalDepth, event: event, session: &session)
+        visitor.visit(ModalOverPopoverRule.self, state: &modalOverPopover, event: event, session: &session)
+        visitor.visit(PencilPreferenceIgnoredRule.self, state: &pencilPreferenceIgnored, event: event, session: &session)
+        visitor.visit(SlowLaunchRule.self, state: &slowLaunch, event: event, session: &session)
+        visitor.visit(TabStateLostRule.self, state: &tabStateLost, event: event, session: &session)
+        visitor.visit(UnpromptedPermissionRequestRule.self, state: &unpromptedPermissionRequest, event: event, session: &session)
+        visitor.visit(WidgetPlaceholderRule.self, state: &widgetPlaceholder, event: event, session: &session)
     }
+
+    /// `visitAll` for visitors that use neither an event nor a session (off the per-event path).
+    mutating func visitAll<Visitor: RuleVisitor>(_ visitor: inout Visitor) {
+        var scratch = SessionContext(session: "")
+        visitAll(&visitor, event: Self.placeholderEvent, session: &scratch)
+    }
+
+    private static let placeholderEvent = Event(ts: 0, session: "", payload: .sessionEnd)
 
     /// How many rules `visitAll` visits.
     static let registeredCount = RuleRegistry.descriptions.count
@@ -129,7 +142,9 @@ extension RuleStates: Codable {
         let container: KeyedDecodingContainer<StateKey>
         var error: (any Error)?
 
-        mutating func visit<Rule: SessionRule>(_ rule: Rule.Type, state: inout Rule.State) {
+        mutating func visit<Rule: SessionRule>(
+            _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
+        ) {
             guard error == nil else { return }
             do {
                 let key = StateKey(stringValue: RuleStates.codingKey(for: Rule.identifier))
@@ -144,7 +159,9 @@ extension RuleStates: Codable {
         var container: KeyedEncodingContainer<StateKey>
         var error: (any Error)?
 
-        mutating func visit<Rule: SessionRule>(_ rule: Rule.Type, state: inout Rule.State) {
+        mutating func visit<Rule: SessionRule>(
+            _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
+        ) {
             guard error == nil else { return }
             do {
                 try container.encode(state, forKey: StateKey(stringValue: RuleStates.codingKey(for: Rule.identifier)))
@@ -158,7 +175,9 @@ extension RuleStates: Codable {
 private struct DescriptionCollector: RuleVisitor {
     var descriptions: [RuleDescription] = []
 
-    mutating func visit<Rule: SessionRule>(_ rule: Rule.Type, state: inout Rule.State) {
+    mutating func visit<Rule: SessionRule>(
+            _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
+        ) {
         descriptions.append(Rule.description)
     }
 }
@@ -198,59 +217,60 @@ struct ConfiguredRules: Sendable {
     /// a `switch` on each pending rule in a loop: that one indirect jump took a different target on
     /// each turn and was mispredicted about three times an event; these tests follow the kind of
     /// event and are predicted.
-    @inline(__always)
-    func observe(_ event: Event, states: inout RuleStates, in session: inout SessionContext) {
+    ///
+    /// Out of line, so that the list (`visitAll`) is inlined here with its visitor a local value: each
+    /// rule's bit and value offset are then constants. Inlined into the engine instead, the list was
+    /// left out of line and walked its layout at run time. The event is passed through, never copied.
+    @inline(never)
+    func observe(_ event: borrowing Event, states: inout RuleStates, in session: inout SessionContext) {
         let pending = slots(for: event)
         guard pending != 0 else { return }
-        withUnsafeMutablePointer(to: &session) { session in
-            withUnsafePointer(to: event) { event in
-                var observation = Observation(values: values.storage, pending: pending, event: event, session: session)
-                states.visitAll(&observation)
-            }
-        }
+        var observation = Observation(values: values.storage, pending: pending)
+        states.visitAll(&observation, event: event, session: &session)
     }
 
     /// The enabled rules that want `event`, one bit per rule by visiting position.
     @inline(__always)
-    func slots(for event: Event) -> UInt32 {
+    func slots(for event: borrowing Event) -> UInt32 {
         if case .touch(let touch) = event.payload { return touchDispatch[touch.phase.ordinal] }
         return dispatch[Int(event.kind.rawValue)]
     }
 
     func finish(states: inout RuleStates, in session: inout SessionContext) {
-        withUnsafeMutablePointer(to: &session) { session in
-            var finishing = Finishing(values: values.storage, enabled: enabledBits, session: session)
-            states.visitAll(&finishing)
-        }
+        var finishing = Finishing(values: values.storage, enabled: enabledBits)
+        states.visitAll(&finishing, event: Self.closingEvent, session: &session)
     }
+
+    /// What `finish` hands the visitors for an event: none is observed there.
+    private static let closingEvent = Event(ts: 0, session: "", payload: .sessionEnd)
 
     /// Hands one event to the rules whose bits are in `pending`.
     private struct Observation: RuleVisitor {
         let values: UnsafeMutableRawPointer
         let pending: UInt32
-        let event: UnsafePointer<Event>
-        let session: UnsafeMutablePointer<SessionContext>
         var layout = RuleValueLayout()
 
         @inline(__always)
-        mutating func visit<Rule: SessionRule>(_ rule: Rule.Type, state: inout Rule.State) {
+        mutating func visit<Rule: SessionRule>(
+            _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
+        ) {
             let (slot, offset) = layout.place(Rule.self)
             guard pending & (1 << UInt32(slot)) != 0 else { return }
-            (values + offset).assumingMemoryBound(to: Rule.self).pointee
-                .observe(event.pointee, state: &state, in: &session.pointee)
+            (values + offset).assumingMemoryBound(to: Rule.self).pointee.observe(event, state: &state, in: &session)
         }
     }
 
     private struct Finishing: RuleVisitor {
         let values: UnsafeMutableRawPointer
         let enabled: UInt32
-        let session: UnsafeMutablePointer<SessionContext>
         var layout = RuleValueLayout()
 
-        mutating func visit<Rule: SessionRule>(_ rule: Rule.Type, state: inout Rule.State) {
+        mutating func visit<Rule: SessionRule>(
+            _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
+        ) {
             let (slot, offset) = layout.place(Rule.self)
             guard enabled & (1 << UInt32(slot)) != 0 else { return }
-            (values + offset).assumingMemoryBound(to: Rule.self).pointee.finish(state: &state, in: &session.pointee)
+            (values + offset).assumingMemoryBound(to: Rule.self).pointee.finish(state: &state, in: &session)
         }
     }
 
@@ -267,7 +287,9 @@ struct ConfiguredRules: Sendable {
             self.configuration = configuration
         }
 
-        mutating func visit<Rule: SessionRule>(_ rule: Rule.Type, state: inout Rule.State) {
+        mutating func visit<Rule: SessionRule>(
+            _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
+        ) {
             defer { slot += 1 }
             guard configuration.isEnabled(Rule.description) else { return }
             let bit: UInt32 = 1 << UInt32(slot)
@@ -323,7 +345,9 @@ private final class RuleValues: @unchecked Sendable {
     private struct Measuring: RuleVisitor {
         var layout = RuleValueLayout()
 
-        mutating func visit<Rule: SessionRule>(_ rule: Rule.Type, state: inout Rule.State) {
+        mutating func visit<Rule: SessionRule>(
+            _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
+        ) {
             precondition(MemoryLayout<Rule>.alignment <= 16, "rule values are at most 16-byte aligned")
             _ = layout.place(Rule.self)
         }
@@ -334,7 +358,9 @@ private final class RuleValues: @unchecked Sendable {
         let configuration: AuditConfiguration
         var layout = RuleValueLayout()
 
-        mutating func visit<Rule: SessionRule>(_ rule: Rule.Type, state: inout Rule.State) {
+        mutating func visit<Rule: SessionRule>(
+            _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
+        ) {
             let offset = layout.place(Rule.self).offset
             (storage + offset).initializeMemory(as: Rule.self, to: Rule(configuration: configuration))
         }
@@ -344,7 +370,9 @@ private final class RuleValues: @unchecked Sendable {
         let storage: UnsafeMutableRawPointer
         var layout = RuleValueLayout()
 
-        mutating func visit<Rule: SessionRule>(_ rule: Rule.Type, state: inout Rule.State) {
+        mutating func visit<Rule: SessionRule>(
+            _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
+        ) {
             let offset = layout.place(Rule.self).offset
             (storage + offset).assumingMemoryBound(to: Rule.self).deinitialize(count: 1)
         }
