@@ -218,9 +218,8 @@ struct ConfiguredRules: Sendable {
     /// each turn and was mispredicted about three times an event; these tests follow the kind of
     /// event and are predicted.
     ///
-    /// Out of line, so that the list (`visitAll`) is inlined here with its visitor a local value: each
-    /// rule's bit and value offset are then constants. Inlined into the engine instead, the list was
-    /// left out of line and walked its layout at run time. The event is passed through, never copied.
+    /// Out of line, so that the list (`visitAll`) is inlined here with its visitor a local value, which
+    /// makes each rule's bit and value offset a constant. The event is passed through, never copied.
     @inline(never)
     func observe(_ event: borrowing Event, states: inout RuleStates, in session: inout SessionContext) {
         let pending = slots(for: event)
