@@ -2,8 +2,9 @@
 /// guideline problem (see `InjectedProblem.opportunity`).
 ///
 /// This table is the ground truth of the sample data; `SampleLogs/README.md` reproduces it. 5.1.0 is
-/// the baseline with a little background noise, 5.2.0 regresses badly, 5.2.1 fixes most of it but
-/// keeps the popover and tab-state bugs.
+/// the baseline with a little background noise, 5.2.0 regresses badly (it also launches slowly, asks
+/// for permissions at launch, prompts for ratings at once and its widget shows placeholders), 5.2.1
+/// fixes most of it but keeps the popover and tab-state bugs.
 public struct AppVersionBehaviour: Sendable, Equatable {
     public var version: String
     /// Probability per opportunity, indexed by `InjectedProblem.rawValue`.
@@ -23,6 +24,8 @@ public struct AppVersionBehaviour: Sendable, Equatable {
         .hapticMismatch: 0.05,
         .tabStateLost: 0.02,
         .loadingWithoutIndicator: 0.02,
+        .slowLaunch: 0.03,
+        .widgetPlaceholder: 0.10,
     ])
 
     public static let v520 = AppVersionBehaviour(version: "5.2.0", rates: [
@@ -37,6 +40,10 @@ public struct AppVersionBehaviour: Sendable, Equatable {
         .hapticWhenDisabled: 0.70,
         .tabStateLost: 0.30,
         .loadingWithoutIndicator: 0.25,
+        .slowLaunch: 0.60,
+        .launchPermissionRequest: 0.50,
+        .earlyRatingPrompt: 0.20,
+        .widgetPlaceholder: 0.50,
     ])
 
     public static let v521 = AppVersionBehaviour(version: "5.2.1", rates: [
@@ -48,6 +55,8 @@ public struct AppVersionBehaviour: Sendable, Equatable {
         .hapticDuringCapture: 0.10,
         .tabStateLost: 0.30,
         .loadingWithoutIndicator: 0.05,
+        .slowLaunch: 0.02,
+        .widgetPlaceholder: 0.10,
     ])
 
     /// Release order: a device only ever moves forward through this list.

@@ -64,8 +64,22 @@ struct DeviceLogStream {
             }
             let planned = configuration.startMs + Int64(slot.day) * 86_400_000 + slot.offset
             let start = cursor == .min ? planned : max(planned, cursor + random.ms(30_000...600_000))
-            let duration = configuration.sessionLength.durationMs(random: &random)
             let sessionID = Self.sessionID(seed: configuration.seed, device: device.index, number: number)
+            if number > 0, random.chance(Self.widgetSessionChance) {
+                // The widget extension logs its own, short session on the same device.
+                var widget = SessionSimulator(
+                    random: SampleRandom(seed: random.next()), device: device,
+                    behaviour: AppVersionBehaviour.releases[release], session: sessionID, start: start
+                )
+                widget.runWidget()
+                widget.tally.fold(into: &manifest.versions[release], events: widget.events.count)
+                manifest.sessions += 1
+                manifest.events += widget.events.count
+                cursor = widget.events.last?.ts ?? start
+                try write(widget.events, into: &sink)
+                continue
+            }
+            let duration = configuration.sessionLength.durationMs(random: &random)
             var simulator = SessionSimulator(
                 random: SampleRandom(seed: random.next()), device: device,
                 behaviour: AppVersionBehaviour.releases[release], session: sessionID, start: start,
@@ -81,6 +95,9 @@ struct DeviceLogStream {
         try flush(into: &sink)
         try writeHeldUploads(into: &sink)
     }
+
+    /// The share of a device's sessions, after its first, that are its widget extension's.
+    static let widgetSessionChance = 0.2
 
     /// 16 hex digits, unique per (device, session number) because the mixer is a bijection.
     static func sessionID(seed: UInt64, device: Int, number: Int) -> String {

@@ -1,3 +1,5 @@
+import HIGAuditCore
+
 /// A guideline problem the generator plants on purpose, each tied to the SPEC §3 rule that must find it.
 ///
 /// Every problem has an *opportunity* (the moment a buggy build could misbehave, e.g. "a successful
@@ -29,6 +31,14 @@ public enum InjectedProblem: Int, CaseIterable, Sendable, Comparable, Codable {
     case tabStateLost
     /// A slow thumbnail load (> 1000 ms) runs without any indicator.
     case loadingWithoutIndicator
+    /// The first screen becomes usable more than 2 s after launch.
+    case slowLaunch
+    /// Right after launch, before any touch, the app asks for the notifications or tracking permission.
+    case launchPermissionRequest
+    /// The app asks for a rating seconds after launch.
+    case earlyRatingPrompt
+    /// The home-screen widget appears with a placeholder, or takes more than 1 s to show its content.
+    case widgetPlaceholder
 
     public static func < (a: InjectedProblem, b: InjectedProblem) -> Bool { a.rawValue < b.rawValue }
 
@@ -47,6 +57,10 @@ public enum InjectedProblem: Int, CaseIterable, Sendable, Comparable, Codable {
         case .hapticWhenDisabled: "haptic-when-disabled"
         case .tabStateLost: "tab-state-lost"
         case .loadingWithoutIndicator: "loading-without-indicator"
+        case .slowLaunch: "slow-launch"
+        case .launchPermissionRequest: "launch-permission-request"
+        case .earlyRatingPrompt: "early-rating-prompt"
+        case .widgetPlaceholder: "widget-placeholder"
         }
     }
 
@@ -54,6 +68,7 @@ public enum InjectedProblem: Int, CaseIterable, Sendable, Comparable, Codable {
     public var ruleID: String {
         switch self {
         case .hapticBurst, .prolongedHaptic: "haptic-overuse"
+        case .launchPermissionRequest: "unprompted-permission-request"
         default: name
         }
     }
@@ -73,13 +88,13 @@ public enum InjectedProblem: Int, CaseIterable, Sendable, Comparable, Codable {
         case .hapticWhenDisabled: "layer snap, haptics off"
         case .tabStateLost: "return to a tab left on a pushed screen"
         case .loadingWithoutIndicator: "thumbnail load"
+        case .slowLaunch: "app launch"
+        case .launchPermissionRequest: "app launch"
+        case .earlyRatingPrompt: "app launch"
+        case .widgetPlaceholder: "widget shown"
         }
     }
 }
 
 /// The rule ids of SPEC §3 in rule-id order, as the summary table lists them.
-public let sampleRuleIDs: [String] = [
-    "destructive-double-tap", "forced-tab-switch", "haptic-during-capture", "haptic-mismatch",
-    "haptic-overuse", "haptic-when-disabled", "loading-without-indicator", "modal-depth",
-    "modal-over-popover", "pencil-preference-ignored", "tab-state-lost",
-]
+public let sampleRuleIDs: [String] = RuleRegistry.descriptions.map(\.identifier)

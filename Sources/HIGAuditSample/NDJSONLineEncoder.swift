@@ -161,6 +161,15 @@ enum NDJSONLineEncoder {
             NDJSONBytes.appendField("id", id, to: &out)
         case .captureStart(let source), .captureStop(let source):
             NDJSONBytes.appendField("source", source.rawValue, to: &out)
+        case .appReady, .ratingPrompt:
+            break
+        case .permissionRequest(let permission, let result):
+            NDJSONBytes.appendField("permission", permission.rawValue, to: &out)
+            if let result { NDJSONBytes.appendField("result", result.rawValue, to: &out) }
+        case .widgetDisplay(let widget, let content, let loadMs):
+            NDJSONBytes.appendField("widget", widget, to: &out)
+            NDJSONBytes.appendField("content", content.rawValue, to: &out)
+            if let loadMs { NDJSONBytes.appendField("load_ms", loadMs, to: &out) }
         }
     }
 }

@@ -31,6 +31,8 @@ extension SessionSimulator {
     mutating func captureWithCamera() {
         tap("button:camera")
         advance(20...80)
+        requestCameraPermission()
+        advance(20...80)
         present(.camera)
         advance(200...600)
         emit(.captureStart(source: .camera))

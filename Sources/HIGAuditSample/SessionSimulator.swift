@@ -13,7 +13,10 @@ import HIGAuditCore
 /// - every user-caused tab switch follows its own `tab:` touch by < 1 s; launch restoration happens
 ///   within the 2 s grace; a planted forced switch comes > 1.5 s after the latest tab touch;
 /// - modal depth stays ≤ 2 and only alerts go over the popover; loads without indicator end in < 1 s;
-/// - after a Pencil double-tap nothing mutates content before the next touch begins.
+/// - after a Pencil double-tap nothing mutates content before the next touch begins;
+/// - the first screen is ready within 2 s of launch; permissions are asked for right after the tap that
+///   needs them (or were decided before); the app asks for a rating at most once, after a minute;
+///   widgets show cached or fresh content within 1 s.
 struct SessionSimulator {
     var random: SampleRandom
     let device: DeviceProfile
@@ -41,6 +44,10 @@ struct SessionSimulator {
     /// Pen position in tenths of a point.
     private var penX = 6_000
     private var penY = 4_000
+    /// Whether the app asked for a rating in this session (it asks at most once).
+    var ratingPrompted = false
+    /// The screen of a widget extension's session (`runWidget`), which shows no app screen.
+    var widgetScreen: String?
 
     init(
         random: SampleRandom, device: DeviceProfile, behaviour: AppVersionBehaviour, session: String, start: Int64,
@@ -71,10 +78,12 @@ struct SessionSimulator {
         advance(200...900)
         visited[restored.rawValue] = true
         emit(.tabSwitch(from: SketchbookTab.gallery.id, to: restored.id))
+        finishLaunch()
 
         let end = start + durationMs
         while now < end {
             advance(600...3_500)
+            if now - start >= 61_000, !ratingPrompted, random.chance(0.01) { promptForRating() }
             performActivity()
         }
         if endsCleanly {
@@ -116,6 +125,7 @@ struct SessionSimulator {
     var hapticsEnabled: Bool { device.hapticsEnabled }
 
     var currentScreen: String {
+        if let widgetScreen { return widgetScreen }
         if let modal = modals.last { return modal.screen }
         return stacks[activeTab.rawValue].last ?? activeTab.root
     }

@@ -5,7 +5,7 @@ import HIGAuditCore
 /// `compare`: per rule, how often sessions of two app versions broke it, and whether the difference is
 /// beyond noise (SPEC §1: "whether a release made it better or worse").
 public enum ReleaseComparison {
-    /// The default significance level. With eleven rules compared at once, about one rule in two
+    /// The default significance level. With fifteen rules compared at once, about one rule in two
     /// comparisons of identical releases would be flagged at 0.05; 0.01 keeps false alarms rare.
     public static let defaultAlpha = 0.01
 

@@ -51,4 +51,25 @@ import Testing
         // 38 lines = 1 blank + 2 malformed + 1 unknown + 1 duplicate + 2 late + 31 accepted.
         #expect(row["events"] == "31")
     }
+
+    /// The launch, permission, rating and widget rules end to end on `Fixtures/launch.ndjson`: every
+    /// rule at its limits (a launch of 2001 ms, prompts at 5 s and 65 s, a request 2 s after a touch,
+    /// loads of 1000 and 1000.5 ms), reordering within the lateness bound, an `already_decided`
+    /// request, and two malformed lines of the new types. Refreshed like the others.
+    static let launchFixture = "Tests/HIGAuditCLITests/Fixtures/launch.ndjson"
+
+    @Test(arguments: ["violations.csv", "summary.csv"])
+    func launchRulesMatchGolden(_ name: String) throws {
+        let parts = name.split(separator: ".").map(String.init)
+        let result = try HigAuditBinary.run(["analyze", Self.launchFixture, "--table", parts[0], "--format", parts[1]])
+        #expect(result.status == 3, "the fixture's two malformed lines must give exit status 3")
+        #expect(result.stderr.contains("\(Self.launchFixture):11: malformed line: unknown permission \"cookies\""))
+        #expect(result.stderr.contains("\(Self.launchFixture):21: malformed line: unknown widget content \"stale\""))
+        let golden = HigAuditBinary.packageRoot.appendingPathComponent("Tests/HIGAuditCLITests/Golden/launch-\(name)")
+        if ProcessInfo.processInfo.environment["HIG_AUDIT_UPDATE_GOLDEN"] != nil {
+            try result.stdout.write(to: golden, atomically: true, encoding: .utf8)
+        }
+        let expected = try String(contentsOf: golden, encoding: .utf8)
+        #expect(result.stdout == expected)
+    }
 }

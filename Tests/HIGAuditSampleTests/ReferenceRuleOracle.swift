@@ -94,6 +94,31 @@ enum ReferenceRuleOracle {
             if let activeTab, let screen = f["screen"] as? String { memory[activeTab] = screen }
         }
         if !loadings.isEmpty { counts["loading-without-indicator", default: 0] += loadings.count }
+
+        // slow-launch: the first app.ready against the first session.start.
+        if let startTs, let ready = events.first(where: { $0.type == "app.ready" }), ready.ts - startTs > 2_000 {
+            add("slow-launch")
+        }
+        let startPosition = events.firstIndex { $0.type == "session.start" }
+        var latestEndedTouch: Int64?
+        var prompts = 0
+        for (position, event) in events.enumerated() {
+            switch event.type {
+            case "touch" where event.fields["phase"] as? String == "ended":
+                latestEndedTouch = event.ts
+            case "permission.request" where event.fields["result"] as? String != "already_decided":
+                if latestEndedTouch.map({ event.ts - $0 > 2_000 }) ?? true { add("unprompted-permission-request") }
+            case "rating.prompt":
+                prompts += 1
+                let early = startPosition.map { position > $0 && event.ts - events[$0].ts < 60_000 } ?? false
+                if prompts > 1 || early { add("early-rating-prompt") }
+            case "widget.display":
+                let slow = (event.fields["load_ms"] as? NSNumber).map { $0.doubleValue > 1_000 } ?? false
+                if event.fields["content"] as? String == "placeholder" || slow { add("widget-placeholder") }
+            default:
+                break
+            }
+        }
         return counts
     }
 }

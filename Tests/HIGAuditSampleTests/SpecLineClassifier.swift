@@ -20,6 +20,12 @@ enum SpecLineClassifier {
         "capture.start": ["source": ["camera", "microphone"]],
         "capture.stop": ["source": ["camera", "microphone"]],
         "session.start": ["pencil_preferred_action": ["switch_eraser", "switch_previous", "show_color_palette", "ignore"]],
+        "permission.request": [
+            "permission": ["location", "camera", "microphone", "photos", "contacts", "calendar", "reminders", "notifications",
+                           "tracking", "bluetooth", "health", "motion"],
+            "result": ["granted", "denied", "already_decided"],
+        ],
+        "widget.display": ["content": ["fresh", "cached", "placeholder"]],
     ]
     /// Required fields per type (strings unless listed in `numbers` or `bools`).
     static let required: [String: [String]] = [
@@ -27,14 +33,15 @@ enum SpecLineClassifier {
         "haptic": ["kind"], "outcome": ["result"], "nav.tab_switch": ["from", "to"], "nav.push": ["to"],
         "nav.pop": ["to"], "modal.present": ["modal", "style"], "modal.dismiss": ["modal"],
         "content.mutation": ["action"], "loading.start": ["id", "indicator"], "loading.end": ["id"],
-        "capture.start": ["source"], "capture.stop": ["source"],
+        "capture.start": ["source"], "capture.stop": ["source"], "app.ready": [],
+        "permission.request": ["permission"], "rating.prompt": [], "widget.display": ["widget", "content"],
     ]
-    static let numbers: Set<String> = ["x", "y", "duration_ms"]
+    static let numbers: Set<String> = ["x", "y", "duration_ms", "load_ms"]
     static let bools: Set<String> = ["haptics_enabled", "pencil_custom_action_enabled", "undoable"]
     static let strings: Set<String> = [
         "session", "type", "device", "app", "app_version", "os_version", "screen", "id", "target", "task",
         "from", "to", "modal", "object", "phase", "input", "kind", "result", "style", "action", "indicator",
-        "source", "pencil_preferred_action",
+        "source", "pencil_preferred_action", "permission", "widget", "content",
     ]
 
     static func classify(_ line: String) -> ClassifiedLine {

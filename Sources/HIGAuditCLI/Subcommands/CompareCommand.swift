@@ -13,7 +13,7 @@ struct CompareCommand: ParsableCommand {
             the rate per 1,000 sessions, the change (head − base), and a two-sided test of whether the two \
             shares of sessions affected differ: a pooled two-proportion z-test, or Fisher's exact test when an \
             expected count is below 5. The verdict is worse or better when p < --alpha (default 0.01, strict \
-            because eleven rules are tested at once), else noise. Sessions, not violations, are the unit: one \
+            because every rule is tested at once), else noise. Sessions, not violations, are the unit: one \
             session's violations are not independent of each other.
 
             Examples:

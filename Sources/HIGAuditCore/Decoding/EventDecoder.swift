@@ -22,7 +22,7 @@
 ///   So are the text values that identify things: session ids and event ids (see `CompactText`).
 /// - `ts` as a number must be an integer that fits `Int64` (no fraction, no exponent, even `1.0`);
 ///   RFC 3339 details (leap second, truncation) are in `TimestampParser`.
-/// - Numbers too large for a `Double` (`x`, `y`, `duration_ms`) become ±infinity.
+/// - Numbers too large for a `Double` (`x`, `y`, `duration_ms`, `load_ms`) become ±infinity.
 ///
 /// Keep one decoder per reading loop: it remembers the shapes of recent lines, the last value of each
 /// field and the last timestamp's minute to skip repeated work. Results never depend on what it
@@ -131,7 +131,7 @@ public struct EventDecoder: Sendable {
     /// shape lacks, which are still to be cleared.
     @inline(__always)
     private static func interpretMatched(
-        _ reader: LineReader, dirty: UInt32, table: FieldTable, source: SourceLocation,
+        _ reader: LineReader, dirty: FieldMask, table: FieldTable, source: SourceLocation,
         accept: (consuming Event) -> Void
     ) -> LineVerdict {
         let shapes = table.shapes
@@ -155,7 +155,7 @@ public struct EventDecoder: Sendable {
     /// the matched path, nearly every line, keeps the decoder's registers and inlining to itself.
     @inline(never)
     private static func decodeInGeneral(
-        _ reader: LineReader, dirty: UInt32, table: FieldTable, learnsLineShapes: Bool, source: SourceLocation,
+        _ reader: LineReader, dirty: FieldMask, table: FieldTable, learnsLineShapes: Bool, source: SourceLocation,
         accept: (consuming Event) -> Void
     ) -> LineVerdict {
         let fields = table.fields
@@ -189,7 +189,7 @@ public struct EventDecoder: Sendable {
 
     /// Makes the fields whose bits are set in `mask` absent.
     @inline(__always)
-    private static func clear(_ mask: UInt32, in fields: UnsafeMutablePointer<FieldValue>) {
+    private static func clear(_ mask: FieldMask, in fields: UnsafeMutablePointer<FieldValue>) {
         var rest = mask
         while rest != 0 {
             fields[rest.trailingZeroBitCount] = .absent
@@ -228,8 +228,8 @@ private final class FieldTable: @unchecked Sendable {
     let minute = UnsafeMutablePointer<RecentMinute>.allocate(capacity: 1)
     /// Bit `field.rawValue` set for each field that may hold a value from the last line (see `decode`);
     /// behind a pointer, as `minute`, so that updating it costs no exclusivity check.
-    let dirtyFields = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)
-    static let allFields: UInt32 = (1 << EventField.count) - 1
+    let dirtyFields = UnsafeMutablePointer<FieldMask>.allocate(capacity: 1)
+    static let allFields: FieldMask = (1 << EventField.count) - 1
 
     init() {
         dirtyFields.initialize(to: 0)
@@ -483,7 +483,7 @@ private struct LineReader {
     @inline(__always)
     func interpret(
         source: SourceLocation, kind knownKind: EventKind? = nil, sharedTexts: UnsafeRawPointer? = nil,
-        lineTextFields: UInt32 = EventField.commonTextBits, accept: (consuming Event) -> Void
+        lineTextFields: FieldMask = EventField.commonTextBits, accept: (consuming Event) -> Void
     ) throws(MalformedLine) -> LineVerdict {
         let ts = try timestamp()
         longTexts.pointee.discardPending()
@@ -575,6 +575,19 @@ private struct LineReader {
             payload = .captureStart(source: try requiredEnum(.source, "capture source", CaptureSource.init(wireBytes:)))
         case .captureStop:
             payload = .captureStop(source: try requiredEnum(.source, "capture source", CaptureSource.init(wireBytes:)))
+        case .appReady:
+            payload = .appReady
+        case .permissionRequest:
+            payload = .permissionRequest(
+                permission: try requiredEnum(.permission, "permission", Permission.init(wireBytes:)),
+                result: try optionalEnum(.result, "permission result", PermissionResult.init(wireBytes:)))
+        case .ratingPrompt:
+            payload = .ratingPrompt
+        case .widgetDisplay:
+            payload = .widgetDisplay(
+                widget: try requiredString(.widget),
+                content: try requiredEnum(.content, "widget content", WidgetContent.init(wireBytes:)),
+                loadMs: try optionalNumber(.loadMs))
         }
         if commonId.kind == .string && kind != .loadingStart && kind != .loadingEnd {
             setText(.id, commonId, .id, in: &texts)

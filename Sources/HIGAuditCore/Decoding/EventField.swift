@@ -1,3 +1,6 @@
+/// A set of `EventField`s, bit `rawValue` each: wide enough for every field (`EventField.count`).
+typealias FieldMask = UInt64
+
 /// The keys of SPEC §2 that the decoder reads, common and type-specific alike.
 ///
 /// The decoder records where each one's value sits while it validates the line, before it knows the
@@ -9,8 +12,9 @@ enum EventField: Int, CaseIterable {
     case phase, target, input, x, y
     case action, kind, durationMs, result, task
     case from, to, modal, style, object, undoable, indicator, source
+    case permission, widget, content, loadMs
 
-    static let count = 30
+    static let count = 34
 
     /// The key as it appears in the log.
     var key: StaticString {
@@ -45,6 +49,10 @@ enum EventField: Int, CaseIterable {
         case .undoable: "undoable"
         case .indicator: "indicator"
         case .source: "source"
+        case .permission: "permission"
+        case .widget: "widget"
+        case .content: "content"
+        case .loadMs: "load_ms"
         }
     }
 
@@ -59,7 +67,7 @@ enum EventField: Int, CaseIterable {
 
     /// Bit `rawValue` set for each field of `commonTexts`. Computed, not stored: a constant the
     /// decoder's general path uses on every line, without a lazy global's check.
-    static var commonTextBits: UInt32 {
+    static var commonTextBits: FieldMask {
         @inline(__always) get {
             session.bit | device.bit | app.bit | appVersion.bit | osVersion.bit | screen.bit
         }
@@ -67,7 +75,7 @@ enum EventField: Int, CaseIterable {
 
     /// This field's bit in the masks of fields (`1 << rawValue`).
     @inline(__always)
-    var bit: UInt32 { 1 &<< UInt32(rawValue) }
+    var bit: FieldMask { 1 &<< FieldMask(rawValue) }
 
     /// The field whose key is exactly these bytes (already unescaped), or nil for a key we ignore.
     @inline(__always)
@@ -105,16 +113,20 @@ enum EventField: Int, CaseIterable {
             case 0x73:
                 if key == "screen" { return .screen }
                 if key == "source" { return .source }
+            case 0x77: if key == "widget" { return .widget }
             default: return nil
             }
         case 7:
             if key == "session" { return .session }
+            if key == "content" { return .content }
+            if key == "load_ms" { return .loadMs }
         case 8:
             if key == "undoable" { return .undoable }
         case 9:
             if key == "indicator" { return .indicator }
         case 10:
             if key == "os_version" { return .osVersion }
+            if key == "permission" { return .permission }
         case 11:
             if key == "app_version" { return .appVersion }
             if key == "duration_ms" { return .durationMs }
@@ -144,7 +156,7 @@ struct FieldValue {
     var start: Int32
     var end: Int32
     /// One more than the byte column of the key of a second occurrence of this field; 0 for none.
-    /// Offset by one so that `.absent` is all zero bytes: the decoder clears its 30 slots for every
+    /// Offset by one so that `.absent` is all zero bytes: the decoder clears its 34 slots for every
     /// line, and zeroing is one short `memset`, where -1 in a middle field took 90 separate stores.
     private(set) var duplicateMark: Int32 = 0
 

@@ -3,12 +3,12 @@
 /// A `switch` on the key's length mispredicts on nearly every key (lengths vary from key to key), which
 /// showed up as the largest single cost of matching. Instead a hash of (length, first byte, last byte)
 /// picks the one candidate field, and one masked comparison of up to 32 bytes confirms it. The hash is
-/// collision-free over the 30 keys (`KeyMatcherTests` checks it).
+/// collision-free over the 34 keys (`KeyMatcherTests` checks it).
 ///
 /// Most members are not looked up at all: `predictedMember` recognises the head the previous line had
 /// at the same position.
 struct KeyMatcher {
-    static let buckets = 64
+    static let buckets = 128
     static let wordsPerKey = 4
     static let rememberedPositions = 32
 
@@ -27,10 +27,10 @@ struct KeyMatcher {
     private enum Layout {
         static var lastHeads: Int { 0 }
         static var bucketFields: Int { 32 }
-        static var headFields: Int { 96 }
-        static var headValueStarts: Int { 160 }
-        static var keyLengths: Int { 224 }
-        static var keyPatterns: Int { 512 }
+        static var headFields: Int { 160 }
+        static var headValueStarts: Int { 240 }
+        static var keyLengths: Int { 320 }
+        static var keyPatterns: Int { 640 }
         static var headPatterns: Int { keyPatterns + EventField.count * patternBytes }
         static var byteCount: Int { headPatterns + 2 * EventField.count * patternBytes }
         /// Four words of pattern and four of mask.
@@ -156,7 +156,7 @@ struct KeyMatcher {
 
     @inline(__always)
     static func bucket(length: Int, first: UInt8, last: UInt8) -> Int {
-        (length &* 28 &+ Int(first) &+ Int(last) &* 20) & (buckets - 1)
+        (length &* 5 &+ Int(first) &+ Int(last) &* 30) & (buckets - 1)
     }
 
     /// The field whose key is the `count` bytes at `start` (unescaped). `end` bounds the readable bytes

@@ -72,11 +72,11 @@ struct LineShapes {
         static var carriedFromCount: Int { 4 }
         /// Learning's scratch: Int32 per field (when its value last changed), then the fields in line order.
         static var changes: Int { 256 }
-        static var members: Int { 384 }
+        static var members: Int { 392 }
         /// Double: 10^0 to 10^15.
-        static var powersOfTen: Int { 416 }
+        static var powersOfTen: Int { 432 }
         /// UInt64: 10^0 to 10^7.
-        static var integerPowersOfTen: Int { 544 }
+        static var integerPowersOfTen: Int { 560 }
         static var shapes: Int { 640 }
     }
 
@@ -93,28 +93,28 @@ struct LineShapes {
         static var memberCount: Int { 16 }
         static var memberFields: Int { 20 }
         /// Int32: lines this shape and the shapes it refined have read, matched or learned.
-        static var lines: Int { 52 }
+        static var lines: Int { 56 }
         /// Int32: matches left before the shape is refreshed (see `refreshInterval`).
-        static var matchesLeft: Int { 56 }
-        /// UInt32: bit `field.rawValue` set for each variable field.
-        static var variableFields: Int { 60 }
+        static var matchesLeft: Int { 60 }
+        /// `FieldMask`: bit `field.rawValue` set for each variable field.
+        static var variableFields: Int { 64 }
         /// Int32 per field: the value of `lines` when the field's value last changed.
-        static var lastChanges: Int { 64 }
-        /// UInt32: bit `field.rawValue` set for each field whose value has been seen both as a string
-        /// and as a number (a `ts` written either way): read as `Mode.either`.
-        static var eitherFields: Int { lastChanges + 4 * EventField.count }
+        static var lastChanges: Int { 72 }
+        /// `FieldMask`: bit `field.rawValue` set for each field whose value has been seen both as a
+        /// string and as a number (a `ts` written either way): read as `Mode.either`.
+        static var eitherFields: Int { aligned(lastChanges + 4 * EventField.count) }
         /// Int32s: where the `type` value starts and ends in the shape's line, its quotes included (see
         /// `typeMatches`).
-        static var typeStart: Int { eitherFields + 4 }
-        static var typeEnd: Int { eitherFields + 8 }
+        static var typeStart: Int { eitherFields + 8 }
+        static var typeEnd: Int { eitherFields + 12 }
         /// `EventKind?` (one byte): the kind of the shape's `type`, nil for an escaped name. Stored as the
         /// optional itself, so that reading it back is a load, not a call to `EventKind(rawValue:)`.
-        static var kind: Int { eitherFields + 12 }
-        /// UInt32: bit `field.rawValue` set for each field the shape's line has.
-        static var memberMask: Int { eitherFields + 16 }
+        static var kind: Int { eitherFields + 16 }
+        /// `FieldMask`: bit `field.rawValue` set for each field the shape's line has.
+        static var memberMask: Int { eitherFields + 24 }
         /// 16 bytes each: where the run before the value starts, where the value starts and ends (Int32s),
         /// the field (UInt8), how to read the value (`Mode`, UInt8).
-        static var variables: Int { eitherFields + 24 }
+        static var variables: Int { eitherFields + 32 }
         static var variableStride: Int { 16 }
         /// 32 bytes each: the field's `FieldValue` in the shape's line, its number value, the field
         /// (UInt8), how many variable values come before it (UInt8).
@@ -127,13 +127,16 @@ struct LineShapes {
         /// `InlineTexts`: the common texts (`EventField.commonTexts`) that every line of the shape has as
         /// its line has them: constant, and inline or absent.
         static var sharedTexts: Int { bytes + maxLineLength }
-        /// UInt32: bit `field.rawValue` set for each common text field that is not in `sharedTexts` (a
-        /// variable value, or one escaped or over 16 bytes), which the decoder reads from each line.
-        static var lineTextFields: Int { sharedTexts + MemoryLayout<InlineTexts>.stride }
+        /// `FieldMask`: bit `field.rawValue` set for each common text field that is not in `sharedTexts`
+        /// (a variable value, or one escaped or over 16 bytes), which the decoder reads from each line.
+        static var lineTextFields: Int { aligned(sharedTexts + MemoryLayout<InlineTexts>.stride) }
         /// Int32: the constants of the shared texts, stored after the others: a match leaves them out of
         /// the field table (the decoder does not read them), and `refresh` writes them for learning.
-        static var sharedTextConstantCount: Int { lineTextFields + 4 }
+        static var sharedTextConstantCount: Int { lineTextFields + 8 }
         static var stride: Int { (sharedTextConstantCount + 4 + 63) & ~63 }
+
+        /// `offset` rounded up to a multiple of 8, where a `FieldMask` can be loaded.
+        private static func aligned(_ offset: Int) -> Int { (offset + 7) & ~7 }
     }
 
     private static let restingLines = 4096
@@ -187,7 +190,7 @@ struct LineShapes {
 
     init() {
         precondition(
-            MemoryLayout<FieldValue>.size <= 16 && EventField.count <= 32
+            MemoryLayout<FieldValue>.size <= 16 && EventField.count <= FieldMask.bitWidth
                 && State.order + Self.capacity <= State.blockMatchedStart
                 && State.refreshDue + 8 <= State.shifts
                 && State.shifts + 8 * (Self.maxVariables + 1) <= State.carriedFrom
@@ -197,6 +200,8 @@ struct LineShapes {
                 && State.powersOfTen + 8 * 16 <= State.integerPowersOfTen
                 && State.integerPowersOfTen + 8 * 8 <= State.shapes
                 && Shape.memberFields + EventField.count <= Shape.lines
+                && Shape.variableFields % 8 == 0 && Shape.eitherFields % 8 == 0 && Shape.memberMask % 8 == 0
+                && Shape.lineTextFields % 8 == 0
                 && Shape.constants % 8 == 0 && Shape.fieldTable % 8 == 0 && Shape.sharedTexts % 8 == 0
                 && Shape.stride % 64 == 0,
             "LineShapes layout overlaps")
@@ -354,20 +359,20 @@ struct LineShapes {
 
     /// The common text fields (bit `field.rawValue` each) not among the shared texts of the shape
     /// `match` matched last: the decoder reads these from the line.
-    var lineTextFieldsOfLatestMatch: UInt32 {
-        shape(index(atRank: 0)).load(fromByteOffset: Shape.lineTextFields, as: UInt32.self)
+    var lineTextFieldsOfLatestMatch: FieldMask {
+        shape(index(atRank: 0)).load(fromByteOffset: Shape.lineTextFields, as: FieldMask.self)
     }
 
     /// The fields the line `match` matched last has (bit `field.rawValue` each): the fields it set, and
     /// its shared texts, which it left as they were.
-    var membersOfLatestMatch: UInt32 {
-        shape(index(atRank: 0)).load(fromByteOffset: Shape.memberMask, as: UInt32.self)
+    var membersOfLatestMatch: FieldMask {
+        shape(index(atRank: 0)).load(fromByteOffset: Shape.memberMask, as: FieldMask.self)
     }
 
     /// The fields the most recently matched (or learned) shape reads as variable, for tests.
     var variableFieldsOfLatestShape: Set<EventField> {
         guard used > 0 else { return [] }
-        let bits = shape(index(atRank: 0)).load(fromByteOffset: Shape.variableFields, as: UInt32.self)
+        let bits = shape(index(atRank: 0)).load(fromByteOffset: Shape.variableFields, as: FieldMask.self)
         return Set(EventField.allCases.filter { bits & (1 << $0.rawValue) != 0 })
     }
 
@@ -811,8 +816,8 @@ struct LineShapes {
         // the second time within `changeWindow` lines. A value changing once (a new session, screen or
         // target, which then stays) is taken as the new constant. (Every value that ever changed would,
         // over a long log, make nearly all of them variable; `refreshInterval` undoes the rest.)
-        var variableFields: UInt32 = 0
-        var eitherFields: UInt32 = 0
+        var variableFields: FieldMask = 0
+        var eitherFields: FieldMask = 0
         var variableCount = 0
         let lines = previous.map { $0.load(fromByteOffset: Shape.lines, as: Int32.self) &+ 1 } ?? 0
         let changes = (storage + State.changes).assumingMemoryBound(to: Int32.self)
@@ -822,11 +827,11 @@ struct LineShapes {
         }
         // Constants that differ and change rarely, and those of them the rule above made variable (see
         // `rareChangeLines`).
-        var rareChanges: UInt32 = 0
-        var rareMadeVariable: UInt32 = 0
+        var rareChanges: FieldMask = 0
+        var rareMadeVariable: FieldMask = 0
         if let previous {
-            let previouslyVariable = previous.load(fromByteOffset: Shape.variableFields, as: UInt32.self)
-            let previouslyEither = previous.load(fromByteOffset: Shape.eitherFields, as: UInt32.self)
+            let previouslyVariable = previous.load(fromByteOffset: Shape.variableFields, as: FieldMask.self)
+            let previouslyEither = previous.load(fromByteOffset: Shape.eitherFields, as: FieldMask.self)
             for m in 0..<memberCount {
                 let field = Int(order[m])
                 let value = fields[field]
@@ -892,21 +897,21 @@ struct LineShapes {
         let target = shape(index(atRank: slotRank))
         target.storeBytes(of: Int32(truncatingIfNeeded: count), toByteOffset: Shape.length, as: Int32.self)
         target.storeBytes(of: Int32(truncatingIfNeeded: memberCount), toByteOffset: Shape.memberCount, as: Int32.self)
-        var memberMask: UInt32 = 0
+        var memberMask: FieldMask = 0
         for m in 0..<memberCount {
             target.storeBytes(of: order[m], toByteOffset: Shape.memberFields &+ m, as: UInt8.self)
-            memberMask |= 1 << UInt32(order[m])
+            memberMask |= 1 << FieldMask(order[m])
         }
-        target.storeBytes(of: memberMask, toByteOffset: Shape.memberMask, as: UInt32.self)
+        target.storeBytes(of: memberMask, toByteOffset: Shape.memberMask, as: FieldMask.self)
         target.storeBytes(of: lines, toByteOffset: Shape.lines, as: Int32.self)
-        target.storeBytes(of: variableFields, toByteOffset: Shape.variableFields, as: UInt32.self)
+        target.storeBytes(of: variableFields, toByteOffset: Shape.variableFields, as: FieldMask.self)
         target.storeBytes(of: type.start &- 1, toByteOffset: Shape.typeStart, as: Int32.self)
         target.storeBytes(of: type.end &+ 1, toByteOffset: Shape.typeEnd, as: Int32.self)
         let kind = type.flag || variableFields & (1 << EventField.type.rawValue) != 0
             ? nil
             : EventKind(wireBytes: ByteSlice(start: base + Int(type.start), count: Int(type.end) &- Int(type.start)))
         target.storeBytes(of: kind, toByteOffset: Shape.kind, as: EventKind?.self)
-        target.storeBytes(of: eitherFields, toByteOffset: Shape.eitherFields, as: UInt32.self)
+        target.storeBytes(of: eitherFields, toByteOffset: Shape.eitherFields, as: FieldMask.self)
         target.storeBytes(of: Self.refreshInterval, toByteOffset: Shape.matchesLeft, as: Int32.self)
         let lineTextFields = Self.storeSharedTexts(target, base, count: count, fields: fields, variableFields: variableFields)
         let sharedTextFields = EventField.commonTextBits & ~lineTextFields
@@ -979,8 +984,8 @@ struct LineShapes {
     /// to an event, has for the same fields; the field table is the same, and each field's value is
     /// read alone, so the changed line decodes to an event too, with those texts.
     private func carrySessionTexts(from previous: UnsafeMutableRawPointer, to base: UnsafePointer<UInt8>, fields: UnsafePointer<FieldValue>) {
-        let previouslyVariable = previous.load(fromByteOffset: Shape.variableFields, as: UInt32.self)
-        var carried: UInt32 = 0
+        let previouslyVariable = previous.load(fromByteOffset: Shape.variableFields, as: FieldMask.self)
+        var carried: FieldMask = 0
         for field in Self.sessionTexts where previouslyVariable & field.bit == 0 {
             let old = Self.fieldValue(previous, field.rawValue)
             let new = fields[field.rawValue]
@@ -1003,10 +1008,10 @@ struct LineShapes {
         for rank in 0..<used {
             let other = shape(index(atRank: rank))
             guard other != previous else { continue }
-            let variable = other.load(fromByteOffset: Shape.variableFields, as: UInt32.self)
+            let variable = other.load(fromByteOffset: Shape.variableFields, as: FieldMask.self)
             let otherBytes = other + Shape.bytes
             // The fields of `other` that hold the previous shape's value as a constant.
-            var replaced: UInt32 = 0
+            var replaced: FieldMask = 0
             for field in Self.sessionTexts where carried & field.bit != 0 && variable & field.bit == 0 {
                 let old = Self.fieldValue(previous, field.rawValue)
                 let value = Self.fieldValue(other, field.rawValue)
@@ -1063,10 +1068,10 @@ struct LineShapes {
     /// (`EventTexts.setInline`). The others the decoder reads from each line; returns them.
     private static func storeSharedTexts(
         _ target: UnsafeMutableRawPointer, _ base: UnsafePointer<UInt8>, count: Int,
-        fields: UnsafePointer<FieldValue>, variableFields: UInt32
-    ) -> UInt32 {
+        fields: UnsafePointer<FieldValue>, variableFields: FieldMask
+    ) -> FieldMask {
         var shared = InlineTexts()
-        var lineFields: UInt32 = 0
+        var lineFields: FieldMask = 0
         for (field, slot) in EventField.commonTexts {
             let value = fields[field.rawValue]
             let length = Int(value.end) &- Int(value.start)
@@ -1079,7 +1084,7 @@ struct LineShapes {
             }
         }
         target.storeBytes(of: shared, toByteOffset: Shape.sharedTexts, as: InlineTexts.self)
-        target.storeBytes(of: lineFields, toByteOffset: Shape.lineTextFields, as: UInt32.self)
+        target.storeBytes(of: lineFields, toByteOffset: Shape.lineTextFields, as: FieldMask.self)
         return lineFields
     }
 

@@ -24,6 +24,10 @@ extension EventKind {
         case (14, 0x6E): .tabSwitch
         case (16, 0x63): .contentMutation
         case (17, 0x70): .pencilDoubleTap
+        case (9, 0x61): .appReady
+        case (18, 0x70): .permissionRequest
+        case (13, 0x72): .ratingPrompt
+        case (14, 0x77): .widgetDisplay
         default: nil
         }
         guard let kind, b == kind.wireNameLiteral else { return nil }
@@ -141,6 +145,42 @@ extension CaptureSource {
     init?(wireBytes b: ByteSlice) {
         if b == "camera" { self = .camera }
         else if b == "microphone" { self = .microphone }
+        else { return nil }
+    }
+}
+
+extension Permission {
+    init?(wireBytes b: ByteSlice) {
+        if b == "location" { self = .location }
+        else if b == "camera" { self = .camera }
+        else if b == "microphone" { self = .microphone }
+        else if b == "photos" { self = .photos }
+        else if b == "contacts" { self = .contacts }
+        else if b == "calendar" { self = .calendar }
+        else if b == "reminders" { self = .reminders }
+        else if b == "notifications" { self = .notifications }
+        else if b == "tracking" { self = .tracking }
+        else if b == "bluetooth" { self = .bluetooth }
+        else if b == "health" { self = .health }
+        else if b == "motion" { self = .motion }
+        else { return nil }
+    }
+}
+
+extension PermissionResult {
+    init?(wireBytes b: ByteSlice) {
+        if b == "granted" { self = .granted }
+        else if b == "denied" { self = .denied }
+        else if b == "already_decided" { self = .alreadyDecided }
+        else { return nil }
+    }
+}
+
+extension WidgetContent {
+    init?(wireBytes b: ByteSlice) {
+        if b == "fresh" { self = .fresh }
+        else if b == "cached" { self = .cached }
+        else if b == "placeholder" { self = .placeholder }
         else { return nil }
     }
 }

@@ -51,6 +51,9 @@ extension TouchPhase: Codable {}
 extension TouchInput: Codable {}
 extension MutationAction: Codable {}
 extension LoadingIndicator: Codable {}
+extension Permission: Codable {}
+extension PermissionResult: Codable {}
+extension WidgetContent: Codable {}
 
 extension PencilTapAction: Codable {
     public init(from decoder: any Decoder) throws {

@@ -90,3 +90,20 @@ public enum LoadingIndicator: String, CaseIterable, Sendable {
 public enum CaptureSource: String, CaseIterable, Sendable {
     case camera, microphone
 }
+
+/// The personal data or capability a `permission.request` asks for.
+public enum Permission: String, CaseIterable, Sendable {
+    case location, camera, microphone, photos, contacts, calendar, reminders, notifications, tracking
+    case bluetooth, health, motion
+}
+
+/// How a permission request ended; `alreadyDecided` means the system showed no prompt.
+public enum PermissionResult: String, CaseIterable, Sendable {
+    case granted, denied
+    case alreadyDecided = "already_decided"
+}
+
+/// What a widget showed as it appeared.
+public enum WidgetContent: String, CaseIterable, Sendable {
+    case fresh, cached, placeholder
+}

@@ -3,6 +3,7 @@ public enum EventKind: UInt8, CaseIterable, Sendable, Hashable {
     case sessionStart, sessionEnd, touch, pencilDoubleTap, haptic, outcome
     case tabSwitch, navPush, navPop, modalPresent, modalDismiss, contentMutation
     case loadingStart, loadingEnd, captureStart, captureStop
+    case appReady, permissionRequest, ratingPrompt, widgetDisplay
 
     /// The `type` string in the log.
     public var wireName: String { wireNameLiteral.description }
@@ -26,6 +27,10 @@ public enum EventKind: UInt8, CaseIterable, Sendable, Hashable {
         case .loadingEnd: "loading.end"
         case .captureStart: "capture.start"
         case .captureStop: "capture.stop"
+        case .appReady: "app.ready"
+        case .permissionRequest: "permission.request"
+        case .ratingPrompt: "rating.prompt"
+        case .widgetDisplay: "widget.display"
         }
     }
 
@@ -71,7 +76,7 @@ public struct EventKindSet: OptionSet, Sendable, Hashable {
         contains(.touch) || rawValue & Self.phaseBit(phase) != 0
     }
 
-    /// The phases' bits follow the kinds' (`EventKind` has 16 cases).
+    /// The phases' bits follow the kinds' (`EventKind` has 20 cases, `TouchPhase` 4: 24 of the 32 bits).
     private static func phaseBit(_ phase: TouchPhase) -> UInt32 {
         1 << UInt32(EventKind.allCases.count + phase.ordinal)
     }

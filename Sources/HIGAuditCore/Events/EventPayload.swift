@@ -16,6 +16,10 @@ public enum EventPayload: Sendable, Equatable, Codable {
     case loadingEnd(id: String)
     case captureStart(source: CaptureSource)
     case captureStop(source: CaptureSource)
+    case appReady
+    case permissionRequest(permission: Permission, result: PermissionResult?)
+    case ratingPrompt
+    case widgetDisplay(widget: String, content: WidgetContent, loadMs: Double?)
 
     public var kind: EventKind {
         switch self {
@@ -35,6 +39,10 @@ public enum EventPayload: Sendable, Equatable, Codable {
         case .loadingEnd: .loadingEnd
         case .captureStart: .captureStart
         case .captureStop: .captureStop
+        case .appReady: .appReady
+        case .permissionRequest: .permissionRequest
+        case .ratingPrompt: .ratingPrompt
+        case .widgetDisplay: .widgetDisplay
         }
     }
 }

@@ -1,68 +1,44 @@
 /// Every rule hig-audit knows, in rule-id order: the single list behind the `rules` listing, the
 /// summary table's rows, the config file's keys and the generic example test.
 ///
-/// Adding a rule means: its file, a case in `RuleSlot`, a field in `RuleStates` and in
-/// `ConfiguredRules`, and one line in each `switch` below. The hand-written dispatch keeps the
-/// per-event path free of existentials (STYLE: "a hand-written registry array is enough").
+/// Adding a rule means its file and two lines in `RuleStates`: a stored property for its state and a
+/// line in `visitAll`. Everything else (descriptions, dispatch bits, checkpoint keys, observing and
+/// finishing) is derived from that list, and `RuleRegistryTests` fails when a state property has no
+/// line in it. The list hands each rule's type statically to a generic visitor, so the per-event
+/// dispatch has no existentials (STYLE: "a hand-written registry array is enough").
 public enum RuleRegistry {
-    public static let descriptions: [RuleDescription] = RuleSlot.allCases.map(\.description)
+    public static let descriptions: [RuleDescription] = {
+        var collector = DescriptionCollector()
+        var states = RuleStates()
+        states.visitAll(&collector)
+        return collector.descriptions
+    }()
 
     public static func description(of identifier: String) -> RuleDescription? {
         descriptions.first { $0.identifier == identifier }
     }
 }
 
-/// One registered rule; case order is rule-id order.
-enum RuleSlot: Int, CaseIterable, Sendable {
-    case destructiveDoubleTap
-    case forcedTabSwitch
-    case hapticDuringCapture
-    case hapticMismatch
-    case hapticOveruse
-    case hapticWhenDisabled
-    case loadingWithoutIndicator
-    case modalDepth
-    case modalOverPopover
-    case pencilPreferenceIgnored
-    case tabStateLost
-
-    var description: RuleDescription {
-        switch self {
-        case .destructiveDoubleTap: DestructiveDoubleTapRule.description
-        case .forcedTabSwitch: ForcedTabSwitchRule.description
-        case .hapticDuringCapture: HapticDuringCaptureRule.description
-        case .hapticMismatch: HapticMismatchRule.description
-        case .hapticOveruse: HapticOveruseRule.description
-        case .hapticWhenDisabled: HapticWhenDisabledRule.description
-        case .loadingWithoutIndicator: LoadingWithoutIndicatorRule.description
-        case .modalDepth: ModalDepthRule.description
-        case .modalOverPopover: ModalOverPopoverRule.description
-        case .pencilPreferenceIgnored: PencilPreferenceIgnoredRule.description
-        case .tabStateLost: TabStateLostRule.description
-        }
-    }
-
-    var interests: EventKindSet {
-        switch self {
-        case .destructiveDoubleTap: DestructiveDoubleTapRule.interests
-        case .forcedTabSwitch: ForcedTabSwitchRule.interests
-        case .hapticDuringCapture: HapticDuringCaptureRule.interests
-        case .hapticMismatch: HapticMismatchRule.interests
-        case .hapticOveruse: HapticOveruseRule.interests
-        case .hapticWhenDisabled: HapticWhenDisabledRule.interests
-        case .loadingWithoutIndicator: LoadingWithoutIndicatorRule.interests
-        case .modalDepth: ModalDepthRule.interests
-        case .modalOverPopover: ModalOverPopoverRule.interests
-        case .pencilPreferenceIgnored: PencilPreferenceIgnoredRule.interests
-        case .tabStateLost: TabStateLostRule.interests
-        }
-    }
+/// Something done to every registered rule in turn, with its state for one session.
+///
+/// `visit` is called once per rule, in the order of `RuleStates.visitAll` (rule-id order); a visitor
+/// numbers the rules by counting its calls, and that number is the rule's dispatch bit. `event` and
+/// `session` are the ones handed to `visitAll`, passed through rather than kept in the visitor so that
+/// observing an event never copies it; visitors that need neither get placeholders.
+protocol RuleVisitor {
+    mutating func visit<Rule: SessionRule>(
+        _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext)
 }
 
 /// Every rule's state for one session: a plain `Codable` value, so open sessions can be checkpointed.
 /// Disabled rules keep their (empty) initial state.
-public struct RuleStates: Sendable, Equatable, Codable {
+///
+/// A checkpoint keeps each state under the rule's id in camel case (`hapticOveruse`); a checkpoint
+/// written before a rule existed has no key for it, and that rule starts from its initial state, as
+/// it would have had the rule been disabled until then.
+public struct RuleStates: Sendable, Equatable {
     public var destructiveDoubleTap = DestructiveDoubleTapRule.State()
+    public var earlyRatingPrompt = EarlyRatingPromptRule.State()
     public var forcedTabSwitch = ForcedTabSwitchRule.State()
     public var hapticDuringCapture = HapticDuringCaptureRule.State()
     public var hapticMismatch = HapticMismatchRule.State()
@@ -72,9 +48,61 @@ public struct RuleStates: Sendable, Equatable, Codable {
     public var modalDepth = ModalDepthRule.State()
     public var modalOverPopover = ModalOverPopoverRule.State()
     public var pencilPreferenceIgnored = PencilPreferenceIgnoredRule.State()
+    public var slowLaunch = SlowLaunchRule.State()
     public var tabStateLost = TabStateLostRule.State()
+    public var unpromptedPermissionRequest = UnpromptedPermissionRequestRule.State()
+    public var widgetPlaceholder = WidgetPlaceholderRule.State()
 
     public init() {}
+
+    /// The registry: every rule with its state, in rule-id order (`RuleRegistryTests` checks the order
+    /// and that every property above is visited).
+    @inline(__always)
+    mutating func visitAll<Visitor: RuleVisitor>(
+        _ visitor: inout Visitor, event: borrowing Event, session: inout SessionContext
+    ) {
+        visitor.visit(DestructiveDoubleTapRule.self, state: &destructiveDoubleTap, event: event, session: &session)
+        visitor.visit(EarlyRatingPromptRule.self, state: &earlyRatingPrompt, event: event, session: &session)
+        visitor.visit(ForcedTabSwitchRule.self, state: &forcedTabSwitch, event: event, session: &session)
+        visitor.visit(HapticDuringCaptureRule.self, state: &hapticDuringCapture, event: event, session: &session)
+        visitor.visit(HapticMismatchRule.self, state: &hapticMismatch, event: event, session: &session)
+        visitor.visit(HapticOveruseRule.self, state: &hapticOveruse, event: event, session: &session)
+        visitor.visit(HapticWhenDisabledRule.self, state: &hapticWhenDisabled, event: event, session: &session)
+        visitor.visit(LoadingWithoutIndicatorRule.self, state: &loadingWithoutIndicator, event: event, session: &session)
+        visitor.visit(ModalDepthRule.self, state: &modalDepth, event: event, session: &session)
+        visitor.visit(ModalOverPopoverRule.self, state: &modalOverPopover, event: event, session: &session)
+        visitor.visit(PencilPreferenceIgnoredRule.self, state: &pencilPreferenceIgnored, event: event, session: &session)
+        visitor.visit(SlowLaunchRule.self, state: &slowLaunch, event: event, session: &session)
+        visitor.visit(TabStateLostRule.self, state: &tabStateLost, event: event, session: &session)
+        visitor.visit(UnpromptedPermissionRequestRule.self, state: &unpromptedPermissionRequest, event: event, session: &session)
+        visitor.visit(WidgetPlaceholderRule.self, state: &widgetPlaceholder, event: event, session: &session)
+    }
+
+    /// `visitAll` for visitors that use neither an event nor a session (off the per-event path).
+    mutating func visitAll<Visitor: RuleVisitor>(_ visitor: inout Visitor) {
+        var scratch = SessionContext(session: "")
+        visitAll(&visitor, event: Self.placeholderEvent, session: &scratch)
+    }
+
+    private static let placeholderEvent = Event(ts: 0, session: "", payload: .sessionEnd)
+
+    /// How many rules `visitAll` visits.
+    static let registeredCount = RuleRegistry.descriptions.count
+
+    /// The key a rule's state has in a checkpoint: its id in camel case, the name of its property.
+    static func codingKey(for identifier: String) -> String {
+        var key = ""
+        var upperNext = false
+        for character in identifier {
+            if character == "-" {
+                upperNext = true
+            } else {
+                key += upperNext ? character.uppercased() : String(character)
+                upperNext = false
+            }
+        }
+        return key
+    }
 }
 
 extension RuleStates {
@@ -87,126 +115,265 @@ extension RuleStates {
     }
 }
 
+extension RuleStates: Codable {
+    struct StateKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        self.init()
+        var reader = StateDecoding(container: try decoder.container(keyedBy: StateKey.self))
+        visitAll(&reader)
+        if let error = reader.error { throw error }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var writer = StateEncoding(container: encoder.container(keyedBy: StateKey.self))
+        var states = self
+        states.visitAll(&writer)
+        if let error = writer.error { throw error }
+    }
+
+    /// Reads each rule's state that the checkpoint has; a missing one stays initial.
+    private struct StateDecoding: RuleVisitor {
+        let container: KeyedDecodingContainer<StateKey>
+        var error: (any Error)?
+
+        mutating func visit<Rule: SessionRule>(
+            _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
+        ) {
+            guard error == nil else { return }
+            do {
+                let key = StateKey(stringValue: RuleStates.codingKey(for: Rule.identifier))
+                if let decoded = try container.decodeIfPresent(Rule.State.self, forKey: key) { state = decoded }
+            } catch {
+                self.error = error
+            }
+        }
+    }
+
+    private struct StateEncoding: RuleVisitor {
+        var container: KeyedEncodingContainer<StateKey>
+        var error: (any Error)?
+
+        mutating func visit<Rule: SessionRule>(
+            _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
+        ) {
+            guard error == nil else { return }
+            do {
+                try container.encode(state, forKey: StateKey(stringValue: RuleStates.codingKey(for: Rule.identifier)))
+            } catch {
+                self.error = error
+            }
+        }
+    }
+}
+
+private struct DescriptionCollector: RuleVisitor {
+    var descriptions: [RuleDescription] = []
+
+    mutating func visit<Rule: SessionRule>(
+            _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
+        ) {
+        descriptions.append(Rule.description)
+    }
+}
+
 /// The rules of one run with their parameters read, and a table from event kind to the enabled rules
 /// that want it.
+///
+/// The configured rule values live in one allocation, each at the offset `RuleValueLayout` gives it
+/// in visiting order, so that a visitor reads the value of the rule it is handed by its static type.
 struct ConfiguredRules: Sendable {
-    let destructiveDoubleTap: DestructiveDoubleTapRule
-    let forcedTabSwitch: ForcedTabSwitchRule
-    let hapticDuringCapture: HapticDuringCaptureRule
-    let hapticMismatch: HapticMismatchRule
-    let hapticOveruse: HapticOveruseRule
-    let hapticWhenDisabled: HapticWhenDisabledRule
-    let loadingWithoutIndicator: LoadingWithoutIndicatorRule
-    let modalDepth: ModalDepthRule
-    let modalOverPopover: ModalOverPopoverRule
-    let pencilPreferenceIgnored: PencilPreferenceIgnoredRule
-    let tabStateLost: TabStateLostRule
-
-    let enabled: [RuleSlot]
-    /// Indexed by `EventKind.rawValue`: the enabled rules interested in that kind, one bit per
-    /// `RuleSlot.rawValue`. Bits rather than an array of slots per kind: reading an inner array
-    /// retained and released it on every event.
+    private let values: RuleValues
+    /// One bit per enabled rule, by visiting position.
+    let enabledBits: UInt32
+    let enabledDescriptions: [RuleDescription]
+    /// Indexed by `EventKind.rawValue`: the enabled rules interested in that kind, one bit per rule by
+    /// visiting position. Bits rather than an array of rules per kind: reading an inner array retained
+    /// and released it on every event.
     private let dispatch: [UInt32]
     /// The same for touches, by `TouchPhase.ordinal`: most events are touches in mid-stroke, which the
     /// rules that only want a touch's start or end are then not handed.
     private let touchDispatch: [UInt32]
 
     init(configuration: AuditConfiguration) {
-        destructiveDoubleTap = DestructiveDoubleTapRule(configuration: configuration)
-        forcedTabSwitch = ForcedTabSwitchRule(configuration: configuration)
-        hapticDuringCapture = HapticDuringCaptureRule(configuration: configuration)
-        hapticMismatch = HapticMismatchRule(configuration: configuration)
-        hapticOveruse = HapticOveruseRule(configuration: configuration)
-        hapticWhenDisabled = HapticWhenDisabledRule(configuration: configuration)
-        loadingWithoutIndicator = LoadingWithoutIndicatorRule(configuration: configuration)
-        modalDepth = ModalDepthRule(configuration: configuration)
-        modalOverPopover = ModalOverPopoverRule(configuration: configuration)
-        pencilPreferenceIgnored = PencilPreferenceIgnoredRule(configuration: configuration)
-        tabStateLost = TabStateLostRule(configuration: configuration)
-
-        precondition(RuleSlot.allCases.count <= UInt32.bitWidth, "one dispatch bit per rule")
-        let enabled = RuleSlot.allCases.filter { configuration.isEnabled($0.description) }
-        self.enabled = enabled
-        dispatch = EventKind.allCases.map { kind in
-            enabled.filter { $0.interests.contains(kind) }.reduce(0) { $0 | 1 << UInt32($1.rawValue) }
-        }
-        touchDispatch = TouchPhase.allCases.map { phase in
-            enabled.filter { $0.interests.contains(touchesIn: phase) }.reduce(0) { $0 | 1 << UInt32($1.rawValue) }
-        }
+        precondition(RuleStates.registeredCount <= UInt32.bitWidth, "one dispatch bit per rule")
         precondition(TouchPhase.allCases.map(\.ordinal) == Array(TouchPhase.allCases.indices), "ordinals index allCases")
+        values = RuleValues(configuration: configuration)
+        var survey = InterestSurvey(configuration: configuration)
+        var states = RuleStates()
+        states.visitAll(&survey)
+        enabledBits = survey.enabledBits
+        enabledDescriptions = survey.enabledDescriptions
+        dispatch = survey.dispatch
+        touchDispatch = survey.touchDispatch
     }
 
-    var enabledDescriptions: [RuleDescription] { enabled.map(\.description) }
-
-    /// Rule-id order. One test a rule rather than a `switch` on each pending rule in a loop: that one
-    /// indirect jump took a different target on each turn (three rules an event on average) and was
-    /// mispredicted ~3 times an event in cachegrind's model (46% of `analyze`'s mispredicted indirect
-    /// branches, 9% of all its mispredictions); these tests follow the kind of event and are predicted.
-    func observe(_ event: Event, states: inout RuleStates, in session: inout SessionContext) {
+    /// Hands `event` to each enabled rule that wants it, in rule-id order. One test a rule rather than
+    /// a `switch` on each pending rule in a loop: that one indirect jump took a different target on
+    /// each turn and was mispredicted about three times an event; these tests follow the kind of
+    /// event and are predicted.
+    ///
+    /// Out of line, so that the list (`visitAll`) is inlined here with its visitor a local value, which
+    /// makes each rule's bit and value offset a constant. The event is passed through, never copied.
+    @inline(never)
+    func observe(_ event: borrowing Event, states: inout RuleStates, in session: inout SessionContext) {
         let pending = slots(for: event)
         guard pending != 0 else { return }
-        if pending & Self.bit(.destructiveDoubleTap) != 0 {
-            destructiveDoubleTap.observe(event, state: &states.destructiveDoubleTap, in: &session)
-        }
-        if pending & Self.bit(.forcedTabSwitch) != 0 {
-            forcedTabSwitch.observe(event, state: &states.forcedTabSwitch, in: &session)
-        }
-        if pending & Self.bit(.hapticDuringCapture) != 0 {
-            hapticDuringCapture.observe(event, state: &states.hapticDuringCapture, in: &session)
-        }
-        if pending & Self.bit(.hapticMismatch) != 0 {
-            hapticMismatch.observe(event, state: &states.hapticMismatch, in: &session)
-        }
-        if pending & Self.bit(.hapticOveruse) != 0 {
-            hapticOveruse.observe(event, state: &states.hapticOveruse, in: &session)
-        }
-        if pending & Self.bit(.hapticWhenDisabled) != 0 {
-            hapticWhenDisabled.observe(event, state: &states.hapticWhenDisabled, in: &session)
-        }
-        if pending & Self.bit(.loadingWithoutIndicator) != 0 {
-            loadingWithoutIndicator.observe(event, state: &states.loadingWithoutIndicator, in: &session)
-        }
-        if pending & Self.bit(.modalDepth) != 0 {
-            modalDepth.observe(event, state: &states.modalDepth, in: &session)
-        }
-        if pending & Self.bit(.modalOverPopover) != 0 {
-            modalOverPopover.observe(event, state: &states.modalOverPopover, in: &session)
-        }
-        if pending & Self.bit(.pencilPreferenceIgnored) != 0 {
-            pencilPreferenceIgnored.observe(event, state: &states.pencilPreferenceIgnored, in: &session)
-        }
-        if pending & Self.bit(.tabStateLost) != 0 {
-            tabStateLost.observe(event, state: &states.tabStateLost, in: &session)
-        }
+        var observation = Observation(values: values.storage, pending: pending)
+        states.visitAll(&observation, event: event, session: &session)
     }
 
-    /// The enabled rules that want `event`, one bit per `RuleSlot.rawValue`.
+    /// The enabled rules that want `event`, one bit per rule by visiting position.
     @inline(__always)
-    func slots(for event: Event) -> UInt32 {
+    func slots(for event: borrowing Event) -> UInt32 {
         if case .touch(let touch) = event.payload { return touchDispatch[touch.phase.ordinal] }
         return dispatch[Int(event.kind.rawValue)]
     }
 
-    @inline(__always)
-    static func bit(_ slot: RuleSlot) -> UInt32 { 1 << UInt32(slot.rawValue) }
-
     func finish(states: inout RuleStates, in session: inout SessionContext) {
-        for slot in enabled {
-            switch slot {
-            case .destructiveDoubleTap: destructiveDoubleTap.finish(state: &states.destructiveDoubleTap, in: &session)
-            case .forcedTabSwitch: forcedTabSwitch.finish(state: &states.forcedTabSwitch, in: &session)
-            case .hapticDuringCapture: hapticDuringCapture.finish(state: &states.hapticDuringCapture, in: &session)
-            case .hapticMismatch: hapticMismatch.finish(state: &states.hapticMismatch, in: &session)
-            case .hapticOveruse: hapticOveruse.finish(state: &states.hapticOveruse, in: &session)
-            case .hapticWhenDisabled: hapticWhenDisabled.finish(state: &states.hapticWhenDisabled, in: &session)
-            case .loadingWithoutIndicator:
-                loadingWithoutIndicator.finish(state: &states.loadingWithoutIndicator, in: &session)
-            case .modalDepth: modalDepth.finish(state: &states.modalDepth, in: &session)
-            case .modalOverPopover: modalOverPopover.finish(state: &states.modalOverPopover, in: &session)
-            case .pencilPreferenceIgnored:
-                pencilPreferenceIgnored.finish(state: &states.pencilPreferenceIgnored, in: &session)
-            case .tabStateLost: tabStateLost.finish(state: &states.tabStateLost, in: &session)
+        var finishing = Finishing(values: values.storage, enabled: enabledBits)
+        states.visitAll(&finishing, event: Self.closingEvent, session: &session)
+    }
+
+    /// What `finish` hands the visitors for an event: none is observed there.
+    private static let closingEvent = Event(ts: 0, session: "", payload: .sessionEnd)
+
+    /// Hands one event to the rules whose bits are in `pending`.
+    private struct Observation: RuleVisitor {
+        let values: UnsafeMutableRawPointer
+        let pending: UInt32
+        var layout = RuleValueLayout()
+
+        @inline(__always)
+        mutating func visit<Rule: SessionRule>(
+            _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
+        ) {
+            let (slot, offset) = layout.place(Rule.self)
+            guard pending & (1 << UInt32(slot)) != 0 else { return }
+            (values + offset).assumingMemoryBound(to: Rule.self).pointee.observe(event, state: &state, in: &session)
+        }
+    }
+
+    private struct Finishing: RuleVisitor {
+        let values: UnsafeMutableRawPointer
+        let enabled: UInt32
+        var layout = RuleValueLayout()
+
+        mutating func visit<Rule: SessionRule>(
+            _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
+        ) {
+            let (slot, offset) = layout.place(Rule.self)
+            guard enabled & (1 << UInt32(slot)) != 0 else { return }
+            (values + offset).assumingMemoryBound(to: Rule.self).pointee.finish(state: &state, in: &session)
+        }
+    }
+
+    /// Which rules are enabled and which kinds each wants.
+    private struct InterestSurvey: RuleVisitor {
+        let configuration: AuditConfiguration
+        var slot = 0
+        var enabledBits: UInt32 = 0
+        var enabledDescriptions: [RuleDescription] = []
+        var dispatch = [UInt32](repeating: 0, count: EventKind.allCases.count)
+        var touchDispatch = [UInt32](repeating: 0, count: TouchPhase.allCases.count)
+
+        init(configuration: AuditConfiguration) {
+            self.configuration = configuration
+        }
+
+        mutating func visit<Rule: SessionRule>(
+            _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
+        ) {
+            defer { slot += 1 }
+            guard configuration.isEnabled(Rule.description) else { return }
+            let bit: UInt32 = 1 << UInt32(slot)
+            enabledBits |= bit
+            enabledDescriptions.append(Rule.description)
+            for kind in EventKind.allCases where Rule.interests.contains(kind) {
+                dispatch[Int(kind.rawValue)] |= bit
             }
+            for phase in TouchPhase.allCases where Rule.interests.contains(touchesIn: phase) {
+                touchDispatch[phase.ordinal] |= bit
+            }
+        }
+    }
+}
+
+/// Where each rule's configured value sits in `RuleValues`: the rules one after another in visiting
+/// order, each at its type's alignment. Every visitor that reads the values walks it the same way.
+struct RuleValueLayout {
+    private(set) var slot = 0
+    private(set) var end = 0
+
+    /// The next rule's position in the list and byte offset.
+    @inline(__always)
+    mutating func place<Rule: SessionRule>(_ rule: Rule.Type) -> (slot: Int, offset: Int) {
+        let alignment = MemoryLayout<Rule>.alignment
+        let offset = (end + alignment - 1) / alignment * alignment
+        end = offset + MemoryLayout<Rule>.stride
+        defer { slot += 1 }
+        return (slot, offset)
+    }
+}
+
+/// The configured rule values of one run, immutable once built (hence `@unchecked Sendable`).
+private final class RuleValues: @unchecked Sendable {
+    let storage: UnsafeMutableRawPointer
+
+    init(configuration: AuditConfiguration) {
+        var measure = Measuring()
+        var states = RuleStates()
+        states.visitAll(&measure)
+        storage = .allocate(byteCount: max(measure.layout.end, 1), alignment: 16)
+        var building = Building(storage: storage, configuration: configuration)
+        states.visitAll(&building)
+    }
+
+    deinit {
+        var states = RuleStates()
+        var releasing = Releasing(storage: storage)
+        states.visitAll(&releasing)
+        storage.deallocate()
+    }
+
+    private struct Measuring: RuleVisitor {
+        var layout = RuleValueLayout()
+
+        mutating func visit<Rule: SessionRule>(
+            _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
+        ) {
+            precondition(MemoryLayout<Rule>.alignment <= 16, "rule values are at most 16-byte aligned")
+            _ = layout.place(Rule.self)
+        }
+    }
+
+    private struct Building: RuleVisitor {
+        let storage: UnsafeMutableRawPointer
+        let configuration: AuditConfiguration
+        var layout = RuleValueLayout()
+
+        mutating func visit<Rule: SessionRule>(
+            _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
+        ) {
+            let offset = layout.place(Rule.self).offset
+            (storage + offset).initializeMemory(as: Rule.self, to: Rule(configuration: configuration))
+        }
+    }
+
+    private struct Releasing: RuleVisitor {
+        let storage: UnsafeMutableRawPointer
+        var layout = RuleValueLayout()
+
+        mutating func visit<Rule: SessionRule>(
+            _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
+        ) {
+            let offset = layout.place(Rule.self).offset
+            (storage + offset).assumingMemoryBound(to: Rule.self).deinitialize(count: 1)
         }
     }
 }

@@ -65,6 +65,16 @@ let novemberTwentieth: Int64 = 1_795_208_645_123
         (#""type":"loading.end","id":"L1""#, .loadingEnd(id: "L1")),
         (#""type":"capture.start","source":"camera""#, .captureStart(source: .camera)),
         (#""type":"capture.stop","source":"microphone""#, .captureStop(source: .microphone)),
+        (#""type":"app.ready""#, .appReady),
+        (#""type":"permission.request","permission":"location""#, .permissionRequest(permission: .location, result: nil)),
+        (#""type":"permission.request","permission":"tracking","result":"already_decided""#,
+         .permissionRequest(permission: .tracking, result: .alreadyDecided)),
+        (#""type":"permission.request","permission":"health","result":null"#, .permissionRequest(permission: .health, result: nil)),
+        (#""type":"rating.prompt""#, .ratingPrompt),
+        (#""type":"widget.display","widget":"recent","content":"cached""#,
+         .widgetDisplay(widget: "recent", content: .cached, loadMs: nil)),
+        (#""type":"widget.display","widget":"recent","content":"placeholder","load_ms":1200.5"#,
+         .widgetDisplay(widget: "recent", content: .placeholder, loadMs: 1200.5)),
     ])
     func everyEventTypeDecodesToItsPayload(fields: String, payload: EventPayload) {
         let event = decodedEvent(#"{"ts":1000,"session":"s1","# + fields + "}")
@@ -108,6 +118,16 @@ let novemberTwentieth: Int64 = 1_795_208_645_123
         for value in CaptureSource.allCases {
             let line = #"{"ts":1,"session":"s","type":"capture.start","source":"\#(value.rawValue)"}"#
             #expect(decodedEvent(line)?.payload == EventPayload.captureStart(source: value))
+        }
+        for value in Permission.allCases {
+            for result in PermissionResult.allCases {
+                let line = #"{"ts":1,"session":"s","type":"permission.request","permission":"\#(value.rawValue)","result":"\#(result.rawValue)"}"#
+                #expect(decodedEvent(line)?.payload == EventPayload.permissionRequest(permission: value, result: result))
+            }
+        }
+        for value in WidgetContent.allCases {
+            let line = #"{"ts":1,"session":"s","type":"widget.display","widget":"w","content":"\#(value.rawValue)","load_ms":3}"#
+            #expect(decodedEvent(line)?.payload == EventPayload.widgetDisplay(widget: "w", content: value, loadMs: 3))
         }
         for value in PencilPreferredAction.allCases {
             let line = #"{"ts":1,"session":"s","type":"pencil.double_tap","action":"\#(value.rawValue)"}"#

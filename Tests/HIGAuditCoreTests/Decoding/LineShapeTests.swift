@@ -159,6 +159,8 @@ import Testing
             #""type":"modal.dismiss","modal":"m""#, #""type":"content.mutation","action":"delete""#,
             #""type":"loading.start","indicator":"spinner""#, #""type":"loading.end""#,
             #""type":"capture.start","source":"camera""#, #""type":"capture.stop","source":"camera""#,
+            #""type":"app.ready""#, #""type":"permission.request","permission":"camera","result":"granted""#,
+            #""type":"rating.prompt""#, #""type":"widget.display","widget":"w","content":"cached","load_ms":12.5"#,
             #""t\u0079pe":"touch","phase":"moved""#, #""type":"t\u006fuch","phase":"ended""#,
         ]
         var learning = EventDecoder()
@@ -390,7 +392,7 @@ import Testing
             : "\(1_795_208_645_123 + random.next() % 100_000)"
         let head = #"{"ts":\#(ts),"session":"\#(session)","#
         let common = #""id":"e\#(random.next() % 100_000)","device":"ipad-0011","app_version":"5.2.1","screen":"\#(chance(97) ? "canvas.editor" : pick(screens))""#
-        switch random.next() % 20 {
+        switch random.next() % 30 {
         case 0:
             return head + #""type":"haptic","# + common + #","kind":"\#(pick(["impact.light", "selection"]))"}"#
         case 1:
@@ -399,6 +401,16 @@ import Testing
             return head + #""type":"nav.tab_switch","# + common + #","from":"tab:\#(pick(["A", "B"]))","to":"tab:\#(pick(["A", "B", "C"]))"}"#
         case 3:
             return head + #""type":"content.mutation","# + common + #","action":"delete","object":"\#(pick(["doc", "layer"]))","undoable":\#(chance(50))}"#
+        case 4:
+            return head + #""type":"app.ready","# + common + "}"
+        case 5:
+            let result = chance(30) ? "" : #","result":"\#(pick(["granted", "denied", "already_decided"]))""#
+            return head + #""type":"permission.request","# + common + #","permission":"\#(pick(["camera", "location", "notifications"]))""# + result + "}"
+        case 6:
+            return head + #""type":"rating.prompt","# + common + "}"
+        case 7:
+            let load = chance(20) ? "" : #","load_ms":\#(chance(50) ? "\(random.next() % 3000)" : "\(random.next() % 3000).\(random.next() % 10)")"#
+            return head + #""type":"widget.display","# + common + #","widget":"\#(pick(["recent", "weather"]))","content":"\#(pick(["fresh", "cached", "placeholder"]))""# + load + "}"
         default:
             let phase = chance(75) ? "moved" : pick(["began", "ended", "cancelled"])
             let target = chance(90) ? "canvas" : pick(targets)

@@ -146,4 +146,53 @@ import Testing
         #expect(second.checkpoint().sessions.map(\.id) == ["a2", "b"])
         #expect(second.checkpoint().sessions.map(\.device) == ["A", "B"])
     }
+
+    /// A checkpoint from the version with eleven rules (its rule states without the launch rules'
+    /// keys) is continued by this one: the launch rules start the checkpointed sessions afresh, the
+    /// others carry on, and events of the new types after the checkpoint are judged as in one run.
+    @Test func aCheckpointWithoutTheLaunchRulesStatesContinues() throws {
+        let events = Self.numbered([
+            at(1_000, .sessionStart(SessionSettings())), haptic(1_100), haptic(1_200), haptic(1_300),
+            haptic(1_400), touch(1_500, .ended),
+            // The checkpoint falls here.
+            haptic(1_600), at(4_000, .appReady), at(4_100, .permissionRequest(permission: .tracking, result: .denied)),
+            at(5_000, .ratingPrompt), at(5_100, .widgetDisplay(widget: "w", content: .placeholder, loadMs: nil)),
+        ])
+        let configuration = AuditConfiguration()
+        let first = SessionEngine(configuration: configuration) { _ in }
+        for event in events[..<6] { first.ingest(event) }
+        let data = try JSONEncoder().encode(first.checkpoint())
+        let oldData = try Self.removingKeys(
+            ["slowLaunch", "unpromptedPermissionRequest", "earlyRatingPrompt", "widgetPlaceholder"], from: data)
+        #expect(oldData != data)
+        let checkpoint = try JSONDecoder().decode(EngineCheckpoint.self, from: oldData)
+        #expect(checkpoint == first.checkpoint())
+
+        var reports: [SessionReport] = []
+        let second = SessionEngine(configuration: configuration, checkpoint: checkpoint) { reports.append($0) }
+        for event in events[6...] { second.ingest(event) }
+        second.finish()
+        // The details may differ (the permission rule no longer knows the touch before the
+        // checkpoint), the verdicts may not: the touch was more than 2 s before the request.
+        func verdicts(_ violations: [Violation]) -> [String] {
+            violations.map { "\($0.rule) \($0.source.line) \($0.startTs)-\($0.endTs) ×\($0.count) \($0.screen)" }
+        }
+        let expected = run(events, configuration).violations
+        #expect(verdicts(reports.flatMap(\.violations)) == verdicts(expected))
+        #expect(Set(expected.map(\.rule)) == [
+            "haptic-overuse", "slow-launch", "unprompted-permission-request", "early-rating-prompt", "widget-placeholder",
+        ])
+    }
+
+    /// The JSON with every object member named in `keys` removed, at any depth.
+    static func removingKeys(_ keys: Set<String>, from data: Data) throws -> Data {
+        func strip(_ value: Any) -> Any {
+            if let object = value as? [String: Any] {
+                return object.filter { !keys.contains($0.key) }.mapValues(strip)
+            }
+            if let array = value as? [Any] { return array.map(strip) }
+            return value
+        }
+        return try JSONSerialization.data(withJSONObject: strip(try JSONSerialization.jsonObject(with: data)))
+    }
 }

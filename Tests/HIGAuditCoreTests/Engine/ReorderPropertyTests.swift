@@ -23,7 +23,7 @@ import Testing
         for _ in 0..<Int.random(in: 20...120, using: &rng) {
             ts += Int64.random(in: 1...700, using: &rng)
             let payload: EventPayload
-            switch Int.random(in: 0..<14, using: &rng) {
+            switch Int.random(in: 0..<18, using: &rng) {
             case 0, 1:
                 payload = .haptic(
                     kind: HapticKind.allCases.randomElement(using: &rng) ?? .selection,
@@ -53,6 +53,16 @@ import Testing
             case 10: payload = .loadingEnd(id: modals.randomElement(using: &rng)!)
             case 11: payload = .captureStart(source: CaptureSource.allCases.randomElement(using: &rng)!)
             case 12: payload = .captureStop(source: CaptureSource.allCases.randomElement(using: &rng)!)
+            case 13: payload = .appReady
+            case 14:
+                payload = .permissionRequest(
+                    permission: Permission.allCases.randomElement(using: &rng)!,
+                    result: Bool.random(using: &rng) ? PermissionResult.allCases.randomElement(using: &rng) : nil)
+            case 15: payload = .ratingPrompt
+            case 16:
+                payload = .widgetDisplay(
+                    widget: "recent", content: WidgetContent.allCases.randomElement(using: &rng)!,
+                    loadMs: Bool.random(using: &rng) ? Double(Int.random(in: 0...2_000, using: &rng)) : nil)
             default: payload = .navPush(to: "detail")
             }
             let labelled = Int.random(in: 0..<10, using: &rng) == 0

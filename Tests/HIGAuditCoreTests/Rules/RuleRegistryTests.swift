@@ -14,7 +14,22 @@ import Testing
         let ids = RuleRegistry.descriptions.map(\.identifier)
         #expect(ids == ids.sorted())
         #expect(Set(ids).count == ids.count)
-        #expect(ids.count == 11)
+        #expect(ids.count == RuleStates.registeredCount)
+    }
+
+    /// `RuleStates.visitAll` is the registry: a rule whose state property has no line there (or a line
+    /// out of place) would never run. Its properties, in declaration order, must be the visited rules'
+    /// checkpoint keys in visiting order.
+    @Test func everyRuleStateIsVisitedInIdOrder() {
+        let properties = Mirror(reflecting: RuleStates()).children.compactMap(\.label)
+        #expect(properties == RuleRegistry.descriptions.map { RuleStates.codingKey(for: $0.identifier) })
+    }
+
+    @Test func theLaunchRulesAreRegistered() {
+        let ids = Set(RuleRegistry.descriptions.map(\.identifier))
+        for id in ["slow-launch", "unprompted-permission-request", "early-rating-prompt", "widget-placeholder"] {
+            #expect(ids.contains(id), "\(id)")
+        }
     }
 
     @Test func theRequiredSetIsSpecSection3() {
@@ -54,7 +69,7 @@ import Testing
         #expect(result.violations.isEmpty)
         let engine = SessionEngine(configuration: configuration, onReport: { _ in })
         #expect(!engine.enabledRules.map(\.identifier).contains("modal-over-popover"))
-        #expect(engine.enabledRules.count == 10)
+        #expect(engine.enabledRules.count == RuleRegistry.descriptions.count - 1)
     }
 
     /// Mid-stroke touches, most of a log, go to no rule; a touch's start and end only to the rules that
@@ -62,23 +77,24 @@ import Testing
     /// them from the session context at tab switches.)
     @Test func touchesAreHandedOnlyToTheRulesThatWantTheirPhase() {
         let rules = ConfiguredRules(configuration: AuditConfiguration())
-        func handed(_ phase: TouchPhase) -> Set<RuleSlot> {
-            let event = Event(ts: 0, session: "s", payload: .touch(Touch(phase: phase, target: "tab:A")))
-            let bits = rules.slots(for: event)
-            return Set(RuleSlot.allCases.filter { bits & ConfiguredRules.bit($0) != 0 })
+        func handed(_ payload: EventPayload) -> Set<String> {
+            let bits = rules.slots(for: Event(ts: 0, session: "s", payload: payload))
+            return Set(RuleRegistry.descriptions.indices.filter { bits & (1 << UInt32($0)) != 0 }
+                .map { RuleRegistry.descriptions[$0].identifier })
         }
-        #expect(handed(.moved) == [])
-        #expect(handed(.cancelled) == [])
-        #expect(handed(.began) == [.destructiveDoubleTap])
-        #expect(handed(.ended) == [.forcedTabSwitch])
-        let tap = Event(ts: 0, session: "s", payload: .pencilDoubleTap(action: .system(.switchEraser)))
-        let tapBits = rules.slots(for: tap)
-        #expect(Set(RuleSlot.allCases.filter { tapBits & ConfiguredRules.bit($0) != 0 })
-            == [.destructiveDoubleTap, .pencilPreferenceIgnored])
-        let tabSwitch = Event(ts: 0, session: "s", payload: .tabSwitch(from: "tab:A", to: "tab:B"))
-        let switchBits = rules.slots(for: tabSwitch)
-        #expect(Set(RuleSlot.allCases.filter { switchBits & ConfiguredRules.bit($0) != 0 })
-            == [.forcedTabSwitch, .tabStateLost])
+        func touch(_ phase: TouchPhase) -> EventPayload { .touch(Touch(phase: phase, target: "tab:A")) }
+        #expect(handed(touch(.moved)) == [])
+        #expect(handed(touch(.cancelled)) == [])
+        #expect(handed(touch(.began)) == ["destructive-double-tap"])
+        #expect(handed(touch(.ended)) == ["forced-tab-switch", "unprompted-permission-request"])
+        #expect(handed(.pencilDoubleTap(action: .system(.switchEraser)))
+            == ["destructive-double-tap", "pencil-preference-ignored"])
+        #expect(handed(.tabSwitch(from: "tab:A", to: "tab:B")) == ["forced-tab-switch", "tab-state-lost"])
+        #expect(handed(.appReady) == ["slow-launch"])
+        #expect(handed(.permissionRequest(permission: .camera, result: nil)) == ["unprompted-permission-request"])
+        #expect(handed(.ratingPrompt) == ["early-rating-prompt"])
+        #expect(handed(.widgetDisplay(widget: "w", content: .fresh, loadMs: nil)) == ["widget-placeholder"])
+        #expect(handed(.sessionEnd) == [])
     }
 
     @Test func parameterBelowItsMinimumIsRaisedToIt() {
@@ -96,5 +112,23 @@ import Testing
         #expect(try JSONDecoder().decode(RuleStates.self, from: data) == states)
         let contextData = try JSONEncoder().encode(context)
         #expect(try JSONDecoder().decode(SessionContext.self, from: contextData) == context)
+    }
+
+    /// A checkpoint written by the version with eleven rules has no keys for the four launch rules'
+    /// states: those start from their initial state, the others are read as written.
+    @Test func ruleStatesFromBeforeTheLaunchRulesDecodeWithInitialStates() throws {
+        var states = RuleStates()
+        var context = SessionContext(session: "s")
+        let rule = HapticOveruseRule(configuration: AuditConfiguration())
+        for ts in Int64(0)..<6 { rule.observe(haptic(ts), state: &states.hapticOveruse, in: &context) }
+        let data = try JSONEncoder().encode(states)
+        var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object.count == RuleRegistry.descriptions.count)
+        for key in ["slowLaunch", "unpromptedPermissionRequest", "earlyRatingPrompt", "widgetPlaceholder"] {
+            #expect(object.removeValue(forKey: key) != nil, "\(key)")
+        }
+        let old = try JSONSerialization.data(withJSONObject: object)
+        #expect(try JSONDecoder().decode(RuleStates.self, from: old) == states)
+        #expect(try JSONDecoder().decode(RuleStates.self, from: Data("{}".utf8)) == RuleStates())
     }
 }
