@@ -16,11 +16,7 @@ struct AnalysisFrontend {
     func run() throws -> Int32 {
         do {
             return try execute()
-        } catch let error as FatalError {
-            throw error.exit()
-        } catch let error as UsageError {
-            throw error.exit()
-        } catch let error as NoInputError {
+        } catch let error as any CommandError {
             throw error.exit()
         }
     }

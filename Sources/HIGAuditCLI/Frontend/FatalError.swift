@@ -1,44 +1,45 @@
 import ArgumentParser
 import HIGAuditIO
 
-/// A run that cannot go on: said once on standard error, then exit status 1 (SPEC §5).
-struct FatalError: Error, CustomStringConvertible {
+/// An error that ends a command: said once on standard error, then the exit status of its kind, so
+/// that a caller (cron, a wrapper script) can tell the kinds apart (SPEC §5, `ExitStatus`).
+protocol CommandError: Error, CustomStringConvertible {
+    static var status: Int32 { get }
+}
+
+extension CommandError {
+    /// Reports the error and turns it into its exit status.
+    func exit() -> ExitCode {
+        StandardError.write("hig-audit: error: \(description)\n")
+        return ExitCode(Self.status)
+    }
+}
+
+/// A run that cannot go on: exit status 1.
+struct FatalError: CommandError {
+    static let status = ExitStatus.fatal
     var description: String
 
     init(_ description: String) { self.description = description }
-
-    /// Reports the error and turns it into the fatal exit status.
-    func exit() -> ExitCode {
-        StandardError.write("hig-audit: error: \(description)\n")
-        return ExitCode(ExitStatus.fatal)
-    }
 }
 
 /// A command line that would make the run destroy its own input or fail after doing its work (an
 /// output that is one of the inputs): said before anything is read, then the usage status (64).
-struct UsageError: Error, CustomStringConvertible {
+struct UsageError: CommandError {
+    static let status = ExitStatus.usage
     var description: String
 
     init(_ description: String) { self.description = description }
-
-    func exit() -> ExitCode {
-        StandardError.write("hig-audit: error: \(description)\n")
-        return ExitCode(ExitStatus.usage)
-    }
 }
 
 /// A named input that does not exist, or inputs that hold no log file at all: said before anything is
 /// read or committed, then `EX_NOINPUT` (66), so that a cron job tells a missing mount from an ordinary
 /// night with a few bad lines (3). `--allow-missing` turns it into skipped input.
-struct NoInputError: Error, CustomStringConvertible {
+struct NoInputError: CommandError {
+    static let status = ExitStatus.noInput
     var description: String
 
     init(_ description: String) { self.description = description }
-
-    func exit() -> ExitCode {
-        StandardError.write("hig-audit: error: \(description)\n")
-        return ExitCode(ExitStatus.noInput)
-    }
 
     /// Refuses a run over `arguments` whose named paths do not exist, or whose inputs hold no log.
     static func check(_ arguments: [String], resolved sources: [InputSource], allowMissing: Bool) throws(NoInputError) {
