@@ -45,6 +45,8 @@ out="$(value out)"; [ -n "$out" ] && args+=(--out "$(absolute "$out")")
 [ "$(value close_open)" = "true" ] && args+=(--close-open)
 [ "$(value strict)" = "true" ] && args+=(--strict)
 [ "$(value allow_missing)" = "true" ] && args+=(--allow-missing)
+[ "$(value quiet)" = "true" ] && args+=(--quiet)
+[ "$(value verbose)" = "true" ] && args+=(--verbose)
 idle_runs="$(value idle_runs)"; [ -n "$idle_runs" ] && args+=(--idle-runs "$idle_runs")
 for input in "${inputs[@]}"; do args+=("$(absolute "$input")"); done
 

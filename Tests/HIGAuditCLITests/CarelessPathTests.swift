@@ -46,9 +46,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = try copiedFixture(in: directory)
         let store = directory.appendingPathComponent("results.sqlite").path
-        #expect(try HigAuditBinary.run(["nightly", "--store", store, "--quiet", input]).status == 3)
+        #expect(try HigAuditBinary.run(["nightly", "--store", store, input]).status == 3)
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
-        let result = try HigAuditBinary.run(["nightly", "--store", store, "--quiet", "--malformed-report", store, input])
+        let result = try HigAuditBinary.run(["nightly", "--store", store, "--malformed-report", store, input])
         #expect(result.status == 64)
         #expect(result.stderr.contains("which is the store of this run"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
@@ -75,7 +75,7 @@ import Testing
         let store = directory.appendingPathComponent("results.sqlite").path
         let notADirectory = directory.appendingPathComponent("afile").path
         try Data("keep".utf8).write(to: URL(fileURLWithPath: notADirectory))
-        let result = try HigAuditBinary.run(["nightly", "--store", store, "--quiet", "--out", notADirectory, input])
+        let result = try HigAuditBinary.run(["nightly", "--store", store, "--out", notADirectory, input])
         #expect(result.status == 1)
         #expect(!result.stderr.contains("committed"))
         #expect(result.stderr.contains("exists and is not a directory"))
@@ -92,7 +92,7 @@ import Testing
         // A full device of the test's own (as root), else the system's, which stays as it is.
         let ownFull = directory.appendingPathComponent("full").path
         let full = mknod(ownFull, S_IFCHR | 0o666, dev_t((1 << 8) | 7)) == 0 ? ownFull : "/dev/full"
-        let result = try HigAuditBinary.run(["nightly", "--store", store, "--quiet", "--malformed-report", full, input])
+        let result = try HigAuditBinary.run(["nightly", "--store", store, "--malformed-report", full, input])
         #expect(result.status == 4)
         #expect(result.stderr.contains("run 1 committed"))
         #expect(result.stderr.contains("run 1 is committed, but the malformed-line report was not written"))
@@ -114,7 +114,7 @@ import Testing
         try FileManager.default.createSymbolicLink(
             atPath: directory.appendingPathComponent("z.zst").path, withDestinationPath: "/dev/zero")
         for command in [["analyze", directory.path, "--table", "ingest", "--format", "csv"],
-                        ["nightly", "--store", directory.appendingPathComponent("s.sqlite").path, "--quiet", directory.path]] {
+                        ["nightly", "--store", directory.appendingPathComponent("s.sqlite").path, directory.path]] {
             let result = try HigAuditBinary.run(command)
             #expect(result.status == 3)
             #expect(result.stderr.contains("\(fifo): unreadable file: not a regular file (a FIFO)"))

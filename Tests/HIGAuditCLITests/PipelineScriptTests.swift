@@ -18,6 +18,7 @@ import Testing
             close_open: true
             strict: false
             idle_runs: 2
+            verbose: true
             hig_audit: \(HigAuditBinary.executable.path)
 
             """
@@ -29,6 +30,8 @@ import Testing
         #expect(first.status == 0 || first.status == 3, "\(first.stderr)")
         #expect(first.stderr.contains("hig-audit-nightly: run committed"))
         #expect(first.stderr.contains(" --idle-runs 2 "), "idle_runs is passed on")
+        #expect(first.stderr.contains(" --verbose "), "verbose is passed on")
+        #expect(first.stderr.contains(".ndjson.zst: read"), "verbose lists every file")
         for file in ["state/results.sqlite", "dashboard/summary.csv", "dashboard/violations.json", "excel/violations.csv"] {
             #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(file).path), "\(file) missing")
         }

@@ -12,6 +12,7 @@ struct AnalysisFrontend {
     let config: ConfigOptions
     let output: OutputOptions
     let filters: FilterOptions
+    let verbosity: Verbosity
 
     func run() throws -> Int32 {
         do {
@@ -34,10 +35,11 @@ struct AnalysisFrontend {
             malformedReport: input.malformedReport, outDirectory: output.out,
             exportedTables: Self.directoryTables.map(\.rawValue), inputs: sources)
 
-        let progress = ProgressLine()
+        let progress = verbosity == .quiet ? ProgressLine(enabled: false) : ProgressLine()
         let reporter: DiagnosticReporter
         do {
-            reporter = try DiagnosticReporter(malformedReportPath: input.malformedReport, progress: progress)
+            reporter = try DiagnosticReporter(
+                malformedReportPath: input.malformedReport, progress: progress, verbosity: verbosity)
         } catch {
             throw FatalError("cannot write the malformed-line report: \(error)")
         }
@@ -66,7 +68,9 @@ struct AnalysisFrontend {
             throw FatalError("cannot write the malformed-line report: \(error)")
         }
 
-        for note in accumulator.filterMisses { StandardError.write("hig-audit: note: \(note)\n") }
+        if verbosity.saysNotes {
+            for note in accumulator.filterMisses { StandardError.write("hig-audit: note: \(note)\n") }
+        }
         try writeDirectory(accumulator: accumulator, statistics: statistics, sources: run.sources)
         try printTables(printed, accumulator: accumulator, statistics: statistics, sources: run.sources)
         return statistics.skippedInput ? ExitStatus.skippedInput : ExitStatus.success

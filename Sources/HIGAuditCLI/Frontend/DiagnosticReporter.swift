@@ -5,17 +5,24 @@ import HIGAuditCore
 import HIGAuditIO
 
 /// Says on standard error what went wrong with the input, without drowning the terminal: the first 20
-/// problems of each kind in full, then a count per kind at the end. Every malformed line also goes to
-/// the `--malformed-report` file when one was asked for.
+/// problems of each kind in full, then a count per kind at the end (every problem with `--verbose`,
+/// none with `--quiet`). Every malformed line also goes to the `--malformed-report` file when one was
+/// asked for, whatever the verbosity.
 final class DiagnosticReporter {
     static let shownPerCategory = 20
 
     private var counts: [Diagnostic.Category: Int] = [:]
     private var malformedReport: FileOutput?
     private let progress: ProgressLine?
+    private let shown: Int
 
-    init(malformedReportPath: String?, progress: ProgressLine?) throws(FileOutputError) {
+    init(malformedReportPath: String?, progress: ProgressLine?, verbosity: Verbosity = .normal) throws(FileOutputError) {
         self.progress = progress
+        shown = switch verbosity {
+        case .quiet: 0
+        case .normal: Self.shownPerCategory
+        case .verbose: .max
+        }
         if let malformedReportPath {
             malformedReport = try FileOutput.replacingFile(at: malformedReportPath)
         }
@@ -27,7 +34,7 @@ final class DiagnosticReporter {
         if diagnostic.category == .malformedLine {
             malformedReport?.write("\(diagnostic.location)\t\(diagnostic.message)\n")
         }
-        if seen <= Self.shownPerCategory {
+        if seen <= shown {
             progress?.finish()
             StandardError.write("hig-audit: \(diagnostic)\n")
         }
@@ -37,9 +44,9 @@ final class DiagnosticReporter {
     func finish() throws(FileOutputError) {
         for category in Diagnostic.Category.allCases {
             let count = counts[category, default: 0]
-            if count > Self.shownPerCategory {
+            if count > shown, shown > 0 {
                 StandardError.write(
-                    "hig-audit: \(category.rawValue): \(count) in all, \(count - Self.shownPerCategory) not shown above\n")
+                    "hig-audit: \(category.rawValue): \(count) in all, \(count - shown) not shown above\n")
             }
         }
         try malformedReport?.close()

@@ -28,7 +28,8 @@ struct NightlyFrontend {
             exportedTables: StoredTables.exportedTables.map(\.rawValue), inputs: sources, store: command.store)
         let reporter: DiagnosticReporter
         do {
-            reporter = try DiagnosticReporter(malformedReportPath: command.input.malformedReport, progress: nil)
+            reporter = try DiagnosticReporter(
+                malformedReportPath: command.input.malformedReport, progress: nil, verbosity: command.verbosity.level)
         } catch {
             throw FatalError("cannot write the malformed-line report: \(error)")
         }
@@ -42,7 +43,7 @@ struct NightlyFrontend {
             store: store, configuration: configuration, reader: reader, closeOpen: command.closeOpen,
             onDiagnostic: reporter.report)
         nightly.strict = command.input.strict
-        if !command.quiet {
+        if command.verbosity.level == .verbose {
             nightly.onFile = { path, what in StandardError.write("hig-audit: \(path): \(what)\n") }
         }
         let outcome: NightlyOutcome
@@ -53,10 +54,12 @@ struct NightlyFrontend {
         } catch {
             throw FatalError("the run was not committed, the store is unchanged: \(StoreError.describing(error, store: command.store))")
         }
-        StandardError.write(
-            "hig-audit: run \(outcome.runID) committed: \(outcome.filesRead) files read, \(outcome.filesSkipped) already counted, "
-                + "\(outcome.filesChanged) changed, \(outcome.tailsHeldBack) tails held back; \(outcome.statistics.events) events, "
-                + "\(outcome.sessionsClosed) sessions closed, \(outcome.openSessions) open; \(outcome.violations) violations\n")
+        if command.verbosity.level.saysNotes {
+            StandardError.write(
+                "hig-audit: run \(outcome.runID) committed: \(outcome.filesRead) files read, \(outcome.filesSkipped) already counted, "
+                    + "\(outcome.filesChanged) changed, \(outcome.tailsHeldBack) tails held back; \(outcome.statistics.events) events, "
+                    + "\(outcome.sessionsClosed) sessions closed, \(outcome.openSessions) open; \(outcome.violations) violations\n")
+        }
         var outputsWritten = true
         do {
             try reporter.finish()

@@ -42,7 +42,7 @@ struct QueryFrontend {
                 tables = [try store.runReadOnlySQL(sql, timeLimit: command.sqlTimeout)]
             } else {
                 tables = try store.read { db -> [Table] in
-                for note in try StoredTables.filterMisses(db, filter: selection.filter) {
+                for note in try StoredTables.filterMisses(db, filter: selection.filter) where command.verbosity.level.saysNotes {
                     StandardError.write("hig-audit: note: \(note)\n")
                 }
                 if !command.groupBy.isEmpty { return [try StoreQuery.grouped(db, by: command.groupBy, selection: selection)] }

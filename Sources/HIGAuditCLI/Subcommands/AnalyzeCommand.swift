@@ -37,6 +37,7 @@ struct AnalyzeCommand: ParsableCommand {
     @OptionGroup(title: "Configuration") var config: ConfigOptions
     @OptionGroup(title: "Output") var output: OutputOptions
     @OptionGroup(title: "Filters") var filters: FilterOptions
+    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
 
     func validate() throws {
         if input.inputs.isEmpty {
@@ -50,7 +51,7 @@ struct AnalyzeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let status = try AnalysisFrontend(input: input, config: config, output: output, filters: filters).run()
+        let status = try AnalysisFrontend(input: input, config: config, output: output, filters: filters, verbosity: verbosity.level).run()
         if status != ExitStatus.success { throw ExitCode(status) }
     }
 }

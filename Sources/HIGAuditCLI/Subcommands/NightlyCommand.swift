@@ -57,11 +57,10 @@ struct NightlyCommand: ParsableCommand {
             valueName: "dir"))
     var out: String?
 
-    @Flag(help: "Do not list each input file on standard error.")
-    var quiet = false
 
     @OptionGroup(title: "Input") var input: InputOptions
     @OptionGroup(title: "Configuration") var config: ConfigOptions
+    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
 
     func validate() throws {
         if input.inputs.isEmpty {

@@ -57,6 +57,7 @@ struct QueryCommand: ParsableCommand {
     @OptionGroup(title: "Store") var storeOptions: StoreOptions
     @OptionGroup(title: "Output") var output: OutputOptions
     @OptionGroup(title: "Filters") var filters: FilterOptions
+    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
 
     @Option(
         name: .customLong("group-by"),

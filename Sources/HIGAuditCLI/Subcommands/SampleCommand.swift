@@ -145,6 +145,8 @@ struct SampleCommand: ParsableCommand {
         return Int64(ms)
     }
 
+    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
+
     func run() throws {
         let configuration = SampleConfiguration(
             size: targetBytes.map { .targetBytes($0) } ?? .sessions(sessions),
@@ -154,6 +156,6 @@ struct SampleCommand: ParsableCommand {
             sessionLength: SessionLength(rawValue: sessionLength) ?? .mixed, offlineDeviceFraction: offlineDevices
         )
         let manifest = try SampleGenerator(configuration: configuration).write(to: URL(fileURLWithPath: out))
-        FileHandle.standardError.write(Data(manifest.summary().utf8))
+        if verbosity.level.saysNotes { FileHandle.standardError.write(Data(manifest.summary().utf8)) }
     }
 }
