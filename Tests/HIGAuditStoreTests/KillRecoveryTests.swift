@@ -59,7 +59,8 @@ import Glibc
     static func runNightly(_ executable: String, store: String, files: [String], closeOpen: Bool, out: String, killAfter: Int?) throws -> Int32? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["nightly", "--store", store, "--out", out] + (closeOpen ? ["--close-open"] : [])
+        // --verbose: the kill is timed by the line each input file adds when read.
+        process.arguments = ["nightly", "--verbose", "--store", store, "--out", out] + (closeOpen ? ["--close-open"] : [])
             + ["--session-gap-ms", "120000"] + files
         let errors = Pipe()
         process.standardError = errors
