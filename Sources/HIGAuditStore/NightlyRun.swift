@@ -73,6 +73,8 @@ private final class RunTransaction {
     var statistics = IngestStatistics()
     var outcome: NightlyOutcome
     var engine: SessionEngine?
+    /// One decoder for every file of the run (see `AnalysisLineSink.decoder`).
+    let decoder = EventDecoder()
     var failure: (any Error)?
 
     init(db: Database, run: NightlyRun, startedAt: Int64) throws {
@@ -195,7 +197,7 @@ private final class RunTransaction {
 
         let analysis = AnalysisLineSink(
             engine: try startEngine(), file: fileIndex, displayPath: source.displayPath, statistics: IngestStatistics(),
-            onMalformed: run.onDiagnostic)
+            decoder: decoder, onMalformed: run.onDiagnostic)
         var sink = TailHoldingSink(analysis: analysis, countedThrough: record.countedLines)
         let resumes = record.resume.storedOffset > 0 || record.countedLines > 0
         // A new file that `examine` decided from its head is hashed as it is read, from its first byte:

@@ -3,7 +3,10 @@ import HIGAuditCore
 /// Where the reader's lines meet the core: decode each line, sort it into its SPEC §2 bucket, and hand
 /// events to the session engine. Kept free of file handling so the nightly job and `analyze` share it.
 public struct AnalysisLineSink: LineSink {
-    var decoder = EventDecoder()
+    /// Handed in by the run, so that one decoder (and its learned line shapes) serves every file: a
+    /// decoder made and freed per file left holes in the heap that the engine's long-lived session
+    /// buffers filled, and the heap grew with the number of files.
+    var decoder: EventDecoder
     let engine: SessionEngine
     let file: Int32
     let displayPath: String
@@ -16,7 +19,8 @@ public struct AnalysisLineSink: LineSink {
     private var linesSinceProgress = 0
 
     public init(engine: SessionEngine, file: Int32, displayPath: String, statistics: IngestStatistics,
-         onMalformed: @escaping (Diagnostic) -> Void) {
+         decoder: EventDecoder = EventDecoder(), onMalformed: @escaping (Diagnostic) -> Void) {
+        self.decoder = decoder
         self.engine = engine
         self.file = file
         self.displayPath = displayPath

@@ -67,6 +67,9 @@ public final class AuditRun {
         onDiagnostic(diagnostic)
     }
 
+    /// One decoder for every input of the run (see `AnalysisLineSink.decoder`).
+    private let decoder = EventDecoder()
+
     /// Reads one input to its end, feeding every line through the engine.
     @discardableResult
     public func read(_ source: InputSource) -> FileReadSummary {
@@ -74,7 +77,7 @@ public final class AuditRun {
         sourceFiles.table = sources
         var sink = AnalysisLineSink(
             engine: engine, file: file, displayPath: source.displayPath, statistics: IngestStatistics(),
-            onMalformed: onDiagnostic)
+            decoder: decoder, onMalformed: onDiagnostic)
         sink.onProgress = onProgress
         sink.bytesBefore = inputStatistics.decompressedBytes
         let summary = reader.read(source, into: &sink, statistics: &inputStatistics, diagnostic: onDiagnostic)
