@@ -73,8 +73,9 @@ private final class RunTransaction {
     var statistics = IngestStatistics()
     var outcome: NightlyOutcome
     var engine: SessionEngine?
-    /// One decoder for every file of the run (see `AnalysisLineSink.decoder`).
-    let decoder = EventDecoder()
+    /// One decoder for every file of the run (see `AnalysisLineSink.decoder`), lent to each file's sink
+    /// and taken back, so that its table stays uniquely referenced.
+    var decoder: EventDecoder? = EventDecoder()
     var failure: (any Error)?
 
     init(db: Database, run: NightlyRun, startedAt: Int64) throws {
@@ -195,10 +196,11 @@ private final class RunTransaction {
         paths[Int(record.id)] = source.displayPath
         sources = SourceFileTable(paths: paths)
 
-        let analysis = AnalysisLineSink(
-            engine: try startEngine(), file: fileIndex, displayPath: source.displayPath, statistics: IngestStatistics(),
-            decoder: decoder, onMalformed: run.onDiagnostic)
-        var sink = TailHoldingSink(analysis: analysis, countedThrough: record.countedLines)
+        var sink = TailHoldingSink(
+            analysis: AnalysisLineSink(
+                engine: try startEngine(), file: fileIndex, displayPath: source.displayPath,
+                statistics: IngestStatistics(), decoder: decoder.take() ?? EventDecoder(), onMalformed: run.onDiagnostic),
+            countedThrough: record.countedLines)
         let resumes = record.resume.storedOffset > 0 || record.countedLines > 0
         // A new file that `examine` decided from its head is hashed as it is read, from its first byte:
         // its digest then covers exactly the bytes read.
@@ -209,6 +211,7 @@ private final class RunTransaction {
             storedBytes: hashesWhileReading ? { contentHasher.update($0) } : nil, diagnostic: run.onDiagnostic)
         if hashesWhileReading { digest.finish(with: contentHasher) }
         let held = sink.finish(resume: summary.resumePoint, forward: run.closeOpen)
+        decoder = sink.analysis.decoder
         // Lines an earlier run counted, and a line held back, which the run that reads it again counts.
         statistics.lines -= sink.droppedLines + (held ? 1 : 0)
         statistics.malformedLines += sink.analysis.statistics.malformedLines

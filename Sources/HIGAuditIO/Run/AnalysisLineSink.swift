@@ -6,7 +6,7 @@ public struct AnalysisLineSink: LineSink {
     /// Handed in by the run, so that one decoder (and its learned line shapes) serves every file: a
     /// decoder made and freed per file left holes in the heap that the engine's long-lived session
     /// buffers filled, and the heap grew with the number of files.
-    var decoder: EventDecoder
+    public internal(set) var decoder: EventDecoder
     let engine: SessionEngine
     let file: Int32
     let displayPath: String

@@ -67,8 +67,10 @@ public final class AuditRun {
         onDiagnostic(diagnostic)
     }
 
-    /// One decoder for every input of the run (see `AnalysisLineSink.decoder`).
-    private let decoder = EventDecoder()
+    /// One decoder for every input of the run (see `AnalysisLineSink.decoder`), lent to each file's
+    /// sink and taken back: held here meanwhile, its table would not be uniquely referenced, and the
+    /// decoder would make itself a new one.
+    private var decoder: EventDecoder? = EventDecoder()
 
     /// Reads one input to its end, feeding every line through the engine.
     @discardableResult
@@ -77,10 +79,11 @@ public final class AuditRun {
         sourceFiles.table = sources
         var sink = AnalysisLineSink(
             engine: engine, file: file, displayPath: source.displayPath, statistics: IngestStatistics(),
-            decoder: decoder, onMalformed: onDiagnostic)
+            decoder: decoder.take() ?? EventDecoder(), onMalformed: onDiagnostic)
         sink.onProgress = onProgress
         sink.bytesBefore = inputStatistics.decompressedBytes
         let summary = reader.read(source, into: &sink, statistics: &inputStatistics, diagnostic: onDiagnostic)
+        decoder = sink.decoder
         inputStatistics.malformedLines += sink.statistics.malformedLines
         for (name, count) in sink.statistics.unknownTypes {
             inputStatistics.unknownTypes[name, default: 0] += count
