@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Turns command-line input arguments into the ordered list of sources one run reads as one stream.
+/// Turns command-line input arguments into the ordered list of sources one run reads.
 public enum InputResolver {
     /// File name endings that mark a log inside a directory (compared ignoring case).
     public static let logExtensions = [".zst", ".ndjson", ".jsonl"]

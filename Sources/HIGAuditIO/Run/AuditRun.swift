@@ -2,8 +2,8 @@ import HIGAuditCore
 
 /// One analysis over a stream of inputs: reader → decoder → session engine → table accumulator.
 ///
-/// All inputs of a run form one stream (SPEC §2), so a single engine sees every file in order and a
-/// session may continue from one file into the next. The run owns no output: the caller renders the
+/// A single engine sees every file of the run in order, so a session may continue from one file into
+/// the next; each device is its own stream inside it (SPEC §2). The run owns no output: the caller renders the
 /// accumulator's tables however it was asked to.
 public final class AuditRun {
     public let engine: SessionEngine
