@@ -16,15 +16,7 @@ import Testing
 @Suite struct DeviceOrderIndependenceTests {
     /// A few hundred short, noisy sessions on 24 devices over two days, in ten-minute uploads.
     static func configuration(_ layout: SampleConfiguration.Layout, offline: Double = 0) -> SampleConfiguration {
-        var noise = NoiseProfile.realistic
-        noise.reorder = 0.05
-        noise.duplicate = 0.02
-        noise.late = 0.01
-        noise.unknownType = 0.01
-        noise.malformed = 0.005
-        noise.blank = 0.005
-        noise.crlfFile = 0.2
-        noise.skippableFrame = 0.2
+        let noise = NoiseProfile.heavy
         return SampleConfiguration(
             size: .sessions(180), seed: 2_611, days: 2, devices: 24, noise: noise, layout: layout, fileMinutes: 10,
             moveSamplingMs: 250, sessionLength: .short, offlineDeviceFraction: offline)

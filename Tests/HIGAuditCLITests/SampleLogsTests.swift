@@ -11,15 +11,7 @@ import Testing
     /// The committed night's profile (short sessions, coalesced moves, ten-minute time-first files),
     /// smaller and with much more noise; and the heavy default profile (every move, long sessions).
     static let freshSets: [SampleConfiguration] = {
-        var noise = NoiseProfile.realistic
-        noise.reorder = 0.05
-        noise.duplicate = 0.02
-        noise.late = 0.01
-        noise.unknownType = 0.01
-        noise.malformed = 0.005
-        noise.blank = 0.005
-        noise.crlfFile = 0.2
-        noise.skippableFrame = 0.2
+        let noise = NoiseProfile.heavy
         let light = SampleConfiguration(
             size: .sessions(400), seed: 4_242, noise: noise, layout: .hourDevice, fileMinutes: 10,
             moveSamplingMs: 250, sessionLength: .short)

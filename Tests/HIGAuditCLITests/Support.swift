@@ -1,4 +1,5 @@
 import Foundation
+import HIGAuditSample
 
 /// Runs the built `hig-audit` executable the way a user would, from the package root.
 enum HigAuditBinary {
@@ -73,4 +74,21 @@ enum HigAuditBinary {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
+}
+
+extension NoiseProfile {
+    /// Realistic noise at many times its usual rates, so that every kind of bad line and frame shows up
+    /// in a few hundred sessions.
+    static let heavy: NoiseProfile = {
+        var noise = NoiseProfile.realistic
+        noise.reorder = 0.05
+        noise.duplicate = 0.02
+        noise.late = 0.01
+        noise.unknownType = 0.01
+        noise.malformed = 0.005
+        noise.blank = 0.005
+        noise.crlfFile = 0.2
+        noise.skippableFrame = 0.2
+        return noise
+    }()
 }
