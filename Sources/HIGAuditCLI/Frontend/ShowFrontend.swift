@@ -45,8 +45,11 @@ struct ShowFrontend {
             configuration: configuration, reader: reader, session: session, onDiagnostic: reporter.report)
         for problem in resolveProblems { run.recordUnreadable(problem) }
         if input.strict, !resolveProblems.isEmpty { return abortStrict(progress: progress) }
-        for source in sources {
+        for (index, source) in sources.enumerated() {
             run.read(source)
+            // Once a file: a session's log is found by reading everything, and files are small.
+            progress.update(file: index + 1, of: sources.count, path: source.displayPath,
+                            bytes: run.statistics.decompressedBytes, events: run.engine.statistics.events)
             if input.strict, run.statistics.skippedInput { return abortStrict(progress: progress) }
         }
         let (resolution, trace) = run.finish()
