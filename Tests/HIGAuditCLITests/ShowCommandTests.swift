@@ -87,6 +87,20 @@ import Testing
         #expect(lines[haptic + 1].hasPrefix(" ") && lines[haptic + 1].contains("haptic-"))
     }
 
+    @Test func jsonAndTheTableListTheSameEventsInTheSameOrder() throws {
+        for session in ["s-alpha", "s-bravo"] {
+            let (_, events) = try events(session)
+            let table = try HigAuditBinary.run(["show", "--session", session, Self.fixture])
+            // Each event's first row names its source; a further violation's row leaves it blank.
+            let tableSources = table.stdout.split(separator: "\n").compactMap { row in
+                row.firstMatch(of: /Tests\/HIGAuditCLITests\/Fixtures\/mixed\.ndjson:\d+/).map { String($0.output) }
+            }.filter { !$0.isEmpty }
+            // The detail of a destructive double-tap names the double-tap's line too: only the first match
+            // of a row counts, which is the event's own source.
+            #expect(tableSources == events.compactMap { $0["source"] as? String })
+        }
+    }
+
     @Test func aUniquePrefixNamesTheSession() throws {
         let whole = try HigAuditBinary.run(["show", "--session", "s-bravo", Self.fixture, "--format", "csv"])
         let prefix = try HigAuditBinary.run(["show", "--session", "s-b", Self.fixture, "--format", "csv"])
