@@ -1,0 +1,103 @@
+import ArgumentParser
+import HIGAuditCore
+import HIGAuditIO
+
+/// Does what `show` asks: read every input through the engine, keep one session aside, print it.
+///
+/// Exit status: as `analyze` (0, 3 for skipped input, 1 fatal, 66 missing input, 64 usage), and an
+/// ambiguous prefix is a usage error (64) that lists the candidates, a session that no id matches is
+/// a fatal error (1: nothing is printed). A session that is found is printed also when input was
+/// skipped, with status 3: the skipped lines may have held more of its events.
+struct ShowFrontend {
+    let session: String
+    let input: InputOptions
+    let config: ConfigOptions
+    let format: OutputFormat
+    let color: ColorChoice
+
+    /// How many candidates an ambiguous prefix lists.
+    static let listedCandidates = 20
+
+    func run() throws -> Int32 {
+        do {
+            return try execute()
+        } catch let error as any CommandError {
+            throw error.exit()
+        }
+    }
+
+    private func execute() throws -> Int32 {
+        let configuration = try config.resolved()
+        let reader = try input.makeReader()
+        let (sources, resolveProblems) = InputResolver.resolve(input.inputs)
+        try NoInputError.check(input.inputs, resolved: sources, allowMissing: input.allowMissing)
+        try OutputCheck.validate(
+            malformedReport: input.malformedReport, outDirectory: nil, exportedTables: [], inputs: sources)
+
+        let progress = ProgressLine()
+        let reporter: DiagnosticReporter
+        do {
+            reporter = try DiagnosticReporter(malformedReportPath: input.malformedReport, progress: progress)
+        } catch {
+            throw FatalError("cannot write the malformed-line report: \(error)")
+        }
+        let run = SessionTraceRun(
+            configuration: configuration, reader: reader, session: session, onDiagnostic: reporter.report)
+        for problem in resolveProblems { run.recordUnreadable(problem) }
+        if input.strict, !resolveProblems.isEmpty { return abortStrict(progress: progress) }
+        for (index, source) in sources.enumerated() {
+            run.read(source)
+            // Once a file: a session's log is found by reading everything, and files are small.
+            progress.update(file: index + 1, of: sources.count, path: source.displayPath,
+                            bytes: run.statistics.decompressedBytes, events: run.engine.statistics.events)
+            if input.strict, run.statistics.skippedInput { return abortStrict(progress: progress) }
+        }
+        let (resolution, trace) = run.finish()
+        progress.finish()
+        do {
+            try reporter.finish()
+        } catch {
+            throw FatalError("cannot write the malformed-line report: \(error)")
+        }
+
+        switch resolution {
+        case .none:
+            throw FatalError("no session id starts with '\(session)' in \(input.inputs.joined(separator: " ")); nothing to show")
+        case .ambiguous(let candidates):
+            let listed = candidates.prefix(Self.listedCandidates).joined(separator: ", ")
+            let more = candidates.count > Self.listedCandidates ? " and \(candidates.count - Self.listedCandidates) more" : ""
+            throw UsageError(
+                "session '\(session)' is ambiguous: \(candidates.count) sessions start with it: \(listed)\(more); give more of the id")
+        case .found:
+            break
+        }
+        guard let trace else { throw FatalError("session '\(session)' was found but not recorded") }
+        try write(trace, sources: run.sources)
+        return run.statistics.skippedInput ? ExitStatus.skippedInput : ExitStatus.success
+    }
+
+    private func write(_ trace: SessionTrace, sources: SourceFileTable) throws {
+        var stdout = FileOutput.standardOutput()
+        switch format {
+        case .json:
+            stdout.write(SessionTraceJSON.render(trace, sources: sources))
+        case .csv:
+            format.writer().write(trace.flatTable(sources: sources), to: &stdout)
+        case .table, .markdown:
+            var tables = [trace.sessionTable(), trace.eventsTable(sources: sources)]
+            if !trace.notAccepted.isEmpty { tables.append(trace.notAcceptedTable(sources: sources)) }
+            format.writer(colors: color.isEnabledForStandardOutput).write(tables, to: &stdout)
+        }
+        do {
+            try stdout.close()
+        } catch {
+            throw FatalError("cannot write to standard output: \(error)")
+        }
+    }
+
+    private func abortStrict(progress: ProgressLine) -> Int32 {
+        progress.finish()
+        StandardError.write("hig-audit: error: input was skipped and --strict makes that fatal; nothing shown\n")
+        return ExitStatus.fatal
+    }
+}

@@ -1,0 +1,82 @@
+/// The tables `show` prints (SPEC §4 conventions: RFC 3339 UTC times, `PATH:LINE` sources).
+extension SessionTrace {
+    /// One row: the session's labels and counts.
+    public func sessionTable() -> Table {
+        let accepted = entries.lazy.filter { $0.disposition == .accepted }
+        let duplicates = entries.lazy.filter { $0.disposition == .duplicate }.count
+        let violations = report?.violations.count ?? entries.reduce(0) { $0 + $1.violations.count }
+        let row: [TableCell] = [
+            .input(session), .input(report?.device ?? ""), .input(report?.appVersion ?? ""),
+            report.map { .timestamp($0.firstTs) } ?? .empty, report.map { .timestamp($0.lastTs) } ?? .empty,
+            .int(accepted.count), .int(violations), .int(duplicates), .int(entries.count - accepted.count - duplicates),
+        ]
+        return Table(
+            name: "session",
+            columns: [
+                .text("session"), .text("device"), .text("app_version"), .timestamp("first_ts"), .timestamp("last_ts"),
+                .integer("events"), .integer("violations"), .integer("duplicates"), .integer("late"),
+            ],
+            rows: [row])
+    }
+
+    /// The accepted events in the rules' order, each violation beside its source event: an event with
+    /// several violations takes one row per violation, the event's cells left blank after the first.
+    public func eventsTable(sources: SourceFileTable) -> Table {
+        var rows: [[TableCell]] = []
+        for entry in accepted {
+            let eventCells = Self.eventCells(entry.event, sources: sources)
+            guard !entry.violations.isEmpty else {
+                rows.append(eventCells + [.empty, .empty, .empty])
+                continue
+            }
+            for (index, violation) in entry.violations.enumerated() {
+                let cells = index == 0 ? eventCells : Array(repeating: TableCell.empty, count: eventCells.count)
+                rows.append(cells + Self.violationCells(violation))
+            }
+        }
+        return Table(name: "events", columns: Self.eventColumns + Self.violationColumns, rows: rows)
+    }
+
+    /// Late and duplicate events of the session, in input order, with why they were not accepted.
+    public func notAcceptedTable(sources: SourceFileTable) -> Table {
+        let rows = notAccepted.map { entry in
+            Self.eventCells(entry.event, sources: sources)
+                + [.label(entry.disposition.label), .input(reason(for: entry, sources: sources) ?? "")]
+        }
+        return Table(name: "not_accepted", columns: Self.eventColumns + [.text("disposition"), .text("reason")], rows: rows)
+    }
+
+    /// Every event of the session in one table, for formats that print one table (CSV): the accepted
+    /// events in the rules' order, then the late and duplicate ones in input order. An event with several
+    /// violations takes one row per violation, its cells repeated.
+    public func flatTable(sources: SourceFileTable) -> Table {
+        var rows: [[TableCell]] = []
+        for entry in accepted + notAccepted {
+            let cells = Self.eventCells(entry.event, sources: sources)
+                + [.label(entry.disposition.label), .input(reason(for: entry, sources: sources) ?? "")]
+            if entry.violations.isEmpty {
+                rows.append(cells + [.empty, .empty, .empty])
+            }
+            for violation in entry.violations { rows.append(cells + Self.violationCells(violation)) }
+        }
+        return Table(
+            name: "events",
+            columns: Self.eventColumns + [.text("disposition"), .text("reason")] + Self.violationColumns, rows: rows)
+    }
+
+    static let eventColumns: [TableColumn] = [
+        .timestamp("ts"), .text("type"), .text("screen"), .text("fields"), .text("source"),
+    ]
+    static let violationColumns: [TableColumn] = [.text("rule"), .text("severity"), .text("detail")]
+
+    static func eventCells(_ event: Event, sources: SourceFileTable) -> [TableCell] {
+        [
+            .timestamp(event.ts), .label(event.kind.wireName), .input(event.screen ?? ""), .input(event.typeFieldsText),
+            .input(sources.describe(event.source)),
+        ]
+    }
+
+    static func violationCells(_ violation: Violation) -> [TableCell] {
+        [.label(violation.rule), .label(violation.severity.rawValue), .input(violation.detail)]
+    }
+}
