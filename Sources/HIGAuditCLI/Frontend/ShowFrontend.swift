@@ -14,6 +14,7 @@ struct ShowFrontend {
     let config: ConfigOptions
     let format: OutputFormat
     let color: ColorChoice
+    let verbosity: Verbosity
 
     /// How many candidates an ambiguous prefix lists.
     static let listedCandidates = 20
@@ -34,10 +35,11 @@ struct ShowFrontend {
         try OutputCheck.validate(
             malformedReport: input.malformedReport, outDirectory: nil, exportedTables: [], inputs: sources)
 
-        let progress = ProgressLine()
+        let progress = verbosity == .quiet ? ProgressLine(enabled: false) : ProgressLine()
         let reporter: DiagnosticReporter
         do {
-            reporter = try DiagnosticReporter(malformedReportPath: input.malformedReport, progress: progress)
+            reporter = try DiagnosticReporter(
+                malformedReportPath: input.malformedReport, progress: progress, verbosity: verbosity)
         } catch {
             throw FatalError("cannot write the malformed-line report: \(error)")
         }

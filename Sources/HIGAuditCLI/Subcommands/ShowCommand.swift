@@ -43,6 +43,7 @@ struct ShowCommand: ParsableCommand {
 
     @OptionGroup(title: "Input") var input: InputOptions
     @OptionGroup(title: "Configuration") var config: ConfigOptions
+    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
 
     @Option(help: "Output format: table (aligned, for people), csv (one table of every event), json (one object per event, with its violations) or markdown.")
     var format: OutputFormat = .table
@@ -59,7 +60,8 @@ struct ShowCommand: ParsableCommand {
     }
 
     func run() throws {
-        let status = try ShowFrontend(session: session, input: input, config: config, format: format, color: color).run()
+        let status = try ShowFrontend(
+            session: session, input: input, config: config, format: format, color: color, verbosity: verbosity.level).run()
         if status != ExitStatus.success { throw ExitCode(status) }
     }
 }
