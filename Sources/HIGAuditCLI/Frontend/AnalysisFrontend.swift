@@ -100,7 +100,9 @@ struct AnalysisFrontend {
     }
 
     /// The tables `--out DIR` writes, each as CSV and JSON.
-    static let directoryTables: [TableName] = [.violations, .summary, .byVersion, .byScreen, .haptics, .ingest, .unknownTypes]
+    static let directoryTables: [TableName] = [
+        .violations, .summary, .byVersion, .byScreen, .haptics, .ingest, .unknownTypes, .worstScreens,
+    ]
 
     /// `--out DIR`: every table as CSV and JSON, each file written to a temporary name and renamed.
     private func writeDirectory(
