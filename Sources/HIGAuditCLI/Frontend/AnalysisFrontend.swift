@@ -89,7 +89,7 @@ struct AnalysisFrontend {
     ) throws {
         let tables = names.isEmpty
             ? accumulator.overview(ingest: statistics)
-            : names.map { accumulator.table($0, ingest: statistics, sources: sources) }
+            : names.map { output.printed(accumulator.table($0, ingest: statistics, sources: sources), $0) }
         var stdout = FileOutput.standardOutput()
         output.format.writer(colors: output.color.isEnabledForStandardOutput).write(tables, to: &stdout)
         do {

@@ -52,8 +52,29 @@ struct OutputOptions: ParsableArguments {
     )
     var out: String?
 
+    @Option(help: ArgumentHelp(
+        "Print only the first N rows, in the table's order, of the tables whose rows are records (\(TableName.allCases.filter(\.rowsAreRecords).map(\.rawValue).joined(separator: ", "))); aggregate tables and --out files stay whole.",
+        valueName: "N"))
+    var limit: Int?
+
     @Option(help: "Colour in terminal tables: auto (only on a terminal, and never when NO_COLOR is set), always or never.")
     var color: ColorChoice = .auto
+
+    func validate() throws {
+        guard let limit else { return }
+        guard limit >= 0 else { throw ValidationError("--limit takes a number of rows, 0 or more, not \(limit).") }
+        let records = TableName.allCases.filter(\.rowsAreRecords).map(\.rawValue)
+        guard tables.contains(where: \.rowsAreRecords) else {
+            throw ValidationError(
+                "--limit cuts tables whose rows are records (\(records.joined(separator: ", "))); choose one with --table, e.g. --table \(records[0]).")
+        }
+    }
+
+    /// `table` (called `name`) as standard output prints it: cut to `--limit` rows if its rows are records.
+    func printed(_ table: Table, _ name: TableName) -> Table {
+        guard let limit, name.rowsAreRecords else { return table }
+        return table.prefix(limit)
+    }
 }
 
 /// Narrowing for ad-hoc questions. Filters select violations and sessions; the engine still reads all
