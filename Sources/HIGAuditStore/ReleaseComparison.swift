@@ -2,81 +2,90 @@ import Foundation
 import GRDB
 import HIGAuditCore
 
-/// `compare`: per rule, how often sessions of two app versions broke it, and whether the difference is
-/// beyond noise (SPEC §1: "whether a release made it better or worse").
+/// `compare`: per rule, how often sessions of two sides (app versions, periods or runs) broke it, and
+/// whether the difference is beyond noise (SPEC §1: "whether a release made it better or worse").
 public enum ReleaseComparison {
     /// The default significance level. With fifteen rules compared at once, about one rule in two
     /// comparisons of identical releases would be flagged at 0.05; 0.01 keeps false alarms rare.
     public static let defaultAlpha = 0.01
 
-    /// One row per recorded rule (id order): sessions and sessions affected in each version, rate per
-    /// 1,000 sessions in each, the change (head − base), the test used, z, the two-sided p-value, and
-    /// `verdict`: `worse` or `better` when p < `alpha`, else `noise`.
-    public static func table(_ db: Database, base: String, head: String, alpha: Double = defaultAlpha) throws -> HIGAuditCore.Table {
-        let totals = try sessionCounts(db, versions: [base, head])
-        let affected = try affectedCounts(db, versions: [base, head])
-        let rules = try String.fetchAll(db, sql: "SELECT rule FROM rules ORDER BY rule")
-        let totalBase = totals[base] ?? 0, totalHead = totals[head] ?? 0
-        for (version, total) in [(base, totalBase), (head, totalHead)] where total == 0 {
-            throw StoreError.invalidQuery(
-                "the store has no sessions of app version '\(version)' (or one extending it); \(try closestVersions(db, to: version))")
+    /// How the `p_value` column is written.
+    public enum PValueStyle: Sendable {
+        /// Text for people: four significant digits, and below 10⁻¹⁶ the bound `<0.0000000000000001`.
+        case readable
+        /// A decimal number for programs and spreadsheets (JSON, CSV): the same digits without an
+        /// exponent, and below 10⁻¹⁶ zero to 16 places, where the test says nothing more precise.
+        case number
+    }
+
+    /// One row per recorded rule (id order): sessions and sessions affected on each side, rate per
+    /// 1,000 sessions on each, the change (head − base), the test used, z, the two-sided p-value, and
+    /// `verdict`: `worse` or `better` when p < `alpha`, else `noise`. Throws when a side has no sessions.
+    public static func table(
+        _ db: Database, base: ComparisonSide, head: ComparisonSide, alpha: Double = defaultAlpha,
+        pValues: PValueStyle = .readable
+    ) throws -> HIGAuditCore.Table {
+        let totalBase = try base.sessionCount(db), totalHead = try head.sessionCount(db)
+        for (side, total) in [(base, totalBase), (head, totalHead)] where total == 0 {
+            throw StoreError.invalidQuery(try side.emptyExplanation(db))
         }
+        let affectedBase = try base.affectedCounts(db), affectedHead = try head.affectedCounts(db)
+        let rules = try String.fetchAll(db, sql: "SELECT rule FROM rules ORDER BY rule")
         let rows = rules.map { rule -> [TableCell] in
-            let a = affected[[base, rule]] ?? 0, b = affected[[head, rule]] ?? 0
+            let a = affectedBase[rule] ?? 0, b = affectedHead[rule] ?? 0
             let rateBase = FixedDecimal.ratio(a, totalBase, scale: 1000)
             let rateHead = FixedDecimal.ratio(b, totalHead, scale: 1000)
             let test = RateTest.compare(affectedBase: a, totalBase: totalBase, affectedHead: b, totalHead: totalHead)
             let change = FixedDecimal(units: rateHead.units &- rateBase.units, places: 2)
             let verdict = test.pValue < alpha ? (rateHead.units > rateBase.units ? "worse" : "better") : "noise"
+            let p: TableCell = switch pValues {
+            case .readable: .label(Self.format(test.pValue))
+            case .number: .decimal(Self.decimal(test.pValue))
+            }
             return [
                 .label(rule), .integer(totalBase), .integer(a), .decimal(rateBase), .integer(totalHead), .integer(b),
                 .decimal(rateHead), .decimal(change), .label(test.method.rawValue),
                 test.z.map { .decimal(FixedDecimal(units: Int64(($0 * 100).rounded()), places: 2)) } ?? .empty,
-                .label(Self.format(test.pValue)), .label(verdict),
+                p, .label(verdict),
             ]
         }
         let columns: [TableColumn] = [
             .text("rule"), .integer("base_sessions"), .integer("base_affected"), .decimal("base_rate_per_1000"),
             .integer("head_sessions"), .integer("head_affected"), .decimal("head_rate_per_1000"), .decimal("change_per_1000"),
-            .text("test"), .decimal("z"), TableColumn("p_value", kind: .text, alignment: .right), .text("verdict"),
+            .text("test"), .decimal("z"),
+            pValues == .number ? .decimal("p_value") : TableColumn("p_value", kind: .text, alignment: .right),
+            .text("verdict"),
         ]
         return HIGAuditCore.Table(name: "compare", columns: columns, rows: rows)
     }
 
+    /// The same table for two app versions, each taking every version that extends it (`VersionPrefix`).
+    public static func table(_ db: Database, base: String, head: String, alpha: Double = defaultAlpha) throws -> HIGAuditCore.Table {
+        try table(db, base: .version(base), head: .version(head), alpha: alpha)
+    }
+
+    /// The rules whose verdict in a table made by `table` is `worse`, in the table's order.
+    public static func worseRules(in table: HIGAuditCore.Table) -> [String] {
+        guard let rule = table.columnIndex(named: "rule"), let verdict = table.columnIndex(named: "verdict") else { return [] }
+        return table.rows.filter { $0[verdict].plainText == "worse" }.map { $0[rule].plainText }
+    }
+
+    /// p-values below this are given as a bound (text) or as zero (number): the normal approximation
+    /// says nothing more precise.
+    static let smallestPValue = 1e-16
+
     /// p-values in plain notation with four significant digits (no exponent, which spreadsheets misread).
-    /// Below 10⁻¹⁶ the normal approximation says nothing more precise, so the value is given as a bound.
     static func format(_ p: Double) -> String {
-        if p >= 0.0001 { return String(format: "%.4f", p) }
-        if p < 1e-16 { return "<0.0000000000000001" }
-        let digits = Int((-p.log10()).rounded(.up)) + 3
-        return String(format: "%.\(min(digits, 20))f", p)
+        p < smallestPValue ? "<0.0000000000000001" : decimal(p).description
     }
 
-    /// Sessions of each version, a version taking every one that extends it (`VersionPrefix`).
-    private static func sessionCounts(_ db: Database, versions: [String]) throws -> [String: Int64] {
-        var counts: [String: Int64] = [:]
-        for version in versions {
-            var sql: [String] = []
-            var arguments = StatementArguments()
-            StoreSelection.versions("app_version", [version], &sql, &arguments)
-            counts[version] = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM sessions WHERE " + sql[0], arguments: arguments)
-        }
-        return counts
-    }
-
-    private static func affectedCounts(_ db: Database, versions: [String]) throws -> [[String]: Int64] {
-        var counts: [[String]: Int64] = [:]
-        for version in versions {
-            var sql: [String] = []
-            var arguments = StatementArguments()
-            StoreSelection.versions("app_version", [version], &sql, &arguments)
-            for row in try Row.fetchAll(
-                db, sql: "SELECT rule, COUNT(DISTINCT session) FROM violations WHERE \(sql[0]) GROUP BY rule",
-                arguments: arguments) {
-                counts[[version, row[0]]] = row[1]
-            }
-        }
-        return counts
+    /// `p` as a decimal with four significant digits (at least four places; at most 18, the most a
+    /// `FixedDecimal` holds), and zero to 16 places below `smallestPValue`.
+    static func decimal(_ p: Double) -> FixedDecimal {
+        guard p.isFinite else { return FixedDecimal(units: 1, places: 0) }
+        if p < smallestPValue { return FixedDecimal(units: 0, places: 16) }
+        let places = p >= 0.0001 ? 4 : min(Int((-Foundation.log10(p)).rounded(.up)) + 3, 18)
+        return FixedDecimal(units: Int64((p * Foundation.pow(10, Double(places))).rounded()), places: places)
     }
 
     /// The versions in the store closest to `version`, for an error that names what exists.
@@ -85,8 +94,4 @@ public enum ReleaseComparison {
         let closest = ClosestValues.to(version, among: existing)
         return closest.isEmpty ? "the store has no sessions yet" : "versions in the store: " + closest.joined(separator: ", ")
     }
-}
-
-private extension Double {
-    func log10() -> Double { Foundation.log10(self) }
 }

@@ -91,7 +91,7 @@ public struct StoredTables: Sendable {
 
     /// The tables `--out` and `export` write, in this order.
     public static let exportedTables: [TableName] = [
-        .violations, .summary, .byVersion, .byScreen, .haptics, .ingest, .unknownTypes,
+        .violations, .summary, .byVersion, .byScreen, .haptics, .ingest, .unknownTypes, .worstScreens,
     ]
 
     private static func violation(_ row: Row) -> Violation {

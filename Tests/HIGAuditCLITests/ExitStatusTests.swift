@@ -95,7 +95,7 @@ import Testing
         let result = try HigAuditBinary.run(
             ["analyze", GoldenOutputTests.fixture, "--out", directory.path, "--table", "summary"])
         #expect(result.status == 3)
-        for table in ["violations", "summary", "by_version", "by_screen", "haptics", "ingest", "unknown_types"] {
+        for table in ["violations", "summary", "by_version", "by_screen", "haptics", "ingest", "unknown_types", "worst_screens"] {
             for format in ["csv", "json"] {
                 #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("\(table).\(format)").path))
             }

@@ -64,6 +64,7 @@ import Testing
         #expect(rows[1][0] == "modal-depth")
         #expect(rows[1][7] == "-2.00")
         #expect(rows[1][11] == "noise")
+        #expect(ReleaseComparison.worseRules(in: table) == ["forced-tab-switch"])
         #expect(throws: StoreError.self) { try ResultsStore(readingAt: path).read { try ReleaseComparison.table($0, base: "5.1", head: "9.9") } }
     }
 }

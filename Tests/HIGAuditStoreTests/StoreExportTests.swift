@@ -1,5 +1,6 @@
 import Foundation
 import HIGAuditCore
+import HIGAuditIO
 import Testing
 @testable import HIGAuditStore
 
@@ -14,8 +15,15 @@ import Testing
         let out = directory.appendingPathComponent("plain").path
         let written = try StoreExport.write(try ResultsStore(readingAt: storePath), to: out, formats: [.csv])
         let names = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
-        #expect(names == ["by_screen.csv", "by_version.csv", "haptics.csv", "ingest.csv", "summary.csv", "unknown_types.csv", "violations.csv"])
-        #expect(written.count == 7)
+        #expect(names == [
+            "by_screen.csv", "by_version.csv", "haptics.csv", "ingest.csv", "summary.csv", "unknown_types.csv",
+            "violations.csv", "worst_screens.csv",
+        ])
+        #expect(written.count == 8)
+        let worst = try String(contentsOfFile: out + "/worst_screens.csv", encoding: .utf8)
+        let expected = CSVWriter().render(try ResultsStore(readingAt: storePath).read { try StoredTables.load($0, selection: .everything) }.table(.worstScreens))
+        #expect(worst == expected && worst.hasPrefix("screen,violations,sessions_affected,top_rule,top_rule_violations\r\n"))
+        #expect(worst.split(separator: "\r\n").count > 1, "the fixture has violations on screens")
         let plain = try String(contentsOfFile: out + "/violations.csv", encoding: .utf8)
         #expect(plain.hasPrefix("rule,"))
         #expect(plain.contains(",5.10,") && !plain.contains("=\"\"5.10"))

@@ -93,7 +93,7 @@ struct AnalysisFrontend {
     ) throws {
         let tables = names.isEmpty
             ? accumulator.overview(ingest: statistics)
-            : names.map { accumulator.table($0, ingest: statistics, sources: sources) }
+            : names.map { output.printed(accumulator.table($0, ingest: statistics, sources: sources), $0) }
         var stdout = FileOutput.standardOutput()
         output.format.writer(colors: output.color.isEnabledForStandardOutput).write(tables, to: &stdout)
         do {
@@ -104,7 +104,9 @@ struct AnalysisFrontend {
     }
 
     /// The tables `--out DIR` writes, each as CSV and JSON.
-    static let directoryTables: [TableName] = [.violations, .summary, .byVersion, .byScreen, .haptics, .ingest, .unknownTypes]
+    static let directoryTables: [TableName] = [
+        .violations, .summary, .byVersion, .byScreen, .haptics, .ingest, .unknownTypes, .worstScreens,
+    ]
 
     /// `--out DIR`: every table as CSV and JSON, each file written to a temporary name and renamed.
     private func writeDirectory(

@@ -47,7 +47,7 @@ struct QueryFrontend {
                 }
                 if !command.groupBy.isEmpty { return [try StoreQuery.grouped(db, by: command.groupBy, selection: selection)] }
                 let stored = try StoredTables.load(db, selection: selection)
-                if !output.tables.isEmpty { return output.tables.map(stored.table) }
+                if !output.tables.isEmpty { return output.tables.map { output.printed(stored.table($0), $0) } }
                 if output.format != .table { return [stored.table(.summary)] }
                 return [stored.table(.summary), stored.table(.worstScreens), stored.table(.ingest).transposed(name: "ingest")]
                 }

@@ -52,8 +52,29 @@ struct OutputOptions: ParsableArguments {
     )
     var out: String?
 
+    @Option(help: ArgumentHelp(
+        "Print only the first N rows, in the table's order, of the tables whose rows are records (\(TableName.allCases.filter(\.rowsAreRecords).map(\.rawValue).joined(separator: ", "))); aggregate tables and --out files stay whole.",
+        valueName: "N"))
+    var limit: Int?
+
     @Option(help: "Colour in terminal tables: auto (only on a terminal, and never when NO_COLOR is set), always or never.")
     var color: ColorChoice = .auto
+
+    func validate() throws {
+        guard let limit else { return }
+        guard limit >= 0 else { throw ValidationError("--limit takes a number of rows, 0 or more, not \(limit).") }
+        let records = TableName.allCases.filter(\.rowsAreRecords).map(\.rawValue)
+        guard tables.contains(where: \.rowsAreRecords) else {
+            throw ValidationError(
+                "--limit cuts tables whose rows are records (\(records.joined(separator: ", "))); choose one with --table, e.g. --table \(records[0]).")
+        }
+    }
+
+    /// `table` (called `name`) as standard output prints it: cut to `--limit` rows if its rows are records.
+    func printed(_ table: Table, _ name: TableName) -> Table {
+        guard let limit, name.rowsAreRecords else { return table }
+        return table.prefix(limit)
+    }
 }
 
 /// Narrowing for ad-hoc questions. Filters select violations and sessions; the engine still reads all
@@ -85,7 +106,7 @@ struct FilterOptions: ParsableArguments {
             let known = RuleRegistry.descriptions.map(\.identifier).joined(separator: ", ")
             throw ValidationError("Unknown rule '\(rule)' for --rule. Known rules: \(known).")
         }
-        if let start = try parsedTime(since, option: "--since"), let end = try parsedTime(until, option: "--until"), start >= end {
+        if let start = try Self.parsedTime(since, option: "--since"), let end = try Self.parsedTime(until, option: "--until"), start >= end {
             throw ValidationError("--since (\(since ?? "")) must be before --until (\(until ?? "")): the window is since ≤ t < until.")
         }
     }
@@ -93,16 +114,16 @@ struct FilterOptions: ParsableArguments {
     func tableFilter() throws -> TableFilter {
         TableFilter(
             rules: Set(rules), appVersions: Set(appVersions), screens: Set(screens), sessions: Set(sessions),
-            devices: Set(devices), since: try parsedTime(since, option: "--since"),
-            until: try parsedTime(until, option: "--until"))
+            devices: Set(devices), since: try Self.parsedTime(since, option: "--since"),
+            until: try Self.parsedTime(until, option: "--until"))
     }
 
     /// RFC 3339, a date (`2026-11-20`, midnight UTC at its start), or milliseconds since the epoch.
-    private func parsedTime(_ text: String?, option: String) throws -> Int64? {
+    static func parsedTime(_ text: String?, option: String) throws -> Int64? {
         guard let text else { return nil }
         if let milliseconds = Int64(text) { return milliseconds }
         if text.utf8.count == 10, text.wholeMatch(of: /\d{4}-\d\d-\d\d/) != nil {
-            return try parsedTime(text + "T00:00:00Z", option: option)
+            return try Self.parsedTime(text + "T00:00:00Z", option: option)
         }
         var bytes = Array(text.utf8)
         if let parsed = bytes.withUnsafeMutableBytes({ TimestampParser.parse(rfc3339: UnsafeRawBufferPointer($0)) }) {

@@ -19,6 +19,7 @@ struct AnalyzeCommand: ParsableCommand {
               hig-audit analyze logs/ --table violations --rule forced-tab-switch \\
                   --app-version 5.2
               hig-audit analyze logs/ --table by_screen --format csv > by_screen.csv
+              hig-audit analyze logs/ --table violations --limit 20   # the first 20
               zstd -dc upload.zst | hig-audit analyze - --table ingest
               hig-audit analyze logs/ --out results/   # every table as CSV and JSON
 

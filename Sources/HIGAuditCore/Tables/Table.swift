@@ -40,6 +40,11 @@ public struct Table: Sendable {
     /// The column names in order (the CSV header, the JSON keys).
     public var columnNames: [String] { columns.map(\.name) }
 
+    /// The first `count` rows (all of them when there are fewer), made on demand as the whole table's are.
+    public func prefix(_ count: Int) -> Table {
+        Table(name: name, columns: columns, rowCount: min(max(0, count), rowCount), row: rowProvider)
+    }
+
     /// The index of the column named `name`, if any.
     public func columnIndex(named name: String) -> Int? { columns.firstIndex { $0.name == name } }
 }

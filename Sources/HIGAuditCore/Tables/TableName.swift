@@ -9,6 +9,10 @@ public enum TableName: String, CaseIterable, Sendable {
     case ingest
     case unknownTypes = "unknown_types"
     case worstScreens = "worst_screens"
+
+    /// Whether a row is one record (a violation) rather than an aggregate over many: the tables whose
+    /// first rows (`--limit`) are a sample of the whole, while a cut aggregate table would mislead.
+    public var rowsAreRecords: Bool { self == .violations }
 }
 
 extension AnalysisAccumulator {
