@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func everyCommandThatTalksTakesBothFlags() throws {
-        for command in ["analyze", "nightly", "query", "sample", "show"] {
+        for command in ["analyze", "nightly", "query", "compare", "sample", "show"] {
             let help = try HigAuditBinary.run([command, "--help"]).stdout
             #expect(help.contains("-q, --quiet") && help.contains("-v, --verbose"), "\(command)")
         }

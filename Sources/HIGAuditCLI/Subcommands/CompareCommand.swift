@@ -57,6 +57,7 @@ struct CompareCommand: ParsableCommand {
 
     @OptionGroup(title: "Base side (one of)") var base: BaseSideOptions
     @OptionGroup(title: "Head side (one of, of the base's kind)") var head: HeadSideOptions
+    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
 
     @Option(help: ArgumentHelp("Significance level for the verdict.", valueName: "p"))
     var alpha: Double = ReleaseComparison.defaultAlpha
@@ -100,7 +101,9 @@ struct CompareCommand: ParsableCommand {
             if failOn == .worse {
                 let worse = ReleaseComparison.worseRules(in: table)
                 if !worse.isEmpty {
-                    StandardError.write("hig-audit: worse (--fail-on worse): \(worse.joined(separator: ", "))\n")
+                    if verbosity.level.saysNotes {
+                        StandardError.write("hig-audit: worse (--fail-on worse): \(worse.joined(separator: ", "))\n")
+                    }
                     throw ExitCode(ExitStatus.worseVerdict)
                 }
             }
