@@ -30,6 +30,8 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup(title: "Store") var storeOptions: StoreOptions
     @OptionGroup(title: "Filters") var filters: FilterOptions
+    /// Accepted for uniformity: export says nothing on standard error but errors.
+    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
 
     @Option(help: ArgumentHelp("The directory to write the CSV files to (created if missing).", valueName: "dir"))
     var out: String

@@ -25,6 +25,9 @@ struct RulesCommand: ParsableCommand {
     @Flag(help: "Print a complete, commented YAML config with every rule and parameter at its default.")
     var defaults = false
 
+    /// Accepted for uniformity: rules says nothing on standard error but errors.
+    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
+
     func run() throws {
         var stdout = FileOutput.standardOutput()
         if defaults {
