@@ -19,6 +19,10 @@ struct OpenSession: ~Copyable {
     var newestTs: Int64
     /// Earliest accepted `session.end` `ts`, if any (SPEC §2 closing rule (a)).
     var endTs: Int64?
+    /// Never later than the first clock of its device at which the session closes (see `DeviceStream`).
+    var closingKey: Int64 = .max
+    /// Its place in its device's heap; -1 once removed.
+    var heapIndex = -1
     /// The ids of the session's accepted events, for duplicate detection.
     var seenIds: SeenIds
     var buffer = ReorderBuffer()

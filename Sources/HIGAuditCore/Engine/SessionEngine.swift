@@ -172,7 +172,8 @@ public final class SessionEngine {
         if ts > session.pointee.newestTs { session.pointee.newestTs = ts }
         if case .sessionEnd = event.payload, ts < (session.pointee.endTs ?? .max) {
             session.pointee.endTs = ts
-            device.pointee.closingBound = min(device.pointee.closingBound, ts.plus(maxLateness))
+            let key = ts.plus(maxLateness)
+            if key < session.pointee.closingKey { device.pointee.rekey(session, to: key) }
         }
         session.pointee.context.acceptedEvents += 1
         session.pointee.buffer.insert(consume event)
@@ -208,34 +209,44 @@ public final class SessionEngine {
 
     /// Puts a session that just opened (or was restored) among its device's.
     func adopt(_ session: UnsafeMutablePointer<OpenSession>) {
-        let device = session.pointee.device
-        device.pointee.sessions.append(session)
-        device.pointee.closingBound = min(
-            device.pointee.closingBound, session.pointee.closingBound(maxLateness: maxLateness, sessionGap: sessionGap))
+        session.pointee.closingKey = session.pointee.closingClock(maxLateness: maxLateness, sessionGap: sessionGap)
+        session.pointee.device.pointee.insert(session)
     }
 
     /// Frees a restored session that a later entry of the same checkpoint replaced.
     func forget(_ session: UnsafeMutablePointer<OpenSession>) {
-        let device = session.pointee.device
-        if let index = device.pointee.sessions.firstIndex(of: session) { device.pointee.sessions.remove(at: index) }
+        session.pointee.device.pointee.remove(session)
         session.free()
     }
 
     // MARK: - Closing
 
-    /// Closes the device's sessions that its clock has closed, and sets its bound exactly again.
+    /// Closes the device's sessions that its clock has closed: those whose key it reached, each either
+    /// closed or given its exact key again.
     private func closeDue(on device: UnsafeMutablePointer<DeviceStream>) {
         let clock = device.pointee.clock
         var closing: [UnsafeMutablePointer<OpenSession>] = []
-        var bound = Int64.max
-        for session in device.pointee.sessions {
+        // Sessions whose first closing clock saturated at `.max` without closing there: kept off the heap
+        // while it is scanned, so that the scan ends.
+        var unclosable: [UnsafeMutablePointer<OpenSession>] = []
+        while let session = device.pointee.first, session.pointee.closingKey <= clock {
             if session.pointee.closes(atClock: clock, maxLateness: maxLateness, sessionGap: sessionGap) {
+                device.pointee.remove(session)
                 closing.append(session)
             } else {
-                bound = min(bound, session.pointee.closingBound(maxLateness: maxLateness, sessionGap: sessionGap))
+                let key = session.pointee.closingClock(maxLateness: maxLateness, sessionGap: sessionGap)
+                if key > clock {
+                    device.pointee.rekey(session, to: key)
+                } else {
+                    device.pointee.remove(session)
+                    unclosable.append(session)
+                }
             }
         }
-        device.pointee.closingBound = bound
+        for session in unclosable {
+            session.pointee.closingKey = .max
+            device.pointee.insert(session)
+        }
         guard !closing.isEmpty else { return }
         if closing.count > 1 { closing.sort(by: OpenSession.idOrder) }
         closeAll(closing)
@@ -277,7 +288,7 @@ public final class SessionEngine {
         if lastSession == session { lastSession = nil }
         closed.insert(key)
         let device = session.pointee.device
-        if let index = device.pointee.sessions.firstIndex(of: session) { device.pointee.sessions.remove(at: index) }
+        device.pointee.remove(session)
         if device.pointee.sessions.isEmpty, devices[device.pointee.key] == device {
             devices[device.pointee.key] = nil
             devicesEmptiedWhileLooping.append(device)
