@@ -57,13 +57,19 @@ public final class SessionTraceRun {
         onDiagnostic(diagnostic)
     }
 
+    /// One decoder for every input, lent to each file's sink and taken back (see
+    /// `AnalysisLineSink.decoder`).
+    private var decoder: EventDecoder? = EventDecoder()
+
     /// Reads one input to its end.
     public func read(_ source: InputSource) {
         let file = sources.add(source.displayPath)
         files.table = sources
         var sink = SessionTraceLineSink(
-            engine: engine, recorder: recorder, file: file, displayPath: source.displayPath, onMalformed: onDiagnostic)
+            engine: engine, recorder: recorder, file: file, displayPath: source.displayPath,
+            decoder: decoder.take() ?? EventDecoder(), onMalformed: onDiagnostic)
         _ = reader.read(source, into: &sink, statistics: &inputStatistics, diagnostic: onDiagnostic)
+        decoder = sink.decoder
         inputStatistics.malformedLines += sink.statistics.malformedLines
         for (name, count) in sink.statistics.unknownTypes {
             inputStatistics.unknownTypes[name, default: 0] += count
@@ -118,7 +124,7 @@ private final class TraceFilesBox {
 /// `AnalysisLineSink` for `show`: decodes each line and passes events through the recorder. Kept
 /// apart so that `analyze`'s sink, on the hot path, is untouched.
 struct SessionTraceLineSink: LineSink {
-    var decoder = EventDecoder()
+    var decoder: EventDecoder
     let engine: SessionEngine
     let recorder: SessionRecorder
     let file: Int32
@@ -127,7 +133,8 @@ struct SessionTraceLineSink: LineSink {
     let onMalformed: (Diagnostic) -> Void
 
     init(engine: SessionEngine, recorder: SessionRecorder, file: Int32, displayPath: String,
-         onMalformed: @escaping (Diagnostic) -> Void) {
+         decoder: EventDecoder, onMalformed: @escaping (Diagnostic) -> Void) {
+        self.decoder = decoder
         self.engine = engine
         self.recorder = recorder
         self.file = file
