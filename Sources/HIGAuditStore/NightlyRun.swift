@@ -39,6 +39,8 @@ public final class NightlyRun {
     let onDiagnostic: (Diagnostic) -> Void
     /// Called after each input with its display path and what happened to it ("read", "skipped", …).
     public var onFile: ((String, String) -> Void)?
+    /// `--shard K/N`: this run writes one shard's partial store (`ShardPart`); set before `run`.
+    public var shardPart: ShardPart?
     /// Test hook: called after each input is read, inside the transaction (the kill test stops here).
     public var afterEachFile: (() -> Void)?
 
@@ -96,6 +98,7 @@ private final class RunTransaction {
 
     func execute(_ inputs: [InputSource], unreadable: [Diagnostic]) throws -> NightlyOutcome {
         for problem in unreadable {
+            if let part = run.shardPart, part.shard.index != 0 { continue }
             statistics.faults += 1
             run.onDiagnostic(problem)
         }
@@ -127,6 +130,7 @@ private final class RunTransaction {
             onReport: { [unowned self] report in
                 do { try record(report) } catch { failure = failure ?? error }
             })
+        engine.shard = run.shardPart?.shard
         engine.closedBeforeStart = { [unowned self] session in
             do {
                 return try Bool.fetchOne(closedLookup, arguments: [session]) ?? false
@@ -142,6 +146,17 @@ private final class RunTransaction {
     // MARK: - Files
 
     private func read(_ source: InputSource) throws {
+        // Another shard counts this file's counters; its sessions' counters are the engine's.
+        if let part = run.shardPart, !part.countsFile(source.displayPath) {
+            let counted = statistics
+            defer { statistics = counted }
+            try readCounting(source)
+        } else {
+            try readCounting(source)
+        }
+    }
+
+    private func readCounting(_ source: InputSource) throws {
         guard let path = source.filePath else {
             statistics.faults += 1
             run.onDiagnostic(Diagnostic(.unreadableFile, at: source.displayPath, "standard input cannot be identified by content; give a file"))
@@ -305,6 +320,7 @@ private final class RunTransaction {
         for (name, count) in statistics.unknownTypes {
             try db.execute(sql: "INSERT INTO unknown_types VALUES (?, ?, ?)", arguments: [outcome.runID, name, count])
         }
+        try run.shardPart?.record(db, configuration: run.configuration)
     }
 
     /// The engine's counters into the run's, and its open sessions into the checkpoint, but those of

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import HIGAuditCore
 import HIGAuditIO
 import HIGAuditStore
@@ -21,8 +22,13 @@ struct NightlyFrontend {
         let reader = try command.input.makeReader()
         // Every output is checked before the run: once it has committed, a failing output can no
         // longer mean "nothing was committed".
-        let (sources, problems) = InputResolver.resolve(command.input.inputs)
-        try NoInputError.check(command.input.inputs, resolved: sources, allowMissing: command.input.allowMissing)
+        let shardPlan = try command.shardFiles.map(ShardFileList.read)
+        let inputs = shardPlan?.paths ?? command.input.inputs
+        let (sources, problems) = InputResolver.resolve(inputs)
+        try NoInputError.check(inputs, resolved: sources, allowMissing: command.input.allowMissing)
+        if command.shard != nil, FileManager.default.fileExists(atPath: command.store) {
+            throw UsageError("--shard writes a new partial store in one run, and \(command.store) exists")
+        }
         try OutputCheck.validate(
             malformedReport: command.input.malformedReport, outDirectory: command.out,
             exportedTables: StoredTables.exportedTables.map(\.rawValue), inputs: sources, store: command.store)
@@ -43,6 +49,9 @@ struct NightlyFrontend {
             store: store, configuration: configuration, reader: reader, closeOpen: command.closeOpen,
             onDiagnostic: reporter.report)
         nightly.strict = command.input.strict
+        if let shard = command.shard.flatMap(DeviceShard.init(parsing:)) {
+            nightly.shardPart = ShardPart(shard: shard, countedFiles: shardPlan?.counted)
+        }
         if command.verbosity.level == .verbose {
             nightly.onFile = { path, what in StandardError.write("hig-audit: \(path): \(what)\n") }
         }
