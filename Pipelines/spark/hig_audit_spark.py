@@ -58,6 +58,7 @@ def parse_arguments(argv):
     parser.add_argument("--session-gap-ms", type=int)
     parser.add_argument("--dictionary", action="append", default=[], help="zstd dictionary, as for hig-audit")
     parser.add_argument("--max-window-log", type=int)
+    parser.add_argument("--report", help="write the plan and the shards' outcomes here as JSON")
     parser.add_argument("--simulate-kill-shard", type=int,
                         help="tests: the first attempt of this shard SIGKILLs its hig-audit mid-run and its Python "
                              "worker exits hard, as a lost executor would; Spark must retry it (local[2,3])")
@@ -100,6 +101,14 @@ def plan_batch(executable_of, reader_arguments, batch):
             for session in device["sessions"]:
                 records.append((index, session, device["hash"]))
     return records
+
+
+def session_files(entries, shards):
+    """For one session's (file index, device hash) entries: (file, ({owner}, {first file})) per other file."""
+    entries = sorted(entries)
+    first_file, first_hash = entries[0]
+    owner = first_hash % shards
+    return [(index, ({owner}, {first_file} - {index})) for index, _ in entries]
 
 
 def assign_files(per_file, file_count, shards):
@@ -221,21 +230,17 @@ def main(argv):
     started = time.time()
     batches = max(1, (len(files) + options.plan_batch - 1) // options.plan_batch)
     reader_arguments = reader_options(options)
+    partitions = context.defaultParallelism
     records = context.parallelize(list(enumerate(files)), batches).mapPartitions(
         lambda batch: plan_batch(executable_of, reader_arguments, batch))
-    records.cache()
 
-    # 3. assign: each session's first file and owner, then per file the owners and first files it holds.
-    first = records.map(lambda r: (r[1], (r[0], r[2]))).reduceByKey(min)
-    owners = first.mapValues(lambda value: (value[1] % shards, value[0]))
-    per_file = (records.map(lambda r: (r[1], r[0])).join(owners)
-                .map(lambda item: (item[1][0], (item[1][1][0], item[1][1][1])))
-                .aggregateByKey((set(), set()),
-                                lambda acc, value: (acc[0] | {value[0]}, acc[1] | {value[1]}),
-                                lambda a, b: (a[0] | b[0], a[1] | b[1]))
+    # 3. assign: by session, its files, the first of them and its owner; then by file, the owners of its
+    # sessions and their first files (two shuffles; only the per-file sets reach the driver).
+    per_file = (records.map(lambda r: (r[1], (r[0], r[2])))
+                .groupByKey(partitions)
+                .flatMap(lambda item: session_files(item[1], shards))
+                .reduceByKey(lambda a, b: (a[0] | b[0], a[1] | b[1]), partitions)
                 .collectAsMap())
-    for index in per_file:
-        per_file[index][1].discard(index)
     reads, counter = assign_files(per_file, len(files), shards)
     lists = {}
     for shard in range(shards):
@@ -246,7 +251,6 @@ def main(argv):
             for index in reads[shard]:
                 listing.write("%s\t%s\n" % ("count" if counter[index] == shard else "read", files[index]))
         lists[shard] = path
-    records.unpersist()
     timings["plan"] = time.time() - started
     file_reads = sum(len(r) for r in reads)
 
@@ -281,6 +285,17 @@ def main(argv):
     if not options.keep_parts:
         shutil.rmtree(work_dir, ignore_errors=True)
 
+    if options.report:
+        with open(options.report, "w", encoding="utf-8") as report:
+            json.dump({
+                "files": files,
+                "shards": shards,
+                "reads": {str(shard): reads[shard] for shard in range(shards)},
+                "counted_by": [counter[index] for index in range(len(files))],
+                "results": [{"shard": shard, "status": status, "attempt": attempt, "seconds": round(seconds, 3)}
+                            for shard, _, status, attempt, seconds in sorted(results)],
+                "seconds": {stage: round(value, 3) for stage, value in timings.items()},
+            }, report, indent=1)
     for shard, _, status, attempt, seconds in sorted(results):
         sys.stderr.write("hig-audit-spark: shard %d/%d: status %d, attempt %d, %.2f s\n"
                          % (shard, shards, status, attempt, seconds))
