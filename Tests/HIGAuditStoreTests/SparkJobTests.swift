@@ -58,6 +58,8 @@ import Testing
         }
     }
 
+    /// One job over all four layouts (one Spark start; seeds differ, so the layouts are different logs),
+    /// with shard 1's first attempt killed mid-run.
     @Test(.enabled(if: sparkReady || mustRun, "Java or PySpark missing: apt-get install default-jre-headless; pip install 'pyspark==4.*'"))
     func mergedStoreOfTheSparkJobEqualsOneAnalyze() throws {
         guard Self.sparkReady else {
@@ -71,55 +73,63 @@ import Testing
         let directory = try LogFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let root = directory.path
-        for layout in ["device", "uploads", "time"] {
+        for (index, layout) in ["device", "uploads", "time"].enumerated() {
             let status = try Self.run(executable, [
-                "sample", "--quiet", "--out", "\(root)/\(layout)", "--layout", layout, "--sessions", "80",
-                "--seed", "31", "--offline-devices", "0.2",
+                "sample", "--quiet", "--out", "\(root)/logs/\(layout)", "--layout", layout, "--sessions", "60",
+                "--seed", String(31 + index), "--offline-devices", "0.2",
             ]).status
             #expect(status == 0)
         }
-        try Self.mixDevices(from: "\(root)/time", into: "\(root)/mixed")
+        try Self.run(executable, [
+            "sample", "--quiet", "--out", "\(root)/time-4", "--layout", "time", "--sessions", "60", "--seed", "34",
+        ])
+        try Self.mixDevices(from: "\(root)/time-4", into: "\(root)/logs/mixed")
+        let input = "\(root)/logs"
+        let store = "\(root)/merged.sqlite"
+        let report = "\(root)/report.json"
 
-        // (layout, shard whose first attempt is killed)
-        for (layout, killed) in [("device", nil), ("uploads", 1), ("time", nil), ("mixed", 2)] as [(String, Int?)] {
-            let input = "\(root)/\(layout)"
-            let store = "\(root)/\(layout).sqlite"
-            var arguments = [
-                Self.job, "--master", "local[2,3]", "--hig-audit", executable, "--ship", "--shards", "3",
-                "--store", store, input,
-            ]
-            if let killed { arguments += ["--simulate-kill-shard", String(killed)] }
-            let job = try Self.run("/usr/bin/env", ["python3"] + arguments)
-            // 3: the noise's malformed lines were skipped (and counted), as analyze says too.
-            #expect(job.status == 3, "\(layout): \(job.errors.suffix(3000))")
-            let analyzed = "\(root)/\(layout)-analyze"
-            #expect(try Self.run(executable, ["analyze", "--quiet", "--out", analyzed, input]).status == 3)
-            let exported = "\(root)/\(layout)-export"
-            #expect(try Self.run(executable, ["export", "--store", store, "--out", exported]).status == 0)
+        let job = try Self.run("/usr/bin/env", [
+            "python3", Self.job, "--master", "local[2,3]", "--hig-audit", executable, "--ship", "--shards", "3",
+            "--store", store, "--report", report, "--simulate-kill-shard", "1", input,
+        ])
+        // 3: the noise's malformed lines were skipped (and counted), as analyze says too.
+        #expect(job.status == 3, "\(job.errors.suffix(3000))")
+        let analyzed = "\(root)/analyze"
+        #expect(try Self.run(executable, ["analyze", "--quiet", "--out", analyzed, input]).status == 3)
+        let exported = "\(root)/export"
+        #expect(try Self.run(executable, ["export", "--store", store, "--out", exported]).status == 0)
 
-            let expected = try Self.csvFiles(analyzed)
-            var actual = try Self.csvFiles(exported)
-            // The store's ingest table adds the sessions left open for a next run: none here.
-            let ingest = actual["ingest.csv"] ?? ""
-            #expect(ingest.hasPrefix(expected["ingest.csv"]?.components(separatedBy: "\r\n")[0] ?? "?"))
-            #expect(ingest.hasSuffix(",0\r\n"))
-            actual["ingest.csv"] = ingest.components(separatedBy: "\r\n")
-                .map { $0.isEmpty ? $0 : String($0[..<($0.lastIndex(of: ",") ?? $0.endIndex)]) }.joined(separator: "\r\n")
-            #expect(expected.count == 8)
-            #expect(Set(actual.keys) == Set(expected.keys))
-            for (name, text) in expected { #expect(actual[name] == text, "\(layout): \(name)") }
+        let expected = try Self.csvFiles(analyzed)
+        var actual = try Self.csvFiles(exported)
+        // The store's ingest table adds the sessions left open for a next run: none here.
+        let ingest = actual["ingest.csv"] ?? ""
+        #expect(ingest.hasSuffix(",0\r\n"))
+        actual["ingest.csv"] = ingest.components(separatedBy: "\r\n")
+            .map { $0.isEmpty ? $0 : String($0[..<($0.lastIndex(of: ",") ?? $0.endIndex)]) }.joined(separator: "\r\n")
+        #expect(expected.count == 8)
+        #expect(Set(actual.keys) == Set(expected.keys))
+        for (name, text) in expected { #expect(actual[name] == text, "\(name)") }
 
-            let summary = job.errors.split(separator: "\n").first { $0.contains(" file reads by ") } ?? ""
-            let numbers = summary.split(separator: " ").compactMap { Int($0) }
-            #expect(numbers.count >= 2, "\(layout): \(summary)")
-            if layout != "mixed", numbers.count >= 2 {
-                // A file of one device is decompressed by its shard only.
-                #expect(numbers[0] == numbers[1], "\(layout): \(summary)")
-            }
-            if let killed {
-                #expect(job.errors.contains("shard \(killed)/3: status 3, attempt 1"), "\(layout): \(job.errors.suffix(2000))")
-            }
-            #expect(try FileManager.default.contentsOfDirectory(atPath: root).allSatisfy { !$0.hasSuffix(".parts") })
+        struct Report: Decodable {
+            struct Result: Decodable { var shard: Int, status: Int, attempt: Int }
+            var files: [String]
+            var reads: [String: [Int]]
+            var counted_by: [Int]
+            var results: [Result]
         }
+        let plan = try JSONDecoder().decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: report)))
+        var readers = Array(repeating: 0, count: plan.files.count)
+        for files in plan.reads.values { for index in files { readers[index] += 1 } }
+        for (index, file) in plan.files.enumerated() {
+            #expect(readers[index] >= 1)
+            #expect(plan.reads[String(plan.counted_by[index])]?.contains(index) == true)
+            // A file of one device (per-device, per-upload, time-first layouts) is decompressed by one shard.
+            if !file.contains("/logs/mixed/") { #expect(readers[index] == 1, "\(file)") }
+        }
+        #expect(plan.files.contains { $0.contains("/logs/mixed/") && readers[plan.files.firstIndex(of: $0)!] > 1 })
+        #expect(plan.results.map(\.shard) == [0, 1, 2])
+        #expect(plan.results.first { $0.shard == 1 }?.attempt == 1, "the killed attempt was retried")
+        #expect(plan.results.filter { $0.shard != 1 }.allSatisfy { $0.attempt == 0 })
+        #expect(!FileManager.default.fileExists(atPath: store + ".parts"))
     }
 }
