@@ -16,6 +16,10 @@ struct ShardPlanCommand: ParsableCommand {
             the device's FNV-1a 64 hash (its shard is H mod N). A session's shard is that of its first file's \
             entry, in the run's order. The Spark job (Pipelines/spark) runs this as its planning stage.
 
+            Examples:
+              hig-audit shard-plan --list uploads/2026-11-20
+              hig-audit shard-plan uploads/2026-11-20/2140/ipad-0042.ndjson.zst
+
             Exit status: 0 on success; 66 when a named input does not exist; 64 on a usage error.
             """
     )
