@@ -19,26 +19,17 @@ struct NightlyFrontend {
     private func execute() throws -> Int32 {
         var configuration = try command.config.resolved()
         if let idleRuns = command.idleRuns { configuration.idleRuns = idleRuns }
-        let reader = try command.input.makeReader()
         // Every output is checked before the run: once it has committed, a failing output can no
         // longer mean "nothing was committed".
         let shardPlan = try command.shardFiles.map(ShardFileList.read)
-        let inputs = shardPlan?.paths ?? command.input.inputs
-        let (sources, problems) = InputResolver.resolve(inputs)
-        try NoInputError.check(inputs, resolved: sources, allowMissing: command.input.allowMissing)
+        var inputOptions = command.input
+        if let shardPlan { inputOptions.inputs = shardPlan.paths }
         if command.shard != nil, FileManager.default.fileExists(atPath: command.store) {
             throw UsageError("--shard writes a new partial store in one run, and \(command.store) exists")
         }
-        try OutputCheck.validate(
-            malformedReport: command.input.malformedReport, outDirectory: command.out,
-            exportedTables: StoredTables.exportedTables.map(\.rawValue), inputs: sources, store: command.store)
-        let reporter: DiagnosticReporter
-        do {
-            reporter = try DiagnosticReporter(
-                malformedReportPath: command.input.malformedReport, progress: nil, verbosity: command.verbosity.level)
-        } catch {
-            throw FatalError("cannot write the malformed-line report: \(error)")
-        }
+        let inputs = try ResolvedInputs(
+            inputOptions, outDirectory: command.out, exportedTables: StoredTables.exportedTables.map(\.rawValue),
+            store: command.store, progress: nil, verbosity: command.verbosity.level)
         let store: ResultsStore
         do {
             store = try ResultsStore(writingAt: command.store)
@@ -46,9 +37,10 @@ struct NightlyFrontend {
             throw FatalError("cannot open the store \(command.store): \(error)")
         }
         let nightly = NightlyRun(
-            store: store, configuration: configuration, reader: reader, closeOpen: command.closeOpen,
-            onDiagnostic: reporter.report)
+            store: store, configuration: configuration, reader: inputs.reader, closeOpen: command.closeOpen,
+            onDiagnostic: inputs.reporter.report)
         nightly.strict = command.input.strict
+        nightly.jobs = command.input.jobCount
         if let shard = command.shard.flatMap(DeviceShard.init(parsing:)) {
             nightly.shardPart = ShardPart(shard: shard, countedFiles: shardPlan?.counted)
         }
@@ -57,7 +49,7 @@ struct NightlyFrontend {
         }
         let outcome: NightlyOutcome
         do {
-            outcome = try nightly.run(sources, unreadable: problems)
+            outcome = try nightly.run(inputs.sources, unreadable: inputs.problems)
         } catch let error as NightlyRunError {
             throw FatalError("\(error)")
         } catch {
@@ -71,7 +63,7 @@ struct NightlyFrontend {
         }
         var outputsWritten = true
         do {
-            try reporter.finish()
+            try inputs.reporter.finish()
         } catch {
             outputsWritten = false
             StandardError.write("hig-audit: error: run \(outcome.runID) is committed, but the malformed-line report was not written: \(error)\n")
