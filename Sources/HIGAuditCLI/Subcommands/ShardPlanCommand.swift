@@ -31,6 +31,9 @@ struct ShardPlanCommand: ParsableCommand {
     /// and the other refuses would give the planner other sessions than the shards find.
     @OptionGroup(title: "Input") var input: InputOptions
 
+    /// Accepted for uniformity: shard-plan says nothing on standard error but errors.
+    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
+
     private var inputs: [String] { input.inputs }
 
     func validate() throws {
