@@ -89,11 +89,6 @@ public struct StoredTables: Sendable {
         return HIGAuditCore.Table(name: "ingest", columns: plain.columns + [.integer("open_sessions")], rows: [row])
     }
 
-    /// The tables `--out` and `export` write, in this order.
-    public static let exportedTables: [TableName] = [
-        .violations, .summary, .byVersion, .byScreen, .haptics, .ingest, .unknownTypes, .worstScreens,
-    ]
-
     private static func violation(_ row: Row) -> Violation {
         let file: Int64 = row["source_file"]
         return Violation(

@@ -33,7 +33,7 @@ struct AnalysisFrontend {
         try NoInputError.check(input.inputs, resolved: sources, allowMissing: input.allowMissing)
         try OutputCheck.validate(
             malformedReport: input.malformedReport, outDirectory: output.out,
-            exportedTables: Self.directoryTables.map(\.rawValue), inputs: sources)
+            exportedTables: TableName.exported.map(\.rawValue), inputs: sources)
 
         let progress = verbosity == .quiet ? ProgressLine(enabled: false) : ProgressLine()
         let reporter: DiagnosticReporter
@@ -103,11 +103,6 @@ struct AnalysisFrontend {
         }
     }
 
-    /// The tables `--out DIR` writes, each as CSV and JSON.
-    static let directoryTables: [TableName] = [
-        .violations, .summary, .byVersion, .byScreen, .haptics, .ingest, .unknownTypes, .worstScreens,
-    ]
-
     /// `--out DIR`: every table as CSV and JSON, each file written to a temporary name and renamed.
     private func writeDirectory(
         accumulator: AnalysisAccumulator, statistics: IngestStatistics, sources: SourceFileTable
@@ -116,7 +111,7 @@ struct AnalysisFrontend {
         if mkdir(directory, 0o755) != 0, errno != EEXIST {
             throw FatalError("cannot create the output directory \(directory): \(String(cString: strerror(errno)))")
         }
-        for name in Self.directoryTables {
+        for name in TableName.exported {
             let table = accumulator.table(name, ingest: statistics, sources: sources)
             for format in [OutputFormat.csv, .json] {
                 let path = "\(directory)/\(name.rawValue).\(format.fileExtension)"

@@ -25,7 +25,7 @@ struct NightlyFrontend {
         try NoInputError.check(command.input.inputs, resolved: sources, allowMissing: command.input.allowMissing)
         try OutputCheck.validate(
             malformedReport: command.input.malformedReport, outDirectory: command.out,
-            exportedTables: StoredTables.exportedTables.map(\.rawValue), inputs: sources, store: command.store)
+            exportedTables: TableName.exported.map(\.rawValue), inputs: sources, store: command.store)
         let reporter: DiagnosticReporter
         do {
             reporter = try DiagnosticReporter(
