@@ -106,12 +106,23 @@ public struct RuleStates: Sendable, Equatable {
 }
 
 extension RuleStates {
-    /// The states as a checkpoint keeps them: those a rule takes in lazily brought up to date with
-    /// the session (`TabStateLostRule.settle`).
+    /// The states as a checkpoint keeps them: each brought up to date with the session by its rule's
+    /// `settle`.
     func settled(in context: SessionContext) -> RuleStates {
         var settled = self
-        TabStateLostRule.settle(&settled.tabStateLost, in: context)
+        var settling = Settling(context: context)
+        settled.visitAll(&settling)
         return settled
+    }
+
+    private struct Settling: RuleVisitor {
+        let context: SessionContext
+
+        mutating func visit<Rule: SessionRule>(
+            _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
+        ) {
+            Rule.settle(&state, in: context)
+        }
     }
 }
 
