@@ -225,9 +225,8 @@ struct ConfiguredRules: Sendable {
     }
 
     /// Hands `event` to each enabled rule that wants it, in rule-id order. One test a rule rather than
-    /// a `switch` on each pending rule in a loop: that one indirect jump took a different target on
-    /// each turn and was mispredicted about three times an event; these tests follow the kind of
-    /// event and are predicted.
+    /// a `switch` on each pending rule in a loop: that one indirect jump would take a different target
+    /// on each turn and be mispredicted; these tests follow the kind of event and are predicted.
     ///
     /// Out of line, so that the list (`visitAll`) is inlined here with its visitor a local value, which
     /// makes each rule's bit and value offset a constant. The event is passed through, never copied.

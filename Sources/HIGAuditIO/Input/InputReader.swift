@@ -101,7 +101,8 @@ public final class InputReader {
 
     /// `read` for the nightly job's sink, from the start (`start` nil) or from a resume point. Not
     /// generic, so that the reading loop is specialised for `TailHoldingSink` here: a generic call from
-    /// the store's module ran the unspecialised loop, with a witness-table call into the sink per line.
+    /// the store's module would run the unspecialised loop, with a witness-table call into the sink per
+    /// line.
     /// `storedBytes` is handed every stored byte read, in order, once each (from `start`'s offset).
     public func read(
         _ source: InputSource, startingAt start: FileReadSummary.ResumePoint?,

@@ -13,8 +13,7 @@
 public struct TabStateLostRule: SessionRule {
     public static let identifier = "tab-state-lost"
     /// Only tab switches: the screens seen between two switches are read from the session context
-    /// at the second (`SessionContext.screenSightings`). Seeing every event for them cost ~2% of a
-    /// whole `analyze` of the benchmark.
+    /// at the second (`SessionContext.screenSightings`), so that the rule is not handed every event.
     public static let interests = EventKindSet(.tabSwitch)
 
     public static let description = RuleDescription(
