@@ -15,7 +15,8 @@ import Testing
                 var isDirectory: ObjCBool = false
                 let exists = FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory)
                 #expect(exists && isDirectory.boolValue, "ARCHITECTURE.md names the folder \(path)")
-            } else if path.contains("/"), !path.hasPrefix("Rules/") {
+            } else if let top = path.split(separator: "/").first, path.contains("/"),
+                      files.contains(String(top)) {
                 #expect(files.contains(path), "ARCHITECTURE.md names \(path)")
             } else {
                 // A name relative to the step's folder: some file of the repository ends so.

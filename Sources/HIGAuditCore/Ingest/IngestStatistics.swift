@@ -60,6 +60,15 @@ public struct IngestStatistics: Sendable, Equatable, Codable {
         }
     }
 
+    /// Adds the counters the reader and the decoder keep for one input (all but the engine's), so a
+    /// run can count each input apart, on whichever thread read it, and sum them in input order.
+    public mutating func addInputCounters(of input: IngestStatistics) {
+        for counter in Self.counters where counter.countedBy == .input && counter.isSettable {
+            counter.set(&self, counter.value(in: self) + counter.value(in: input))
+        }
+        for (name, count) in input.unknownTypes { unknownTypes[name, default: 0] += count }
+    }
+
     /// True when something was skipped: the run "finished but skipped input" (SPEC §5).
     public var skippedInput: Bool {
         malformedLines > 0 || skippedBytes > 0 || truncatedFiles > 0 || faults > 0
