@@ -77,9 +77,8 @@ struct FileIdentity {
     ///
     /// With `stopAfterHead`, a file whose first `headBytes` bytes begin no counted file is decided
     /// from them alone (new, or changed if its name was counted before) and hashed no further: the
-    /// digest comes back incomplete, for the caller to finish from the reading pass. Hashing it in a
-    /// pass of its own took ~25 ms of the nightly job's ~160 on the benchmark's 21.7 MB file (the
-    /// hash and the kernel's second copy of the file).
+    /// digest comes back incomplete, for the caller to finish from the reading pass, so that a new
+    /// file is read once rather than once to hash and once to analyse.
     func examine(
         path: String, displayPath: String, closeOpen: Bool, stopAfterHead: Bool = false
     ) throws(FileHashError) -> (FileVerdict, FileDigest) {

@@ -328,23 +328,18 @@ private final class RunTransaction {
             outcome.openSessions = try Int.fetchOne(db, sql: "SELECT open_sessions FROM engine_checkpoint WHERE id = 1") ?? 0
         }
         outcome.statistics = statistics
-        let s = statistics
+        let counters = IngestStatistics.counters
+        let runOwnValues: [any DatabaseValueConvertible] = [
+            Int64(Date().timeIntervalSince1970 * 1000), outcome.filesSkipped, outcome.filesChanged,
+            outcome.sessionsClosed, outcome.openSessions, outcome.violations,
+        ]
         try db.execute(
             sql: """
-                UPDATE runs SET finished_at = ?, files = ?, files_skipped = ?, files_changed = ?,
-                    compressed_bytes = ?, decompressed_bytes = ?, frames = ?, lines = ?, events = ?, sessions = ?,
-                    sessions_closed = ?, open_sessions = ?, malformed_lines = ?, late_events = ?,
-                    duplicate_events = ?, unknown_types = ?, skipped_bytes = ?, truncated_files = ?,
-                    unbalanced_dismisses = ?, faults = ?, violations = ?, unverified_duplicates = ?
+                UPDATE runs SET finished_at = ?, files_skipped = ?, files_changed = ?, sessions_closed = ?,
+                    open_sessions = ?, violations = ?, \(counters.map { "\($0.name) = ?" }.joined(separator: ", "))
                 WHERE id = ?
                 """,
-            arguments: StatementArguments([
-                Int64(Date().timeIntervalSince1970 * 1000), s.files, outcome.filesSkipped, outcome.filesChanged,
-                s.compressedBytes, s.decompressedBytes, s.frames, s.lines, s.events, s.sessions,
-                outcome.sessionsClosed, outcome.openSessions, s.malformedLines, s.lateEvents, s.duplicateEvents,
-                s.unknownTypeEvents, s.skippedBytes, s.truncatedFiles, s.unbalancedDismisses, s.faults,
-                outcome.violations, s.unverifiedDuplicates, outcome.runID,
-            ] as [any DatabaseValueConvertible]))
+            arguments: StatementArguments(runOwnValues + counters.map { $0.value(in: statistics) } + [outcome.runID]))
         for (name, count) in statistics.unknownTypes {
             try db.execute(sql: "INSERT INTO unknown_types VALUES (?, ?, ?)", arguments: [outcome.runID, name, count])
         }

@@ -30,7 +30,7 @@ public enum StoreExport {
         }
         let tables = try store.read { db in try StoredTables.load(db, selection: selection) }
         var written: [String] = []
-        for name in StoredTables.exportedTables {
+        for name in TableName.exported {
             let table = spreadsheet ? keepingTextAsText(tables.table(name)) : tables.table(name)
             for format in formats {
                 let path = "\(directory)/\(name.rawValue).\(format.fileExtension)"

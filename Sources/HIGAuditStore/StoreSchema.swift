@@ -1,4 +1,5 @@
 import GRDB
+import HIGAuditCore
 
 /// The results store's tables, as an analyst sees them in any SQLite client (Pipelines/README.md
 /// documents each column). Timestamps are integers of milliseconds since the Unix epoch, as in the
@@ -52,21 +53,24 @@ enum StoreSchema {
             db, sql: "SELECT 1 FROM grdb_migrations WHERE identifier = ?", arguments: [firstMigration]) ?? false
     }
 
-    /// Columns added after the first version, added to an older store by its next nightly run;
-    /// readers of a store not yet run take them as 0 (`runsColumnExists`).
+    /// Columns added after the first version, added to an older store by its next nightly run: a
+    /// column for every ingest counter the first version's `runs` lacks (`IngestStatistics.counters`),
+    /// appended in their order. Readers of a store not yet run take a missing column as 0.
     private static func addMissingColumns(_ db: Database) throws {
         try db.execute(sql: runsReadable)
-        if try !runsColumnExists(db, "unverified_duplicates") {
-            try db.execute(sql: "ALTER TABLE runs ADD COLUMN unverified_duplicates INTEGER NOT NULL DEFAULT 0")
+        let present = try runsColumns(db)
+        for counter in IngestStatistics.counters where !present.contains(counter.name) {
+            try db.execute(sql: "ALTER TABLE runs ADD COLUMN \(counter.name) INTEGER NOT NULL DEFAULT 0")
         }
     }
 
-    /// Whether the `runs` table has `column`.
-    static func runsColumnExists(_ db: Database, _ column: String) throws -> Bool {
-        try db.columns(in: "runs").contains { $0.name == column }
+    /// The names of the `runs` table's columns.
+    static func runsColumns(_ db: Database) throws -> Set<String> {
+        Set(try db.columns(in: "runs").map(\.name))
     }
 
-    /// The tables and views of a new store.
+    /// The tables and views of a new store. `runs` is the first version's, which its stores have:
+    /// the counters added since come from `addMissingColumns`, as they do for those stores.
     static let tables = """
                 CREATE TABLE runs (
                     id INTEGER PRIMARY KEY,

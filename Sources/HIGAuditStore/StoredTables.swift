@@ -89,11 +89,6 @@ public struct StoredTables: Sendable {
         return HIGAuditCore.Table(name: "ingest", columns: plain.columns + [.integer("open_sessions")], rows: [row])
     }
 
-    /// The tables `--out` and `export` write, in this order.
-    public static let exportedTables: [TableName] = [
-        .violations, .summary, .byVersion, .byScreen, .haptics, .ingest, .unknownTypes, .worstScreens,
-    ]
-
     private static func violation(_ row: Row) -> Violation {
         let file: Int64 = row["source_file"]
         return Violation(
@@ -106,33 +101,17 @@ public struct StoredTables: Sendable {
     private static func ingest(_ db: Database, runs: Set<Int64>) throws -> IngestStatistics {
         let condition = runs.isEmpty ? "" : "WHERE id IN (\(runs.sorted().map(String.init).joined(separator: ",")))"
         var statistics = IngestStatistics()
-        // A store no nightly run has opened since the column was added reads it as 0.
-        let unverified = try StoreSchema.runsColumnExists(db, "unverified_duplicates") ? "TOTAL(unverified_duplicates)" : "0.0"
+        // A store no nightly run has opened since a counter's column was added reads it as 0.
+        let present = try StoreSchema.runsColumns(db)
+        let counters = IngestStatistics.counters.filter(\.isSettable)
+        let totals = counters.map { present.contains($0.name) ? "TOTAL(\($0.name))" : "0.0" }
+        // A file refused because it changed after it was counted (`files_changed`) is a fault.
         if let row = try Row.fetchOne(
-            db,
-            sql: """
-                SELECT TOTAL(files), TOTAL(compressed_bytes), TOTAL(decompressed_bytes), TOTAL(frames), TOTAL(lines),
-                    TOTAL(events), TOTAL(sessions), TOTAL(malformed_lines), TOTAL(late_events), TOTAL(duplicate_events),
-                    TOTAL(skipped_bytes), TOTAL(truncated_files), TOTAL(unbalanced_dismisses), TOTAL(faults) + TOTAL(files_changed),
-                    \(unverified)
-                FROM runs \(condition)
-                """) {
+            db, sql: "SELECT \(totals.joined(separator: ", ")), TOTAL(files_changed) FROM runs \(condition)")
+        {
             func value(_ index: Int) -> Int64 { Int64((row[index] as Double?) ?? 0) }
-            statistics.files = Int(value(0))
-            statistics.compressedBytes = value(1)
-            statistics.decompressedBytes = value(2)
-            statistics.frames = Int(value(3))
-            statistics.lines = value(4)
-            statistics.events = value(5)
-            statistics.sessions = Int(value(6))
-            statistics.malformedLines = value(7)
-            statistics.lateEvents = value(8)
-            statistics.duplicateEvents = value(9)
-            statistics.skippedBytes = value(10)
-            statistics.truncatedFiles = Int(value(11))
-            statistics.unbalancedDismisses = value(12)
-            statistics.faults = Int(value(13))
-            statistics.unverifiedDuplicates = value(14)
+            for (index, counter) in counters.enumerated() { counter.set(&statistics, value(index)) }
+            statistics.faults += Int(value(counters.count))
         }
         let typeCondition = runs.isEmpty ? "" : "WHERE run_id IN (\(runs.sorted().map(String.init).joined(separator: ",")))"
         for row in try Row.fetchAll(db, sql: "SELECT type, SUM(events) AS events FROM unknown_types \(typeCondition) GROUP BY type") {

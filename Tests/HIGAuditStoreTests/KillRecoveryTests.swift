@@ -133,7 +133,7 @@ import Glibc
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.contains(".tmp-") }
         #expect(
             Set(try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".csv") })
-                == Set(StoredTables.exportedTables.map { "\($0.rawValue).csv" }))
+                == Set(TableName.exported.map { "\($0.rawValue).csv" }))
         // A temporary file of a killed export may remain; it never replaces a table file.
         #expect(leftovers.allSatisfy { !$0.hasSuffix(".csv") && !$0.hasSuffix(".json") })
     }

@@ -29,7 +29,7 @@ struct AnalysisFrontend {
         let keepsViolations = output.out != nil || printed.contains(.violations)
         let progress = verbosity == .quiet ? ProgressLine(enabled: false) : ProgressLine()
         let inputs = try ResolvedInputs(
-            input, outDirectory: output.out, exportedTables: Self.directoryTables.map(\.rawValue),
+            input, outDirectory: output.out, exportedTables: TableName.exported.map(\.rawValue),
             progress: progress, verbosity: verbosity)
         let sources = inputs.sources
         let run = AuditRun(
@@ -85,11 +85,6 @@ struct AnalysisFrontend {
         }
     }
 
-    /// The tables `--out DIR` writes, each as CSV and JSON.
-    static let directoryTables: [TableName] = [
-        .violations, .summary, .byVersion, .byScreen, .haptics, .ingest, .unknownTypes, .worstScreens,
-    ]
-
     /// `--out DIR`: every table as CSV and JSON, each file written to a temporary name and renamed.
     private func writeDirectory(
         accumulator: AnalysisAccumulator, statistics: IngestStatistics, sources: SourceFileTable
@@ -98,7 +93,7 @@ struct AnalysisFrontend {
         if mkdir(directory, 0o755) != 0, errno != EEXIST {
             throw FatalError("cannot create the output directory \(directory): \(String(cString: strerror(errno)))")
         }
-        for name in Self.directoryTables {
+        for name in TableName.exported {
             let table = accumulator.table(name, ingest: statistics, sources: sources)
             for format in [OutputFormat.csv, .json] {
                 let path = "\(directory)/\(name.rawValue).\(format.fileExtension)"

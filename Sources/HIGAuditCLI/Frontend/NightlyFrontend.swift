@@ -28,7 +28,7 @@ struct NightlyFrontend {
             throw UsageError("--shard writes a new partial store in one run, and \(command.store) exists")
         }
         let inputs = try ResolvedInputs(
-            inputOptions, outDirectory: command.out, exportedTables: StoredTables.exportedTables.map(\.rawValue),
+            inputOptions, outDirectory: command.out, exportedTables: TableName.exported.map(\.rawValue),
             store: command.store, progress: nil, verbosity: command.verbosity.level)
         let store: ResultsStore
         do {

@@ -2,7 +2,7 @@
 /// in its bitmap (`SeenIds`), for duplicate detection.
 ///
 /// Every event with such an `id` does one lookup and one insert here, so this replaces `Set<UInt64>`,
-/// whose per-process seeded SipHash showed up at about 4% of a whole `analyze`. Fingerprints are
+/// whose per-process seeded SipHash is work the fingerprints do not need. Fingerprints are
 /// already hashes, so one multiplication spreads them over an open-addressing table (linear probing,
 /// a power-of-two capacity, at most three quarters full). Zero marks an empty slot; the fingerprint 0
 /// itself is kept in a flag. Behaves as a set of `UInt64`: iteration order is unspecified, equality
@@ -22,9 +22,8 @@ struct FingerprintSet: Sendable {
     var isEmpty: Bool { count == 0 }
 
     /// Fibonacci hashing: the top bits of the product, as many as the table has index bits. Bits from
-    /// the middle of the product (as this once took) left the fingerprints of ids like `e10`, `e11`, …
-    /// in long runs: inserts probed ~9 slots on average. Tables have at least 16 slots, so the shift is
-    /// below 64.
+    /// the middle of the product leave the fingerprints of ids like `e10`, `e11`, … in long runs, which
+    /// linear probing then walks. Tables have at least 16 slots, so the shift is below 64.
     @inline(__always)
     private static func home(_ fingerprint: UInt64, mask: Int) -> Int {
         let indexBits = UInt64(truncatingIfNeeded: (mask &+ 1).trailingZeroBitCount)
@@ -83,9 +82,9 @@ struct FingerprintSet: Sendable {
     }
 
     /// Quadruples the table: a session's set grows to about its event count, and every growth places
-    /// each member again (a branch a slot that the empty ones make unpredictable). Doubling placed each
-    /// member about once more over a session's life, quadrupling a third as often, for tables up to
-    /// twice as large (32 KiB for 1,000 ids, against 16): −13 instructions a line of `analyze`, +1 MiB.
+    /// each member again (a branch a slot that the empty ones make unpredictable). Doubling would place
+    /// each member about once more over a session's life, quadrupling a third as often, for tables up
+    /// to twice as large (32 KiB for 1,000 ids, against 16).
     @inline(never)
     private mutating func grow() {
         let old = slots

@@ -4,9 +4,8 @@
 /// Most apps number a session's events (`e1`, `e2`, … or `1`, `2`, …). Such an id goes to a bitmap
 /// indexed by its number (`NumberedIds`), where consecutive ids share a word: checking and recording
 /// one is a few dozen instructions and a load that is nearly always cached. Every other id goes to
-/// the fingerprint set, as every id once did; there its 64-bit hash is computed byte by byte and its
-/// table probe misses the cache once the session has a few thousand ids. With every id there, the
-/// check took ~7% of a whole `analyze` of the benchmark (measured by skipping it).
+/// the fingerprint set, where its 64-bit hash is computed byte by byte and its table probe misses the
+/// cache once the session has a few thousand ids.
 ///
 /// An id is always looked up in the structure it was recorded in: which one it belongs to never
 /// changes over a session (see `NumberedIds`). The bitmap is exact: it holds only ids made of the

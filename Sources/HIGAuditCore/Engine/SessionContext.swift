@@ -1,5 +1,6 @@
 /// What the engine knows about one session in `ts` order, shared by all rules: settings from
-/// `session.start`, the visible screen, the modal stack, and the violations found so far.
+/// `session.start`, the visible screen and how many events showed one, the modal stack, and the
+/// violations found so far. A rule reads here what it needs of the events it does not ask for.
 ///
 /// It is a plain value so an open session can be checkpointed and restored as it is.
 public struct SessionContext: Sendable, Equatable, Codable {
@@ -21,7 +22,7 @@ public struct SessionContext: Sendable, Equatable, Codable {
     public internal(set) var hapticCounts: [HapticKind: Int]
     public internal(set) var violations: [Violation]
     /// Events with a `screen` so far, the one being observed included: a rule that only wants some
-    /// events can tell whether any event between two of them showed a screen (`tab-state-lost`).
+    /// events can tell whether any event between two of them showed a screen.
     public internal(set) var screenSightings = 0
     /// `screen` before its latest change, and the value of `screenSightings` at that change (see
     /// `screen(beforeObserved:)`).
@@ -63,7 +64,8 @@ public struct SessionContext: Sendable, Equatable, Codable {
 }
 
 /// Checkpoints written before `screenSightings` lack the three screen-tracking keys; such a session
-/// continues from zero sightings, as does every rule state that counts them (see `TabStateLostRule`).
+/// continues from zero sightings, as must every rule state that counts them (its `settle` wrote the
+/// state such a reader expects).
 extension SessionContext {
     private enum CodingKeys: String, CodingKey {
         case session, settings, sessionStartTs, screen, modals, device, appVersion, firstTs, lastTs

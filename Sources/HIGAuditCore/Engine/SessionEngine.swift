@@ -103,8 +103,8 @@ public final class SessionEngine {
 
     /// Classifies one decoded event (its `source` set) and, if accepted, queues it for the rules.
     ///
-    /// The common case, an event of the previous event's session, binds that session once: written
-    /// with the lookup in one function, the session was looked up twice a line.
+    /// The common case, an event of the previous event's session, binds that session once, without a
+    /// lookup in `open`.
     @discardableResult
     public func ingest(_ event: consuming Event) -> EventDisposition {
         if let session = lastSession, event.texts.holds(session.pointee.key, in: .session) {

@@ -4,8 +4,12 @@
 /// Keeping the per-session state out of the rule lets the engine store it beside the session (one
 /// value per open session, `Codable` so open sessions can be checkpointed between nightly runs) and
 /// drop it when the session closes. The engine calls `observe` only for the kinds in `interests` (for
-/// touches, the phases), in the session's `ts` order (equal `ts` in input order), and `finish` once
-/// when the session closes.
+/// touches, the phases), in the session's `ts` order (equal `ts` in input order), `finish` once when
+/// the session closes, and `settle` before an open session is checkpointed.
+///
+/// A rule that needs to know about events it does not want (the screens shown between two of its
+/// events, say) reads them from the `SessionContext` when its next event comes, rather than asking
+/// for every event: the context keeps what any rule may need of the session so far.
 public protocol SessionRule: Sendable {
     associatedtype State: RuleState
 
@@ -24,10 +28,17 @@ public protocol SessionRule: Sendable {
 
     /// The session closed: report whatever was waiting for a later event.
     func finish(state: inout State, in session: inout SessionContext)
+
+    /// The open session is being checkpointed: bring up to date whatever the state takes in from the
+    /// session context only at the rule's next event, so that the checkpoint holds what a rule that
+    /// saw every event would hold (and a version of the tool that reads the state so goes on alike).
+    static func settle(_ state: inout State, in session: SessionContext)
 }
 
 extension SessionRule {
     public func finish(state: inout State, in session: inout SessionContext) {}
+
+    public static func settle(_ state: inout State, in session: SessionContext) {}
 
     /// The configured value of one of this rule's parameters, never below the parameter's minimum, so a
     /// configuration built in code cannot make a rule divide by zero or keep a negative window.

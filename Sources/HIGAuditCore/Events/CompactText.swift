@@ -1,9 +1,9 @@
 /// A text field of an event (`session`, `device`, `app`, `app_version`, `os_version`, `screen`, `id`),
 /// held inline when it is at most 16 bytes of UTF-8, as those fields nearly always are.
 ///
-/// A `String` per field cost every decoded event a `String` to build (~170 instructions for each `id`)
-/// or a retain of a remembered one, and a release per field when the event was done with; an inline
-/// value is two words the decoder copies from the line and nobody retains. The engine compares and
+/// A `String` per field would cost every decoded event a `String` to build or a retain of a remembered
+/// one, and a release per field when the event is done with; an inline value is two words the decoder
+/// copies from the line and nobody retains. The engine compares and
 /// hashes these values; `Event`'s `String` properties make the `String` when someone asks. Every way
 /// of making one keeps texts of up to 16 bytes inline, so equal texts are equal values.
 ///
@@ -133,8 +133,7 @@ extension CompactText {
     }
 
     /// `sameBytes` byte by byte: in place when both are contiguous (native strings are), which
-    /// `utf8.elementsEqual` is not (it walks the views index by index, ~1,400 instructions for a
-    /// 36-byte id).
+    /// `utf8.elementsEqual` is not (it walks the views index by index).
     @inline(never)
     private static func sameBytesCompared(_ a: String, _ b: String) -> Bool {
         let inPlace = a.utf8.withContiguousStorageIfAvailable { aBytes in

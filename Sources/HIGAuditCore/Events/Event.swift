@@ -18,9 +18,8 @@ public struct Event: Sendable, Equatable, Codable {
 
 extension Event {
     /// Delegates to the memberwise initialiser, which builds the value in one piece. Assigning the
-    /// fields one by one (as an initialiser in the type's body must) left the optimiser with a stack copy
-    /// it did not remove: every decoded event was copied whole and the original destroyed, a measured
-    /// cost on the decoding hot path.
+    /// fields one by one (as an initialiser in the type's body must) leaves the optimiser with a stack
+    /// copy it does not remove: every decoded event would be copied whole and the original destroyed.
     public init(
         ts: Int64, session: String, payload: EventPayload,
         device: String? = nil, app: String? = nil, appVersion: String? = nil, osVersion: String? = nil,
@@ -119,9 +118,8 @@ public struct SourceFileTable: Sendable, Equatable {
         return Int32(paths.count - 1)
     }
 
-    /// `PATH:LINE` for a location, as violation records and diagnostics print it. Its bytes written in
-    /// place, in one allocation: interpolated, or joined with `append`, it cost ~1,400–1,800
-    /// instructions, twice for every violation row written.
+    /// `PATH:LINE` for a location, as violation records and diagnostics print it (twice a violation
+    /// row). Its bytes written in place, in one allocation, rather than interpolated or appended.
     public func describe(_ location: SourceLocation) -> String {
         var path = location.file >= 0 && Int(location.file) < paths.count ? paths[Int(location.file)] : "?"
         let line = location.line

@@ -1,11 +1,9 @@
 /// The seven text fields of an event (`session`, `device`, `app`, `app_version`, `os_version`,
 /// `screen`, `id`) as plain words, with the rare text of more than 16 bytes kept aside.
 ///
-/// Held as seven `CompactText?`, an event cost a switch over each of them whenever it was copied or
-/// destroyed (~100 instructions a line on the decoding hot path, in `Event`'s value witness and the
-/// outlined consumes it called) and 168 bytes that the engine's reorder buffer copies. Here they take
-/// 128 bytes, and copying or destroying them is a retain or release of one reference, nil unless a text
-/// is long.
+/// Held as seven `CompactText?`, an event would cost a switch over each of them whenever it is copied
+/// or destroyed, and 168 bytes that the engine's reorder buffer copies. Here they take 128 bytes, and
+/// copying or destroying them is a retain or release of one reference, nil unless a text is long.
 struct EventTexts: Sendable {
     enum Slot: Int, CaseIterable {
         case session, device, app, appVersion, osVersion, screen, id
@@ -271,8 +269,8 @@ extension PerSlot where Value == String? {
     var isEmpty: Bool { EventTexts.Slot.allCases.allSatisfy { self[$0] == nil } }
 
     /// Whether every slot has the same bytes (not `String`'s `==`, which equates canonically equivalent
-    /// spellings that `CompactText` keeps apart). Written out: a loop over the slots cost ~230
-    /// instructions a comparison, retaining and releasing each text it looked at.
+    /// spellings that `CompactText` keeps apart). Written out: a loop over the slots retains and
+    /// releases each text it looks at.
     func hasSameBytes(as other: LongTextSlots) -> Bool {
         Self.same(session, other.session) && Self.same(device, other.device) && Self.same(app, other.app)
             && Self.same(appVersion, other.appVersion) && Self.same(osVersion, other.osVersion)
@@ -297,7 +295,7 @@ private final class LongTexts: Sendable {
 
 /// What lets events with the same long texts share one `LongTexts` (see `EventTexts.setLong`): the long
 /// texts of the line being decoded, and the object made for the last line that had any. Logs with UUID
-/// session ids have a long text on every line: an object each cost ~700 instructions a line.
+/// session ids have a long text on every line, and an object for each would be an allocation a line.
 ///
 /// Owned by one decoder behind a pointer (a reference in the decoder's line reader was retained and
 /// released on every line), and used only while it decodes a line.

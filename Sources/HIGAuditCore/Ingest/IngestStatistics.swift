@@ -1,7 +1,8 @@
 /// The counters of the `ingest` table (SPEC §4): what was read, and what was skipped and why.
 ///
 /// The input reader, the decoder, the engine and the rules each fill their part; the sum tells an
-/// operator whether a night's data arrived whole.
+/// operator whether a night's data arrived whole. `IngestStatistics.counters` lists them once, and
+/// the `ingest` table, the results store's `runs` columns and the engine's share follow from it.
 public struct IngestStatistics: Sendable, Equatable, Codable {
     public var files = 0
     public var compressedBytes: Int64 = 0
@@ -28,37 +29,89 @@ public struct IngestStatistics: Sendable, Equatable, Codable {
 
     public init() {}
 
-    public var unknownTypeEvents: Int64 { unknownTypes.values.reduce(0, +) }
+    public var unknownTypeEvents: Int64 { unknownTypes.values.reduce(0, &+) }
 
-    /// Takes the counters the session engine keeps (events, sessions, late, duplicate and unverified
-    /// duplicate, unbalanced
-    /// dismisses) from its statistics, leaving the reader's and decoder's counters as they are.
+    /// Every counter, in the `ingest` table's column order (SPEC §4). A new counter is added here
+    /// (and as a property above); the tables and the store follow.
+    public static let counters: [IngestCounter] = [
+        IngestCounter("files", \.files),
+        IngestCounter("compressed_bytes", \.compressedBytes),
+        IngestCounter("decompressed_bytes", \.decompressedBytes),
+        IngestCounter("frames", \.frames),
+        IngestCounter("lines", \.lines),
+        IngestCounter("events", \.events, countedBy: .engine),
+        IngestCounter("sessions", \.sessions, countedBy: .engine),
+        IngestCounter("malformed_lines", \.malformedLines),
+        IngestCounter("late_events", \.lateEvents, countedBy: .engine),
+        IngestCounter("duplicate_events", \.duplicateEvents, countedBy: .engine),
+        IngestCounter("unverified_duplicates", \.unverifiedDuplicates, countedBy: .engine),
+        IngestCounter(sumOf: "unknown_types", \.unknownTypeEvents),
+        IngestCounter("skipped_bytes", \.skippedBytes),
+        IngestCounter("truncated_files", \.truncatedFiles),
+        IngestCounter("unbalanced_dismisses", \.unbalancedDismisses, countedBy: .engine),
+        IngestCounter("faults", \.faults),
+    ]
+
+    /// Takes the counters the session engine keeps from its statistics, leaving the reader's and
+    /// decoder's counters as they are.
     public mutating func takeEngineCounters(from engine: IngestStatistics) {
-        events = engine.events
-        sessions = engine.sessions
-        lateEvents = engine.lateEvents
-        duplicateEvents = engine.duplicateEvents
-        unverifiedDuplicates = engine.unverifiedDuplicates
-        unbalancedDismisses = engine.unbalancedDismisses
+        for counter in Self.counters where counter.countedBy == .engine {
+            counter.set(&self, counter.value(in: engine))
+        }
     }
 
     /// Adds the counters the reader and the decoder keep for one input (all but the engine's), so a
     /// run can count each input apart, on whichever thread read it, and sum them in input order.
     public mutating func addInputCounters(of input: IngestStatistics) {
-        files += input.files
-        compressedBytes += input.compressedBytes
-        decompressedBytes += input.decompressedBytes
-        frames += input.frames
-        lines += input.lines
-        malformedLines += input.malformedLines
+        for counter in Self.counters where counter.countedBy == .input && counter.isSettable {
+            counter.set(&self, counter.value(in: self) + counter.value(in: input))
+        }
         for (name, count) in input.unknownTypes { unknownTypes[name, default: 0] += count }
-        skippedBytes += input.skippedBytes
-        truncatedFiles += input.truncatedFiles
-        faults += input.faults
     }
 
     /// True when something was skipped: the run "finished but skipped input" (SPEC §5).
     public var skippedInput: Bool {
         malformedLines > 0 || skippedBytes > 0 || truncatedFiles > 0 || faults > 0
+    }
+}
+
+/// One counter of `IngestStatistics`: its column name (in the `ingest` table and the store's `runs`
+/// table alike) and how to read and set it.
+public struct IngestCounter: Sendable {
+    /// Who counts it: the input side (reader and decoder) or the session engine. A run merges the
+    /// engine's counters into the input's (`IngestStatistics.takeEngineCounters`).
+    public enum CountedBy: Sendable { case input, engine }
+
+    public let name: String
+    public let countedBy: CountedBy
+    private let read: @Sendable (IngestStatistics) -> Int64
+    private let write: (@Sendable (inout IngestStatistics, Int64) -> Void)?
+
+    init<Value: BinaryInteger>(
+        _ name: String, _ keyPath: WritableKeyPath<IngestStatistics, Value> & Sendable, countedBy: CountedBy = .input
+    ) {
+        self.name = name
+        self.countedBy = countedBy
+        read = { Int64(clamping: $0[keyPath: keyPath]) }
+        write = { $0[keyPath: keyPath] = Value(clamping: $1) }
+    }
+
+    /// A counter summed from finer ones kept elsewhere (the per-type counts of `unknown_types`): read
+    /// only, restored from its parts.
+    init(sumOf name: String, _ keyPath: KeyPath<IngestStatistics, Int64> & Sendable) {
+        self.name = name
+        countedBy = .input
+        read = { $0[keyPath: keyPath] }
+        write = nil
+    }
+
+    public func value(in statistics: IngestStatistics) -> Int64 { read(statistics) }
+
+    /// Whether the counter is a number of its own rather than a sum of finer counts.
+    public var isSettable: Bool { write != nil }
+
+    /// Sets the counter; a sum of finer counts is left as it is.
+    public func set(_ statistics: inout IngestStatistics, _ value: Int64) {
+        write?(&statistics, value)
     }
 }

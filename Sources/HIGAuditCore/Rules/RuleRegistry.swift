@@ -106,12 +106,23 @@ public struct RuleStates: Sendable, Equatable {
 }
 
 extension RuleStates {
-    /// The states as a checkpoint keeps them: those a rule takes in lazily brought up to date with
-    /// the session (`TabStateLostRule.settle`).
+    /// The states as a checkpoint keeps them: each brought up to date with the session by its rule's
+    /// `settle`.
     func settled(in context: SessionContext) -> RuleStates {
         var settled = self
-        TabStateLostRule.settle(&settled.tabStateLost, in: context)
+        var settling = Settling(context: context)
+        settled.visitAll(&settling)
         return settled
+    }
+
+    private struct Settling: RuleVisitor {
+        let context: SessionContext
+
+        mutating func visit<Rule: SessionRule>(
+            _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
+        ) {
+            Rule.settle(&state, in: context)
+        }
     }
 }
 
@@ -214,9 +225,8 @@ struct ConfiguredRules: Sendable {
     }
 
     /// Hands `event` to each enabled rule that wants it, in rule-id order. One test a rule rather than
-    /// a `switch` on each pending rule in a loop: that one indirect jump took a different target on
-    /// each turn and was mispredicted about three times an event; these tests follow the kind of
-    /// event and are predicted.
+    /// a `switch` on each pending rule in a loop: that one indirect jump would take a different target
+    /// on each turn and be mispredicted; these tests follow the kind of event and are predicted.
     ///
     /// Out of line, so that the list (`visitAll`) is inlined here with its visitor a local value, which
     /// makes each rule's bit and value offset a constant. The event is passed through, never copied.

@@ -4,24 +4,7 @@
 /// each to a CSV time series; `Table.transposed` turns it into metric/value lines for a terminal.
 public enum IngestTables {
     public static func ingestTable(_ statistics: IngestStatistics) -> Table {
-        let values: [(String, Int64)] = [
-            ("files", Int64(statistics.files)),
-            ("compressed_bytes", statistics.compressedBytes),
-            ("decompressed_bytes", statistics.decompressedBytes),
-            ("frames", Int64(statistics.frames)),
-            ("lines", statistics.lines),
-            ("events", statistics.events),
-            ("sessions", Int64(statistics.sessions)),
-            ("malformed_lines", statistics.malformedLines),
-            ("late_events", statistics.lateEvents),
-            ("duplicate_events", statistics.duplicateEvents),
-            ("unverified_duplicates", statistics.unverifiedDuplicates),
-            ("unknown_types", statistics.unknownTypes.values.reduce(0, &+)),
-            ("skipped_bytes", statistics.skippedBytes),
-            ("truncated_files", Int64(statistics.truncatedFiles)),
-            ("unbalanced_dismisses", statistics.unbalancedDismisses),
-            ("faults", Int64(statistics.faults)),
-        ]
+        let values = IngestStatistics.counters.map { ($0.name, $0.value(in: statistics)) }
         return Table(
             name: "ingest", columns: values.map { .integer($0.0) }, rows: [values.map { .integer($0.1) }]
         )

@@ -13,6 +13,10 @@ public enum TableName: String, CaseIterable, Sendable {
     /// Whether a row is one record (a violation) rather than an aggregate over many: the tables whose
     /// first rows (`--limit`) are a sample of the whole, while a cut aggregate table would mislead.
     public var rowsAreRecords: Bool { self == .violations }
+
+    /// The tables `analyze --out`, `nightly --out` and `export` write, each as CSV and JSON, in this
+    /// order: every table.
+    public static let exported: [TableName] = allCases
 }
 
 extension AnalysisAccumulator {

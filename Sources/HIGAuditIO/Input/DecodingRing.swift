@@ -10,8 +10,7 @@ import Darwin
 /// splitter in place.
 ///
 /// `ZSTD_decompressStream` decodes each block into a window buffer of its own and then copies it out,
-/// a second pass over every decompressed byte (~230 instructions a line, the benchmark's largest
-/// single function after the JSON scan). With `ZSTD_decompressContinue` the blocks land in this ring,
+/// a second pass over every decompressed byte. With `ZSTD_decompressContinue` the blocks land in this ring,
 /// whose last `windowSize` bytes are the history the next block may refer to, and lines are cut from
 /// it where they lie (`LineSplitter.acceptInPlace`).
 ///

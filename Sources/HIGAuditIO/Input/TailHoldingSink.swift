@@ -11,9 +11,9 @@
 /// line over the length limit is not held: it arrives as `oversizedLine`, malformed whatever follows,
 /// and is reported at once (the next run, reading it again, drops it as counted).
 ///
-/// A held line is copied into one reused buffer of raw memory: an `[UInt8]` emptied and refilled cost
-/// ~240 instructions a line when every line was held. The state lives in a class so the sink itself is
-/// one reference.
+/// A held line is copied into one reused buffer of raw memory, which an `[UInt8]` emptied and refilled
+/// on every line is not (it checks uniqueness and capacity each time). The state lives in a class so
+/// the sink itself is one reference.
 ///
 /// It lives here, beside the reader, rather than with the nightly job that uses it, so that the
 /// reader's loop is specialised for it (`RunPipeline` reads with it in this module): called from

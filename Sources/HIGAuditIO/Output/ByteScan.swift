@@ -1,6 +1,5 @@
 /// Whether a string's UTF-8 holds any byte of a small set, eight bytes at a time: the writers ask it of
-/// every text cell (does it need quotes, does it need escapes?), and a closure per byte cost ~15
-/// instructions a byte, ~390 a cell of the violations table.
+/// every text cell (does it need quotes, does it need escapes?), too often for a closure per byte.
 ///
 /// The word tests are the classic ones (Bit Twiddling Hacks, "determine if a word has a zero byte" and
 /// "has a byte less than n"): each says exactly whether *any* byte of the word qualifies, which is all

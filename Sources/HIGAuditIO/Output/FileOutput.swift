@@ -28,9 +28,8 @@ public final class FileOutput: TextOutputStream {
     private let ownsDescriptor: Bool
     /// Where a memory output's bytes go when the buffer fills (`memory()`); nil for a descriptor.
     private var collected: [UInt8]?
-    /// `bufferLimit` bytes of raw memory, `buffered` of them used: appending a cell's few bytes to an
-    /// `[UInt8]` (uniqueness and capacity checks, then the copy) cost ~170 instructions, and the table
-    /// writers append once or more per cell.
+    /// `bufferLimit` bytes of raw memory, `buffered` of them used: the table writers append once or
+    /// more per cell, and an `[UInt8]` would check uniqueness and capacity on each append.
     private let buffer = UnsafeMutableRawPointer.allocate(byteCount: FileOutput.bufferLimit, alignment: 16)
     private var buffered = 0
     private var failure: FileOutputError?
@@ -58,8 +57,7 @@ public final class FileOutput: TextOutputStream {
 
     /// Runs `body` with `output` itself when it is a `FileOutput`, and otherwise with a memory output
     /// whose text then goes to `output`: the CSV and JSON writers format into a buffer's bytes whatever
-    /// stream they were given (through the stream, the protocol's dispatch and a `String` per piece
-    /// cost ~20,000 instructions a row of the violations table).
+    /// stream they were given, rather than a `String` per piece through the protocol's dispatch.
     public static func formatting(into output: inout some TextOutputStream, _ body: (FileOutput) -> Void) {
         if let file = output as? FileOutput {
             body(file)
@@ -132,10 +130,9 @@ public final class FileOutput: TextOutputStream {
         buffer.deallocate()
     }
 
-    /// The table writers call this once or more per cell (~400,000 times for the benchmark's 5,300
-    /// violations), mostly with a separator, a key or a short value. Their bytes are read in place
-    /// when they fit the buffer: making the string contiguous first (`withUTF8`, on a copy of it) cost
-    /// ~150 instructions a call, a retain and a release of the copy among them.
+    /// The table writers call this once or more per cell, mostly with a separator, a key or a short
+    /// value. Their bytes are read in place when they fit the buffer, rather than by making the string
+    /// contiguous first (`withUTF8`, on a copy of it: a retain and a release a call).
     public func write(_ string: String) {
         guard failure == nil, !closed else { return }
         let copied = string.utf8.withContiguousStorageIfAvailable { bytes -> Bool in

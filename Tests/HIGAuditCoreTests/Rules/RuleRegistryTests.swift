@@ -10,11 +10,22 @@ import Testing
             .appendingPathComponent("shared/seeds")
     }
 
+    static var rulesFolder: URL {
+        URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+            .appendingPathComponent("Sources/HIGAuditCore/Rules")
+    }
+
     @Test func rulesAreListedOnceInIdOrder() {
         let ids = RuleRegistry.descriptions.map(\.identifier)
         #expect(ids == ids.sorted())
         #expect(Set(ids).count == ids.count)
-        #expect(ids.count == RuleStates.registeredCount)
+    }
+
+    /// A rule's `identifier` (what reports name) is its description's (what the config and tables use).
+    @Test func everyRuleReportsUnderItsDescribedIdentifier() {
+        for rule in RegisteredRules.collect() { #expect(rule.identifier == rule.describedIdentifier, "\(rule.typeName)") }
     }
 
     /// `RuleStates.visitAll` is the registry: a rule whose state property has no line there (or a line
@@ -25,11 +36,14 @@ import Testing
         #expect(properties == RuleRegistry.descriptions.map { RuleStates.codingKey(for: $0.identifier) })
     }
 
-    @Test func theLaunchRulesAreRegistered() {
-        let ids = Set(RuleRegistry.descriptions.map(\.identifier))
-        for id in ["slow-launch", "unprompted-permission-request", "early-rating-prompt", "widget-placeholder"] {
-            #expect(ids.contains(id), "\(id)")
-        }
+    /// A rule written but left out of `RuleStates` would never run: every `…Rule.swift` under
+    /// `Rules/` declares a registered rule of that name.
+    @Test func everyRuleFileIsRegistered() throws {
+        let files = try #require(FileManager.default.enumerator(atPath: Self.rulesFolder.path))
+        let ruleFiles = files.compactMap { $0 as? String }.filter { $0.hasSuffix("Rule.swift") }
+            .map { String($0.split(separator: "/").last!.dropLast(".swift".count)) }
+        #expect(!ruleFiles.isEmpty)
+        #expect(Set(ruleFiles) == Set(RegisteredRules.collect().map(\.typeName)))
     }
 
     @Test func theRequiredSetIsSpecSection3() {
@@ -72,29 +86,58 @@ import Testing
         #expect(engine.enabledRules.count == RuleRegistry.descriptions.count - 1)
     }
 
-    /// Mid-stroke touches, most of a log, go to no rule; a touch's start and end only to the rules that
-    /// asked for that phase. (`tab-state-lost` once wanted every event for its screens; it now reads
-    /// them from the session context at tab switches.)
-    @Test func touchesAreHandedOnlyToTheRulesThatWantTheirPhase() {
-        let rules = ConfiguredRules(configuration: AuditConfiguration())
-        func handed(_ payload: EventPayload) -> Set<String> {
+    /// Each event, by kind (touches by phase), is handed to exactly the enabled rules whose `interests`
+    /// contain it: with every rule enabled, and with each one disabled in turn.
+    @Test(arguments: [nil] + RuleRegistry.descriptions.map(\.identifier))
+    func everyRuleIsHandedWhatItDeclaresAndNothingElse(disabled: String?) {
+        var configuration = AuditConfiguration()
+        if let disabled { configuration.rules[disabled] = RuleSettings(enabled: false) }
+        let rules = ConfiguredRules(configuration: configuration)
+        let registered = RegisteredRules.collect()
+        func handed(_ payload: EventPayload) -> [String] {
             let bits = rules.slots(for: Event(ts: 0, session: "s", payload: payload))
-            return Set(RuleRegistry.descriptions.indices.filter { bits & (1 << UInt32($0)) != 0 }
-                .map { RuleRegistry.descriptions[$0].identifier })
+            return registered.indices.filter { bits & (1 << UInt32($0)) != 0 }.map { registered[$0].identifier }
         }
-        func touch(_ phase: TouchPhase) -> EventPayload { .touch(Touch(phase: phase, target: "tab:A")) }
-        #expect(handed(touch(.moved)) == [])
-        #expect(handed(touch(.cancelled)) == [])
-        #expect(handed(touch(.began)) == ["destructive-double-tap"])
-        #expect(handed(touch(.ended)) == ["forced-tab-switch", "unprompted-permission-request"])
-        #expect(handed(.pencilDoubleTap(action: .system(.switchEraser)))
-            == ["destructive-double-tap", "pencil-preference-ignored"])
-        #expect(handed(.tabSwitch(from: "tab:A", to: "tab:B")) == ["forced-tab-switch", "tab-state-lost"])
-        #expect(handed(.appReady) == ["slow-launch"])
-        #expect(handed(.permissionRequest(permission: .camera, result: nil)) == ["unprompted-permission-request"])
-        #expect(handed(.ratingPrompt) == ["early-rating-prompt"])
-        #expect(handed(.widgetDisplay(widget: "w", content: .fresh, loadMs: nil)) == ["widget-placeholder"])
-        #expect(handed(.sessionEnd) == [])
+        func declaring(_ wants: (EventKindSet) -> Bool) -> [String] {
+            registered.filter { $0.identifier != disabled && wants($0.interests) }.map(\.identifier)
+        }
+        for kind in EventKind.allCases where kind != .touch {
+            #expect(handed(Self.payload(of: kind)) == declaring { $0.contains(kind) }, "\(kind)")
+        }
+        for phase in TouchPhase.allCases {
+            #expect(handed(.touch(Touch(phase: phase, target: "tab:A"))) == declaring { $0.contains(touchesIn: phase) }, "\(phase)")
+        }
+    }
+
+    /// Touches in mid-stroke, most of a log, go to no rule.
+    @Test func movedTouchesGoToNoRule() {
+        #expect(RegisteredRules.collect().allSatisfy { !$0.interests.contains(touchesIn: .moved) })
+    }
+
+    /// An event of each kind (the switch fails to compile when a kind is added).
+    static func payload(of kind: EventKind) -> EventPayload {
+        switch kind {
+        case .sessionStart: .sessionStart(.defaults)
+        case .sessionEnd: .sessionEnd
+        case .touch: .touch(Touch(phase: .ended, target: "tab:A"))
+        case .pencilDoubleTap: .pencilDoubleTap(action: .system(.switchEraser))
+        case .haptic: .haptic(kind: .selection, durationMs: nil)
+        case .outcome: .outcome(result: .success, task: nil)
+        case .tabSwitch: .tabSwitch(from: "tab:A", to: "tab:B")
+        case .navPush: .navPush(to: "detail")
+        case .navPop: .navPop(to: "root")
+        case .modalPresent: .modalPresent(modal: "m", style: .formSheet)
+        case .modalDismiss: .modalDismiss(modal: "m")
+        case .contentMutation: .contentMutation(action: .delete, object: nil, undoable: true)
+        case .loadingStart: .loadingStart(id: "l", indicator: .none)
+        case .loadingEnd: .loadingEnd(id: "l")
+        case .captureStart: .captureStart(source: .camera)
+        case .captureStop: .captureStop(source: .camera)
+        case .appReady: .appReady
+        case .permissionRequest: .permissionRequest(permission: .camera, result: nil)
+        case .ratingPrompt: .ratingPrompt
+        case .widgetDisplay: .widgetDisplay(widget: "w", content: .fresh, loadMs: nil)
+        }
     }
 
     @Test func parameterBelowItsMinimumIsRaisedToIt() {
@@ -114,8 +157,8 @@ import Testing
         #expect(try JSONDecoder().decode(SessionContext.self, from: contextData) == context)
     }
 
-    /// A checkpoint written by the version with eleven rules has no keys for the four launch rules'
-    /// states: those start from their initial state, the others are read as written.
+    /// A checkpoint written before the four launch rules has no keys for their states: those start
+    /// from their initial state, the others are read as written.
     @Test func ruleStatesFromBeforeTheLaunchRulesDecodeWithInitialStates() throws {
         var states = RuleStates()
         var context = SessionContext(session: "s")
@@ -130,5 +173,31 @@ import Testing
         let old = try JSONSerialization.data(withJSONObject: object)
         #expect(try JSONDecoder().decode(RuleStates.self, from: old) == states)
         #expect(try JSONDecoder().decode(RuleStates.self, from: Data("{}".utf8)) == RuleStates())
+    }
+}
+
+/// The registered rules as `RuleStates.visitAll` hands them over, in dispatch-bit order.
+private struct RegisteredRules: RuleVisitor {
+    struct Entry {
+        var identifier: String
+        var describedIdentifier: String
+        var typeName: String
+        var interests: EventKindSet
+    }
+
+    var entries: [Entry] = []
+
+    static func collect() -> [Entry] {
+        var visitor = RegisteredRules()
+        var states = RuleStates()
+        states.visitAll(&visitor)
+        return visitor.entries
+    }
+
+    mutating func visit<Rule: SessionRule>(
+        _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
+    ) {
+        entries.append(Entry(
+            identifier: Rule.identifier, describedIdentifier: Rule.description.identifier, typeName: String(describing: Rule.self), interests: Rule.interests))
     }
 }

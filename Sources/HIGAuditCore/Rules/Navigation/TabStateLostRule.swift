@@ -13,8 +13,7 @@
 public struct TabStateLostRule: SessionRule {
     public static let identifier = "tab-state-lost"
     /// Only tab switches: the screens seen between two switches are read from the session context
-    /// at the second (`SessionContext.screenSightings`). Seeing every event for them cost ~2% of a
-    /// whole `analyze` of the benchmark.
+    /// at the second (`SessionContext.screenSightings`), so that the rule is not handed every event.
     public static let interests = EventKindSet(.tabSwitch)
 
     public static let description = RuleDescription(
@@ -104,10 +103,10 @@ public struct TabStateLostRule: SessionRule {
 }
 
 extension TabStateLostRule {
-    /// Takes the screens shown since the latest switch in now, as the rule once did on every event:
-    /// a checkpoint keeps the state so, and a reader that does not know the counts (an earlier
-    /// version of the tool, which ignores the keys it does not know) continues as it would have.
-    static func settle(_ state: inout State, in session: SessionContext) {
+    /// Takes the screens shown since the latest switch in now, so that the checkpoint's `activeScreen`
+    /// is what taking in every screen as it came gives: a reader that does not know the sighting counts
+    /// (one that ignores the keys it does not know) continues as it would have.
+    public static func settle(_ state: inout State, in session: SessionContext) {
         takeIn(session.screen, shownBy: session.screenSightings, into: &state)
         state.sightingsAtSwitch = session.screenSightings
     }

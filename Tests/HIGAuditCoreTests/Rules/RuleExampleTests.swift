@@ -21,10 +21,17 @@ struct RuleExampleCase: Sendable, CustomTestStringConvertible {
     }
 }
 
-/// Every example of every registered rule, decoded line by line and run through the engine with only
-/// that rule enabled: the marked lines, and only they, are violation sources, once each. Adding a rule
-/// adds its tests (SwiftLint's generic example test). Needs `EventDecoder` (issue: decoder).
-@Suite struct RuleExamplesTests {
+/// The rules' examples: every example of every registered rule, decoded line by line and run through
+/// the engine with only that rule enabled, where the marked lines, and only they, are violation
+/// sources, once each (adding a rule adds its tests, as SwiftLint's generic example test does); and
+/// the marker syntax those examples are written in.
+@Suite struct RuleExampleTests {
+    @Test func markersAreStrippedAndNumbered() {
+        let example = RuleExample(["{\"a\":1}", "↓{\"b\":2}", "{\"c\":3}"])
+        #expect(example.logLines == ["{\"a\":1}", "{\"b\":2}", "{\"c\":3}"])
+        #expect(example.markedLineNumbers == [2])
+    }
+
     @Test(arguments: RuleExampleCase.all)
     func exampleViolatesExactlyAtItsMarkedLines(_ exampleCase: RuleExampleCase) {
         let example = exampleCase.example
