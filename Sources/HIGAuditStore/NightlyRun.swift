@@ -75,7 +75,7 @@ private final class RunTransaction {
     var engine: SessionEngine?
     /// One decoder for every file of the run (see `AnalysisLineSink.decoder`), lent to each file's sink
     /// and taken back, so that its table stays uniquely referenced.
-    var decoder: EventDecoder? = EventDecoder()
+    var decoder: EventDecoder? = EventDecoder.forRun()
     var failure: (any Error)?
 
     init(db: Database, run: NightlyRun, startedAt: Int64) throws {
@@ -199,7 +199,7 @@ private final class RunTransaction {
         var sink = TailHoldingSink(
             analysis: AnalysisLineSink(
                 engine: try startEngine(), file: fileIndex, displayPath: source.displayPath,
-                statistics: IngestStatistics(), decoder: decoder.take() ?? EventDecoder(), onMalformed: run.onDiagnostic),
+                statistics: IngestStatistics(), decoder: decoder.take() ?? EventDecoder.forRun(), onMalformed: run.onDiagnostic),
             countedThrough: record.countedLines)
         let resumes = record.resume.storedOffset > 0 || record.countedLines > 0
         // A new file that `examine` decided from its head is hashed as it is read, from its first byte:

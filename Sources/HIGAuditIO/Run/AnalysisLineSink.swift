@@ -19,7 +19,7 @@ public struct AnalysisLineSink: LineSink {
     private var linesSinceProgress = 0
 
     public init(engine: SessionEngine, file: Int32, displayPath: String, statistics: IngestStatistics,
-         decoder: EventDecoder = EventDecoder(), onMalformed: @escaping (Diagnostic) -> Void) {
+         decoder: EventDecoder = EventDecoder.forRun(), onMalformed: @escaping (Diagnostic) -> Void) {
         self.decoder = decoder
         self.engine = engine
         self.file = file

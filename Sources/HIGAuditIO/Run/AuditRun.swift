@@ -70,7 +70,7 @@ public final class AuditRun {
     /// One decoder for every input of the run (see `AnalysisLineSink.decoder`), lent to each file's
     /// sink and taken back: held here meanwhile, its table would not be uniquely referenced, and the
     /// decoder would make itself a new one.
-    private var decoder: EventDecoder? = EventDecoder()
+    private var decoder: EventDecoder? = EventDecoder.forRun()
 
     /// Reads one input to its end, feeding every line through the engine.
     @discardableResult
@@ -79,7 +79,7 @@ public final class AuditRun {
         sourceFiles.table = sources
         var sink = AnalysisLineSink(
             engine: engine, file: file, displayPath: source.displayPath, statistics: IngestStatistics(),
-            decoder: decoder.take() ?? EventDecoder(), onMalformed: onDiagnostic)
+            decoder: decoder.take() ?? EventDecoder.forRun(), onMalformed: onDiagnostic)
         sink.onProgress = onProgress
         sink.bytesBefore = inputStatistics.decompressedBytes
         let summary = reader.read(source, into: &sink, statistics: &inputStatistics, diagnostic: onDiagnostic)

@@ -59,7 +59,7 @@ public final class SessionTraceRun {
 
     /// One decoder for every input, lent to each file's sink and taken back (see
     /// `AnalysisLineSink.decoder`).
-    private var decoder: EventDecoder? = EventDecoder()
+    private var decoder: EventDecoder? = EventDecoder.forRun()
 
     /// Reads one input to its end.
     public func read(_ source: InputSource) {
@@ -67,7 +67,7 @@ public final class SessionTraceRun {
         files.table = sources
         var sink = SessionTraceLineSink(
             engine: engine, recorder: recorder, file: file, displayPath: source.displayPath,
-            decoder: decoder.take() ?? EventDecoder(), onMalformed: onDiagnostic)
+            decoder: decoder.take() ?? EventDecoder.forRun(), onMalformed: onDiagnostic)
         _ = reader.read(source, into: &sink, statistics: &inputStatistics, diagnostic: onDiagnostic)
         decoder = sink.decoder
         inputStatistics.malformedLines += sink.statistics.malformedLines
