@@ -131,7 +131,7 @@ struct DeviceLogStream {
         for line in lines {
             scratch.removeAll(keepingCapacity: true)
             var ms: Int64? = nil
-            /// The event of the line and the timestamp style the noise chose for it.
+            // The event of the line and the timestamp style the noise chose for it.
             var encoded: (event: Event, style: TimestampStyle)?
             switch line {
             case .event(let index, _):
