@@ -21,6 +21,17 @@ struct DeviceLogStream {
     private let planner: UploadNoisePlanner
     private let chunker: UploadChunker
     private let paths: UploadPaths
+    /// How the device's SDK writes its event lines (`SampleConfiguration.encoders`).
+    private var lineEncoder: DeviceLineEncoder
+    /// Where upload chunking draws when encoders vary (nil with `.uniform`). Chunking draws from
+    /// `noiseRandom` as many times as the upload's bytes need chunks, and the noise of later lines
+    /// draws after it: so that other bytes leave the noise the same, the uniform bytes of the upload
+    /// (`uniformBuffer`) are still chunked from `noiseRandom`, as `.uniform` chunks them, and the
+    /// upload's own bytes are chunked from this stream.
+    private var chunkRandom: SampleRandom?
+    /// The current upload as `.uniform` writes it, while encoders vary.
+    private var uniformBuffer: [UInt8] = []
+    private var uniformLineEnd: [UInt8] = [UInt8(ascii: "\n")]
     /// The device's finished uploads, in order, while the layout needs all of them to place any.
     private var heldUploads: [(contents: [UInt8], chunks: [UploadChunk])] = []
 
@@ -42,6 +53,11 @@ struct DeviceLogStream {
         planner = UploadNoisePlanner(noise: configuration.noise)
         chunker = UploadChunker(noise: configuration.noise)
         paths = UploadPaths(layout: configuration.layout, seed: configuration.seed, device: device, uploadsLate: uploadsLate)
+        if configuration.encoders != .uniform {
+            chunkRandom = SampleRandom(seed: configuration.seed ^ 0x6368_756E_6B00_0000, stream: UInt64(truncatingIfNeeded: device.index))
+        }
+        lineEncoder = DeviceLineEncoder(
+            encoder: configuration.encoders.encoder(forDevice: device.index), seed: configuration.seed, device: device.index)
         buffer.reserveCapacity(1 << 16)
     }
 
@@ -111,16 +127,19 @@ struct DeviceLogStream {
         let lines = planner.plan(events, random: &noiseRandom, counts: &manifest.noise)
         var scratch: [UInt8] = []
         scratch.reserveCapacity(512)
+        var uniformScratch: [UInt8] = []
         for line in lines {
             scratch.removeAll(keepingCapacity: true)
             var ms: Int64? = nil
+            // The event of the line and the timestamp style the noise chose for it.
+            var encoded: (event: Event, style: TimestampStyle)?
             switch line {
             case .event(let index, _):
                 let event = events[index]
                 ms = event.ts
-                NDJSONLineEncoder.append(event, timestamp: timestampStyle(for: event.ts), to: &scratch)
+                encoded = (event, timestampStyle(for: event.ts))
             case .late(let event):
-                NDJSONLineEncoder.append(event, timestamp: timestampStyle(for: event.ts), to: &scratch)
+                encoded = (event, timestampStyle(for: event.ts))
             case .unknownType(let type, let at, let id):
                 scratch = type.line(session: events[0].session, device: device.id, ms: at, id: id, timestamp: timestampStyle(for: at))
             case .malformed(let kind, let at):
@@ -128,10 +147,21 @@ struct DeviceLogStream {
             case .blank(let text):
                 scratch.append(contentsOf: text.utf8)
             }
+            if let encoded { lineEncoder.append(encoded.event, timestamp: encoded.style, to: &scratch) }
             if let ms, ms > newestWritten { newestWritten = ms }
             try fileFor(newest: newestWritten, into: &sink)
             buffer.append(contentsOf: scratch)
             buffer.append(contentsOf: lineEnd)
+            if chunkRandom != nil {
+                if let encoded {
+                    uniformScratch.removeAll(keepingCapacity: true)
+                    NDJSONLineEncoder.append(encoded.event, timestamp: encoded.style, to: &uniformScratch)
+                    uniformBuffer.append(contentsOf: uniformScratch)
+                } else {
+                    uniformBuffer.append(contentsOf: scratch)
+                }
+                uniformBuffer.append(contentsOf: uniformLineEnd)
+            }
             manifest.lines += 1
         }
     }
@@ -156,12 +186,22 @@ struct DeviceLogStream {
         keyValidUntil = periodStart + periodMs
         lineEnd = configuration.noise.enabled && noiseRandom.chance(configuration.noise.crlfFile)
             ? [UInt8(ascii: "\r"), UInt8(ascii: "\n")] : [UInt8(ascii: "\n")]
+        uniformLineEnd = lineEnd
+        if lineEncoder.encoder.writesCRLF { lineEnd = [UInt8(ascii: "\r"), UInt8(ascii: "\n")] }
         if lineEnd.count == 2 { manifest.noise.crlfFiles += 1 }
     }
 
     private mutating func flush(into sink: inout some SampleLogSink) throws {
         guard let key = currentKey, !buffer.isEmpty else { return }
-        let chunks = chunker.chunks(of: buffer, random: &noiseRandom, counts: &manifest.noise)
+        let chunks: [UploadChunk]
+        if chunkRandom != nil {
+            var uniformCounts = NoiseCounts()
+            _ = chunker.chunks(of: uniformBuffer, random: &noiseRandom, counts: &uniformCounts)
+            uniformBuffer.removeAll(keepingCapacity: true)
+            chunks = chunker.chunks(of: buffer, random: &chunkRandom!, counts: &manifest.noise)
+        } else {
+            chunks = chunker.chunks(of: buffer, random: &noiseRandom, counts: &manifest.noise)
+        }
         let digits = String(configuration.fileMinutes == 60 ? key.hhmm / 100 : key.hhmm)
         let width = configuration.fileMinutes == 60 ? 2 : 4
         let period = String(repeating: "0", count: max(0, width - digits.count)) + digits

@@ -77,14 +77,18 @@ public struct SampleConfiguration: Sendable, Equatable {
     public var moveSamplingMs: Int
     /// The mix of session lengths.
     public var sessionLength: SessionLength
+    /// Which SDKs' JSON writers the devices' lines come from. Only the bytes of event lines change:
+    /// the events, the noise, the uploads' periods and the tables are the same for every mix.
+    public var encoders: EncoderMix
 
     public init(
         size: Size = .sessions(200), seed: UInt64 = 1, days: Int = 1,
         startMs: Int64 = SampleConfiguration.defaultStartMs, activeHours: Int = 6, devices: Int? = nil,
         sessionsPerDevicePerDay: Int = 4, noise: NoiseProfile = .realistic, layout: Layout = .deviceHour,
         fileMinutes: Int = 60, compressionLevel: Int32 = 3, moveSamplingMs: Int = 0,
-        sessionLength: SessionLength = .mixed, offlineDeviceFraction: Double = 0
+        sessionLength: SessionLength = .mixed, offlineDeviceFraction: Double = 0, encoders: EncoderMix = .uniform
     ) {
+        self.encoders = encoders
         self.size = size
         self.seed = seed
         self.days = days

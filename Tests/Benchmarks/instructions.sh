@@ -23,7 +23,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 slice_bytes="${1:-30000000}"
 work="$here/work"
-input="$work/one-day.ndjson.zst"
+# ENCODERS=mixed counts on run.sh's mixed-encoder input (`ENCODERS=mixed run.sh` first).
+input="$work/one-day$([ "${ENCODERS:-uniform}" = uniform ] || echo "-$ENCODERS").ndjson.zst"
 scratch="$here/.build-instructions"
 command -v valgrind >/dev/null || { echo "needs valgrind (apt-get install valgrind)" >&2; exit 2; }
 [ -f "$input" ] || { echo "no $input: run Tests/Benchmarks/run.sh once first" >&2; exit 2; }
@@ -40,7 +41,7 @@ mkdir -p "$bin"
 objcopy --strip-debug "$scratch/release/IngestThroughput" "$bin/IngestThroughput"
 objcopy --strip-debug "$scratch-cli/release/hig-audit" "$bin/hig-audit"
 
-slice="$work/slice-$slice_bytes.ndjson.zst"
+slice="$work/slice-$slice_bytes$([ "${ENCODERS:-uniform}" = uniform ] || echo "-$ENCODERS").ndjson.zst"
 if [ ! -f "$slice" ]; then
     # head -n -1 drops the line the byte limit cut in two; zstd -dc ends on SIGPIPE, as it should.
     (set +o pipefail; zstd -qdc "$input" | head -c "$slice_bytes" | head -n -1 | zstd -q -3 -o "$slice.part")

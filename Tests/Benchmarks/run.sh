@@ -20,6 +20,10 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 target_bytes="${1:-300000000}"
 runs="${RUNS:-3}"
+# ENCODERS=mixed generates the inputs with `sample --encoders mixed` (each device one of several SDKs'
+# JSON writers), in files of their own (`one-day-mixed.ndjson.zst`, ...).
+encoders="${ENCODERS:-uniform}"
+suffix=$([ "$encoders" = uniform ] && echo "" || echo "-$encoders")
 work="$here/work"
 mkdir -p "$work"
 
@@ -35,12 +39,12 @@ ingest="$here/.build/release/IngestThroughput"
 
 make_input() { # days name [layout]
     local days="$1" name="$2" layout="${3:-time}"
-    local file="$work/$name.ndjson.zst"
+    local file="$work/$name$suffix.ndjson.zst"
     if [ ! -f "$file" ]; then
         echo "== generating $name ($days day(s), ~$((target_bytes * days / 1000000)) MB, $layout layout)" >&2
         rm -rf "$work/$name"
         "$hig" sample --out "$work/$name" --target-bytes "$((target_bytes * days))" --days "$days" \
-            --seed 2026 --no-noise --layout "$layout" >&2
+            --seed 2026 --no-noise --layout "$layout" --encoders "$encoders" >&2
         find "$work/$name" -name '*.zst' -print0 | LC_ALL=C sort -z | xargs -0 zstd -qdc \
             | zstd -q -3 -T1 -o "$file"
         rm -rf "$work/$name"

@@ -27,6 +27,13 @@ enum SampleFixtures {
         return SampleConfiguration(size: .sessions(40), seed: 3, days: 2, noise: noise, moveSamplingMs: 100)
     }()
 
+    /// `noisy`, its devices writing as every encoder does in turn (`--encoders mixed`).
+    static let noisyMixedEncoders: SampleConfiguration = {
+        var configuration = noisy
+        configuration.encoders = .mixed
+        return configuration
+    }()
+
     /// Splits file contents into lines the way SPEC §2 does (`\n` or `\r\n`).
     static func lines(of contents: [UInt8]) -> [String] {
         var lines = contents.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)

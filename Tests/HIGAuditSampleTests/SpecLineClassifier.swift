@@ -47,7 +47,9 @@ enum SpecLineClassifier {
     static func classify(_ line: String) -> ClassifiedLine {
         if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { return .blank }
         guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)),
-              let fields = object as? [String: Any] else { return .malformed("not a JSON object") }
+              let members = object as? [String: Any] else { return .malformed("not a JSON object") }
+        // SPEC §2: `null` for an optional field is the field absent (and for a required one, missing).
+        let fields = members.filter { !($0.value is NSNull) }
         // Foundation may accept a trailing comma; RFC 8259 does not.
         if line.replacingOccurrences(of: " ", with: "").hasSuffix(",}") { return .malformed("trailing comma") }
         guard let ts = TimestampParser.milliseconds(fields["ts"]) else { return .malformed("ts") }
@@ -57,7 +59,8 @@ enum SpecLineClassifier {
         for key in requiredFields where fields[key] == nil { return .malformed("missing \(key)") }
         for (key, value) in fields where key != "ts" {
             // Foundation on Linux bridges 0 and 1 to Bool, so JSON true/false are told apart in the text.
-            let literalBool = line.contains("\"\(key)\":true") || line.contains("\"\(key)\":false")
+            // Encoders may put whitespace around the colon.
+            let literalBool = line.range(of: "\"\(key)\"[ \t]*:[ \t]*(true|false)", options: .regularExpression) != nil
             if numbers.contains(key) {
                 guard !(value is String), value is NSNumber, !literalBool else { return .malformed("\(key) not a number") }
             } else if bools.contains(key) {

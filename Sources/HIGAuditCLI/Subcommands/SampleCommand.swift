@@ -108,6 +108,9 @@ struct SampleCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Session lengths: mixed (20 s to 15 min, mean about 3.4 min, the default) or short (10 s to 5 min, mean about 1.1 min: many sessions in little data).", valueName: "mix"))
     var sessionLength: String = SessionLength.mixed.rawValue
 
+    @Option(help: ArgumentHelp("Whose JSON writers the devices use: uniform (hig-audit's own SDK on every device, the default) or mixed (each device one of \(SDKEncoder.allCases.map(\.rawValue).joined(separator: ", ")): other key orders, spaces, escapes, timestamp and number forms, CRLF). Only the bytes of event lines differ; events, noise and tables are the same.", valueName: "mix"))
+    var encoders: String = EncoderMix.uniform.rawValue
+
     func validate() throws {
         guard sessions >= 0 else { throw ValidationError("--sessions must not be negative.") }
         if let targetBytes, targetBytes <= 0 { throw ValidationError("--target-bytes must be positive.") }
@@ -125,6 +128,9 @@ struct SampleCommand: ParsableCommand {
         }
         guard SessionLength(rawValue: sessionLength) != nil else {
             throw ValidationError("--session-length must be mixed or short.")
+        }
+        guard EncoderMix(rawValue: encoders) != nil else {
+            throw ValidationError("--encoders must be uniform or mixed.")
         }
         _ = try startMilliseconds()
     }
@@ -153,7 +159,8 @@ struct SampleCommand: ParsableCommand {
             seed: seed, days: days, startMs: try startMilliseconds(), activeHours: activeHours, devices: devices,
             noise: noise ? .realistic : .none, layout: SampleConfiguration.Layout(name: layout) ?? .time,
             fileMinutes: fileMinutes, compressionLevel: level, moveSamplingMs: moveSamplingMs,
-            sessionLength: SessionLength(rawValue: sessionLength) ?? .mixed, offlineDeviceFraction: offlineDevices
+            sessionLength: SessionLength(rawValue: sessionLength) ?? .mixed, offlineDeviceFraction: offlineDevices,
+            encoders: EncoderMix(rawValue: encoders) ?? .uniform
         )
         let manifest = try SampleGenerator(configuration: configuration).write(to: URL(fileURLWithPath: out))
         if verbosity.level.saysNotes { FileHandle.standardError.write(Data(manifest.summary().utf8)) }

@@ -38,12 +38,22 @@ public struct EventDecoder: Sendable {
     /// scan; off only in tests that compare the two ways.
     let learnsLineShapes: Bool
 
+    /// The sampled re-check of fast-path results against the strict decoder; nil when off.
+    public private(set) var verification: FastPathVerification?
+
     public init() {
         learnsLineShapes = true
     }
 
-    init(learnsLineShapes: Bool) {
+    /// A decoder that checks every `verification.interval`-th line against the strict decoder.
+    public init(verification: FastPathVerification?) {
+        learnsLineShapes = true
+        self.verification = verification
+    }
+
+    init(learnsLineShapes: Bool, verification: FastPathVerification? = nil) {
         self.learnsLineShapes = learnsLineShapes
+        self.verification = verification
     }
 
     /// The address of the line a declined `decodeLeadingLine` tried against the shapes, and how many
@@ -66,6 +76,26 @@ public struct EventDecoder: Sendable {
     /// engine's reorder buffer.
     @inline(__always)
     public mutating func decode(
+        _ line: UnsafeRawBufferPointer, source: SourceLocation, accept: (consuming Event) -> Void
+    ) -> LineVerdict {
+        if verification != nil, verification!.isDue() { return decodeVerified(line, source: source, accept: accept) }
+        return decodeUnverified(line, source: source, accept: accept)
+    }
+
+    /// `decode`, then the strict decoder's check of its result (`FastPathVerification`).
+    @inline(never)
+    private mutating func decodeVerified(
+        _ line: UnsafeRawBufferPointer, source: SourceLocation, accept: (consuming Event) -> Void
+    ) -> LineVerdict {
+        var event: Event?
+        let verdict = decodeUnverified(line, source: source, accept: { event = $0 })
+        verification!.check(line, source: source, verdict: verdict, event: event)
+        if let event { accept(event) }
+        return verdict
+    }
+
+    @inline(__always)
+    private mutating func decodeUnverified(
         _ line: UnsafeRawBufferPointer, source: SourceLocation, accept: (consuming Event) -> Void
     ) -> LineVerdict {
         // Read and forget the note of a declined `decodeLeadingLine` first, whatever this line becomes.
@@ -104,6 +134,31 @@ public struct EventDecoder: Sendable {
     /// splitter skip its search for the `\n` on most lines. The verdict is the one `decode` gives.
     @inline(__always)
     public mutating func decodeLeadingLine(
+        _ bytes: UnsafeRawPointer, readable: Int, source: SourceLocation, accept: (consuming Event) -> Void
+    ) -> (length: Int, verdict: LineVerdict)? {
+        if verification != nil, verification!.isDue() {
+            return decodeLeadingLineVerified(bytes, readable: readable, source: source, accept: accept)
+        }
+        return decodeLeadingLineUnverified(bytes, readable: readable, source: source, accept: accept)
+    }
+
+    /// `decodeLeadingLine`, then the strict decoder's check of the line it found and its verdict.
+    @inline(never)
+    private mutating func decodeLeadingLineVerified(
+        _ bytes: UnsafeRawPointer, readable: Int, source: SourceLocation, accept: (consuming Event) -> Void
+    ) -> (length: Int, verdict: LineVerdict)? {
+        var event: Event?
+        guard let decoded = decodeLeadingLineUnverified(bytes, readable: readable, source: source, accept: { event = $0 })
+        else { return nil }
+        verification!.check(
+            UnsafeRawBufferPointer(start: bytes, count: decoded.length), source: source, verdict: decoded.verdict,
+            event: event)
+        if let event { accept(event) }
+        return decoded
+    }
+
+    @inline(__always)
+    private mutating func decodeLeadingLineUnverified(
         _ bytes: UnsafeRawPointer, readable: Int, source: SourceLocation, accept: (consuming Event) -> Void
     ) -> (length: Int, verdict: LineVerdict)? {
         lineTriedAgainstShapes.address = 0

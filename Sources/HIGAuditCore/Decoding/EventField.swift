@@ -7,7 +7,10 @@ typealias FieldMask = UInt64
 /// event's `type` (keys may come in any order), then reads the ones the type needs. Keys are matched by
 /// length and bytes, never by building a `String`.
 enum EventField: Int, CaseIterable {
-    case ts, session, type, device, app, appVersion, osVersion, screen, id
+    /// The text fields an event keeps (`EventTexts`) come first, in `EventTexts.Slot`'s order: a
+    /// slot's field is the field of the same raw value (`EventTexts.Slot.field`).
+    case session, device, app, appVersion, osVersion, screen, id
+    case ts, type
     case hapticsEnabled, pencilPreferredAction, pencilCustomActionEnabled
     case phase, target, input, x, y
     case action, kind, durationMs, result, task
@@ -56,21 +59,18 @@ enum EventField: Int, CaseIterable {
         }
     }
 
-    /// The fields an event keeps in its `EventTexts` whatever its type, with their slots; `id` is not
-    /// among them, a loading operation's `id` being its payload's. A line shape hands the decoder the
-    /// ones its lines share and leaves their field-table entries stale (`LineShapes`): nothing but
-    /// the common texts' reading may read these fields from the table, no payload among them.
-    static let commonTexts: [(field: EventField, slot: EventTexts.Slot)] = [
-        (.session, .session), (.device, .device), (.app, .app), (.appVersion, .appVersion),
-        (.osVersion, .osVersion), (.screen, .screen),
-    ]
+    /// The fields an event keeps in its `EventTexts` whatever its type, with their slots
+    /// (`EventTexts.Slot.isCommon`). A line shape hands the decoder the ones its lines share and leaves
+    /// their field-table entries stale (`LineShapes`): nothing but the common texts' reading may read
+    /// these fields from the table, no payload among them.
+    static let commonTexts: [(field: EventField, slot: EventTexts.Slot)] =
+        EventTexts.Slot.allCases.filter(\.isCommon).map { ($0.field, $0) }
 
-    /// Bit `rawValue` set for each field of `commonTexts`. Computed, not stored: a constant the
-    /// decoder's general path uses on every line, without a lazy global's check.
+    /// Bit `rawValue` set for each field of `commonTexts`: the slots before `id`, whose fields are the
+    /// fields of the same raw values (`EventFieldListTests` checks it against `commonTexts`). Computed, not
+    /// stored: a constant the decoder's general path uses on every line, without a lazy global's check.
     static var commonTextBits: FieldMask {
-        @inline(__always) get {
-            session.bit | device.bit | app.bit | appVersion.bit | osVersion.bit | screen.bit
-        }
+        @inline(__always) get { (1 &<< FieldMask(EventTexts.Slot.id.rawValue)) &- 1 }
     }
 
     /// This field's bit in the masks of fields (`1 << rawValue`).

@@ -1048,7 +1048,7 @@ struct LineShapes {
     }
 
     /// The texts a session keeps for all its events, as apps write them (`carrySessionTexts`).
-    private static let sessionTexts: [EventField] = [.session, .device, .app, .appVersion, .osVersion]
+    private static let sessionTexts: [EventField] = EventTexts.Slot.allCases.filter(\.isSessionWide).map(\.field)
 
     @inline(__always)
     private static func isPlainString(_ value: FieldValue) -> Bool { value.kind == .string && !value.flag }

@@ -5,8 +5,22 @@
 /// or destroyed, and 168 bytes that the engine's reorder buffer copies. Here they take 128 bytes, and
 /// copying or destroying them is a retain or release of one reference, nil unless a text is long.
 struct EventTexts: Sendable {
+    /// The one list of an event's text fields; `EventField` starts with the same cases in the same
+    /// order, and the decoder's lists of common and session texts are derived from this one.
     enum Slot: Int, CaseIterable {
         case session, device, app, appVersion, osVersion, screen, id
+
+        /// The field of the log that fills the slot: `EventField` lists the text fields first, in this
+        /// order (`EventFieldListTests`).
+        var field: EventField { EventField(rawValue: rawValue)! }
+
+        /// Whether the slot is read as a common field whatever the event's type: all but `id`, which a
+        /// loading operation's type reads as its own (see `EventDecoder`).
+        var isCommon: Bool { self != .id }
+
+        /// Whether apps keep the slot's text for all of a session's events: the common texts but the
+        /// screen (see `LineShapes.carrySessionTexts`).
+        var isSessionWide: Bool { isCommon && self != .screen }
     }
 
     /// The inline texts' words and every slot's length.
@@ -325,11 +339,7 @@ struct LongTextsReuse {
 /// The texts, not the words, when an event is printed (a failed test's expectation, a debugger).
 extension EventTexts: CustomStringConvertible {
     var description: String {
-        let slots: [(String, Slot)] = [
-            ("session", .session), ("device", .device), ("app", .app), ("appVersion", .appVersion),
-            ("osVersion", .osVersion), ("screen", .screen), ("id", .id),
-        ]
-        return slots.compactMap { name, slot in self[slot].map { "\(name): \(String(reflecting: $0.string))" } }
+        Slot.allCases.compactMap { slot in self[slot].map { "\(slot): \(String(reflecting: $0.string))" } }
             .joined(separator: ", ")
     }
 }

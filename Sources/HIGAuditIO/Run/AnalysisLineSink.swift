@@ -20,7 +20,7 @@ public struct AnalysisLineSink<Target: EventTarget>: LineSink {
     private var linesSinceProgress = 0
 
     public init(target: Target, file: Int32, displayPath: String, statistics: IngestStatistics = IngestStatistics(),
-         decoder: EventDecoder = EventDecoder(), onMalformed: @escaping (Diagnostic) -> Void) {
+         decoder: EventDecoder = EventDecoder.forRun(), onMalformed: @escaping (Diagnostic) -> Void) {
         self.decoder = decoder
         self.target = target
         self.file = file

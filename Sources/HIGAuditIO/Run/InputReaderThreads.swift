@@ -53,7 +53,7 @@ final class InputReaderThreads: @unchecked Sendable {
     }
 
     private func work(with reader: InputReader) {
-        var decoder: EventDecoder? = EventDecoder()
+        var decoder: EventDecoder? = EventDecoder.forRun()
         while let input = waiting.take() {
             guard !input.messages.isClosed else { continue }
             let batcher = EventBatcher(channel: input.messages, spareBatches: spareBatches)

@@ -16,7 +16,7 @@ extension InputReader {
         var statistics = IngestStatistics()
         var sink = AnalysisLineSink(
             target: target, file: input.file, displayPath: input.source.displayPath,
-            decoder: decoder.take() ?? EventDecoder(), onMalformed: diagnostic)
+            decoder: decoder.take() ?? EventDecoder.forRun(), onMalformed: diagnostic)
         sink.onProgress = progress
         let summary: FileReadSummary
         var heldBack = false

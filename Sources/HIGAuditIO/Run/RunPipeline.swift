@@ -22,7 +22,7 @@ public final class RunPipeline<Target: EventTarget> {
     public private(set) var inputsReached = 0
     public private(set) var currentPath = ""
     /// The decoder of the run's own thread, lent to each input it reads.
-    private var decoder: EventDecoder? = EventDecoder()
+    private var decoder: EventDecoder? = EventDecoder.forRun()
 
     public init(target: Target, reader: InputReader, jobs: Int = 1, onDiagnostic: @escaping (Diagnostic) -> Void) {
         self.target = target

@@ -297,6 +297,7 @@ import Testing
         var count = 0
         var strokeLines = 0
         var strokeLinesReadingTarget = 0
+        var missesAfterWarmUp = 0
         func line(target: String, input: String, phase: String) -> String {
             defer { count += 1 }
             return #"{"ts":"2026-11-20T18:\#(10 + count / 6_000 % 50):\#(10 + count / 100 % 50).\#(100 + count % 900)Z","#
@@ -306,7 +307,9 @@ import Testing
         for stroke in 0..<100 {
             for index in 0..<30 {
                 let text = line(target: "canvas", input: "pencil", phase: index == 0 ? "began" : index == 29 ? "ended" : "moved")
+                let before = learning.lineShapes.matchedLines
                 #expect(learning.decode(text) == general.decode(text), "\(text)")
+                if stroke >= 20, learning.lineShapes.matchedLines == before { missesAfterWarmUp += 1 }
                 let variables = learning.lineShapes.variableFieldsOfLatestShape
                 if stroke >= 20 {
                     strokeLines += 1
@@ -317,12 +320,16 @@ import Testing
             let button = ["button:undo", "button:share"][stroke % 2]
             for phase in ["began", "ended"] {
                 let text = line(target: button, input: "finger", phase: phase)
+                let before = learning.lineShapes.matchedLines
                 #expect(learning.decode(text) == general.decode(text), "\(text)")
+                if stroke >= 20, learning.lineShapes.matchedLines == before { missesAfterWarmUp += 1 }
             }
         }
-        // Measured: 960 of 2,400 stroke lines read them; 2,340 without forking.
+        // Most stroke lines read neither value: each layout has its own shape.
         #expect(strokeLinesReadingTarget * 2 < strokeLines)
-        #expect(learning.lineShapes.matchedLines > count * 9 / 10)
+        // Once both layouts have been seen, returning to one costs less than a miss: most returns
+        // find its shape kept beside the other's.
+        #expect(missesAfterWarmUp < 2 * 80)
     }
 
     /// Sessions one after another, as uploads bring them, each writing a few layouts
@@ -330,16 +337,19 @@ import Testing
     /// when its first line is learned, so that its other layouts match from their first line. Session texts of every kind change along the
     /// way: ids of one length and of another, over 16 bytes, escaped; devices and app versions that
     /// keep their length or not, `null`, absent; a line of the session before now and then. Every line
-    /// must decode as the scan reads it, and few may miss.
+    /// must decode as the scan reads it, and when a session's texts are plain and as long as the
+    /// session before's, its other layouts match from their first line.
     @Test func aNewSessionKeepsTheShapesOfTheSessionBefore() {
         var random = SplitMix64(seed: 23)
         var learning = EventDecoder()
         var general = EventDecoder(learnsLineShapes: false)
         var count = 0
-        var lines = 0
+        /// Whether each line decoded matched a shape.
+        var matched: [Bool] = []
         func decode(_ line: String) {
+            let before = learning.lineShapes.matchedLines
             #expect(learning.decode(line) == general.decode(line), "\(line)")
-            lines += 1
+            matched.append(learning.lineShapes.matchedLines > before)
         }
         func line(session: String, device: String, version: String, _ members: String) -> String {
             defer { count += 1 }
@@ -348,7 +358,11 @@ import Testing
                 + #""app_version":\#(version),"screen":"canvas.editor"}"#
         }
         var previous: (session: String, device: String, version: String)?
+        /// Sessions whose texts and the session before's are all plain and of the usual lengths.
+        let unusual: Set<Int> = [3, 5, 7, 9, 11, 13, 14]
+        var carriedSessions = 0
         for number in 0..<128 {
+            let firstLine = matched.count
             let session: String
             switch number % 32 {
             case 5: session = #""session-with-a-long-id-\#(100_000 + number)""#
@@ -370,9 +384,13 @@ import Testing
                 }
             }
             previous = (session, device, version)
+            if number > 0, !unusual.contains(number % 32), !unusual.contains((number - 1) % 32) {
+                // The session's first line is learned; its other two layouts then match at once.
+                #expect(matched[firstLine + 1] && matched[firstLine + 2], "session \(number)")
+                carriedSessions += 1
+            }
         }
-        // Measured: 273 of 30,755 lines missed, 390 without carrying the shapes over.
-        #expect(lines - learning.lineShapes.matchedLines < 330)
+        #expect(carriedSessions > 64)
     }
 
     // MARK: Streams
