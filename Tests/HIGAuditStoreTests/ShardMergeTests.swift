@@ -35,7 +35,7 @@ import Testing
     static func tables(of store: String) throws -> [TableName: String] {
         let loaded = try ResultsStore(readingAt: store).read { try StoredTables.load($0) }
         var tables: [TableName: String] = [:]
-        for name in StoredTables.exportedTables where name != .ingest { tables[name] = CSVWriter().render(loaded.table(name)) }
+        for name in TableName.exported where name != .ingest { tables[name] = CSVWriter().render(loaded.table(name)) }
         tables[.ingest] = CSVWriter().render(IngestTables.ingestTable(loaded.ingest))
         return tables
     }
@@ -45,7 +45,7 @@ import Testing
         for path in files { run.read(InputSource(path: path)) }
         let accumulator = run.finish()
         var tables: [TableName: String] = [:]
-        for name in StoredTables.exportedTables {
+        for name in TableName.exported {
             tables[name] = CSVWriter().render(accumulator.table(name, ingest: run.statistics, sources: run.sources))
         }
         return tables
@@ -70,7 +70,7 @@ import Testing
         #expect(outcome.partsMerged == shards)
         let expected = try Self.analyzed(files)
         let actual = try Self.tables(of: merged)
-        for name in StoredTables.exportedTables { #expect(actual[name] == expected[name], "\(name.rawValue), \(shards) shards") }
+        for name in TableName.exported { #expect(actual[name] == expected[name], "\(name.rawValue), \(shards) shards") }
         let paths = try ResultsStore(readingAt: merged).read { try String.fetchAll($0, sql: "SELECT display_path FROM input_files ORDER BY id") }
         #expect(paths == files)
     }
@@ -87,7 +87,7 @@ import Testing
         let one = try ResultsStore(readingAt: parts[1]).read { try StoredTables.load($0) }.ingest
         #expect(one.files == 0 && one.lines == 0 && one.malformedLines == 0 && one.events > 0)
         let merged = directory.appendingPathComponent("merged.sqlite").path
-        try StoreMerge.merge(parts: parts, into: merged)
+        _ = try StoreMerge.merge(parts: parts, into: merged)
         #expect(try Self.tables(of: merged) == Self.analyzed(files))
     }
 
@@ -101,9 +101,9 @@ import Testing
             return part
         }
         let merged = directory.appendingPathComponent("merged.sqlite").path
-        try StoreMerge.merge(parts: [parts[0], parts[1]], into: merged)
+        _ = try StoreMerge.merge(parts: [parts[0], parts[1]], into: merged)
         let partial = try Self.tables(of: merged)
-        try StoreMerge.merge(parts: [parts[2]], into: merged)
+        _ = try StoreMerge.merge(parts: [parts[2]], into: merged)
         let complete = try KillRecoveryTests.fingerprint(merged)
         #expect(try Self.tables(of: merged) != partial)
         #expect(try Self.tables(of: merged) == Self.analyzed(files))
@@ -123,7 +123,7 @@ import Testing
         try Self.part(retried, files, shard: DeviceShard(index: 0, count: 2)!)
         try Self.part(other, files, shard: DeviceShard(index: 1, count: 2)!)
         let merged = directory.appendingPathComponent("merged.sqlite").path
-        try StoreMerge.merge(parts: [first], into: merged)
+        _ = try StoreMerge.merge(parts: [first], into: merged)
         let before = try KillRecoveryTests.fingerprint(merged)
         #expect {
             try StoreMerge.merge(parts: [other, retried], into: merged)

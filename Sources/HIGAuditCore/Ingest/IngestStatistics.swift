@@ -87,8 +87,8 @@ public struct IngestCounter: Sendable {
     private let read: @Sendable (IngestStatistics) -> Int64
     private let write: (@Sendable (inout IngestStatistics, Int64) -> Void)?
 
-    init<Value: BinaryInteger>(
-        _ name: String, _ keyPath: WritableKeyPath<IngestStatistics, Value> & Sendable, countedBy: CountedBy = .input
+    init<Value: BinaryInteger & SendableMetatype>(
+        _ name: String, _ keyPath: any WritableKeyPath<IngestStatistics, Value> & Sendable, countedBy: CountedBy = .input
     ) {
         self.name = name
         self.countedBy = countedBy
@@ -98,7 +98,7 @@ public struct IngestCounter: Sendable {
 
     /// A counter summed from finer ones kept elsewhere (the per-type counts of `unknown_types`): read
     /// only, restored from its parts.
-    init(sumOf name: String, _ keyPath: KeyPath<IngestStatistics, Int64> & Sendable) {
+    init(sumOf name: String, _ keyPath: any KeyPath<IngestStatistics, Int64> & Sendable) {
         self.name = name
         countedBy = .input
         read = { $0[keyPath: keyPath] }
