@@ -1,5 +1,6 @@
 import ArgumentParser
 import HIGAuditCore
+import HIGAuditDashboard
 import HIGAuditIO
 import HIGAuditStore
 
@@ -26,6 +27,7 @@ struct NightlyFrontend {
         try OutputCheck.validate(
             malformedReport: command.input.malformedReport, outDirectory: command.out,
             exportedTables: StoredTables.exportedTables.map(\.rawValue), inputs: sources, store: command.store)
+        let dashboardOutput = try command.dashboard.prepare()
         let reporter: DiagnosticReporter
         do {
             reporter = try DiagnosticReporter(
@@ -73,6 +75,19 @@ struct NightlyFrontend {
             } catch {
                 outputsWritten = false
                 StandardError.write("hig-audit: error: run \(outcome.runID) is committed, but --out was not written: \(error)\n")
+            }
+        }
+        if let dashboardOutput {
+            do {
+                let model = try store.read { db in
+                    try StoreDashboard.model(
+                        db, source: "the store \(command.store)", generatedAt: DashboardOutput.now(),
+                        csvLink: command.dashboard.csvLink(out: command.out))
+                }
+                try dashboardOutput.write(model)
+            } catch {
+                outputsWritten = false
+                StandardError.write("hig-audit: error: run \(outcome.runID) is committed, but --dashboard was not written: \(error)\n")
             }
         }
         if !outputsWritten { return ExitStatus.committedOutputsNotWritten }
