@@ -92,13 +92,13 @@ struct DashboardCommandTests {
         let directory = try HigAudit.temporaryDirectory()
         let page = directory.appendingPathComponent("page").path
         let tables = directory.appendingPathComponent("tables").path
-        let result = try HigAudit.run(["analyze", "SampleLogs/night-2026-11-20", "--out", tables, "--dashboard", page])
+        let result = try HigAudit.run(["analyze", "SampleLogs/night-2026-11-20/2026-11-20/1800", "--out", tables, "--dashboard", page])
         #expect([0, 3].contains(result.status), "\(result.stderr)")
         let html = try String(contentsOfFile: page + "/index.html", encoding: .utf8)
         #expect(html.contains(#"id="no-history""#))
         #expect(html.contains(#"href="../tables/violations.csv""#))
         // Each rule's rate is summary's sessions_affected per 1,000 sessions_total.
-        let summary = try HigAudit.run(["analyze", "SampleLogs/night-2026-11-20", "--table", "summary", "--format", "csv", "--quiet"])
+        let summary = try HigAudit.run(["analyze", "SampleLogs/night-2026-11-20/2026-11-20/1800", "--table", "summary", "--format", "csv", "--quiet"])
         for row in SimpleCSV.rows(summary.stdout) {
             let rule = row["rule"] ?? "", affected = Int64(row["sessions_affected"] ?? "") ?? -1, total = Int64(row["sessions_total"] ?? "") ?? -1
             let shown = PageText.first(#"<tr data-rule="\#(rule)">.*?data-window="all">([^<]*)</td><td class="num count">([^<]*)</td>"#, in: html)
@@ -114,12 +114,12 @@ struct DashboardCommandTests {
         let store = directory.appendingPathComponent("results.sqlite").path
         let file = directory.appendingPathComponent("a-file").path
         try "x".write(toFile: file, atomically: true, encoding: .utf8)
-        let refused = try HigAudit.run(["nightly", "--store", store, "--dashboard", file, "SampleLogs/night-2026-11-20"])
+        let refused = try HigAudit.run(["nightly", "--store", store, "--dashboard", file, "SampleLogs/night-2026-11-20/2026-11-20/1800"])
         #expect(refused.status == 1)
         #expect(!FileManager.default.fileExists(atPath: store), "nothing is committed when --dashboard cannot be written")
 
         let page = directory.appendingPathComponent("page").path
-        let run = try HigAudit.run(["nightly", "--store", store, "--quiet", "--close-open", "--dashboard", page, "SampleLogs/night-2026-11-20"])
+        let run = try HigAudit.run(["nightly", "--store", store, "--quiet", "--close-open", "--dashboard", page, "SampleLogs/night-2026-11-20/2026-11-20/1800"])
         #expect([0, 3].contains(run.status), "\(run.stderr)")
         let html = try String(contentsOfFile: page + "/index.html", encoding: .utf8)
         #expect(try CommandNumbers.mismatches(page: html, store: store).filter { !$0.contains("fewer than two") }.isEmpty)
