@@ -113,14 +113,14 @@ blockquote { margin: 0.3rem 0; padding-left: 0.8rem; border-left: 3px solid var(
 {{/overview}}
 </tbody>
 </table>
-<p class="note">Per 1,000 sessions. Windows end with last night and count whole UTC days.</p>
+<p class="note">Sessions affected per 1,000 sessions. Last night is the UTC day on which most sessions of the latest run started; the 7- and 30-night windows end with it.</p>
 {{#hasHistory}}
 <h3>Trend per rule</h3>
 <div class="trend-grid">
 {{#overview}}
 {{#hasTrend}}
 <figure id="trend-{{rule}}">
-<figcaption><code>{{rule}}</code>: sessions affected per 1,000, per day, {{trendFirst}} to {{trendLast}}</figcaption>
+<figcaption><code>{{rule}}</code> per 1,000 sessions by day, {{trendFirst}} to {{trendLast}}</figcaption>
 {{{trendSVG}}}
 <details><summary>Numbers</summary>
 <table><thead><tr><th>day</th><th class="num">per 1,000</th><th class="num">affected</th><th class="num">sessions</th></tr></thead><tbody>

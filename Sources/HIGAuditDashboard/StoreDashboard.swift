@@ -16,13 +16,12 @@ public enum StoreDashboard {
     ) throws -> DashboardModel {
         let rules = try rulesWithSeverity(db)
         let catalogue = rules.compactMap { RuleRegistry.description(of: $0.rule) }.map(CatalogueEntry.init)
-        guard let latestStart = try Int64.fetchOne(db, sql: "SELECT MAX(first_ts) FROM sessions") else {
+        guard let lastMidnight = try lastNight(db) else {
             return DashboardModel(
                 source: source, generatedAt: TimestampFormatter.rfc3339(generatedAt), hasHistory: true, isEmpty: true,
                 lastDay: nil, overview: [], trendDays: [], releases: .none, worstScreens: [], examples: [],
                 examplesPerRule: examplesPerRule, health: try health(db), catalogue: catalogue, csvLink: csvLink)
         }
-        let lastMidnight = DayArithmetic.midnight(of: latestStart)
         let overall = try rates(db, selection: .everything)
         let lastNight = try rates(db, days: 1, endingAt: lastMidnight)
         let last7 = try rates(db, days: 7, endingAt: lastMidnight)
@@ -44,6 +43,20 @@ public enum StoreDashboard {
             releases: try releases(db, rules: rules.map(\.rule)), worstScreens: try worstScreens(db, rules: rules.map(\.rule)),
             examples: try examples(db, rules: rules.map(\.rule), counts: violationCounts), examplesPerRule: examplesPerRule,
             health: try health(db), catalogue: catalogue, csvLink: csvLink)
+    }
+
+    /// The midnight (UTC) of "last night": the day on which most of the sessions closed by the latest
+    /// run that closed any started (the latest day among equals). A run at 02:30 closes yesterday's
+    /// sessions and a few of today's first minutes; a backfill closes its whole range at once, and its
+    /// last night is then its busiest day, not the few minutes past its last midnight. Nil without sessions.
+    static func lastNight(_ db: Database) throws -> Int64? {
+        try Int64.fetchOne(
+            db,
+            sql: """
+                SELECT first_ts / 86400000 * 86400000 AS midnight FROM sessions
+                WHERE run_id = (SELECT MAX(run_id) FROM sessions)
+                GROUP BY midnight ORDER BY COUNT(*) DESC, midnight DESC LIMIT 1
+                """)
     }
 
     static func rulesWithSeverity(_ db: Database) throws -> [(rule: String, severity: String)] {
@@ -184,10 +197,5 @@ extension Comparison {
 
 /// UTC days of millisecond timestamps.
 enum DayArithmetic {
-    static func midnight(of ms: Int64) -> Int64 {
-        let day = ComparisonSide.dayMs
-        return (ms >= 0 ? ms / day : (ms - day + 1) / day) * day
-    }
-
     static func day(_ midnight: Int64) -> String { String(TimestampFormatter.rfc3339(midnight).prefix(10)) }
 }

@@ -14,8 +14,11 @@ enum CommandNumbers {
             if shown != expected { problems.append("\(what): page shows \(shown ?? "nothing"), the command \(expected ?? "nothing")") }
         }
 
-        let lastDay = try csv(["query", "--store", store, "--sql", "SELECT date(MAX(first_ts) / 1000, 'unixepoch') AS day FROM sessions"])
-            .first?["day"] ?? ""
+        // Last night: the day most sessions of the latest run that closed any started on.
+        let lastDay = try csv([
+            "query", "--store", store, "--sql",
+            "SELECT date(first_ts / 1000, 'unixepoch') AS day, COUNT(*) AS n FROM sessions WHERE run_id = (SELECT MAX(run_id) FROM sessions) GROUP BY day ORDER BY n DESC, day DESC LIMIT 1",
+        ]).first?["day"] ?? ""
         expect(PageText.first(#"id="last-day">([^<]*)<"#, in: html), lastDay, "last night")
         let day = try DateParts(lastDay)
         let windows: [(String, [String])] = [
