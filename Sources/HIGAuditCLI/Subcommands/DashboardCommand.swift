@@ -24,8 +24,10 @@ struct DashboardCommand: ParsableCommand {
 
             Examples:
               hig-audit dashboard --store results.sqlite --out /var/www/hig-audit
-              hig-audit dashboard --store results.sqlite --out site --csv-link ../tables/violations.csv
-              hig-audit dashboard --store results.sqlite --out site --templates our-templates/
+              hig-audit dashboard --store results.sqlite --out site \\
+                  --csv-link ../tables/violations.csv
+              hig-audit dashboard --store results.sqlite --out site \\
+                  --templates our-templates/
 
             Exit status: 0 on success; 1 when the store cannot be read (missing, damaged, not a hig-audit store \
             or of a schema this version does not know), a template does not parse, or DIR cannot be written \
