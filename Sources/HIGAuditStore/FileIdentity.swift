@@ -67,6 +67,12 @@ struct FileIdentity {
         headLengths.insert(record.headLength)
     }
 
+    /// Makes `examine` hash every later file's prefix of `length` bytes too, as it does for the head
+    /// lengths of counted files: a run reading ahead compares files with those it has not counted yet.
+    mutating func hashPrefixes(ofLength length: Int) {
+        headLengths.insert(length)
+    }
+
     /// Hashes the file at `path` in one pass and decides what to do with it.
     ///
     /// With `stopAfterHead`, a file whose first `headBytes` bytes begin no counted file is decided

@@ -36,6 +36,8 @@ public final class NightlyRun {
     let closeOpen: Bool
     /// `--strict`: a run that skipped input commits nothing.
     public var strict = false
+    /// Threads reading inputs (`RunPipeline`); the store is the same for any number.
+    public var jobs = 1
     let onDiagnostic: (Diagnostic) -> Void
     /// Called after each input with its display path and what happened to it ("read", "skipped", …).
     public var onFile: ((String, String) -> Void)?
@@ -69,13 +71,14 @@ private final class RunTransaction {
     let run: NightlyRun
     let startedAt: Int64
     var identity: FileIdentity
-    var sources: SourceFileTable
+    let files: RunFiles
+    /// Counters of what was found before reading (faults of inputs that could not be examined); the
+    /// pipeline's and the engine's are added at the end.
     var statistics = IngestStatistics()
     var outcome: NightlyOutcome
     var engine: SessionEngine?
-    /// One decoder for every file of the run (see `AnalysisLineSink.decoder`), lent to each file's sink
-    /// and taken back, so that its table stays uniquely referenced.
-    var decoder: EventDecoder? = EventDecoder()
+    /// Inputs handed to the pipeline and not concluded yet, by store id.
+    var pending: [Int32: PendingFile] = [:]
     var failure: (any Error)?
 
     init(db: Database, run: NightlyRun, startedAt: Int64) throws {
@@ -86,7 +89,7 @@ private final class RunTransaction {
         identity = FileIdentity(records)
         var paths = [String](repeating: "", count: (records.last.map { Int($0.id) } ?? 0) + 1)
         for record in records { paths[Int(record.id)] = record.displayPath }
-        sources = SourceFileTable(paths: paths)
+        files = RunFiles(SourceFileTable(paths: paths))
         try db.execute(
             sql: """
                 INSERT INTO runs VALUES (NULL, ?, ?, ?, 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0, 0)
@@ -99,31 +102,48 @@ private final class RunTransaction {
             statistics.faults += 1
             run.onDiagnostic(problem)
         }
-        for source in inputs {
-            try read(source)
-            if let failure { throw failure }
-            run.afterEachFile?()
+        // Until an input needs reading, nothing needs the engine: a run over files already counted
+        // neither restores nor rewrites the open sessions.
+        var remaining = inputs.makeIterator()
+        var firstRead: PreparedInput?
+        while firstRead == nil, let source = remaining.next() {
+            let input = try prepare(source)
+            if input.read == nil, input.atTurn == nil {
+                for note in input.notes { note() }
+            } else {
+                firstRead = input
+            }
+        }
+        var pipeline: RunPipeline<SessionEngine>?
+        if let firstRead {
+            let reading = RunPipeline(
+                target: try startEngine(), reader: run.reader, jobs: run.jobs, onDiagnostic: run.onDiagnostic)
+            pipeline = reading
+            var first: PreparedInput? = firstRead
+            try reading.read({ [unowned self] in
+                if let input = first.take() { return input }
+                return try remaining.next().map(prepare)
+            }, conclude: { [unowned self] read, result in try conclude(read, result) })
         }
         if run.closeOpen { try startEngine().finish() }
         if let failure { throw failure }
+        if let pipeline { statistics.addInputCounters(of: pipeline.statistics) }
         try finishRun()
         if run.strict, outcome.skippedInput { throw NightlyRunError.skippedInputUnderStrict }
         return outcome
     }
 
-    /// The engine, restored from the stored checkpoint the first time something needs it: a run over
-    /// files already counted neither decodes nor rewrites the open sessions.
+    /// The engine, restored from the stored checkpoint the first time something needs it.
     @discardableResult
     private func startEngine() throws -> SessionEngine {
         if let engine { return engine }
         let checkpoint = try Data.fetchOne(db, sql: "SELECT state FROM engine_checkpoint WHERE id = 1")
             .map { try JSONDecoder().decode(EngineCheckpoint.self, from: $0) } ?? EngineCheckpoint()
         let closedLookup = try db.cachedStatement(sql: "SELECT 1 FROM sessions WHERE session = ?")
+        let files = self.files
         let engine = SessionEngine(
             configuration: run.configuration, checkpoint: checkpoint,
-            onLate: { [unowned self] event, reason in
-                run.onDiagnostic(Diagnostic(.lateEvent, at: sources.describe(event.source), reason.message(forEventAt: event.ts)))
-            },
+            onLate: { [unowned self] event, reason in run.onDiagnostic(files.lateDiagnostic(event, reason)) },
             onReport: { [unowned self] report in
                 do { try record(report) } catch { failure = failure ?? error }
             })
@@ -141,39 +161,49 @@ private final class RunTransaction {
 
     // MARK: - Files
 
-    private func read(_ source: InputSource) throws {
+    /// What the run does with an input, decided from its content (SPEC §5) on the run's thread, in
+    /// input order, maybe while earlier inputs are still being read (`--jobs`). An input that begins
+    /// like one not concluded yet, or has its name, is decided only at its turn, when every input
+    /// before it is counted, as one thread would decide it.
+    private func prepare(_ source: InputSource) throws -> PreparedInput {
+        let afterwards: () -> Void = { [unowned self] in run.afterEachFile?() }
         guard let path = source.filePath else {
             statistics.faults += 1
-            run.onDiagnostic(Diagnostic(.unreadableFile, at: source.displayPath, "standard input cannot be identified by content; give a file"))
-            return
+            let problem = Diagnostic(
+                .unreadableFile, at: source.displayPath, "standard input cannot be identified by content; give a file")
+            return PreparedInput(notes: [{ [unowned self] in run.onDiagnostic(problem) }, afterwards], read: nil)
         }
         let verdict: FileVerdict
-        var digest: FileDigest
+        let digest: FileDigest
         do {
             (verdict, digest) = try identity.examine(
                 path: path, displayPath: source.displayPath, closeOpen: run.closeOpen, stopAfterHead: true)
         } catch {
             statistics.faults += 1
-            run.onDiagnostic(Diagnostic(.unreadableFile, at: source.displayPath, "cannot open: \(error.message)"))
-            return
+            let problem = Diagnostic(.unreadableFile, at: source.displayPath, "cannot open: \(error.message)")
+            return PreparedInput(notes: [{ [unowned self] in run.onDiagnostic(problem) }, afterwards], read: nil)
+        }
+        if pending.values.contains(where: { $0.mayDecide(digest, displayPath: source.displayPath) }) {
+            var atTurn = PreparedInput(read: nil)
+            atTurn.atTurn = { [unowned self] in try prepare(source) }
+            return atTurn
         }
         var record: CountedFile
         switch verdict {
         case .empty:
-            run.onFile?(source.displayPath, "empty")
-            return
+            return PreparedInput(notes: [{ [unowned self] in run.onFile?(source.displayPath, "empty") }, afterwards], read: nil)
         case .alreadyCounted(let counted):
             outcome.filesSkipped += 1
             // Every night re-lists the files of earlier nights: name only the renamed or copied ones, the
             // rest are in the run's summary count.
-            if counted.displayPath != source.displayPath {
-                run.onFile?(source.displayPath, "already counted as \(counted.displayPath)")
-            }
-            return
+            guard counted.displayPath != source.displayPath else { return PreparedInput(notes: [afterwards], read: nil) }
+            return PreparedInput(
+                notes: [{ [unowned self] in run.onFile?(source.displayPath, "already counted as \(counted.displayPath)") }, afterwards],
+                read: nil)
         case .changed(let why):
             outcome.filesChanged += 1
-            run.onDiagnostic(Diagnostic(.changedFile, at: source.displayPath, why))
-            return
+            let problem = Diagnostic(.changedFile, at: source.displayPath, why)
+            return PreparedInput(notes: [{ [unowned self] in run.onDiagnostic(problem) }, afterwards], read: nil)
         case .continues(let counted):
             record = counted
             record.displayPath = source.displayPath
@@ -191,42 +221,40 @@ private final class RunTransaction {
                 countedLines: 0, heldBack: false)
         }
         guard let fileIndex = Int32(exactly: record.id) else { throw StoreError.invalidQuery("too many input files") }
-        var paths = sources.paths
+        var paths = files.table.paths
         while paths.count <= Int(record.id) { paths.append("") }
         paths[Int(record.id)] = source.displayPath
-        sources = SourceFileTable(paths: paths)
+        files.table = SourceFileTable(paths: paths)
 
-        var sink = TailHoldingSink(
-            analysis: AnalysisLineSink(
-                engine: try startEngine(), file: fileIndex, displayPath: source.displayPath,
-                statistics: IngestStatistics(), decoder: decoder.take() ?? EventDecoder(), onMalformed: run.onDiagnostic),
-            countedThrough: record.countedLines)
         let resumes = record.resume.storedOffset > 0 || record.countedLines > 0
         // A new file that `examine` decided from its head is hashed as it is read, from its first byte:
         // its digest then covers exactly the bytes read.
-        let hashesWhileReading = !digest.isComplete && !resumes
-        var contentHasher = SHA256()
-        let summary = run.reader.read(
-            source, startingAt: resumes ? record.resume : nil, holdingTailIn: &sink, statistics: &statistics,
-            storedBytes: hashesWhileReading ? { contentHasher.update($0) } : nil, diagnostic: run.onDiagnostic)
-        if hashesWhileReading { digest.finish(with: contentHasher) }
-        let held = sink.finish(resume: summary.resumePoint, forward: run.closeOpen)
-        decoder = sink.analysis.decoder
-        // Lines an earlier run counted, and a line held back, which the run that reads it again counts.
-        statistics.lines -= sink.droppedLines + (held ? 1 : 0)
-        statistics.malformedLines += sink.analysis.statistics.malformedLines
-        for (name, count) in sink.analysis.statistics.unknownTypes { statistics.unknownTypes[name, default: 0] += count }
-        if held { outcome.tailsHeldBack += 1 }
+        let hashing = !digest.isComplete && !resumes ? ContentHashing() : nil
+        pending[fileIndex] = PendingFile(record: record, digest: digest, hashing: hashing)
+        identity.hashPrefixes(ofLength: digest.headLength)
+        return PreparedInput(read: FileRead(
+            source: source, file: fileIndex, resume: resumes ? record.resume : nil,
+            tail: TailHandling(countedThrough: record.countedLines, forward: run.closeOpen),
+            storedBytes: hashing.map { hashing in { hashing.hasher.update($0) } }))
+    }
+
+    /// An input read to its end: its record updated to where the read stopped.
+    private func conclude(_ read: FileRead, _ result: FileReadResult) throws {
+        guard let file = pending.removeValue(forKey: read.file) else { return }
+        var record = file.record
+        var digest = file.digest
+        if let hashing = file.hashing { digest.finish(with: hashing.hasher) }
+        if result.heldBack { outcome.tailsHeldBack += 1 }
         outcome.filesRead += 1
-        run.onFile?(source.displayPath, held ? "read, last line held back" : "read")
+        run.onFile?(read.source.displayPath, result.heldBack ? "read, last line held back" : "read")
 
         record.headLength = digest.headLength
         record.headSHA256 = digest.headSHA256
         record.size = digest.size
         record.contentSHA256 = digest.contentSHA256
-        record.resume = summary.resumePoint
-        record.countedLines = max(record.countedLines, sink.forwardedThrough)
-        record.heldBack = held
+        record.resume = result.summary.resumePoint
+        record.countedLines = max(record.countedLines, result.forwardedThrough)
+        record.heldBack = result.heldBack
         try db.execute(
             sql: """
                 UPDATE input_files SET display_path = ?, head_length = ?, head_sha256 = ?, size = ?,
@@ -238,6 +266,8 @@ private final class RunTransaction {
                         record.resume.storedOffset, record.resume.decompressedOffset, record.resume.linesBefore,
                         record.countedLines, record.heldBack, outcome.runID, record.id])
         identity.remember(record)
+        if let failure { throw failure }
+        run.afterEachFile?()
     }
 
     static func countedFile(_ row: Row) -> CountedFile {
@@ -269,7 +299,7 @@ private final class RunTransaction {
             try insert.execute(arguments: [
                 outcome.runID, violation.rule, violation.severity.rawValue, violation.session, violation.device,
                 violation.appVersion, violation.screen, violation.startTs, violation.endTs, violation.count,
-                violation.detail(describing: sources), sources.describe(violation.source),
+                violation.detail(describing: files.table), files.table.describe(violation.source),
                 Int64(violation.source.file), violation.source.line,
             ])
         }
@@ -340,4 +370,26 @@ public enum NightlyRunError: Error, Equatable, CustomStringConvertible {
         case .skippedInputUnderStrict: "input was skipped and --strict makes that fatal; the store is unchanged"
         }
     }
+}
+
+/// An input handed to the pipeline, with what its conclusion needs.
+private struct PendingFile {
+    var record: CountedFile
+    var digest: FileDigest
+    /// Set when the file is hashed as it is read.
+    var hashing: ContentHashing?
+
+    /// Whether counting this file may change what the store makes of a file with `digest` at
+    /// `displayPath`: the same name, or the same beginning (`FileIdentity` looks files up by both).
+    func mayDecide(_ digest: FileDigest, displayPath: String) -> Bool {
+        record.displayPath == displayPath
+            || digest.prefixes[Int64(self.digest.headLength)] == self.digest.headSHA256
+            || digest.headSHA256 == self.digest.headSHA256
+    }
+}
+
+/// The hash of a file's bytes as a reader thread reads them; read by the run's thread once the file
+/// is concluded.
+private final class ContentHashing: @unchecked Sendable {
+    var hasher = SHA256()
 }

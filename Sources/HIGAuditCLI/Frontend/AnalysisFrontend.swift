@@ -48,20 +48,17 @@ struct AnalysisFrontend {
         }
         let run = AuditRun(
             configuration: configuration, reader: reader, filter: filter, keepsViolations: keepsViolations,
-            onDiagnostic: reporter.report)
+            jobs: input.jobCount, onDiagnostic: reporter.report)
         // Unowned: the run keeps this closure, which would otherwise keep the run (and its engine).
-        run.onProgress = { [unowned run] bytes in
-            progress.update(file: run.sources.paths.count, of: sources.count, path: run.sources.paths.last ?? "",
+        run.pipeline.onProgress = { [unowned run] bytes in
+            progress.update(file: run.pipeline.inputsReached, of: sources.count, path: run.pipeline.currentPath,
                             bytes: bytes, events: run.engine.statistics.events)
         }
 
         for problem in resolveProblems { run.recordUnreadable(problem) }
         if input.strict, !resolveProblems.isEmpty { return abortStrict(progress: progress) }
-        for source in sources {
-            run.read(source)
-            run.onProgress?(run.statistics.decompressedBytes)
-            if input.strict, run.statistics.skippedInput { return abortStrict(progress: progress) }
-        }
+        let strict = input.strict
+        if run.read(sources, stopAfter: { strict && $0.skippedInput }) { return abortStrict(progress: progress) }
         let accumulator = run.finish()
         progress.finish()
         let statistics = run.statistics

@@ -45,6 +45,7 @@ struct NightlyFrontend {
             store: store, configuration: configuration, reader: reader, closeOpen: command.closeOpen,
             onDiagnostic: reporter.report)
         nightly.strict = command.input.strict
+        nightly.jobs = command.input.jobCount
         if command.verbosity.level == .verbose {
             nightly.onFile = { path, what in StandardError.write("hig-audit: \(path): \(what)\n") }
         }

@@ -44,16 +44,18 @@ struct ShowFrontend {
             throw FatalError("cannot write the malformed-line report: \(error)")
         }
         let run = SessionTraceRun(
-            configuration: configuration, reader: reader, session: session, onDiagnostic: reporter.report)
+            configuration: configuration, reader: reader, session: session, jobs: input.jobCount,
+            onDiagnostic: reporter.report)
         for problem in resolveProblems { run.recordUnreadable(problem) }
         if input.strict, !resolveProblems.isEmpty { return abortStrict(progress: progress) }
-        for (index, source) in sources.enumerated() {
-            run.read(source)
+        let strict = input.strict
+        let stopped = run.read(sources) { index in
             // Once a file: a session's log is found by reading everything, and files are small.
-            progress.update(file: index + 1, of: sources.count, path: source.displayPath,
+            progress.update(file: index + 1, of: sources.count, path: sources[index].displayPath,
                             bytes: run.statistics.decompressedBytes, events: run.engine.statistics.events)
-            if input.strict, run.statistics.skippedInput { return abortStrict(progress: progress) }
+            return strict && run.statistics.skippedInput
         }
+        if stopped { return abortStrict(progress: progress) }
         let (resolution, trace) = run.finish()
         progress.finish()
         do {

@@ -41,9 +41,23 @@ struct InputOptions: ParsableArguments {
     @Flag(help: "Make skipped input fatal: stop at the first corrupt frame, truncated or unreadable file, or malformed line, with exit status 1.")
     var strict = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Threads that read and decode inputs, several files at a time (default: the cores available; 1 reads on one thread). Every output is the same for any number.",
+            valueName: "n"
+        )
+    )
+    var jobs: Int?
+
+    /// `--jobs`, or the cores this process may run on.
+    var jobCount: Int { jobs ?? ProcessorCount.available }
+
     func validate() throws {
         guard (10...31).contains(maxWindowLog) else {
             throw ValidationError("--max-window-log must be between 10 and 31, not \(maxWindowLog).")
+        }
+        if let jobs, !(1...256).contains(jobs) {
+            throw ValidationError("--jobs must be between 1 and 256, not \(jobs).")
         }
     }
 }

@@ -88,4 +88,31 @@ extension SessionContext {
         replacedScreen = try container.decodeIfPresent(String.self, forKey: .replacedScreen) ?? ""
         screenChangedAtSighting = try container.decodeIfPresent(Int.self, forKey: .screenChangedAtSighting) ?? 0
     }
+
+    /// As the synthesised encoding, but with the haptic counts in kind order: a dictionary is encoded in
+    /// its hash order, which changes from process to process, and a checkpoint must be the same bytes
+    /// for the same sessions.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(session, forKey: .session)
+        try container.encode(settings, forKey: .settings)
+        try container.encodeIfPresent(sessionStartTs, forKey: .sessionStartTs)
+        try container.encode(screen, forKey: .screen)
+        try container.encode(modals, forKey: .modals)
+        try container.encodeIfPresent(device, forKey: .device)
+        try container.encodeIfPresent(appVersion, forKey: .appVersion)
+        try container.encodeIfPresent(firstTs, forKey: .firstTs)
+        try container.encode(lastTs, forKey: .lastTs)
+        try container.encode(acceptedEvents, forKey: .acceptedEvents)
+        // The layout `[HapticKind: Int]` decodes: key, value, key, value, ….
+        var haptics = container.nestedUnkeyedContainer(forKey: .hapticCounts)
+        for (kind, count) in hapticCounts.sorted(by: { $0.key < $1.key }) {
+            try haptics.encode(kind)
+            try haptics.encode(count)
+        }
+        try container.encode(violations, forKey: .violations)
+        try container.encode(screenSightings, forKey: .screenSightings)
+        try container.encode(replacedScreen, forKey: .replacedScreen)
+        try container.encode(screenChangedAtSighting, forKey: .screenChangedAtSighting)
+    }
 }

@@ -42,6 +42,21 @@ public struct IngestStatistics: Sendable, Equatable, Codable {
         unbalancedDismisses = engine.unbalancedDismisses
     }
 
+    /// Adds the counters the reader and the decoder keep for one input (all but the engine's), so a
+    /// run can count each input apart, on whichever thread read it, and sum them in input order.
+    public mutating func addInputCounters(of input: IngestStatistics) {
+        files += input.files
+        compressedBytes += input.compressedBytes
+        decompressedBytes += input.decompressedBytes
+        frames += input.frames
+        lines += input.lines
+        malformedLines += input.malformedLines
+        for (name, count) in input.unknownTypes { unknownTypes[name, default: 0] += count }
+        skippedBytes += input.skippedBytes
+        truncatedFiles += input.truncatedFiles
+        faults += input.faults
+    }
+
     /// True when something was skipped: the run "finished but skipped input" (SPEC §5).
     public var skippedInput: Bool {
         malformedLines > 0 || skippedBytes > 0 || truncatedFiles > 0 || faults > 0

@@ -99,19 +99,11 @@ public final class InputReader {
         read(source, startingAt: Optional(start), into: &sink, statistics: &statistics, diagnostic: diagnostic)
     }
 
-    /// `read` for the nightly job's sink, from the start (`start` nil) or from a resume point. Not
-    /// generic, so that the reading loop is specialised for `TailHoldingSink` here: a generic call from
-    /// the store's module ran the unspecialised loop, with a witness-table call into the sink per line.
+    /// `read` from the start (`start` nil) or from a resume point, for the runs of this module
+    /// (`RunPipeline`), so that the reading loop is specialised for their sinks: a generic call from
+    /// another module runs the unspecialised loop, with a witness-table call into the sink per line.
     /// `storedBytes` is handed every stored byte read, in order, once each (from `start`'s offset).
-    public func read(
-        _ source: InputSource, startingAt start: FileReadSummary.ResumePoint?,
-        holdingTailIn sink: inout TailHoldingSink, statistics: inout IngestStatistics,
-        storedBytes: ((UnsafeRawBufferPointer) -> Void)? = nil, diagnostic: (Diagnostic) -> Void
-    ) -> FileReadSummary {
-        read(source, startingAt: start, into: &sink, statistics: &statistics, storedBytes: storedBytes, diagnostic: diagnostic)
-    }
-
-    private func read<Sink: LineSink>(
+    func read<Sink: LineSink>(
         _ source: InputSource, startingAt start: FileReadSummary.ResumePoint?,
         into sink: inout Sink, statistics: inout IngestStatistics,
         storedBytes: ((UnsafeRawBufferPointer) -> Void)? = nil, diagnostic: (Diagnostic) -> Void

@@ -16,12 +16,12 @@
 /// one reference.
 ///
 /// It lives here, beside the reader, rather than with the nightly job that uses it, so that the
-/// reader's loop is specialised for it (`InputReader.read(_:startingAt:holdingTailIn:…)`): called
-/// from another module, the generic loop ran unspecialised, reaching the sink through its witness
-/// table on every line.
-public struct TailHoldingSink: LineSink {
+/// reader's loop is specialised for it (`RunPipeline` reads with it in this module): called from
+/// another module, the generic loop runs unspecialised, reaching the sink through its witness table on
+/// every line.
+public struct TailHoldingSink<Analysis: LineSink>: LineSink {
     final class State {
-        var analysis: AnalysisLineSink
+        var analysis: Analysis
         /// Lines up to this number reached the engine in an earlier run.
         let countedThrough: Int64
         var droppedLines: Int64 = 0
@@ -32,7 +32,7 @@ public struct TailHoldingSink: LineSink {
         private var heldCount = 0
         var heldNumber: Int64?
 
-        init(analysis: AnalysisLineSink, countedThrough: Int64) {
+        init(analysis: Analysis, countedThrough: Int64) {
             self.analysis = analysis
             self.countedThrough = countedThrough
             self.forwardedThrough = countedThrough
@@ -74,11 +74,11 @@ public struct TailHoldingSink: LineSink {
 
     let state: State
 
-    public init(analysis: AnalysisLineSink, countedThrough: Int64) {
+    public init(analysis: Analysis, countedThrough: Int64) {
         state = State(analysis: analysis, countedThrough: countedThrough)
     }
 
-    public var analysis: AnalysisLineSink { state.analysis }
+    public var analysis: Analysis { state.analysis }
     public var droppedLines: Int64 { state.droppedLines }
     public var forwardedThrough: Int64 { state.forwardedThrough }
 

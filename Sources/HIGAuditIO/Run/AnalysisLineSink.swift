@@ -1,13 +1,14 @@
 import HIGAuditCore
 
 /// Where the reader's lines meet the core: decode each line, sort it into its SPEC §2 bucket, and hand
-/// events to the session engine. Kept free of file handling so the nightly job and `analyze` share it.
-public struct AnalysisLineSink: LineSink {
+/// events to the target (the session engine, or what stands in front of it). Kept free of file
+/// handling so that every run (`analyze`, `nightly`, `show`, a `--jobs` worker) shares it.
+public struct AnalysisLineSink<Target: EventTarget>: LineSink {
     /// Handed in by the run, so that one decoder (and its learned line shapes) serves every file: a
     /// decoder made and freed per file left holes in the heap that the engine's long-lived session
     /// buffers filled, and the heap grew with the number of files.
     public internal(set) var decoder: EventDecoder
-    let engine: SessionEngine
+    let target: Target
     let file: Int32
     let displayPath: String
     public var statistics: IngestStatistics
@@ -18,10 +19,10 @@ public struct AnalysisLineSink: LineSink {
     private var bytesInFile: Int64 = 0
     private var linesSinceProgress = 0
 
-    public init(engine: SessionEngine, file: Int32, displayPath: String, statistics: IngestStatistics,
+    public init(target: Target, file: Int32, displayPath: String, statistics: IngestStatistics = IngestStatistics(),
          decoder: EventDecoder = EventDecoder(), onMalformed: @escaping (Diagnostic) -> Void) {
         self.decoder = decoder
-        self.engine = engine
+        self.target = target
         self.file = file
         self.displayPath = displayPath
         self.statistics = statistics
@@ -30,16 +31,16 @@ public struct AnalysisLineSink: LineSink {
 
     public mutating func line(_ bytes: UnsafeRawBufferPointer, number: Int64) {
         noteProgress(lineBytes: bytes.count)
-        let engine = self.engine
-        let verdict = decoder.decode(bytes, source: SourceLocation(file: file, line: number), accept: { engine.ingest($0) })
+        let target = self.target
+        let verdict = decoder.decode(bytes, source: SourceLocation(file: file, line: number), accept: { target.accept($0) })
         sort(verdict, number: number)
     }
 
     /// Most lines: decoded from a learned shape, which also tells where they end (see `LineSink`).
     public mutating func leadingLine(_ bytes: UnsafeRawPointer, readable: Int, number: Int64) -> Int? {
-        let engine = self.engine
+        let target = self.target
         guard let (length, verdict) = decoder.decodeLeadingLine(
-            bytes, readable: readable, source: SourceLocation(file: file, line: number), accept: { engine.ingest($0) })
+            bytes, readable: readable, source: SourceLocation(file: file, line: number), accept: { target.accept($0) })
         else { return nil }
         noteProgress(lineBytes: length)
         sort(verdict, number: number)

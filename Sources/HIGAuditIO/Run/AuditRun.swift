@@ -1,6 +1,7 @@
 import HIGAuditCore
 
-/// One analysis over a stream of inputs: reader → decoder → session engine → table accumulator.
+/// One analysis over a stream of inputs: `RunPipeline` (reader, decoder) → session engine → table
+/// accumulator.
 ///
 /// A single engine sees every file of the run in order, so a session may continue from one file into
 /// the next; each device is its own stream inside it (SPEC §2). The run owns no output: the caller renders the
@@ -9,85 +10,66 @@ public final class AuditRun {
     public let engine: SessionEngine
     /// The tables' source, up to the sessions closed so far.
     public var accumulator: AnalysisAccumulator { box.accumulator }
-    public private(set) var sources = SourceFileTable()
-    /// The reader's and decoder's counters; the engine's part is merged in by `statistics`.
-    private var inputStatistics = IngestStatistics()
-    private let reader: InputReader
-    private let onDiagnostic: (Diagnostic) -> Void
+    public var sources: SourceFileTable { files.table }
+    public let pipeline: RunPipeline<SessionEngine>
+    private let files: RunFiles
     private let box: AccumulatorBox
 
     /// - Parameters:
     ///   - keepsViolations: false when no `violations` table will be written, so none are stored.
-    ///   - onDiagnostic: every problem with the input, as it is found (late events included).
+    ///   - jobs: threads reading inputs (`RunPipeline`); the tables are the same for any number.
+    ///   - onDiagnostic: every problem with the input, in input order (late events included).
     public init(
         configuration: AuditConfiguration, reader: InputReader, filter: TableFilter = .none,
-        keepsViolations: Bool = true, onDiagnostic: @escaping (Diagnostic) -> Void
+        keepsViolations: Bool = true, jobs: Int = 1, onDiagnostic: @escaping (Diagnostic) -> Void
     ) {
         let enabledRules = RuleRegistry.descriptions.filter(configuration.isEnabled)
         let box = AccumulatorBox(
             AnalysisAccumulator(rules: enabledRules, filter: filter, keepsViolations: keepsViolations))
-        let files = SourceFilesBox()
+        let files = RunFiles()
         self.box = box
-        self.sourceFiles = files
-        self.reader = reader
-        self.onDiagnostic = onDiagnostic
-        self.engine = SessionEngine(
+        self.files = files
+        engine = SessionEngine(
             configuration: configuration,
-            onLate: { event, reason in
-                onDiagnostic(Diagnostic(.lateEvent, at: files.table.describe(event.source), reason.message(forEventAt: event.ts)))
-            },
-            onReport: { report in
-                // The related event's file is named now, while the file table is at hand.
-                var report = report
-                for index in report.violations.indices where report.violations[index].related != nil {
-                    report.violations[index].detail = report.violations[index].detail(describing: files.table)
-                    report.violations[index].related = nil
-                }
-                box.accumulator.add(report)
-            }
-        )
+            onLate: { event, reason in onDiagnostic(files.lateDiagnostic(event, reason)) },
+            onReport: { report in box.accumulator.add(files.namingRelatedEvents(of: report)) })
+        pipeline = RunPipeline(target: engine, reader: reader, jobs: jobs, onDiagnostic: onDiagnostic)
     }
-
-    private let sourceFiles: SourceFilesBox
-
-    /// Called every few thousand lines with the decompressed bytes read so far, for a progress line.
-    public var onProgress: ((Int64) -> Void)?
 
     /// Everything counted so far: the reader's, the decoder's and the engine's part of the ingest table.
     public var statistics: IngestStatistics {
-        var merged = inputStatistics
+        var merged = pipeline.statistics
         merged.takeEngineCounters(from: engine.statistics)
         return merged
     }
 
-    /// Counts a problem found before reading (a path that does not exist, a directory that cannot be
-    /// listed) so that it shows in the ingest table and the exit status.
+    /// Counts a problem found before reading (see `RunPipeline.recordUnreadable`).
     public func recordUnreadable(_ diagnostic: Diagnostic) {
-        inputStatistics.faults += 1
-        onDiagnostic(diagnostic)
+        pipeline.recordUnreadable(diagnostic)
     }
 
-    /// One decoder for every input of the run (see `AnalysisLineSink.decoder`), lent to each file's
-    /// sink and taken back: held here meanwhile, its table would not be uniquely referenced, and the
-    /// decoder would make itself a new one.
-    private var decoder: EventDecoder? = EventDecoder()
+    /// Reads inputs to their end, in order, feeding every line through the engine. `stopAfter` is asked
+    /// after each input with the counters so far; true stops the run there (`--strict`). Returns
+    /// whether it stopped.
+    @discardableResult
+    public func read(
+        _ sources: some Sequence<InputSource>, stopAfter: (IngestStatistics) -> Bool = { _ in false }
+    ) -> Bool {
+        do {
+            try pipeline.read(sources, files: files) { _, _ in
+                if stopAfter(statistics) { throw StopReading() }
+            }
+            return false
+        } catch {
+            return true
+        }
+    }
 
-    /// Reads one input to its end, feeding every line through the engine.
+    /// Reads one input to its end.
     @discardableResult
     public func read(_ source: InputSource) -> FileReadSummary {
-        let file = sources.add(source.displayPath)
-        sourceFiles.table = sources
-        var sink = AnalysisLineSink(
-            engine: engine, file: file, displayPath: source.displayPath, statistics: IngestStatistics(),
-            decoder: decoder.take() ?? EventDecoder(), onMalformed: onDiagnostic)
-        sink.onProgress = onProgress
-        sink.bytesBefore = inputStatistics.decompressedBytes
-        let summary = reader.read(source, into: &sink, statistics: &inputStatistics, diagnostic: onDiagnostic)
-        decoder = sink.decoder
-        inputStatistics.malformedLines += sink.statistics.malformedLines
-        for (name, count) in sink.statistics.unknownTypes {
-            inputStatistics.unknownTypes[name, default: 0] += count
-        }
+        var summary = FileReadSummary(displayPath: source.displayPath, format: .unreadable, startOffset: 0, firstLineNumber: 1)
+        try? pipeline.read([source], files: files) { _, result in summary = result.summary }
         return summary
     }
 
@@ -98,13 +80,11 @@ public final class AuditRun {
     }
 }
 
+/// Thrown by a run's `conclude` to stop reading after an input.
+struct StopReading: Error {}
+
 /// Lets the engine's report closure add to the accumulator the run hands out at the end.
 private final class AccumulatorBox {
     var accumulator: AnalysisAccumulator
     init(_ accumulator: AnalysisAccumulator) { self.accumulator = accumulator }
-}
-
-/// Lets the late-event callback name files registered after the engine was made.
-private final class SourceFilesBox {
-    var table = SourceFileTable()
 }

@@ -10,70 +10,63 @@ import HIGAuditCore
 /// session's report, and the accepted events are listed in the order the rules saw them.
 public final class SessionTraceRun {
     public let engine: SessionEngine
-    public private(set) var sources = SourceFileTable()
-    private var inputStatistics = IngestStatistics()
-    private let reader: InputReader
-    private let onDiagnostic: (Diagnostic) -> Void
+    public var sources: SourceFileTable { files.table }
+    private let pipeline: RunPipeline<SessionRecorder>
     private let recorder: SessionRecorder
-    private let files: TraceFilesBox
+    private let files: RunFiles
 
     /// - Parameters:
     ///   - session: a session id or a prefix of one (`SessionSelector`).
     ///   - onDiagnostic: every problem with the input, as it is found. Late events are not reported
     ///     here: the chosen session's are in the trace, and other sessions' are not asked about.
     public init(
-        configuration: AuditConfiguration, reader: InputReader, session: String,
+        configuration: AuditConfiguration, reader: InputReader, session: String, jobs: Int = 1,
         onDiagnostic: @escaping (Diagnostic) -> Void
     ) {
-        let recorder = SessionRecorder(selector: SessionSelector(prefix: session))
-        let files = TraceFilesBox()
-        self.recorder = recorder
+        let files = RunFiles()
         self.files = files
-        self.reader = reader
-        self.onDiagnostic = onDiagnostic
-        self.engine = SessionEngine(
-            configuration: configuration,
-            onReport: { report in
-                guard report.session == recorder.trace?.session else { return }
-                var report = report
-                for index in report.violations.indices where report.violations[index].related != nil {
-                    report.violations[index].detail = report.violations[index].detail(describing: files.table)
-                    report.violations[index].related = nil
-                }
-                recorder.trace?.close(with: report)
-            })
+        let traced = TracedSession()
+        let engine = SessionEngine(configuration: configuration, onReport: { report in
+            guard report.session == traced.trace?.session else { return }
+            traced.trace?.close(with: files.namingRelatedEvents(of: report))
+        })
+        let recorder = SessionRecorder(selector: SessionSelector(prefix: session), traced: traced, engine: engine)
+        self.engine = engine
+        self.recorder = recorder
+        pipeline = RunPipeline(target: recorder, reader: reader, jobs: jobs, onDiagnostic: onDiagnostic)
     }
 
     /// Everything counted so far, as `AuditRun.statistics`.
     public var statistics: IngestStatistics {
-        var merged = inputStatistics
+        var merged = pipeline.statistics
         merged.takeEngineCounters(from: engine.statistics)
         return merged
     }
 
-    /// Counts a problem found before reading (see `AuditRun.recordUnreadable`).
+    /// Counts a problem found before reading (see `RunPipeline.recordUnreadable`).
     public func recordUnreadable(_ diagnostic: Diagnostic) {
-        inputStatistics.faults += 1
-        onDiagnostic(diagnostic)
+        pipeline.recordUnreadable(diagnostic)
     }
 
-    /// One decoder for every input, lent to each file's sink and taken back (see
-    /// `AnalysisLineSink.decoder`).
-    private var decoder: EventDecoder? = EventDecoder()
+    /// Reads inputs to their end, in order; `afterEach` is called after each with its index, and
+    /// returning true stops the run there (`--strict`). Returns whether it stopped.
+    @discardableResult
+    public func read(_ sources: [InputSource], afterEach: (Int) -> Bool = { _ in false }) -> Bool {
+        var index = 0
+        do {
+            try pipeline.read(sources, files: files) { _, _ in
+                defer { index += 1 }
+                if afterEach(index) { throw StopReading() }
+            }
+            return false
+        } catch {
+            return true
+        }
+    }
 
     /// Reads one input to its end.
     public func read(_ source: InputSource) {
-        let file = sources.add(source.displayPath)
-        files.table = sources
-        var sink = SessionTraceLineSink(
-            engine: engine, recorder: recorder, file: file, displayPath: source.displayPath,
-            decoder: decoder.take() ?? EventDecoder(), onMalformed: onDiagnostic)
-        _ = reader.read(source, into: &sink, statistics: &inputStatistics, diagnostic: onDiagnostic)
-        decoder = sink.decoder
-        inputStatistics.malformedLines += sink.statistics.malformedLines
-        for (name, count) in sink.statistics.unknownTypes {
-            inputStatistics.unknownTypes[name, default: 0] += count
-        }
+        read([source])
     }
 
     /// End of input: closes every session and says which session the id named. The trace is that
@@ -81,101 +74,46 @@ public final class SessionTraceRun {
     public func finish() -> (resolution: SessionSelector.Resolution, trace: SessionTrace?) {
         engine.finish()
         let resolution = recorder.selector.resolution
-        guard case .found(let id) = resolution, let trace = recorder.trace, trace.session == id else {
+        guard case .found(let id) = resolution, let trace = recorder.traced.trace, trace.session == id else {
             return (resolution, nil)
         }
         return (resolution, trace)
     }
 }
 
-/// The selector and the trace it feeds, shared by the line sink and the engine's report closure.
-final class SessionRecorder {
+/// The selector and the trace it feeds, in front of the engine: every event goes through it to the
+/// engine, and the chosen session's are kept with the engine's verdict.
+final class SessionRecorder: EventTarget {
     var selector: SessionSelector
-    var trace: SessionTrace?
+    let traced: TracedSession
+    let engine: SessionEngine
 
-    init(selector: SessionSelector) { self.selector = selector }
+    init(selector: SessionSelector, traced: TracedSession, engine: SessionEngine) {
+        self.selector = selector
+        self.traced = traced
+        self.engine = engine
+    }
 
-    /// Hands `event` to the engine, keeping a copy and the engine's verdict when it is the chosen
-    /// session's.
-    @inline(__always)
-    func ingest(_ event: consuming Event, into engine: SessionEngine) {
+    func accept(_ event: consuming Event) {
         switch selector.step(for: event) {
         case .skip:
             engine.ingest(event)
         case .dropRecording:
-            trace = nil
+            traced.trace = nil
             engine.ingest(event)
         case .record, .recordAnew:
-            if trace == nil || trace?.session != selector.recordedSession {
-                trace = SessionTrace(session: selector.recordedSession ?? event.session)
+            if traced.trace == nil || traced.trace?.session != selector.recordedSession {
+                traced.trace = SessionTrace(session: selector.recordedSession ?? event.session)
             }
             let kept = copy event
             let disposition = engine.ingest(event)
-            trace?.record(kept, disposition)
+            traced.trace?.record(kept, disposition)
         }
     }
 }
 
-/// Lets the report closure name files registered after the engine was made.
-private final class TraceFilesBox {
-    var table = SourceFileTable()
-}
-
-/// `AnalysisLineSink` for `show`: decodes each line and passes events through the recorder. Kept
-/// apart so that `analyze`'s sink, on the hot path, is untouched.
-struct SessionTraceLineSink: LineSink {
-    var decoder: EventDecoder
-    let engine: SessionEngine
-    let recorder: SessionRecorder
-    let file: Int32
-    let displayPath: String
-    var statistics = IngestStatistics()
-    let onMalformed: (Diagnostic) -> Void
-
-    init(engine: SessionEngine, recorder: SessionRecorder, file: Int32, displayPath: String,
-         decoder: EventDecoder, onMalformed: @escaping (Diagnostic) -> Void) {
-        self.decoder = decoder
-        self.engine = engine
-        self.recorder = recorder
-        self.file = file
-        self.displayPath = displayPath
-        self.onMalformed = onMalformed
-    }
-
-    mutating func line(_ bytes: UnsafeRawBufferPointer, number: Int64) {
-        let engine = self.engine
-        let recorder = self.recorder
-        let verdict = decoder.decode(
-            bytes, source: SourceLocation(file: file, line: number), accept: { recorder.ingest($0, into: engine) })
-        sort(verdict, number: number)
-    }
-
-    mutating func leadingLine(_ bytes: UnsafeRawPointer, readable: Int, number: Int64) -> Int? {
-        let engine = self.engine
-        let recorder = self.recorder
-        guard let (length, verdict) = decoder.decodeLeadingLine(
-            bytes, readable: readable, source: SourceLocation(file: file, line: number),
-            accept: { recorder.ingest($0, into: engine) })
-        else { return nil }
-        sort(verdict, number: number)
-        return length
-    }
-
-    private mutating func sort(_ verdict: LineVerdict, number: Int64) {
-        switch verdict {
-        case .blank, .event:
-            break
-        case .unknownType(let name):
-            statistics.unknownTypes[name, default: 0] += 1
-        case .malformed(let problem):
-            statistics.malformedLines += 1
-            onMalformed(Diagnostic(.malformedLine, at: "\(displayPath):\(number)", problem.description))
-        }
-    }
-
-    mutating func oversizedLine(number: Int64, byteCount: Int64) {
-        statistics.malformedLines += 1
-        onMalformed(Diagnostic(
-            .malformedLine, at: "\(displayPath):\(number)", "line of \(byteCount) bytes is longer than the 1 MiB limit"))
-    }
+/// The trace being recorded, shared by the recorder and the engine's report closure (the engine is
+/// made before the recorder that stands in front of it).
+final class TracedSession {
+    var trace: SessionTrace?
 }

@@ -5,18 +5,20 @@ import Testing
 /// The nightly job's sink: complete lines go through at once (taken ahead or not), an unterminated one
 /// waits, and nothing is taken ahead of a waiting line.
 @Suite struct TailHoldingSinkTests {
+    typealias EngineTailSink = TailHoldingSink<AnalysisLineSink<SessionEngine>>
+
     static func line(_ index: Int) -> String {
         #"{"ts":\#(1_795_208_645_123 + index),"session":"s","type":"touch","id":"e\#(index)","phase":"moved","x":\#(index),"y":2}"#
     }
 
-    static func sink() -> (TailHoldingSink, SessionEngine) {
+    static func sink() -> (EngineTailSink, SessionEngine) {
         let engine = SessionEngine(onReport: { _ in })
         let analysis = AnalysisLineSink(
-            engine: engine, file: 0, displayPath: "f", statistics: IngestStatistics(), onMalformed: { _ in })
+            target: engine, file: 0, displayPath: "f", statistics: IngestStatistics(), onMalformed: { _ in })
         return (TailHoldingSink(analysis: analysis, countedThrough: 0), engine)
     }
 
-    static func deliver(_ text: String, number: Int64, to sink: inout TailHoldingSink, terminated: Bool = true) {
+    static func deliver(_ text: String, number: Int64, to sink: inout EngineTailSink, terminated: Bool = true) {
         var bytes = Array(text.utf8)
         bytes.withUnsafeMutableBytes { buffer in
             let line = UnsafeRawBufferPointer(buffer)
@@ -24,7 +26,7 @@ import Testing
         }
     }
 
-    static func offer(_ text: String, number: Int64, to sink: inout TailHoldingSink) -> Int? {
+    static func offer(_ text: String, number: Int64, to sink: inout EngineTailSink) -> Int? {
         var bytes = Array((text + "\n").utf8)
         return bytes.withUnsafeMutableBytes { buffer in
             sink.leadingLine(buffer.baseAddress!, readable: buffer.count, number: number)
@@ -59,7 +61,7 @@ import Testing
     @Test func linesAlreadyCountedAreDroppedNotTaken() {
         let engine = SessionEngine(onReport: { _ in })
         var analysis = AnalysisLineSink(
-            engine: engine, file: 0, displayPath: "f", statistics: IngestStatistics(), onMalformed: { _ in })
+            target: engine, file: 0, displayPath: "f", statistics: IngestStatistics(), onMalformed: { _ in })
         // The decoder learns the layout first (from other events), so that it could take the lines below.
         for index in 101...108 {
             var bytes = Array(Self.line(index).utf8)

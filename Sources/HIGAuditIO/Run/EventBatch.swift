@@ -1,0 +1,89 @@
+import HIGAuditCore
+
+/// Events decoded on a `--jobs` reader thread, in input order, with the diagnostics met among them,
+/// each placed before the event it preceded, so that the run's thread says them in the order one
+/// thread would have. The events live in raw memory and are moved out, not copied.
+final class EventBatch: @unchecked Sendable {
+    static let capacity = 1024
+
+    private let events = UnsafeMutablePointer<Event>.allocate(capacity: EventBatch.capacity)
+    private(set) var count = 0
+    /// Each diagnostic with the number of events before it in this batch.
+    private(set) var diagnostics: [(eventsBefore: Int, diagnostic: Diagnostic)] = []
+    /// Decompressed bytes of the input read when the batch was handed over.
+    var bytesInInput: Int64 = 0
+
+    deinit {
+        events.deinitialize(count: count)
+        events.deallocate()
+    }
+
+    var isFull: Bool { count == Self.capacity }
+    var isEmpty: Bool { count == 0 && diagnostics.isEmpty }
+
+    func append(_ event: consuming Event) {
+        (events + count).initialize(to: event)
+        count += 1
+    }
+
+    func append(_ diagnostic: Diagnostic) {
+        diagnostics.append((count, diagnostic))
+    }
+
+    /// Hands each event to `accept` and each diagnostic to `say`, in their order, and leaves the batch
+    /// empty for reuse.
+    func drain(accept: (consuming Event) -> Void, say: (Diagnostic) -> Void) {
+        var said = 0
+        for index in 0..<count {
+            while said < diagnostics.count, diagnostics[said].eventsBefore == index {
+                say(diagnostics[said].diagnostic)
+                said += 1
+            }
+            accept((events + index).move())
+        }
+        count = 0
+        for index in said..<diagnostics.count { say(diagnostics[index].diagnostic) }
+        diagnostics.removeAll(keepingCapacity: true)
+    }
+}
+
+/// What a reader thread hands over for one input: batches, then the read's result.
+enum InputMessage: @unchecked Sendable {
+    case batch(EventBatch)
+    case finished(FileReadResult)
+}
+
+/// The `EventTarget` of a reader thread: fills batches and hands each over when full.
+final class EventBatcher: EventTarget {
+    private let channel: BlockingChannel<InputMessage>
+    private let spareBatches: BlockingChannel<EventBatch>
+    private var batch: EventBatch
+    var bytesInInput: Int64 = 0
+
+    init(channel: BlockingChannel<InputMessage>, spareBatches: BlockingChannel<EventBatch>) {
+        self.channel = channel
+        self.spareBatches = spareBatches
+        batch = spareBatches.takeIfAny() ?? EventBatch()
+    }
+
+    func accept(_ event: consuming Event) {
+        batch.append(event)
+        if batch.isFull { handOver() }
+    }
+
+    func say(_ diagnostic: Diagnostic) {
+        batch.append(diagnostic)
+    }
+
+    /// Hands over what is left, then the result.
+    func finish(_ result: FileReadResult) {
+        if !batch.isEmpty { handOver() }
+        channel.give(.finished(result))
+    }
+
+    private func handOver() {
+        batch.bytesInInput = bytesInInput
+        channel.give(.batch(batch))
+        batch = spareBatches.takeIfAny() ?? EventBatch()
+    }
+}

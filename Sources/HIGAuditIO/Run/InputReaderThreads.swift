@@ -1,0 +1,76 @@
+import Foundation
+import HIGAuditCore
+
+/// One input given to a reader thread, and the channel its batches come back through.
+final class InputInFlight: @unchecked Sendable {
+    let read: FileRead
+    /// Bounded: a reader thread ahead of the run's thread waits, holding at most this many batches.
+    let messages = BlockingChannel<InputMessage>(capacity: 8)
+
+    init(_ read: FileRead) { self.read = read }
+}
+
+/// The threads that read and decode inputs for `--jobs`: each takes the next input submitted, reads
+/// it with its own reader and decoder (neither is thread-safe, and a decoder's learned line shapes
+/// serve every input its thread reads), and hands the events over in batches. Decoding is a function
+/// of a line's bytes alone, so which thread decodes an input changes nothing in what comes out.
+final class InputReaderThreads: @unchecked Sendable {
+    private let waiting = BlockingChannel<InputInFlight>()
+    /// Batches the run's thread has emptied, for reuse.
+    let spareBatches = BlockingChannel<EventBatch>(capacity: 64)
+    private let finished = NSCondition()
+    private var running: Int
+
+    /// Nil when a reader cannot be made (the options were accepted once, so only for lack of memory):
+    /// the run then reads on its own thread.
+    init?(options: ReaderOptions, count: Int) {
+        var readers: [InputReader] = []
+        for _ in 0..<count {
+            guard let reader = try? InputReader(options: options) else { return nil }
+            readers.append(reader)
+        }
+        running = count
+        for reader in readers {
+            let owned = ThreadOwned(reader)
+            let thread = Thread { [self] in work(with: owned.value) }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+    }
+
+    func submit(_ input: InputInFlight) {
+        waiting.give(input)
+    }
+
+    /// Stops taking inputs and waits for every thread to end. Inputs not read yet, or read only in
+    /// part (the run stopped early), are dropped.
+    func shutDown(dropping unread: [InputInFlight]) {
+        for input in unread { input.messages.close() }
+        waiting.close()
+        finished.lock()
+        while running > 0 { finished.wait() }
+        finished.unlock()
+    }
+
+    private func work(with reader: InputReader) {
+        var decoder: EventDecoder? = EventDecoder()
+        while let input = waiting.take() {
+            guard !input.messages.isClosed else { continue }
+            let batcher = EventBatcher(channel: input.messages, spareBatches: spareBatches)
+            let result = reader.read(
+                input.read, into: batcher, decoder: &decoder, progress: { batcher.bytesInInput = $0 },
+                diagnostic: { batcher.say($0) })
+            batcher.finish(result)
+        }
+        finished.lock()
+        running -= 1
+        finished.broadcast()
+        finished.unlock()
+    }
+}
+
+/// A value handed to the one thread that will use it from then on.
+private struct ThreadOwned<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

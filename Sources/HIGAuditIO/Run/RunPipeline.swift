@@ -1,0 +1,157 @@
+import HIGAuditCore
+
+/// Reads a run's inputs in order and hands every event to the run's target (the session engine, or
+/// what stands in front of it): the one reading loop of `analyze`, `nightly` and `show`.
+///
+/// With `jobs` above 1, inputs are read and decoded on that many threads, several at a time, while
+/// the target gets their events on the run's thread in exactly the order one thread would give them,
+/// input after input, with every diagnostic in its place among them. The engine, the rules and the
+/// tables therefore see the same stream whatever `jobs` is, and every output is the same, byte for
+/// byte. Memory grows with `jobs`: each input read ahead holds at most a few batches of events.
+public final class RunPipeline<Target: EventTarget> {
+    public let target: Target
+    let reader: InputReader
+    /// Threads reading inputs; 1 reads on the run's thread.
+    public let jobs: Int
+    let onDiagnostic: (Diagnostic) -> Void
+    /// Called now and then with the decompressed bytes read so far, for a progress line.
+    public var onProgress: ((Int64) -> Void)?
+    /// The reader's and decoder's counters of the inputs read to their end, and the faults recorded.
+    public private(set) var statistics = IngestStatistics()
+    /// Inputs whose turn has come (read or not), and the one whose events are reaching the target.
+    public private(set) var inputsReached = 0
+    public private(set) var currentPath = ""
+    /// The decoder of the run's own thread, lent to each input it reads.
+    private var decoder: EventDecoder? = EventDecoder()
+
+    public init(target: Target, reader: InputReader, jobs: Int = 1, onDiagnostic: @escaping (Diagnostic) -> Void) {
+        self.target = target
+        self.reader = reader
+        self.jobs = max(1, jobs)
+        self.onDiagnostic = onDiagnostic
+    }
+
+    /// Counts a problem found before reading (a path that does not exist, a directory that cannot be
+    /// listed) so that it shows in the ingest table and the exit status.
+    public func recordUnreadable(_ diagnostic: Diagnostic) {
+        statistics.faults += 1
+        onDiagnostic(diagnostic)
+    }
+
+    /// Reads the inputs `next` gives, in its order, until it gives nil.
+    ///
+    /// - Parameters:
+    ///   - next: the next input, asked on this thread, in order; with `jobs` above 1 asked a few inputs
+    ///     ahead of the one being read, so an input's `notes` are kept and said when its turn comes.
+    ///   - conclude: called on this thread for each input read, after all its events reached the
+    ///     target. Throwing stops the run (an input not concluded yet is dropped) and rethrows.
+    public func read(
+        _ next: () throws -> PreparedInput?, conclude: (FileRead, FileReadResult) throws -> Void = { _, _ in }
+    ) throws {
+        if jobs > 1, let threads = InputReaderThreads(options: reader.options, count: jobs) {
+            try readAhead(next, conclude: conclude, threads: threads)
+        } else {
+            while let input = try next() {
+                guard let read = try reach(input) else { continue }
+                try readHere(read, conclude: conclude)
+            }
+        }
+    }
+
+    /// Reads the inputs of `sources` from their start.
+    public func read(_ sources: some Sequence<InputSource>, files: RunFiles, conclude: (FileRead, FileReadResult) throws -> Void = { _, _ in }) throws {
+        var iterator = sources.makeIterator()
+        try read({ iterator.next().map { PreparedInput(read: FileRead(source: $0, file: files.add($0.displayPath))) } }, conclude: conclude)
+    }
+
+    /// An input's turn: its notes are said, and what to read returned.
+    private func reach(_ input: PreparedInput) throws -> FileRead? {
+        let input = try input.atTurn?() ?? input
+        inputsReached += 1
+        for note in input.notes { note() }
+        if let read = input.read { currentPath = read.source.displayPath }
+        return input.read
+    }
+
+    /// Reads an input on this thread.
+    private func readHere(_ read: FileRead, conclude: (FileRead, FileReadResult) throws -> Void) throws {
+        let before = statistics.decompressedBytes
+        let progress = onProgress.map { report in { (bytes: Int64) in report(before + bytes) } }
+        let result = reader.read(read, into: target, decoder: &decoder, progress: progress, diagnostic: onDiagnostic)
+        try finish(read, result, conclude: conclude)
+    }
+
+    private func finish(
+        _ read: FileRead, _ result: FileReadResult, conclude: (FileRead, FileReadResult) throws -> Void
+    ) throws {
+        statistics.addInputCounters(of: result.statistics)
+        onProgress?(statistics.decompressedBytes)
+        try conclude(read, result)
+    }
+
+    /// `read` with reader threads: inputs are asked for and handed to the threads up to a few ahead of
+    /// the one whose events the target is getting.
+    private func readAhead(
+        _ next: () throws -> PreparedInput?, conclude: (FileRead, FileReadResult) throws -> Void,
+        threads: InputReaderThreads
+    ) throws {
+        let lookahead = 2 * jobs + 1
+        var queued: [(input: PreparedInput, inFlight: InputInFlight?)] = []
+        var front = 0
+        var exhausted = false
+        defer { threads.shutDown(dropping: queued[front...].compactMap(\.inFlight)) }
+
+        func askAhead() throws {
+            // An input decided at its turn holds back those after it.
+            while !exhausted, queued.count - front < lookahead, queued.last?.input.atTurn == nil || queued.count == front {
+                guard let input = try next() else {
+                    exhausted = true
+                    return
+                }
+                let inFlight = input.atTurn == nil ? input.read.map(InputInFlight.init) : nil
+                if let inFlight { threads.submit(inFlight) }
+                queued.append((input, inFlight))
+            }
+        }
+
+        try askAhead()
+        while front < queued.count {
+            let (input, inFlight) = queued[front]
+            guard let inFlight else {
+                // Nothing read ahead: nothing to read, or decided only now, and then read here, as the
+                // reader threads may all be waiting with inputs after it.
+                if let read = try reach(input) { try readHere(read, conclude: conclude) }
+                front += 1
+                try askAhead()
+                continue
+            }
+            guard let read = try reach(input) else {
+                inFlight.messages.close()
+                front += 1
+                continue
+            }
+            let before = statistics.decompressedBytes
+            var result: FileReadResult?
+            while result == nil, let message = inFlight.messages.take() {
+                switch message {
+                case .batch(let batch):
+                    let target = self.target
+                    batch.drain(accept: { target.accept($0) }, say: onDiagnostic)
+                    onProgress?(before + batch.bytesInInput)
+                    threads.spareBatches.giveIfRoom(batch)
+                case .finished(let finished):
+                    result = finished
+                }
+                try askAhead()
+            }
+            guard let result else { preconditionFailure("a reader thread ended an input without its result") }
+            try finish(read, result, conclude: conclude)
+            front += 1
+            if front >= 64 {
+                queued.removeFirst(front)
+                front = 0
+            }
+            try askAhead()
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import HIGAuditSample
+import Testing
+
+/// `--jobs N` reads several inputs at a time, and the engine still gets one stream in input order, so
+/// every output must be the same for any N, byte for byte: the tables on standard output, every file
+/// of `--out`, the malformed-line report and every diagnostic on standard error in its place; for
+/// `nightly`, the store's rows. Checked on noisy samples in every layout, over several seeds.
+@Suite struct JobsEquivalenceTests {
+    static let jobCounts = [1, 2, 3, 8]
+
+    /// A noisy sample night on disk; `copyFirstUpload` adds a copy of one upload right after it in
+    /// path order (a file the nightly job must find already counted, even when read ahead).
+    static func sample(seed: UInt64, layout: SampleConfiguration.Layout, copyFirstUpload: Bool = false) throws -> URL {
+        let configuration = SampleConfiguration(
+            size: .sessions(120), seed: seed, days: 2, devices: 16, noise: .heavy, layout: layout, fileMinutes: 10,
+            moveSamplingMs: 250, sessionLength: .short)
+        var memory = InMemorySampleLogSink()
+        _ = try SampleGenerator(configuration: configuration).generate(into: &memory)
+        let directory = try HigAuditBinary.temporaryDirectory()
+        var disk = try ZstdDirectorySink(directory: directory, level: 1)
+        for file in memory.files { try disk.write(file) }
+        if copyFirstUpload, let first = memory.files.map(\.path).sorted().first {
+            let original = directory.appendingPathComponent(first)
+            try FileManager.default.copyItem(at: original, to: original.appendingPathExtension("copy.zst"))
+        }
+        return directory
+    }
+
+    /// Everything `analyze` writes, with `--jobs jobs`.
+    static func analyzeOutputs(_ input: URL, jobs: Int) throws -> [String: String] {
+        let out = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let report = out.appendingPathComponent("malformed.txt")
+        let tables = out.appendingPathComponent("tables")
+        let result = try HigAuditBinary.run([
+            "analyze", input.path, "--jobs", "\(jobs)", "--out", tables.path, "--malformed-report", report.path,
+            "--table", "violations", "--format", "csv",
+        ])
+        var outputs = ["status": "\(result.status)", "stdout": result.stdout, "stderr": result.stderr]
+        #expect(result.status == 3, "analyze --jobs \(jobs): \(result.stderr.suffix(600))")
+        outputs["malformed-report"] = try String(contentsOf: report, encoding: .utf8)
+        for name in try FileManager.default.contentsOfDirectory(atPath: tables.path) {
+            outputs[name] = try String(contentsOf: tables.appendingPathComponent(name), encoding: .utf8)
+        }
+        return outputs
+    }
+
+    @Test(arguments: [(UInt64(41), SampleConfiguration.Layout.time), (42, .device), (43, .uploads), (44, .deviceHour)])
+    func analyzeWritesTheSameForEveryJobCount(seed: UInt64, layout: SampleConfiguration.Layout) throws {
+        let input = try Self.sample(seed: seed, layout: layout)
+        defer { try? FileManager.default.removeItem(at: input) }
+        let reference = try Self.analyzeOutputs(input, jobs: 1)
+        #expect(reference["status"] == "3", "the noisy sample has skipped input")
+        #expect(reference["violations.csv"]?.isEmpty == false)
+        #expect(reference["stderr"]?.contains("late event") == true)
+        for jobs in Self.jobCounts.dropFirst() {
+            let outputs = try Self.analyzeOutputs(input, jobs: jobs)
+            #expect(outputs.keys.sorted() == reference.keys.sorted())
+            for (name, text) in reference {
+                #expect(outputs[name] == text, "\(name) differs with --jobs \(jobs) (\(layout), seed \(seed))")
+            }
+        }
+    }
+
+    /// The store's rows after two nightly runs (the first day, then both), with `--jobs jobs`, and
+    /// what the runs said with `--verbose`.
+    static func nightlyStore(_ input: URL, jobs: Int) throws -> [String: String] {
+        let work = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let store = work.appendingPathComponent("store.sqlite").path
+        var outputs: [String: String] = [:]
+        let days = try FileManager.default.contentsOfDirectory(atPath: input.path).sorted()
+        let firstNight = days.count > 1 ? input.appendingPathComponent(days[0]).path : input.path
+        for (night, path) in [firstNight, input.path].enumerated() {
+            let run = try HigAuditBinary.run(["nightly", path, "--store", store, "--jobs", "\(jobs)", "--verbose"])
+            outputs["night \(night) status"] = "\(run.status)"
+            // The summary line names the run id and counts, all of which must agree.
+            outputs["night \(night) stderr"] = run.stderr
+        }
+        for (name, sql) in [
+            ("violations", "SELECT * FROM violations ORDER BY id"),
+            ("sessions", "SELECT * FROM sessions ORDER BY session"),
+            ("input_files", "SELECT id, display_path, head_length, head_sha256, size, content_sha256, resume_stored_offset, resume_decompressed_offset, resume_lines_before, counted_lines, held_back FROM input_files ORDER BY id"),
+            ("runs", "SELECT files, files_skipped, files_changed, compressed_bytes, decompressed_bytes, frames, lines, events, sessions, sessions_closed, open_sessions, malformed_lines, late_events, duplicate_events, unknown_types, skipped_bytes, truncated_files, unbalanced_dismisses, faults, violations FROM runs ORDER BY id"),
+            ("checkpoint", "SELECT state FROM engine_checkpoint"),
+        ] {
+            let query = try HigAuditBinary.run(["query", "--store", store, "--sql", sql, "--format", "csv"])
+            #expect(query.status == 0, "\(query.stderr)")
+            outputs[name] = query.stdout
+        }
+        return outputs
+    }
+
+    @Test(arguments: [(UInt64(51), SampleConfiguration.Layout.time), (52, .uploads)])
+    func nightlyStoresTheSameForEveryJobCount(seed: UInt64, layout: SampleConfiguration.Layout) throws {
+        let input = try Self.sample(seed: seed, layout: layout, copyFirstUpload: true)
+        defer { try? FileManager.default.removeItem(at: input) }
+        let reference = try Self.nightlyStore(input, jobs: 1)
+        #expect(reference["night 1 stderr"]?.contains("already counted as") == true, "the copy is found counted")
+        // CSV lines end in "\r\n", one `Character`: count the bytes.
+        #expect(reference["violations"]?.utf8.count(where: { $0 == UInt8(ascii: "\n") }) ?? 0 > 10)
+        for jobs in Self.jobCounts.dropFirst() {
+            let outputs = try Self.nightlyStore(input, jobs: jobs)
+            for (name, text) in reference {
+                #expect(outputs[name] == text, "\(name) differs with --jobs \(jobs) (\(layout), seed \(seed))")
+            }
+        }
+    }
+}
