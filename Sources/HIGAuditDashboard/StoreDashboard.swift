@@ -6,8 +6,11 @@ import HIGAuditStore
 /// --group-by` prints) and every verdict a row of `ReleaseComparison.table` (what `compare` prints),
 /// read from one snapshot; nothing here computes a statistic of its own.
 public enum StoreDashboard {
-    /// How many trend points a rule's chart shows at most (the latest days).
-    public static let trendDays = 90
+    /// How many trend points a rule's chart shows at most: the nights of the longest window. Each day
+    /// more costs a share of a full pass over the violations (a `COUNT(DISTINCT session)` per day).
+    public static let trendDays = 30
+    /// How many runs the input-health table lists (the latest).
+    public static let healthRuns = 90
     public static let examplesPerRule = 10
     public static let screensPerRule = 5
 
@@ -166,10 +169,10 @@ public enum StoreDashboard {
         }
     }
 
-    /// The ingest counters of the latest `trendDays` runs, newest first, as `query --run N --table ingest`
+    /// The ingest counters of the latest `healthRuns` runs, newest first, as `query --run N --table ingest`
     /// gives them.
     static func health(_ db: Database) throws -> [NightHealth] {
-        let runs = try Row.fetchAll(db, sql: "SELECT id, finished_at FROM runs ORDER BY id DESC LIMIT ?", arguments: [trendDays])
+        let runs = try Row.fetchAll(db, sql: "SELECT id, finished_at FROM runs ORDER BY id DESC LIMIT ?", arguments: [healthRuns])
         return try runs.map { row in
             let id: Int64 = row["id"]
             return NightHealth(
