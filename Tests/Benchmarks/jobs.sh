@@ -5,7 +5,8 @@
 #
 # Inputs (generated once into Tests/Benchmarks/work/jobs/, fixed seed, no noise):
 #   six-files       the time-first sample joined, in path order, into 6 zstd files (~25 MB each)
-#   per-device      one zstd file per device (`sample --layout device`), about a thousand files
+#   per-device      one zstd file per device (`sample --layout device`), DEVICES of them (default
+#                   700, one session each on average: about as many bytes as the six files)
 # each written by `sample`'s own encoder (uniform) and, when `sample` has `--encoders`, by a mix of
 # SDK encoders (mixed: key orders, spacing, escapes, timestamp styles differ by device).
 # For each input, in RUNS alternating rounds (measure.py): `zstd -dc` of every file; `analyze --out`
@@ -30,17 +31,20 @@ fi
 encodings=(uniform)
 if "$HIG" sample --help | grep -q -- '--encoders'; then encodings+=(mixed); fi
 
+device_count="${DEVICES:-700}"
+
 generate() { # encoding layout dir
     local encoding="$1" layout="$2" dir="$3"
+    local size=(--target-bytes "$target_bytes")
+    [ "$layout" = device ] && size=(--sessions "$device_count" --devices "$device_count")
     local extra=()
     [ "$encoding" = mixed ] && extra=(--encoders mixed)
-    "$HIG" sample --out "$dir" --target-bytes "$target_bytes" --seed 2026 --no-noise --layout "$layout" \
-        "${extra[@]}" >&2
+    "$HIG" sample --out "$dir" "${size[@]}" --seed 2026 --no-noise --layout "$layout" "${extra[@]}" >&2
 }
 
 make_inputs() { # encoding
     local encoding="$1"
-    local six="$work/$encoding-six-files" devices="$work/$encoding-per-device"
+    local six="$work/$encoding-six-files" per_device="$work/$encoding-per-device"
     if [ ! -d "$six" ]; then
         echo "== generating $encoding inputs (~$((target_bytes / 1000000)) MB)" >&2
         local tmp="$work/$encoding-tmp"
@@ -56,8 +60,9 @@ make_inputs() { # encoding
         mv "$six.part" "$six"
         echo "   six files from $total uploads" >&2
     fi
-    if [ ! -d "$devices" ]; then
-        generate "$encoding" device "$devices.part" && mv "$devices.part" "$devices"
+    if [ ! -d "$per_device" ]; then
+        rm -rf "$per_device.part"
+        generate "$encoding" device "$per_device.part" && mv "$per_device.part" "$per_device"
     fi
 }
 

@@ -107,4 +107,22 @@ import Testing
             }
         }
     }
+
+    /// `--strict` stops at the first input that skipped something: the threads reading ahead are
+    /// stopped, the run ends with status 1 having said the same, and nothing hangs.
+    @Test func strictStopsTheSameWayForEveryJobCount() throws {
+        let input = try Self.sample(seed: 61, layout: .time)
+        defer { try? FileManager.default.removeItem(at: input) }
+        var reference: HigAuditBinary.Result?
+        for jobs in Self.jobCounts {
+            let result = try HigAuditBinary.run(["analyze", input.path, "--strict", "--jobs", "\(jobs)"])
+            #expect(result.status == 1)
+            #expect(result.stderr.contains("--strict makes that fatal"))
+            if let reference {
+                #expect(result.stderr == reference.stderr, "--jobs \(jobs)")
+            } else {
+                reference = result
+            }
+        }
+    }
 }

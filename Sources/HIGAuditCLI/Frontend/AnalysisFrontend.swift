@@ -26,47 +26,32 @@ struct AnalysisFrontend {
 
     private func execute() throws -> Int32 {
         let configuration = try config.resolved()
-        let reader = try input.makeReader()
         let filter = try filters.tableFilter()
         let printed = tablesToPrint()
         let keepsViolations = output.out != nil || printed.contains(.violations) || dashboard.dashboard != nil
-
-        let (sources, resolveProblems) = InputResolver.resolve(input.inputs)
-        try NoInputError.check(input.inputs, resolved: sources, allowMissing: input.allowMissing)
-        try OutputCheck.validate(
-            malformedReport: input.malformedReport, outDirectory: output.out,
-            exportedTables: Self.directoryTables.map(\.rawValue), inputs: sources)
-        let dashboardOutput = try dashboard.prepare()
-
         let progress = verbosity == .quiet ? ProgressLine(enabled: false) : ProgressLine()
-        let reporter: DiagnosticReporter
-        do {
-            reporter = try DiagnosticReporter(
-                malformedReportPath: input.malformedReport, progress: progress, verbosity: verbosity)
-        } catch {
-            throw FatalError("cannot write the malformed-line report: \(error)")
-        }
+        let inputs = try ResolvedInputs(
+            input, outDirectory: output.out, exportedTables: Self.directoryTables.map(\.rawValue),
+            progress: progress, verbosity: verbosity)
+        let sources = inputs.sources
+        let dashboardOutput = try dashboard.prepare()
         let run = AuditRun(
-            configuration: configuration, reader: reader, filter: filter, keepsViolations: keepsViolations,
-            jobs: input.jobCount, onDiagnostic: reporter.report)
+            configuration: configuration, reader: inputs.reader, filter: filter, keepsViolations: keepsViolations,
+            jobs: input.jobCount, onDiagnostic: inputs.reporter.report)
         // Unowned: the run keeps this closure, which would otherwise keep the run (and its engine).
         run.pipeline.onProgress = { [unowned run] bytes in
             progress.update(file: run.pipeline.inputsReached, of: sources.count, path: run.pipeline.currentPath,
                             bytes: bytes, events: run.engine.statistics.events)
         }
 
-        for problem in resolveProblems { run.recordUnreadable(problem) }
-        if input.strict, !resolveProblems.isEmpty { return abortStrict(progress: progress) }
+        for problem in inputs.problems { run.recordUnreadable(problem) }
+        if input.strict, !inputs.problems.isEmpty { return abortStrict(progress: progress) }
         let strict = input.strict
         if run.read(sources, stopAfter: { strict && $0.skippedInput }) { return abortStrict(progress: progress) }
         let accumulator = run.finish()
         progress.finish()
         let statistics = run.statistics
-        do {
-            try reporter.finish()
-        } catch {
-            throw FatalError("cannot write the malformed-line report: \(error)")
-        }
+        try inputs.finishReporting()
 
         if verbosity.saysNotes {
             for note in accumulator.filterMisses { StandardError.write("hig-audit: note: \(note)\n") }

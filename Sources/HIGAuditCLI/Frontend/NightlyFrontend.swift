@@ -19,22 +19,12 @@ struct NightlyFrontend {
     private func execute() throws -> Int32 {
         var configuration = try command.config.resolved()
         if let idleRuns = command.idleRuns { configuration.idleRuns = idleRuns }
-        let reader = try command.input.makeReader()
         // Every output is checked before the run: once it has committed, a failing output can no
         // longer mean "nothing was committed".
-        let (sources, problems) = InputResolver.resolve(command.input.inputs)
-        try NoInputError.check(command.input.inputs, resolved: sources, allowMissing: command.input.allowMissing)
-        try OutputCheck.validate(
-            malformedReport: command.input.malformedReport, outDirectory: command.out,
-            exportedTables: StoredTables.exportedTables.map(\.rawValue), inputs: sources, store: command.store)
+        let inputs = try ResolvedInputs(
+            command.input, outDirectory: command.out, exportedTables: StoredTables.exportedTables.map(\.rawValue),
+            store: command.store, progress: nil, verbosity: command.verbosity.level)
         let dashboardOutput = try command.dashboard.prepare()
-        let reporter: DiagnosticReporter
-        do {
-            reporter = try DiagnosticReporter(
-                malformedReportPath: command.input.malformedReport, progress: nil, verbosity: command.verbosity.level)
-        } catch {
-            throw FatalError("cannot write the malformed-line report: \(error)")
-        }
         let store: ResultsStore
         do {
             store = try ResultsStore(writingAt: command.store)
@@ -42,8 +32,8 @@ struct NightlyFrontend {
             throw FatalError("cannot open the store \(command.store): \(error)")
         }
         let nightly = NightlyRun(
-            store: store, configuration: configuration, reader: reader, closeOpen: command.closeOpen,
-            onDiagnostic: reporter.report)
+            store: store, configuration: configuration, reader: inputs.reader, closeOpen: command.closeOpen,
+            onDiagnostic: inputs.reporter.report)
         nightly.strict = command.input.strict
         nightly.jobs = command.input.jobCount
         if command.verbosity.level == .verbose {
@@ -51,7 +41,7 @@ struct NightlyFrontend {
         }
         let outcome: NightlyOutcome
         do {
-            outcome = try nightly.run(sources, unreadable: problems)
+            outcome = try nightly.run(inputs.sources, unreadable: inputs.problems)
         } catch let error as NightlyRunError {
             throw FatalError("\(error)")
         } catch {
@@ -65,7 +55,7 @@ struct NightlyFrontend {
         }
         var outputsWritten = true
         do {
-            try reporter.finish()
+            try inputs.reporter.finish()
         } catch {
             outputsWritten = false
             StandardError.write("hig-audit: error: run \(outcome.runID) is committed, but the malformed-line report was not written: \(error)\n")

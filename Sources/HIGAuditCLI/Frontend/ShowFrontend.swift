@@ -29,25 +29,15 @@ struct ShowFrontend {
 
     private func execute() throws -> Int32 {
         let configuration = try config.resolved()
-        let reader = try input.makeReader()
-        let (sources, resolveProblems) = InputResolver.resolve(input.inputs)
-        try NoInputError.check(input.inputs, resolved: sources, allowMissing: input.allowMissing)
-        try OutputCheck.validate(
-            malformedReport: input.malformedReport, outDirectory: nil, exportedTables: [], inputs: sources)
-
         let progress = verbosity == .quiet ? ProgressLine(enabled: false) : ProgressLine()
-        let reporter: DiagnosticReporter
-        do {
-            reporter = try DiagnosticReporter(
-                malformedReportPath: input.malformedReport, progress: progress, verbosity: verbosity)
-        } catch {
-            throw FatalError("cannot write the malformed-line report: \(error)")
-        }
+        let inputs = try ResolvedInputs(
+            input, outDirectory: nil, exportedTables: [], progress: progress, verbosity: verbosity)
+        let sources = inputs.sources
         let run = SessionTraceRun(
-            configuration: configuration, reader: reader, session: session, jobs: input.jobCount,
-            onDiagnostic: reporter.report)
-        for problem in resolveProblems { run.recordUnreadable(problem) }
-        if input.strict, !resolveProblems.isEmpty { return abortStrict(progress: progress) }
+            configuration: configuration, reader: inputs.reader, session: session, jobs: input.jobCount,
+            onDiagnostic: inputs.reporter.report)
+        for problem in inputs.problems { run.recordUnreadable(problem) }
+        if input.strict, !inputs.problems.isEmpty { return abortStrict(progress: progress) }
         let strict = input.strict
         let stopped = run.read(sources) { index in
             // Once a file: a session's log is found by reading everything, and files are small.
@@ -58,11 +48,7 @@ struct ShowFrontend {
         if stopped { return abortStrict(progress: progress) }
         let (resolution, trace) = run.finish()
         progress.finish()
-        do {
-            try reporter.finish()
-        } catch {
-            throw FatalError("cannot write the malformed-line report: \(error)")
-        }
+        try inputs.finishReporting()
 
         switch resolution {
         case .none:

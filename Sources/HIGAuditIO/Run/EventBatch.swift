@@ -30,16 +30,16 @@ final class EventBatch: @unchecked Sendable {
         diagnostics.append((count, diagnostic))
     }
 
-    /// Hands each event to `accept` and each diagnostic to `say`, in their order, and leaves the batch
+    /// Hands each event to `target` and each diagnostic to `say`, in their order, and leaves the batch
     /// empty for reuse.
-    func drain(accept: (consuming Event) -> Void, say: (Diagnostic) -> Void) {
+    func drain<Target: EventTarget>(into target: Target, say: (Diagnostic) -> Void) {
         var said = 0
         for index in 0..<count {
             while said < diagnostics.count, diagnostics[said].eventsBefore == index {
                 say(diagnostics[said].diagnostic)
                 said += 1
             }
-            accept((events + index).move())
+            target.accept((events + index).move())
         }
         count = 0
         for index in said..<diagnostics.count { say(diagnostics[index].diagnostic) }

@@ -135,8 +135,7 @@ public final class RunPipeline<Target: EventTarget> {
             while result == nil, let message = inFlight.messages.take() {
                 switch message {
                 case .batch(let batch):
-                    let target = self.target
-                    batch.drain(accept: { target.accept($0) }, say: onDiagnostic)
+                    batch.drain(into: target, say: onDiagnostic)
                     onProgress?(before + batch.bytesInInput)
                     threads.spareBatches.giveIfRoom(batch)
                 case .finished(let finished):

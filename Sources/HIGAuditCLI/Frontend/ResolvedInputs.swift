@@ -1,0 +1,42 @@
+import HIGAuditCore
+import HIGAuditIO
+
+/// What every subcommand that reads logs settles before reading: the reader, the inputs, and that no
+/// output would land on an input. Settled first, so that a mistake costs no reading.
+struct ResolvedInputs {
+    let reader: InputReader
+    let sources: [InputSource]
+    /// Paths that could not be listed or opened: the run counts them as faults.
+    let problems: [Diagnostic]
+    /// The diagnostics' destination: standard error, and the malformed-line report if one was asked for.
+    let reporter: DiagnosticReporter
+
+    /// - Throws: `FatalError` for a reader or report that cannot be made, `NoInputError` (66) for a
+    ///   missing input without `--allow-missing`, a usage error for an output that names an input.
+    init(
+        _ input: InputOptions, outDirectory: String?, exportedTables: [String], store: String? = nil,
+        progress: ProgressLine?, verbosity: Verbosity
+    ) throws {
+        reader = try input.makeReader()
+        (sources, problems) = InputResolver.resolve(input.inputs)
+        try NoInputError.check(input.inputs, resolved: sources, allowMissing: input.allowMissing)
+        try OutputCheck.validate(
+            malformedReport: input.malformedReport, outDirectory: outDirectory, exportedTables: exportedTables,
+            inputs: sources, store: store)
+        do {
+            reporter = try DiagnosticReporter(
+                malformedReportPath: input.malformedReport, progress: progress, verbosity: verbosity)
+        } catch {
+            throw FatalError("cannot write the malformed-line report: \(error)")
+        }
+    }
+
+    /// Ends the diagnostics (the counts of those not shown) and closes the malformed-line report.
+    func finishReporting() throws(FatalError) {
+        do {
+            try reporter.finish()
+        } catch {
+            throw FatalError("cannot write the malformed-line report: \(error)")
+        }
+    }
+}
