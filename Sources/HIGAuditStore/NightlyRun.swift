@@ -41,6 +41,8 @@ public final class NightlyRun {
     let onDiagnostic: (Diagnostic) -> Void
     /// Called after each input with its display path and what happened to it ("read", "skipped", …).
     public var onFile: ((String, String) -> Void)?
+    /// `--shard K/N`: this run writes one shard's partial store (`ShardPart`); set before `run`.
+    public var shardPart: ShardPart?
     /// Test hook: called after each input is read, inside the transaction (the kill test stops here).
     public var afterEachFile: (() -> Void)?
 
@@ -99,6 +101,7 @@ private final class RunTransaction {
 
     func execute(_ inputs: [InputSource], unreadable: [Diagnostic]) throws -> NightlyOutcome {
         for problem in unreadable {
+            if let part = run.shardPart, part.shard.index != 0 { continue }
             statistics.faults += 1
             run.onDiagnostic(problem)
         }
@@ -127,7 +130,7 @@ private final class RunTransaction {
         }
         if run.closeOpen { try startEngine().finish() }
         if let failure { throw failure }
-        if let pipeline { statistics.addInputCounters(of: pipeline.statistics) }
+        if let pipeline { statistics.addInputCounters(of: run.shardPart == nil ? pipeline.statistics : shardCountedInput) }
         try finishRun()
         if run.strict, outcome.skippedInput { throw NightlyRunError.skippedInputUnderStrict }
         return outcome
@@ -147,6 +150,7 @@ private final class RunTransaction {
             onReport: { [unowned self] report in
                 do { try record(report) } catch { failure = failure ?? error }
             })
+        engine.shard = run.shardPart?.shard
         engine.closedBeforeStart = { [unowned self] session in
             do {
                 return try Bool.fetchOne(closedLookup, arguments: [session]) ?? false
@@ -161,6 +165,14 @@ private final class RunTransaction {
 
     // MARK: - Files
 
+    /// The input counters of the files this shard counts (`ShardPart`): each file's are counted by one
+    /// shard, its sessions' by the engine of theirs.
+    private var shardCountedInput = IngestStatistics()
+
+    private func countsFile(_ source: InputSource) -> Bool {
+        run.shardPart?.countsFile(source.displayPath) ?? true
+    }
+
     /// What the run does with an input, decided from its content (SPEC §5) on the run's thread, in
     /// input order, maybe while earlier inputs are still being read (`--jobs`). An input that begins
     /// like one not concluded yet, or has its name, is decided only at its turn, when every input
@@ -168,7 +180,7 @@ private final class RunTransaction {
     private func prepare(_ source: InputSource) throws -> PreparedInput {
         let afterwards: () -> Void = { [unowned self] in run.afterEachFile?() }
         guard let path = source.filePath else {
-            statistics.faults += 1
+            if countsFile(source) { statistics.faults += 1 }
             let problem = Diagnostic(
                 .unreadableFile, at: source.displayPath, "standard input cannot be identified by content; give a file")
             return PreparedInput(notes: [{ [unowned self] in run.onDiagnostic(problem) }, afterwards], read: nil)
@@ -179,7 +191,7 @@ private final class RunTransaction {
             (verdict, digest) = try identity.examine(
                 path: path, displayPath: source.displayPath, closeOpen: run.closeOpen, stopAfterHead: true)
         } catch {
-            statistics.faults += 1
+            if countsFile(source) { statistics.faults += 1 }
             let problem = Diagnostic(.unreadableFile, at: source.displayPath, "cannot open: \(error.message)")
             return PreparedInput(notes: [{ [unowned self] in run.onDiagnostic(problem) }, afterwards], read: nil)
         }
@@ -240,6 +252,7 @@ private final class RunTransaction {
 
     /// An input read to its end: its record updated to where the read stopped.
     private func conclude(_ read: FileRead, _ result: FileReadResult) throws {
+        if run.shardPart != nil, countsFile(read.source) { shardCountedInput.addInputCounters(of: result.statistics) }
         guard let file = pending.removeValue(forKey: read.file) else { return }
         var record = file.record
         var digest = file.digest
@@ -335,6 +348,7 @@ private final class RunTransaction {
         for (name, count) in statistics.unknownTypes {
             try db.execute(sql: "INSERT INTO unknown_types VALUES (?, ?, ?)", arguments: [outcome.runID, name, count])
         }
+        try run.shardPart?.record(db, configuration: run.configuration)
     }
 
     /// The engine's counters into the run's, and its open sessions into the checkpoint, but those of

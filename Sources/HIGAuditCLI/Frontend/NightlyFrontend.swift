@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import HIGAuditCore
 import HIGAuditDashboard
 import HIGAuditIO
@@ -21,8 +22,14 @@ struct NightlyFrontend {
         if let idleRuns = command.idleRuns { configuration.idleRuns = idleRuns }
         // Every output is checked before the run: once it has committed, a failing output can no
         // longer mean "nothing was committed".
+        let shardPlan = try command.shardFiles.map(ShardFileList.read)
+        var inputOptions = command.input
+        if let shardPlan { inputOptions.inputs = shardPlan.paths }
+        if command.shard != nil, FileManager.default.fileExists(atPath: command.store) {
+            throw UsageError("--shard writes a new partial store in one run, and \(command.store) exists")
+        }
         let inputs = try ResolvedInputs(
-            command.input, outDirectory: command.out, exportedTables: StoredTables.exportedTables.map(\.rawValue),
+            inputOptions, outDirectory: command.out, exportedTables: StoredTables.exportedTables.map(\.rawValue),
             store: command.store, progress: nil, verbosity: command.verbosity.level)
         let dashboardOutput = try command.dashboard.prepare()
         let store: ResultsStore
@@ -36,6 +43,9 @@ struct NightlyFrontend {
             onDiagnostic: inputs.reporter.report)
         nightly.strict = command.input.strict
         nightly.jobs = command.input.jobCount
+        if let shard = command.shard.flatMap(DeviceShard.init(parsing:)) {
+            nightly.shardPart = ShardPart(shard: shard, countedFiles: shardPlan?.counted)
+        }
         if command.verbosity.level == .verbose {
             nightly.onFile = { path, what in StandardError.write("hig-audit: \(path): \(what)\n") }
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HIGAuditCore
 
 /// `hig-audit nightly`: the incremental batch job over a results store. The work is done by
 /// `NightlyFrontend`; this type only declares the command line.
@@ -57,6 +58,17 @@ struct NightlyCommand: ParsableCommand {
             valueName: "dir"))
     var out: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Write one shard's partial store (shards 0 to N-1): only the sessions whose first event's device hashes to K are processed. Needs --close-open and a new store; `hig-audit merge` joins the parts (Pipelines/spark/README.md).",
+            valueName: "K/N"))
+    var shard: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --shard: read the files listed here (one per line, in the run's order) instead of the inputs; a line `count<TAB>path` marks a file whose file counters this shard counts, `read<TAB>path` one another shard counts. Without it every shard reads every input and shard 0 counts the files.",
+            valueName: "file"))
+    var shardFiles: String?
 
     @OptionGroup(title: "Input") var input: InputOptions
     @OptionGroup(title: "Configuration") var config: ConfigOptions
@@ -64,8 +76,20 @@ struct NightlyCommand: ParsableCommand {
     @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
 
     func validate() throws {
-        if input.inputs.isEmpty {
+        if input.inputs.isEmpty, shardFiles == nil {
             throw ValidationError("Give at least one input: a log file or a directory.")
+        }
+        if let shard, DeviceShard(parsing: shard) == nil {
+            throw ValidationError("--shard takes K/N with 0 ≤ K < N, not \(shard).")
+        }
+        if shard != nil, !closeOpen {
+            throw ValidationError("--shard writes a partial store, which closes its sessions: add --close-open.")
+        }
+        if shardFiles != nil, shard == nil {
+            throw ValidationError("--shard-files lists one shard's files: give --shard K/N too.")
+        }
+        if shardFiles != nil, !input.inputs.isEmpty {
+            throw ValidationError("--shard-files lists the files to read: give no inputs besides it.")
         }
         if let idleRuns, idleRuns < 1 {
             throw ValidationError("--idle-runs must be 1 or more, not \(idleRuns).")

@@ -4,6 +4,8 @@ public enum EventDisposition: Sendable, Equatable {
     /// An event whose `id` was already seen on an accepted event of its (open) session.
     case duplicate
     case late(LateReason)
+    /// An event of a session that another shard processes (`SessionEngine.shard`): not counted here.
+    case otherShard
 }
 
 /// Why an event is late, in words a person can act on.

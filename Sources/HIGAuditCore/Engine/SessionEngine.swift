@@ -56,6 +56,13 @@ public final class SessionEngine {
     private var closingLoops = 0
     private var closedWhileLooping: [UnsafeMutablePointer<OpenSession>] = []
     private var devicesEmptiedWhileLooping: [UnsafeMutablePointer<DeviceStream>] = []
+    /// A sharded run (`analyze`/`nightly --shard K/N`): only the sessions whose first event's device is
+    /// this shard's are processed; the events of the others are left to their shards, uncounted here.
+    /// Set before the first event.
+    public var shard: DeviceShard? {
+        didSet { router = shard.map { SessionShardRouter(count: $0.count) } }
+    }
+    private var router: SessionShardRouter<CompactText>?
     /// The session of the previous event: uploads keep a session's lines together, so this usually
     /// saves the dictionary lookup. Nil once that session closes.
     private var lastSession: UnsafeMutablePointer<OpenSession>?
@@ -113,9 +120,11 @@ public final class SessionEngine {
             lastSession = found
             return classify(consume event, in: found)
         }
-        if closed.contains(key) || closedBeforeStart?(event.session) == true {
-            return reject(event, .sessionClosed)
+        if closed.contains(key) { return reject(event, .sessionClosed) }
+        if let shard, router?.shard(of: key, firstDevice: event.device ?? "") != shard.index {
+            return .otherShard
         }
+        if closedBeforeStart?(event.session) == true { return reject(event, .sessionClosed) }
         let device = deviceStream(for: event.texts[.device] ?? Self.noDevice, clock: event.ts)
         let created = OpenSession.make(OpenSession(
             key: key, device: device, newestTs: event.ts, ruleStates: RuleStates()))

@@ -58,6 +58,8 @@ public struct SessionTrace: Sendable {
             return nil
         case .late(let reason):
             return reason.description
+        case .otherShard:
+            return "its session belongs to another shard"
         case .duplicate:
             guard let id = entry.event.id else { return "its id was already seen in the session" }
             if let first = entries.first(where: { $0.disposition == .accepted && $0.event.id == id }) {
@@ -75,6 +77,7 @@ extension EventDisposition {
         case .accepted: "accepted"
         case .duplicate: "duplicate"
         case .late: "late"
+        case .otherShard: "other shard"
         }
     }
 }

@@ -1,0 +1,60 @@
+import ArgumentParser
+import HIGAuditStore
+
+/// `hig-audit merge`: partial stores of a sharded run into one store.
+struct MergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Merge the partial stores of a run split by device (nightly --shard K/N) into one store.",
+        discussion: """
+            Unions the parts' runs, input files, sessions, violations, haptics, unknown types and rules into \
+            --store (created if missing), which query, compare and export then read as any store: its tables \
+            equal those of one run over all the files. The store is built under a temporary name and renamed \
+            when every part is in, so a merge that fails or is killed changes nothing.
+
+            A part is refused, and nothing is written, when it holds a session the store or another part \
+            holds (the same shard twice, or runs split differently), when it was made with another \
+            configuration, or when it left sessions open. A part already merged is skipped: merging the same \
+            parts again changes nothing.
+
+            Examples:
+              hig-audit nightly --store part-0.sqlite --close-open --shard 0/2 logs/
+              hig-audit nightly --store part-1.sqlite --close-open --shard 1/2 logs/
+              hig-audit merge --store results.sqlite part-0.sqlite part-1.sqlite
+
+            Exit status: 0 on success; 1 when a part is refused or a store cannot be read or written; 64 on a \
+            usage error.
+            """
+    )
+
+    @Option(help: ArgumentHelp("The merged store: created if missing, else a store made by merge.", valueName: "file"))
+    var store: String
+
+    @Argument(help: ArgumentHelp("Partial stores written by `nightly --shard K/N --close-open`.", valueName: "part"))
+    var parts: [String] = []
+
+    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
+
+    func validate() throws {
+        if parts.isEmpty { throw ValidationError("Give at least one partial store to merge.") }
+        if parts.contains(store) { throw ValidationError("--store \(store) is one of the parts; merge into another path.") }
+    }
+
+    func run() throws {
+        do {
+            let outcome: StoreMergeOutcome
+            do {
+                outcome = try StoreMerge.merge(parts: parts, into: store)
+            } catch {
+                throw FatalError("nothing was merged, \(store) is unchanged: \(error)")
+            }
+            if verbosity.level.saysNotes {
+                StandardError.write(
+                    "hig-audit: merged \(outcome.partsMerged) parts into \(store) (\(outcome.partsAlreadyMerged) already in it): "
+                        + "\(outcome.sessions) sessions, \(outcome.violations) violations\n")
+            }
+        } catch let error as FatalError {
+            throw error.exit()
+        }
+    }
+}

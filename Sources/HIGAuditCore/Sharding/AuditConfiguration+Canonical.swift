@@ -1,0 +1,18 @@
+extension AuditConfiguration {
+    /// Every setting that decides a run's results, as one line of text: the engine's time bounds, then
+    /// each rule of the registry with whether it runs, its severity and every parameter's value (defaults
+    /// resolved). Two configurations give the same tables exactly when their texts are equal, so that
+    /// partial stores made with different rules are told apart before they are merged. `idle_runs` is
+    /// left out: a partial store closes every session at its end.
+    public var canonicalText: String {
+        var parts = ["max_lateness_ms=\(maxLatenessMs)", "session_gap_ms=\(sessionGapMs)"]
+        for description in RuleRegistry.descriptions {
+            var rule = "\(description.identifier):\(isEnabled(description) ? "on" : "off"):\(description.severity.rawValue)"
+            for parameter in description.parameters {
+                rule += ",\(parameter.name)=\(value(of: parameter, for: description))"
+            }
+            parts.append(rule)
+        }
+        return parts.joined(separator: ";")
+    }
+}

@@ -1,0 +1,252 @@
+import Foundation
+import GRDB
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What `merge` did.
+public struct StoreMergeOutcome: Sendable, Equatable {
+    public var partsMerged = 0
+    /// Parts the merged store already held (merging them again changes nothing).
+    public var partsAlreadyMerged = 0
+    public var sessions = 0
+    public var violations = 0
+}
+
+/// Unions partial stores (`nightly --shard K/N`) into one store that `query`, `compare` and `export`
+/// read as any other (Pipelines/spark/README.md).
+///
+/// A part adds its runs, files, sessions, haptics, violations, unknown types and rules. Parts are refused
+/// when they hold a session the merged store already holds (the same shard twice, or two runs split
+/// differently), when they were made with another configuration, or when sessions were left open in
+/// them (a part is made with `--close-open`). A part already merged (known by its part ids) is skipped,
+/// so merging the same parts again changes nothing.
+///
+/// The merged store is built in a temporary file beside it and renamed over it only when every part is
+/// in: a merge that fails or is killed leaves the store as it was.
+public enum StoreMerge {
+    public static func merge(parts: [String], into output: String) throws -> StoreMergeOutcome {
+        var outcome = StoreMergeOutcome()
+        var known = Set<String>()
+        var configuration: String?
+        var fileOrders: [[String]] = []
+        if FileManager.default.fileExists(atPath: output) {
+            let existing = try PartDescription.read(output, role: .mergedStore)
+            known = existing.partIDs
+            configuration = existing.configuration
+            fileOrders.append(existing.files)
+        }
+        var adding: [(path: String, part: PartDescription)] = []
+        for path in parts {
+            let part = try PartDescription.read(path, role: .part)
+            if part.partIDs.isSubset(of: known) {
+                outcome.partsAlreadyMerged += 1
+                continue
+            }
+            guard part.partIDs.isDisjoint(with: known) else { throw StoreMergeError.overlappingParts(part: path) }
+            if let configuration, configuration != part.configuration {
+                throw StoreMergeError.differentConfiguration(part: path)
+            }
+            guard part.openSessions == 0 else {
+                throw StoreMergeError.openSessions(part: path, count: part.openSessions)
+            }
+            configuration = part.configuration
+            known.formUnion(part.partIDs)
+            fileOrders.append(part.files)
+            adding.append((path, part))
+        }
+        guard !adding.isEmpty else { return outcome }
+        guard let order = FileOrder.combined(fileOrders) else { throw StoreMergeError.filesInConflictingOrder }
+
+        let temporary = output + ".merge-tmp-\(getpid())"
+        try? FileManager.default.removeItem(atPath: temporary)
+        do {
+            if FileManager.default.fileExists(atPath: output) {
+                try FileManager.default.copyItem(atPath: output, toPath: temporary)
+            }
+            try build(temporary, adding: adding, fileOrder: order, outcome: &outcome)
+            guard rename(temporary, output) == 0 else {
+                throw StoreMergeError.cannotReplace(output, String(cString: strerror(errno)))
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw error
+        }
+        return outcome
+    }
+
+    private static func build(
+        _ path: String, adding: [(path: String, part: PartDescription)], fileOrder: [String],
+        outcome: inout StoreMergeOutcome
+    ) throws {
+        let store = try ResultsStore(writingAt: path)
+        try store.queue.writeWithoutTransaction { db in
+            try db.execute(sql: ShardPart.table)
+            for (partPath, _) in adding {
+                try db.execute(sql: "ATTACH DATABASE ? AS part", arguments: [partPath])
+                do {
+                    try db.inTransaction(.immediate) {
+                        try add(partPath, db, outcome: &outcome)
+                        return .commit
+                    }
+                } catch {
+                    try? db.execute(sql: "DETACH DATABASE part")
+                    throw error
+                }
+                try db.execute(sql: "DETACH DATABASE part")
+            }
+            try db.inTransaction(.immediate) {
+                try renumberFiles(db, order: fileOrder)
+                return .commit
+            }
+        }
+    }
+
+    /// One attached part into the main database.
+    private static func add(_ partPath: String, _ db: Database, outcome: inout StoreMergeOutcome) throws {
+        if let session = try String.fetchOne(
+            db, sql: "SELECT session FROM part.sessions WHERE session IN (SELECT session FROM main.sessions) LIMIT 1") {
+            throw StoreMergeError.overlappingSessions(part: partPath, session: session)
+        }
+        let runOffset = try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(id), 0) FROM main.runs") ?? 0
+        let partColumns = Set(try db.columns(in: "runs", in: "part").map(\.name))
+        let columns = try db.columns(in: "runs", in: "main").map(\.name).filter(partColumns.contains)
+        let selected = columns.map { $0 == "id" ? "id + \(runOffset)" : $0 }
+        try db.execute(sql: """
+            INSERT INTO main.runs (\(columns.joined(separator: ", ")))
+            SELECT \(selected.joined(separator: ", ")) FROM part.runs
+            """)
+
+        // The part's files by their display path: files another part read too are recorded once.
+        try db.execute(sql: "CREATE TEMP TABLE part_files (part_id INTEGER PRIMARY KEY, main_id INTEGER NOT NULL)")
+        defer { try? db.execute(sql: "DROP TABLE temp.part_files") }
+        for row in try Row.fetchAll(db, sql: "SELECT id, display_path FROM part.input_files ORDER BY id") {
+            let partID: Int64 = row["id"]
+            let displayPath: String = row["display_path"]
+            var mainID = try Int64.fetchOne(
+                db, sql: "SELECT id FROM main.input_files WHERE display_path = ? ORDER BY id LIMIT 1", arguments: [displayPath])
+            if mainID == nil {
+                try db.execute(sql: """
+                    INSERT INTO main.input_files SELECT NULL, display_path, head_length, head_sha256, size, content_sha256,
+                        resume_stored_offset, resume_decompressed_offset, resume_lines_before, counted_lines, held_back,
+                        first_run + \(runOffset), last_run + \(runOffset)
+                    FROM part.input_files WHERE id = ?
+                    """, arguments: [partID])
+                mainID = db.lastInsertedRowID
+            }
+            try db.execute(sql: "INSERT INTO temp.part_files VALUES (?, ?)", arguments: [partID, mainID])
+        }
+
+        try db.execute(sql: """
+            INSERT INTO main.sessions SELECT session, device, app_version, first_ts, last_ts, events, violations,
+                run_id + \(runOffset) FROM part.sessions
+            """)
+        outcome.sessions += db.changesCount
+        try db.execute(sql: "INSERT INTO main.session_haptics SELECT * FROM part.session_haptics")
+        try db.execute(sql: """
+            INSERT INTO main.violations SELECT NULL, v.run_id + \(runOffset), v.rule, v.severity, v.session, v.device,
+                v.app_version, v.screen, v.start_ts, v.end_ts, v.count, v.detail, v.source,
+                IFNULL(f.main_id, v.source_file), v.source_line
+            FROM part.violations v LEFT JOIN temp.part_files f ON f.part_id = v.source_file
+            ORDER BY v.id
+            """)
+        outcome.violations += db.changesCount
+        try db.execute(sql: "INSERT INTO main.unknown_types SELECT run_id + \(runOffset), type, events FROM part.unknown_types")
+        try db.execute(sql: "INSERT OR IGNORE INTO main.rules SELECT * FROM part.rules")
+        try db.execute(sql: "INSERT INTO main.shard_parts SELECT * FROM part.shard_parts")
+        outcome.partsMerged += 1
+    }
+
+    /// Gives the files the ids 1, 2, … in `order`, and the violations the new ids of their files.
+    private static func renumberFiles(_ db: Database, order: [String]) throws {
+        try db.execute(sql: "CREATE TEMP TABLE file_ids (old_id INTEGER PRIMARY KEY, new_id INTEGER NOT NULL)")
+        defer { try? db.execute(sql: "DROP TABLE temp.file_ids") }
+        let position = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, Int64($0 + 1)) })
+        for row in try Row.fetchAll(db, sql: "SELECT id, display_path FROM input_files") {
+            guard let newID = position[row["display_path"] as String] else { continue }
+            try db.execute(sql: "INSERT INTO temp.file_ids VALUES (?, ?)", arguments: [row["id"] as Int64, newID])
+        }
+        try db.execute(sql: "UPDATE input_files SET id = -id")
+        try db.execute(sql: "UPDATE input_files SET id = (SELECT new_id FROM temp.file_ids WHERE old_id = -input_files.id)")
+        try db.execute(sql: """
+            UPDATE violations SET source_file = (SELECT new_id FROM temp.file_ids WHERE old_id = violations.source_file)
+            WHERE source_file IN (SELECT old_id FROM temp.file_ids)
+            """)
+    }
+}
+
+/// What `merge` needs to know of a store before it merges it.
+private struct PartDescription {
+    enum Role { case part, mergedStore }
+
+    var partIDs: Set<String>
+    var configuration: String?
+    var openSessions: Int
+    /// Display paths in file-id order.
+    var files: [String]
+
+    static func read(_ path: String, role: Role) throws -> PartDescription {
+        guard FileManager.default.fileExists(atPath: path) else { throw StoreMergeError.missing(path) }
+        let store = try ResultsStore(readingAt: path)
+        return try store.read { db in
+            let hasParts = try db.tableExists("shard_parts")
+            let rows = hasParts ? try Row.fetchAll(db, sql: "SELECT part_id, configuration FROM shard_parts") : []
+            let runs = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM runs") ?? 0
+            switch role {
+            case .part where rows.isEmpty:
+                throw StoreMergeError.notAPart(path)
+            case .mergedStore where rows.isEmpty && runs > 0:
+                throw StoreMergeError.notAMergedStore(path)
+            default:
+                break
+            }
+            let configurations = Set(rows.map { $0["configuration"] as String })
+            guard configurations.count <= 1 else { throw StoreMergeError.differentConfiguration(part: path) }
+            return PartDescription(
+                partIDs: Set(rows.map { $0["part_id"] as String }), configuration: configurations.first,
+                openSessions: try Int.fetchOne(db, sql: "SELECT open_sessions FROM engine_checkpoint WHERE id = 1") ?? 0,
+                files: try String.fetchAll(db, sql: "SELECT display_path FROM input_files ORDER BY id"))
+        }
+    }
+}
+
+/// Why a merge wrote nothing; the message is for the person at the terminal.
+public enum StoreMergeError: Error, Equatable, CustomStringConvertible {
+    case missing(String)
+    case notAPart(String)
+    case notAMergedStore(String)
+    case differentConfiguration(part: String)
+    case openSessions(part: String, count: Int)
+    case overlappingParts(part: String)
+    case overlappingSessions(part: String, session: String)
+    case filesInConflictingOrder
+    case cannotReplace(String, String)
+
+    public var description: String {
+        switch self {
+        case .missing(let path):
+            "\(path) does not exist"
+        case .notAPart(let path):
+            "\(path) is not a partial store (write one with `hig-audit nightly --shard K/N --close-open --store \(path) …`)"
+        case .notAMergedStore(let path):
+            "\(path) is a store of nightly runs, not of merged parts; merge into a new path"
+        case .differentConfiguration(let part):
+            "\(part) was made with another configuration (rules, parameters or time bounds) than the other parts; "
+                + "its results cannot be merged with theirs"
+        case .openSessions(let part, let count):
+            "\(part) left \(count) sessions open; a partial store is made with --close-open"
+        case .overlappingParts(let part):
+            "\(part) holds parts the merged store already holds and others it does not; merge the parts themselves"
+        case .overlappingSessions(let part, let session):
+            "\(part) holds session \(session), which another part holds too: the parts overlap "
+                + "(the same shard twice, or runs split differently)"
+        case .filesInConflictingOrder:
+            "the parts read their input files in different orders: they were not made from one run"
+        case .cannotReplace(let path, let why):
+            "cannot replace \(path): \(why)"
+        }
+    }
+}
