@@ -25,6 +25,8 @@ var package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // SHA-256 of the nightly job's inputs, with the CPU's SHA instructions (see HIGAuditStore/SHA256.swift).
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // The dashboard's HTML templates (Dashboards/), which a team may restyle without a rebuild.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // libzstd, used directly (Debian: libzstd-dev).
@@ -53,13 +55,21 @@ var package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // The static HTML dashboard: a model built from the store's tables, rendered by Mustache templates.
+        .target(
+            name: "HIGAuditDashboard",
+            dependencies: [
+                "HIGAuditCore", "HIGAuditStore", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
         // Realistic log generator (`hig-audit sample`), also used by the benchmarks.
         .target(name: "HIGAuditSample", dependencies: ["HIGAuditCore", "HIGAuditIO"]),
         // The thin executable.
         .executableTarget(
             name: "HIGAuditCLI",
             dependencies: [
-                "HIGAuditCore", "HIGAuditIO", "HIGAuditSample", "HIGAuditStore",
+                "HIGAuditCore", "HIGAuditIO", "HIGAuditSample", "HIGAuditStore", "HIGAuditDashboard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -69,6 +79,12 @@ var package = Package(
         .testTarget(
             name: "HIGAuditStoreTests",
             dependencies: ["HIGAuditStore", "HIGAuditCore", "HIGAuditIO", "HIGAuditCLI", "HIGAuditSample"]
+        ),
+        .testTarget(
+            name: "HIGAuditDashboardTests",
+            dependencies: ["HIGAuditDashboard", "HIGAuditStore", "HIGAuditCore", "HIGAuditCLI", "HIGAuditSample"],
+            // The browser test's PNG reader, run with python3.
+            exclude: ["png-summary.py"]
         ),
         .testTarget(name: "HIGAuditSampleTests", dependencies: ["HIGAuditSample", "HIGAuditCore", "HIGAuditIO"]),
         .testTarget(

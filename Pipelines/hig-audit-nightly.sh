@@ -5,7 +5,7 @@
 #
 # Logs go to standard error (cron mails them; systemd puts them in the journal). Exit status, for
 # alerting: 0 all input read; 3 committed but some input was skipped (look at the log); 4 committed, but
-# an output (--out, the malformed-line report, the Excel export) was not written; 1 fatal, nothing
+# an output (--out, the dashboard, the malformed-line report, the Excel export) was not written; 1 fatal, nothing
 # committed (the store is unchanged and the next run does the work); 64 a usage error in nightly.yml
 # (an output that is one of the inputs or the store), nothing read; 75 another run holds the lock.
 set -uo pipefail
@@ -42,6 +42,9 @@ mapfile -t inputs < <(items inputs)
 args=(nightly --store "$store")
 config="$(value config)"; [ -n "$config" ] && args+=(--config "$(absolute "$config")")
 out="$(value out)"; [ -n "$out" ] && args+=(--out "$(absolute "$out")")
+dashboard="$(value dashboard)"; [ -n "$dashboard" ] && args+=(--dashboard "$(absolute "$dashboard")")
+dashboard_templates="$(value dashboard_templates)"
+[ -n "$dashboard" ] && [ -n "$dashboard_templates" ] && args+=(--dashboard-templates "$(absolute "$dashboard_templates")")
 [ "$(value close_open)" = "true" ] && args+=(--close-open)
 [ "$(value strict)" = "true" ] && args+=(--strict)
 [ "$(value allow_missing)" = "true" ] && args+=(--allow-missing)

@@ -52,7 +52,9 @@ public enum ComparisonSide: Sendable, Equatable, CustomStringConvertible {
         let (sql, arguments) = selection.violationConditions()
         var counts: [String: Int64] = [:]
         for row in try Row.fetchAll(
-            db, sql: "SELECT v.rule, COUNT(DISTINCT v.session) FROM violations v \(sql.whereClause) GROUP BY v.rule",
+            // `+v.rule`: grouping by the bare column makes SQLite walk the rule index over every
+            // violation to spare a sort; searching the side's own index and sorting its rows is far cheaper.
+            db, sql: "SELECT v.rule, COUNT(DISTINCT v.session) FROM violations v \(sql.whereClause) GROUP BY +v.rule",
             arguments: arguments) {
             counts[row[0]] = row[1]
         }

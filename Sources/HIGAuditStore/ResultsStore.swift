@@ -86,6 +86,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case damaged(store: String, detail: String)
     /// `--sql` ran past its time limit and was stopped.
     case queryTimedOut(seconds: Double)
+    /// The store records schema migrations this version does not know (a later hig-audit made it).
+    case otherSchemaVersion(store: String, migrations: [String])
 
     public var description: String {
         switch self {
@@ -95,6 +97,9 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
         case .damaged(let store, let detail):
             "the store \(store) is damaged (\(detail)); nothing was written to it. Restore it from the last backup "
                 + "and run nightly again, as \"A damaged store\" in Pipelines/README.md describes"
+        case .otherSchemaVersion(let store, let migrations):
+            "the store \(store) has a schema this version of hig-audit does not know (migrations "
+                + migrations.joined(separator: ", ") + "); read it with the hig-audit that wrote it, or a later one"
         case .queryTimedOut(let seconds):
             "--sql: the query ran for more than \(Self.seconds(seconds)) s and was stopped (raise --sql-timeout if it is expected to take longer)"
         }

@@ -16,9 +16,26 @@ public enum GroupDimension: String, CaseIterable, Sendable {
         case .rule: "v.rule"
         case .appVersion: "v.app_version"
         case .screen: "v.screen"
-        case .day: "strftime('%Y-%m-%d', v.start_ts / 1000, 'unixepoch')"
+        // The day number, floor(seconds ÷ 86,400) of the seconds SQLite's `date(start_ts / 1000,
+        // 'unixepoch')` takes; named by `dayLabel`. Integer arithmetic, where date() per row costs
+        // about a microsecond, a second for a million violations.
+        case .day: "(v.start_ts / 1000 - ((v.start_ts / 1000) % 86400 + 86400) % 86400) / 86400"
         case .device: "v.device"
         }
+    }
+
+    /// `YYYY-MM-DD` of a day number since 1970-01-01, as SQLite's `date()` writes it (years before 1
+    /// as `-0001`): "" (date()'s NULL) outside its range, Julian day 0 (4714 BC) to 9999-12-31, whose
+    /// first day is taken whole although date() starts it at noon.
+    static func dayLabel(_ day: Int64?) -> String {
+        guard let day, (-2_440_588...2_932_896).contains(day) else { return "" }
+        let (year, month, dayOfMonth) = TimestampFormatter.civilFromDays(day)
+        func padded(_ value: Int64, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        let yearText = year < 0 ? "-" + padded(-year, 4) : padded(year, 4)
+        return yearText + "-" + padded(Int64(month), 2) + "-" + padded(Int64(dayOfMonth), 2)
     }
 
     /// Whether it is a property of a session, so that it narrows `sessions_total` too.
@@ -48,7 +65,9 @@ public enum StoreQuery {
         let select = (expressions + ["COUNT(*)", "COUNT(DISTINCT v.session)"]).joined(separator: ", ")
         var counts: [[String]: (violations: Int64, affected: Int64)] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT \(select) FROM violations v \(conditions.whereClause) \(groupBy)", arguments: arguments) {
-            let key = (0..<dimensions.count).map { (row[$0] as String?) ?? "" }
+            let key = dimensions.indices.map { index in
+                dimensions[index] == .day ? GroupDimension.dayLabel(row[index]) : ((row[index] as String?) ?? "")
+            }
             counts[key] = (row[dimensions.count], row[dimensions.count + 1])
         }
 

@@ -35,8 +35,21 @@ enum StoreSchema {
     /// store of the version before it.
     static func checkIdentity(_ db: Database, path: String) throws {
         let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-        if id == applicationID { return }
-        guard id == 0, try hasFirstMigration(db) else { throw StoreError.notAStore(path) }
+        let isStore = try id == applicationID || (id == 0 && hasFirstMigration(db))
+        guard isStore else { throw StoreError.notAStore(path) }
+        try checkSchemaVersion(db, path: path)
+    }
+
+    /// The migrations this version knows; a store that records another was made by a later version,
+    /// whose tables this one would misread.
+    static let knownMigrations: Set<String> = [firstMigration]
+
+    /// Refuses a store whose schema this version does not know.
+    static func checkSchemaVersion(_ db: Database, path: String) throws {
+        guard try db.tableExists("grdb_migrations") else { return }
+        let unknown = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
+            .filter { !knownMigrations.contains($0) }
+        if !unknown.isEmpty { throw StoreError.otherSchemaVersion(store: path, migrations: unknown) }
     }
 
     /// SQLite's quick check of the whole file (pages, records, free list; not index contents).

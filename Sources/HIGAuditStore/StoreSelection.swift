@@ -74,9 +74,10 @@ public struct StoreSelection: Sendable, Equatable {
         guard !versions.isEmpty else { return }
         var alternatives: [String] = []
         for version in versions.sorted() {
-            // substr counts characters; the version and its dot are compared whole, so any text works.
-            alternatives.append("\(column) = ? OR substr(\(column), 1, ?) = ?")
-            _ = arguments.append(contentsOf: [version, version.unicodeScalars.count + 1, version + "."])
+            // "Starts with VERSION." as a range of the column's binary order, VERSION. ≤ x < VERSION/
+            // ('/' follows '.'), which the indexes on app_version answer; a UTF-8 prefix is a byte prefix.
+            alternatives.append("\(column) = ? OR (\(column) >= ? AND \(column) < ?)")
+            _ = arguments.append(contentsOf: [version, version + ".", version + "/"])
         }
         sql.append("(" + alternatives.joined(separator: " OR ") + ")")
     }

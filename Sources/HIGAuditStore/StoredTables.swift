@@ -98,7 +98,8 @@ public struct StoredTables: Sendable {
             source: SourceLocation(file: Int32(clamping: file), line: row["source_line"]))
     }
 
-    private static func ingest(_ db: Database, runs: Set<Int64>) throws -> IngestStatistics {
+    /// The ingest counters summed over `runs` (all runs when empty), as the `ingest` table gives them.
+    public static func ingest(_ db: Database, runs: Set<Int64>) throws -> IngestStatistics {
         let condition = runs.isEmpty ? "" : "WHERE id IN (\(runs.sorted().map(String.init).joined(separator: ",")))"
         var statistics = IngestStatistics()
         // A store no nightly run has opened since a counter's column was added reads it as 0.

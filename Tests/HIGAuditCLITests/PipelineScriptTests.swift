@@ -13,7 +13,8 @@ import Testing
               - \(logs)   # one ten-minute slice of the sample night
             store: state/results.sqlite
             config:
-            out: dashboard
+            out: tables
+            dashboard: site
             excel_out: excel
             close_open: true
             strict: false
@@ -32,9 +33,11 @@ import Testing
         #expect(first.stderr.contains(" --idle-runs 2 "), "idle_runs is passed on")
         #expect(first.stderr.contains(" --verbose "), "verbose is passed on")
         #expect(first.stderr.contains(".ndjson.zst: read"), "verbose lists every file")
-        for file in ["state/results.sqlite", "dashboard/summary.csv", "dashboard/violations.json", "excel/violations.csv"] {
+        for file in ["state/results.sqlite", "tables/summary.csv", "tables/violations.json", "excel/violations.csv", "site/index.html"] {
             #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(file).path), "\(file) missing")
         }
+        let page = try String(contentsOf: directory.appendingPathComponent("site/index.html"), encoding: .utf8)
+        #expect(page.contains(#"href="../tables/violations.csv""#), "the page links the CSV export beside it")
         let exported = try Data(contentsOf: directory.appendingPathComponent("excel/violations.csv"))
         #expect(exported.starts(with: [0xEF, 0xBB, 0xBF]), "the Excel export starts with a byte order mark")
 

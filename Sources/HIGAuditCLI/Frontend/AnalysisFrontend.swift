@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import HIGAuditCore
+import HIGAuditDashboard
 import HIGAuditIO
 
 /// Does what `analyze` asks: resolve inputs, run the audit over them, write the tables,
@@ -13,6 +14,7 @@ struct AnalysisFrontend {
     let output: OutputOptions
     let filters: FilterOptions
     let verbosity: Verbosity
+    var dashboard = DashboardOptions()
 
     func run() throws -> Int32 {
         do {
@@ -26,12 +28,13 @@ struct AnalysisFrontend {
         let configuration = try config.resolved()
         let filter = try filters.tableFilter()
         let printed = tablesToPrint()
-        let keepsViolations = output.out != nil || printed.contains(.violations)
+        let keepsViolations = output.out != nil || printed.contains(.violations) || dashboard.dashboard != nil
         let progress = verbosity == .quiet ? ProgressLine(enabled: false) : ProgressLine()
         let inputs = try ResolvedInputs(
             input, outDirectory: output.out, exportedTables: TableName.exported.map(\.rawValue),
             progress: progress, verbosity: verbosity)
         let sources = inputs.sources
+        let dashboardOutput = try dashboard.prepare()
         let run = AuditRun(
             configuration: configuration, reader: inputs.reader, filter: filter, keepsViolations: keepsViolations,
             jobs: input.jobCount, onDiagnostic: inputs.reporter.report)
@@ -54,6 +57,10 @@ struct AnalysisFrontend {
             for note in accumulator.filterMisses { StandardError.write("hig-audit: note: \(note)\n") }
         }
         try writeDirectory(accumulator: accumulator, statistics: statistics, sources: run.sources)
+        try dashboardOutput?.write(
+            RunDashboard.model(
+                accumulator, ingest: statistics, sources: run.sources, source: "one analyze run over \(input.inputs.joined(separator: " "))",
+                generatedAt: DashboardOutput.now(), csvLink: dashboard.csvLink(out: output.out)))
         try printTables(printed, accumulator: accumulator, statistics: statistics, sources: run.sources)
         return statistics.skippedInput ? ExitStatus.skippedInput : ExitStatus.success
     }

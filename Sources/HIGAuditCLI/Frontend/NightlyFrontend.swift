@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HIGAuditCore
+import HIGAuditDashboard
 import HIGAuditIO
 import HIGAuditStore
 
@@ -30,6 +31,7 @@ struct NightlyFrontend {
         let inputs = try ResolvedInputs(
             inputOptions, outDirectory: command.out, exportedTables: TableName.exported.map(\.rawValue),
             store: command.store, progress: nil, verbosity: command.verbosity.level)
+        let dashboardOutput = try command.dashboard.prepare()
         let store: ResultsStore
         do {
             store = try ResultsStore(writingAt: command.store)
@@ -74,6 +76,19 @@ struct NightlyFrontend {
             } catch {
                 outputsWritten = false
                 StandardError.write("hig-audit: error: run \(outcome.runID) is committed, but --out was not written: \(error)\n")
+            }
+        }
+        if let dashboardOutput {
+            do {
+                let model = try store.read { db in
+                    try StoreDashboard.model(
+                        db, source: "the store \(command.store)", generatedAt: DashboardOutput.now(),
+                        csvLink: command.dashboard.csvLink(out: command.out))
+                }
+                try dashboardOutput.write(model)
+            } catch {
+                outputsWritten = false
+                StandardError.write("hig-audit: error: run \(outcome.runID) is committed, but --dashboard was not written: \(error)\n")
             }
         }
         if !outputsWritten { return ExitStatus.committedOutputsNotWritten }

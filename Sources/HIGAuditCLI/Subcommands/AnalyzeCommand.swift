@@ -22,6 +22,7 @@ struct AnalyzeCommand: ParsableCommand {
               hig-audit analyze logs/ --table violations --limit 20   # the first 20
               zstd -dc upload.zst | hig-audit analyze - --table ingest
               hig-audit analyze logs/ --out results/   # every table as CSV and JSON
+              hig-audit analyze logs/ --out results/ --dashboard page/   # and an HTML page
 
             Bad input never stops a run: malformed lines, corrupt or refused zstd frames, truncated and \
             unreadable files are skipped, counted in the ingest table and reported on standard error with \
@@ -38,6 +39,7 @@ struct AnalyzeCommand: ParsableCommand {
     @OptionGroup(title: "Configuration") var config: ConfigOptions
     @OptionGroup(title: "Output") var output: OutputOptions
     @OptionGroup(title: "Filters") var filters: FilterOptions
+    @OptionGroup(title: "Dashboard") var dashboard: DashboardOptions
     @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
 
     func validate() throws {
@@ -52,7 +54,9 @@ struct AnalyzeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let status = try AnalysisFrontend(input: input, config: config, output: output, filters: filters, verbosity: verbosity.level).run()
+        let status = try AnalysisFrontend(
+            input: input, config: config, output: output, filters: filters, verbosity: verbosity.level, dashboard: dashboard
+        ).run()
         if status != ExitStatus.success { throw ExitCode(status) }
     }
 }

@@ -32,7 +32,7 @@ struct NightlyCommand: ParsableCommand {
 
             Exit status: 0 when all input was read; 3 when the run committed but skipped some input \
             (malformed lines, corrupt frames, truncated, unreadable or changed files); 4 when the run committed \
-            but --out or --malformed-report could not be written after it; 1 on a fatal error (unreadable, \
+            but --out, --dashboard or --malformed-report could not be written after it; 1 on a fatal error (unreadable, \
             damaged or foreign store, unusable --out, skipped input with --strict; nothing is committed); \
             66 when a named input does not exist or no input holds a log, e.g. an unmounted volume (nothing is \
             read or committed; --allow-missing reads what exists); 64 on a usage error (an output that is an \
@@ -72,6 +72,7 @@ struct NightlyCommand: ParsableCommand {
 
     @OptionGroup(title: "Input") var input: InputOptions
     @OptionGroup(title: "Configuration") var config: ConfigOptions
+    @OptionGroup(title: "Dashboard") var dashboard: DashboardOptions
     @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
 
     func validate() throws {

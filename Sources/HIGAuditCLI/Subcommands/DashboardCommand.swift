@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import HIGAuditDashboard
+import HIGAuditStore
+
+/// `hig-audit dashboard`: the static HTML page of a results store.
+struct DashboardCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dashboard",
+        abstract: "Write the results store as a static HTML dashboard (DIR/index.html) that opens from a file or any web server.",
+        discussion: """
+            One self-contained page: per rule its sessions affected per 1,000 sessions last night, over the \
+            last 7 and 30 nights and over everything, with a trend chart per day; app versions × rules and \
+            compare's verdict between consecutive versions, regressions first; the worst screens per rule; the \
+            latest violations of each rule with their log file and line; the input's health per run; and the \
+            rule catalogue. The numbers are those of `query --group-by` and `compare` on the same store. Charts \
+            are inline SVG, each with the table of its numbers; the page loads nothing from the network and \
+            needs no JavaScript.
+
+            DIR is replaced whole, in one step: the page is written to a new directory beside it, which then \
+            takes its place. DIR must be new, empty or an earlier dashboard. --templates DIR takes any of the \
+            page's Mustache templates (index, style, overview, releases, screens, examples, health, catalogue \
+            .mustache; the defaults are in Dashboards/templates) from a directory instead.
+
+            Examples:
+              hig-audit dashboard --store results.sqlite --out /var/www/hig-audit
+              hig-audit dashboard --store results.sqlite --out site \\
+                  --csv-link ../tables/violations.csv
+              hig-audit dashboard --store results.sqlite --out site \\
+                  --templates our-templates/
+
+            Exit status: 0 on success; 1 when the store cannot be read (missing, damaged, not a hig-audit store \
+            or of a schema this version does not know), a template does not parse, or DIR cannot be written \
+            (checked before the store is read); 64 on a usage error.
+            """
+    )
+
+    @Option(help: ArgumentHelp("The results store written by `hig-audit nightly` (opened read-only).", valueName: "file"))
+    var store: String
+
+    @Option(help: ArgumentHelp("The directory to write index.html to (replaced whole).", valueName: "dir"))
+    var out: String
+
+    @Option(help: ArgumentHelp("Mustache templates that replace the built-in ones of the same name.", valueName: "dir"))
+    var templates: String?
+
+    @Option(
+        name: .customLong("csv-link"),
+        help: ArgumentHelp("Where the page links the whole violations table: a URL or a path relative to the page.", valueName: "url"))
+    var csvLink: String?
+
+    /// Accepted for uniformity: dashboard says nothing on standard error but errors.
+    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
+
+    func run() throws {
+        do {
+            let output = try DashboardOutput.prepare(out: out, templates: templates)
+            let results: ResultsStore
+            do {
+                results = try ResultsStore(readingAt: store)
+            } catch {
+                throw FatalError("cannot open the store \(store): \(error)")
+            }
+            let model: DashboardModel
+            do {
+                model = try results.read { db in
+                    try StoreDashboard.model(db, source: "the store \(store)", generatedAt: DashboardOutput.now(), csvLink: csvLink)
+                }
+            } catch {
+                throw FatalError("cannot read the store \(store): \(error)")
+            }
+            try output.write(model)
+        } catch let error as FatalError {
+            throw error.exit()
+        }
+    }
+}

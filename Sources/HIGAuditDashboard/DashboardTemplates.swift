@@ -1,0 +1,53 @@
+import Mustache
+
+/// The Mustache templates of the page: `index` and the partials it includes. The defaults are the
+/// files of `Dashboards/templates/`, compiled in (`DefaultTemplates`) so that a binary copied to
+/// another machine needs no source tree; `--templates DIR` replaces any of them by name.
+public struct DashboardTemplates: Sendable {
+    /// The names the page is made of; a directory given with `--templates` may hold any of them.
+    public static let names = ["index", "style", "overview", "releases", "screens", "examples", "health", "catalogue"]
+
+    let library: MustacheLibrary
+    /// Template name → the file it came from, or "built in".
+    public let origins: [String: String]
+
+    public static func builtIn() throws(DashboardTemplateError) -> DashboardTemplates {
+        try DashboardTemplates(sources: DefaultTemplates.sources, origins: [:])
+    }
+
+    /// The built-in templates with those of `overrides` (name → template text, from `origin`) in
+    /// their place. A name that is not one of `names` is refused: it would be silently ignored.
+    public init(overriding overrides: [String: String], origins: [String: String]) throws(DashboardTemplateError) {
+        if let unknown = overrides.keys.sorted().first(where: { !Self.names.contains($0) }) {
+            throw DashboardTemplateError(
+                template: origins[unknown] ?? unknown,
+                message: "is not a template of the dashboard (expected one of \(Self.names.joined(separator: ", ")))")
+        }
+        try self.init(sources: DefaultTemplates.sources.merging(overrides) { _, new in new }, origins: origins)
+    }
+
+    private init(sources: [String: String], origins: [String: String]) throws(DashboardTemplateError) {
+        var library = MustacheLibrary()
+        for name in Self.names {
+            do {
+                try library.register(sources[name] ?? "", named: name)
+            } catch {
+                throw DashboardTemplateError(template: origins[name] ?? "the built-in \(name) template", message: "\(error)")
+            }
+        }
+        self.library = library
+        self.origins = origins
+    }
+
+    /// The page for `model`.
+    public func render(_ model: DashboardModel) -> String {
+        library.render(DashboardContext.make(model), withTemplate: "index") ?? ""
+    }
+}
+
+/// A template that does not parse, or that is not one of the page's.
+public struct DashboardTemplateError: Error, CustomStringConvertible {
+    public var template: String
+    public var message: String
+    public var description: String { "the dashboard template \(template) \(message)" }
+}

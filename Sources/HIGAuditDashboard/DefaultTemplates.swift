@@ -1,0 +1,262 @@
+// Generated from Dashboards/templates/*.mustache by DefaultTemplatesTests
+// (HIG_AUDIT_UPDATE_TEMPLATES=1 swift test --filter DefaultTemplatesTests). Do not edit.
+
+/// The built-in templates of the dashboard, so that a binary needs no source tree.
+enum DefaultTemplates {
+    static let sources: [String: String] = [
+        "index": #####"""
+<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<title>hig-audit dashboard</title>
+<style>
+{{> style}}
+</style>
+</head>
+<body>
+<header>
+<h1>hig-audit: Human Interface Guidelines audit</h1>
+<p class="meta">From {{source}}, read at <time>{{generatedAt}}</time>{{#lastDay}}; last night is <strong id="last-day">{{lastDay}}</strong> (UTC){{/lastDay}}.</p>
+<nav aria-label="Sections">
+<a href="#overview">Overview</a> · <a href="#releases">Releases</a> · <a href="#screens">Worst screens</a> · <a href="#examples">Examples</a> · <a href="#health">Input health</a> · <a href="#catalogue">Rules</a>
+</nav>
+</header>
+<main>
+{{#isEmpty}}
+<p class="empty" id="no-data">There is no data yet: no session has been closed{{#hasHistory}} by a nightly run{{/hasHistory}}. The page fills in after the first run that closes sessions.</p>
+{{/isEmpty}}
+{{#hasData}}
+{{> overview}}
+{{> releases}}
+{{> screens}}
+{{> examples}}
+{{/hasData}}
+{{> health}}
+{{> catalogue}}
+</main>
+<footer>
+<p>Rates are sessions with at least one violation of the rule per 1,000 sessions, as <code>hig-audit query --group-by rule</code> computes them; a session counts on every UTC day its events span. Verdicts are those of <code>hig-audit compare</code> (α = 0.01).</p>
+</footer>
+</body>
+</html>
+
+"""#####,
+        "style": #####"""
+:root {
+  /* Okabe–Ito colours: told apart by readers with any common colour-vision deficiency. */
+  --text: #1b1b1b; --muted: #555; --background: #ffffff; --panel: #f4f4f2; --rule: #d0d0cc;
+  --series: #0072b2; --accent: #e69f00; --worse: #d55e00; --better: #0072b2; --bar: #56b4e9;
+}
+@media (prefers-color-scheme: dark) {
+  :root {
+    --text: #ececec; --muted: #b0b0b0; --background: #121417; --panel: #1e2126; --rule: #3a3f46;
+    --series: #56b4e9; --accent: #f0e442; --worse: #ff8a4c; --better: #56b4e9; --bar: #0072b2;
+  }
+}
+* { box-sizing: border-box; }
+body { margin: 0; padding: 1rem 2rem 3rem; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--text); background: var(--background); }
+h1 { font-size: 1.5rem; margin: 0.2rem 0; }
+h2 { font-size: 1.2rem; margin-top: 2.2rem; border-bottom: 2px solid var(--rule); padding-bottom: 0.2rem; }
+h3 { font-size: 1rem; margin: 1.2rem 0 0.4rem; }
+.meta, footer, .note { color: var(--muted); }
+nav a { color: var(--series); }
+a { color: var(--series); }
+table { border-collapse: collapse; margin: 0.4rem 0 1rem; font-variant-numeric: tabular-nums; }
+th, td { padding: 0.2rem 0.6rem; border-bottom: 1px solid var(--rule); text-align: left; vertical-align: top; }
+th { background: var(--panel); font-weight: 600; }
+td.num, th.num { text-align: right; }
+td.count { color: var(--muted); font-size: 0.85em; }
+code, .mono { font-family: ui-monospace, "SF Mono", Menlo, Consolas, monospace; font-size: 0.88em; }
+.severity-error { color: var(--worse); font-weight: 600; }
+.verdict-worse { color: var(--worse); font-weight: 700; }
+.verdict-better { color: var(--better); font-weight: 700; }
+.empty { padding: 1rem; background: var(--panel); border-left: 4px solid var(--accent); }
+figure { margin: 0.6rem 0 1.2rem; padding: 0.6rem; background: var(--panel); border-radius: 6px; display: inline-block; vertical-align: top; }
+figcaption { font-size: 0.9em; color: var(--muted); margin-bottom: 0.3rem; }
+figure table { font-size: 0.85em; }
+svg { display: block; max-width: 100%; height: auto; }
+svg .axis { stroke: var(--rule); stroke-width: 1; }
+svg .series { fill: none; stroke: var(--series); stroke-width: 1.8; }
+svg circle.series { fill: var(--series); stroke: none; }
+svg .series-end { fill: var(--accent); stroke: var(--text); stroke-width: 0.8; }
+svg .bar { fill: var(--bar); }
+svg text { fill: var(--text); font-size: 11px; font-family: system-ui, sans-serif; }
+details > summary { cursor: pointer; color: var(--series); }
+.trend-grid { display: flex; flex-wrap: wrap; gap: 0.6rem; }
+.trend-grid figure { width: 270px; }
+blockquote { margin: 0.3rem 0; padding-left: 0.8rem; border-left: 3px solid var(--rule); color: var(--muted); }
+@media print {
+  :root { --text: #000; --muted: #333; --background: #fff; --panel: #fff; --rule: #999; }
+  body { padding: 0; font-size: 10pt; }
+  nav { display: none; }
+  details > :not(summary) { display: block; }
+  details > summary { display: none; }
+  h2 { break-after: avoid; }
+  figure, tr { break-inside: avoid; }
+  a { color: inherit; text-decoration: none; }
+}
+
+"""#####,
+        "overview": #####"""
+<section id="overview">
+<h2>Overview</h2>
+{{#noHistory}}<p class="note" id="no-history">One <code>analyze</code> run, not a store: there are no nights to compare, so the last-night, 7- and 30-night rates and the trends are left out. The rate is over the whole run.</p>{{/noHistory}}
+<table id="overview-table">
+<thead><tr><th>rule</th><th>severity</th>{{#hasHistory}}<th class="num">last night</th><th class="num">last 7 nights</th><th class="num">last 30 nights</th>{{/hasHistory}}<th class="num">{{#hasHistory}}all nights{{/hasHistory}}{{#noHistory}}this run{{/noHistory}}</th><th class="num">sessions affected</th></tr></thead>
+<tbody>
+{{#overview}}
+<tr data-rule="{{rule}}"><td><a href="#rule-{{rule}}"><code>{{rule}}</code></a></td><td class="severity-{{severity}}">{{severity}}</td>{{#hasHistory}}<td class="num" data-window="last-night">{{#lastNight}}{{perThousand}}{{/lastNight}}{{^lastNight}}–{{/lastNight}}</td><td class="num" data-window="last-7">{{#last7}}{{perThousand}}{{/last7}}{{^last7}}–{{/last7}}</td><td class="num" data-window="last-30">{{#last30}}{{perThousand}}{{/last30}}{{^last30}}–{{/last30}}</td>{{/hasHistory}}<td class="num" data-window="all">{{overall.perThousand}}</td><td class="num count">{{overall.affected}} of {{overall.total}}</td></tr>
+{{/overview}}
+</tbody>
+</table>
+<p class="note">Sessions affected per 1,000 sessions. Last night is the UTC day on which most sessions of the latest run started; the 7- and 30-night windows end with it.</p>
+{{#hasHistory}}
+<h3>Trend per rule</h3>
+<div class="trend-grid">
+{{#overview}}
+{{#hasTrend}}
+<figure id="trend-{{rule}}">
+<figcaption><code>{{rule}}</code> per 1,000 sessions by day, {{trendFirst}} to {{trendLast}}</figcaption>
+{{{trendSVG}}}
+<details><summary>Numbers</summary>
+<table><thead><tr><th>day</th><th class="num">per 1,000</th><th class="num">affected</th><th class="num">sessions</th></tr></thead><tbody>
+{{#trendRows}}<tr><td>{{day}}</td>{{#rate}}<td class="num">{{perThousand}}</td><td class="num">{{affected}}</td><td class="num">{{total}}</td>{{/rate}}{{^rate}}<td class="num">–</td><td class="num">0</td><td class="num">0</td>{{/rate}}</tr>
+{{/trendRows}}
+</tbody></table>
+</details>
+</figure>
+{{/hasTrend}}
+{{/overview}}
+</div>
+{{/hasHistory}}
+</section>
+
+"""#####,
+        "releases": #####"""
+<section id="releases">
+<h2>Releases</h2>
+{{#releases}}
+{{#canCompare}}
+{{#hasComparisons}}
+<h3>Between consecutive versions{{#hasRegressions}}: <span class="verdict-worse">{{regressions}} regression(s)</span>{{/hasRegressions}}</h3>
+<table id="comparisons">
+<thead><tr><th>base → head</th><th>rule</th><th class="num">base</th><th class="num">head</th><th class="num">change</th><th>test</th><th class="num">p</th><th>verdict</th></tr></thead>
+<tbody>
+{{#comparisons}}
+<tr data-base="{{base}}" data-head="{{head}}" data-rule="{{rule}}"><td>{{base}} → {{head}}</td><td><code>{{rule}}</code></td><td class="num">{{baseRate}}</td><td class="num">{{headRate}}</td><td class="num">{{change}}</td><td>{{test}}</td><td class="num">{{pValue}}</td><td class="verdict-{{verdict}}">{{#isWorse}}▲ {{/isWorse}}{{#isBetter}}▼ {{/isBetter}}{{verdict}}</td></tr>
+{{/comparisons}}
+</tbody>
+</table>
+<p class="note">Rates per 1,000 sessions, as <code>hig-audit compare --base BASE --head HEAD</code> gives them; regressions first.</p>
+{{/hasComparisons}}
+{{^hasComparisons}}<p class="note">Only one app version: nothing to compare yet.</p>{{/hasComparisons}}
+{{/canCompare}}
+{{^canCompare}}<p class="note">Verdicts need the results store: run <code>hig-audit compare</code> on a store for them.</p>{{/canCompare}}
+{{#hasVersions}}
+<h3>Rate per app version</h3>
+<table id="version-rates">
+<thead><tr><th>rule</th>{{#versions}}<th class="num">{{version}}</th>{{/versions}}</tr></thead>
+<tbody>
+{{#rows}}
+<tr data-rule="{{rule}}"><td><code>{{rule}}</code></td>{{#cells}}<td class="num" data-version="{{version}}">{{#rate}}{{perThousand}}{{/rate}}{{^rate}}–{{/rate}}</td>{{/cells}}</tr>
+{{/rows}}
+</tbody>
+</table>
+{{#hasCharts}}
+<details><summary>Charts per rule</summary>
+<div class="trend-grid">
+{{#charts}}
+<figure><figcaption><code>{{rule}}</code> per 1,000 sessions by version (numbers in the table above)</figcaption>{{{svg}}}</figure>
+{{/charts}}
+</div>
+</details>
+{{/hasCharts}}
+{{/hasVersions}}
+{{/releases}}
+</section>
+
+"""#####,
+        "screens": #####"""
+<section id="screens">
+<h2>Worst screens per rule</h2>
+{{^hasWorstScreens}}<p class="note">No violation on any screen.</p>{{/hasWorstScreens}}
+<div class="trend-grid">
+{{#worstScreens}}
+<div>
+<h3><code>{{rule}}</code></h3>
+<table data-rule="{{rule}}"><thead><tr><th>screen</th><th class="num">sessions affected</th><th class="num">violations</th></tr></thead><tbody>
+{{#screens}}<tr><td class="mono">{{screen}}</td><td class="num">{{sessionsAffected}}</td><td class="num">{{violations}}</td></tr>
+{{/screens}}
+</tbody></table>
+</div>
+{{/worstScreens}}
+</div>
+</section>
+
+"""#####,
+        "examples": #####"""
+<section id="examples">
+<h2>Examples</h2>
+<p class="note">The {{examplesPerRule}} most recent violations of each rule, with the log file and line they come from.
+{{#csvLink}}All of them: <a href="{{csvLink}}" id="csv-link">the violations table (CSV)</a>.{{/csvLink}}
+{{^csvLink}}All of them: <code>hig-audit export</code> or <code>--out</code> writes the violations table as CSV.{{/csvLink}}</p>
+{{#examples}}
+<h3 id="rule-{{rule}}"><code>{{rule}}</code>: {{shown}} of {{total}}</h3>
+<table data-rule="{{rule}}"><thead><tr><th>time (UTC)</th><th>session</th><th>device</th><th>version</th><th>screen</th><th>detail</th><th>source</th></tr></thead><tbody>
+{{#violations}}<tr><td class="mono">{{time}}</td><td class="mono">{{session}}</td><td>{{device}}</td><td>{{appVersion}}</td><td class="mono">{{screen}}</td><td>{{detail}}</td><td class="mono">{{source}}</td></tr>
+{{/violations}}
+</tbody></table>
+{{#hasMore}}<p class="note">{{#csvLink}}<a href="{{csvLink}}">All {{total}} in the CSV export.</a>{{/csvLink}}{{^csvLink}}{{total}} in all; the CSV export has every one.{{/csvLink}}</p>{{/hasMore}}
+{{/examples}}
+</section>
+
+"""#####,
+        "health": #####"""
+<section id="health">
+<h2>Input health</h2>
+{{#health}}
+{{^hasRows}}<p class="note">No run yet.</p>{{/hasRows}}
+{{#hasChart}}
+<figure id="health-chart">
+<figcaption>Events read per run, oldest first (numbers in the table below)</figcaption>
+{{{svg}}}
+</figure>
+{{/hasChart}}
+{{#hasRows}}
+<table id="health-table">
+<thead><tr><th>run</th><th>finished (UTC)</th><th class="num">files</th><th class="num">events</th><th class="num">malformed lines</th><th class="num">late events</th><th class="num">duplicate events</th><th class="num">faults</th></tr></thead>
+<tbody>
+{{#rows}}<tr><td>{{label}}</td><td class="mono">{{finished}}</td><td class="num">{{files}}</td><td class="num">{{events}}</td><td class="num{{#hasProblems}} verdict-worse{{/hasProblems}}">{{malformedLines}}</td><td class="num">{{lateEvents}}</td><td class="num">{{duplicateEvents}}</td><td class="num">{{faults}}</td></tr>
+{{/rows}}
+</tbody>
+</table>
+<p class="note">Counted as the <code>ingest</code> table counts them (<code>hig-audit query --run N --table ingest</code>); late events arrived after their session had closed.</p>
+{{/hasRows}}
+{{/health}}
+</section>
+
+"""#####,
+        "catalogue": #####"""
+<section id="catalogue">
+<h2>The rules</h2>
+{{#catalogue}}
+<h3 id="catalogue-{{rule}}"><code>{{rule}}</code>: {{name}} <span class="severity-{{severity}}">({{severity}})</span></h3>
+<p>{{summary}}</p>
+<p><strong>Guideline:</strong> {{guideline}}</p>
+<blockquote>{{quote}}</blockquote>
+{{#hasParameters}}
+<table><thead><tr><th>parameter</th><th class="num">default</th><th>meaning</th></tr></thead><tbody>
+{{#parameters}}<tr><td><code>{{name}}</code></td><td class="num">{{value}}</td><td>{{summary}}</td></tr>
+{{/parameters}}
+</tbody></table>
+{{/hasParameters}}
+{{/catalogue}}
+</section>
+
+"""#####,
+    ]
+}

@@ -1,0 +1,204 @@
+import GRDB
+import HIGAuditCore
+import HIGAuditStore
+
+/// The dashboard of a results store. Every rate is a row of `StoreQuery.grouped` (what `query
+/// --group-by` prints) and every verdict a row of `ReleaseComparison.table` (what `compare` prints),
+/// read from one snapshot; nothing here computes a statistic of its own.
+public enum StoreDashboard {
+    /// How many trend points a rule's chart shows at most: the nights of the longest window. Each day
+    /// more costs a share of a full pass over the violations (a `COUNT(DISTINCT session)` per day).
+    public static let trendDays = 30
+    /// How many runs the input-health table lists (the latest).
+    public static let healthRuns = 90
+    public static let examplesPerRule = 10
+    public static let screensPerRule = 5
+
+    public static func model(
+        _ db: Database, source: String, generatedAt: Int64, csvLink: String? = nil
+    ) throws -> DashboardModel {
+        let rules = try rulesWithSeverity(db)
+        let catalogue = rules.compactMap { RuleRegistry.description(of: $0.rule) }.map(CatalogueEntry.init)
+        guard let lastMidnight = try lastNight(db) else {
+            return DashboardModel(
+                source: source, generatedAt: TimestampFormatter.rfc3339(generatedAt), hasHistory: true, isEmpty: true,
+                lastDay: nil, overview: [], trendDays: [], releases: .none, worstScreens: [], examples: [],
+                examplesPerRule: examplesPerRule, health: try health(db), catalogue: catalogue, csvLink: csvLink)
+        }
+        let overall = try rates(db, selection: .everything)
+        let lastNight = try rates(db, days: 1, endingAt: lastMidnight)
+        let last7 = try rates(db, days: 7, endingAt: lastMidnight)
+        let last30 = try rates(db, days: 30, endingAt: lastMidnight)
+        let (days, trend) = try trend(db, endingAt: lastMidnight)
+        let overview = rules.map { rule, severity in
+            RuleOverview(
+                rule: rule, severity: severity,
+                overall: overall[rule] ?? Rate(affected: "0", total: "0", perThousand: "0.00"),
+                lastNight: lastNight[rule], last7: last7[rule], last30: last30[rule],
+                trend: days.map { trend[[$0, rule]] })
+        }
+        let violationCounts = try Dictionary(
+            uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT rule, COUNT(*) FROM violations GROUP BY rule")
+                .map { ($0[0] as String, $0[1] as Int64) })
+        return DashboardModel(
+            source: source, generatedAt: TimestampFormatter.rfc3339(generatedAt), hasHistory: true, isEmpty: false,
+            lastDay: DayArithmetic.day(lastMidnight), overview: overview, trendDays: days,
+            releases: try releases(db, rules: rules.map(\.rule)), worstScreens: try worstScreens(db, rules: rules.map(\.rule)),
+            examples: try examples(db, rules: rules.map(\.rule), counts: violationCounts), examplesPerRule: examplesPerRule,
+            health: try health(db), catalogue: catalogue, csvLink: csvLink)
+    }
+
+    /// The midnight (UTC) of "last night": the day on which most of the sessions closed by the latest
+    /// run that closed any started (the latest day among equals). A run at 02:30 closes yesterday's
+    /// sessions and a few of today's first minutes; a backfill closes its whole range at once, and its
+    /// last night is then its busiest day, not the few minutes past its last midnight. Nil without sessions.
+    static func lastNight(_ db: Database) throws -> Int64? {
+        try Int64.fetchOne(
+            db,
+            sql: """
+                SELECT first_ts / 86400000 * 86400000 AS midnight FROM sessions
+                WHERE run_id = (SELECT MAX(run_id) FROM sessions)
+                GROUP BY midnight ORDER BY COUNT(*) DESC, midnight DESC LIMIT 1
+                """)
+    }
+
+    static func rulesWithSeverity(_ db: Database) throws -> [(rule: String, severity: String)] {
+        try Row.fetchAll(db, sql: "SELECT rule, severity FROM rules ORDER BY rule").map { ($0["rule"], $0["severity"]) }
+    }
+
+    /// `query --group-by rule --since (midnight − days + 1) --until (midnight + 1 day)`.
+    static func rates(_ db: Database, days: Int64, endingAt midnight: Int64) throws -> [String: Rate] {
+        let since = midnight - (days - 1) * ComparisonSide.dayMs
+        let selection = StoreSelection(filter: TableFilter(since: since, until: midnight + ComparisonSide.dayMs))
+        return try rates(db, selection: selection)
+    }
+
+    static func rates(_ db: Database, selection: StoreSelection) throws -> [String: Rate] {
+        let table = try StoreQuery.grouped(db, by: [.rule], selection: selection)
+        var rates: [String: Rate] = [:]
+        for row in table.rows { rates[row[0].plainText] = Rate(row, from: 2) }
+        return rates
+    }
+
+    /// `query --group-by day --group-by rule` over the last `trendDays` days: per (day, rule).
+    static func trend(_ db: Database, endingAt midnight: Int64) throws -> (days: [String], rates: [[String]: Rate]) {
+        let since = midnight - Int64(trendDays - 1) * ComparisonSide.dayMs
+        let selection = StoreSelection(filter: TableFilter(since: since, until: midnight + ComparisonSide.dayMs))
+        let table = try StoreQuery.grouped(db, by: [.day, .rule], selection: selection)
+        var rates: [[String]: Rate] = [:]
+        var days: [String] = []
+        for row in table.rows {
+            let day = row[0].plainText
+            if days.last != day { days.append(day) }
+            rates[[day, row[1].plainText]] = Rate(row, from: 3)
+        }
+        return (days, rates)
+    }
+
+    /// `query --group-by app_version --group-by rule`, and `compare --base A --head B` for each two
+    /// consecutive versions (sessions without a version left out of the comparisons).
+    static func releases(_ db: Database, rules: [String]) throws -> Releases {
+        let table = try StoreQuery.grouped(db, by: [.appVersion, .rule], selection: .everything)
+        var versions: [String] = []
+        var byKey: [[String]: Rate] = [:]
+        for row in table.rows {
+            let version = row[0].plainText
+            if versions.last != version { versions.append(version) }
+            byKey[[version, row[1].plainText]] = Rate(row, from: 3)
+        }
+        let rates = rules.map { rule in (rule: rule, byVersion: versions.map { byKey[[$0, rule]] }) }
+        let named = versions.filter { !$0.isEmpty }
+        var comparisons: [Comparison] = []
+        for (base, head) in zip(named, named.dropFirst()) {
+            let compared = try ReleaseComparison.table(db, base: .version(base), head: .version(head))
+            comparisons += compared.rows.map { Comparison(base: base, head: head, row: $0, columns: compared) }
+        }
+        let order = ["worse": 0, "better": 1, "noise": 2]
+        comparisons = comparisons.enumerated().sorted { a, b in
+            let x = order[a.element.verdict] ?? 3, y = order[b.element.verdict] ?? 3
+            return x != y ? x < y : a.offset < b.offset
+        }.map(\.element)
+        return Releases(versions: versions, rates: rates, comparisons: comparisons)
+    }
+
+    /// `query --group-by rule --group-by screen`: each rule's screens with the most sessions affected
+    /// (then violations, then screen name).
+    static func worstScreens(_ db: Database, rules: [String]) throws -> [RuleScreens] {
+        let table = try StoreQuery.grouped(db, by: [.rule, .screen], selection: .everything)
+        var byRule: [String: [ScreenCount]] = [:]
+        for row in table.rows {
+            byRule[row[0].plainText, default: []].append(
+                ScreenCount(screen: row[1].plainText, violations: row[2].plainText, sessionsAffected: row[3].plainText))
+        }
+        return rules.compactMap { rule in
+            guard let screens = byRule[rule] else { return nil }
+            let worst = screens.sorted { a, b in
+                let x = Int64(a.sessionsAffected) ?? 0, y = Int64(b.sessionsAffected) ?? 0
+                if x != y { return x > y }
+                let v = Int64(a.violations) ?? 0, w = Int64(b.violations) ?? 0
+                if v != w { return v > w }
+                return a.screen.utf8.lexicographicallyPrecedes(b.screen.utf8)
+            }
+            return RuleScreens(rule: rule, screens: Array(worst.prefix(screensPerRule)))
+        }
+    }
+
+    /// The latest `examplesPerRule` violations of each rule (by `start_ts`, then insertion). A common
+    /// rule is found fastest walking the time index back from the end; a rare one through the rule index.
+    static func examples(_ db: Database, rules: [String], counts: [String: Int64]) throws -> [RuleExamples] {
+        let total = counts.values.reduce(0, +)
+        return try rules.compactMap { rule in
+            guard let count = counts[rule], count > 0 else { return nil }
+            let index = count * 50 >= total ? "violations_by_start" : "violations_by_rule"
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT v.session, v.device, v.app_version, v.screen, v.start_ts, v.detail, v.source_line,
+                        COALESCE(f.display_path, '?') AS path
+                    FROM violations v INDEXED BY \(index) LEFT JOIN input_files f ON f.id = v.source_file
+                    WHERE v.rule = ? ORDER BY v.start_ts DESC, v.id DESC LIMIT ?
+                    """,
+                arguments: [rule, examplesPerRule])
+            let examples = rows.map { row in
+                Example(
+                    session: row["session"], device: row["device"], appVersion: row["app_version"], screen: row["screen"],
+                    time: TimestampFormatter.rfc3339(row["start_ts"]), detail: row["detail"],
+                    source: (row["path"] as String) + ":" + String(row["source_line"] as Int64))
+            }
+            return RuleExamples(rule: rule, total: count, violations: examples)
+        }
+    }
+
+    /// The ingest counters of the latest `healthRuns` runs, newest first, as `query --run N --table ingest`
+    /// gives them.
+    static func health(_ db: Database) throws -> [NightHealth] {
+        let runs = try Row.fetchAll(db, sql: "SELECT id, finished_at FROM runs ORDER BY id DESC LIMIT ?", arguments: [healthRuns])
+        return try runs.map { row in
+            let id: Int64 = row["id"]
+            return NightHealth(
+                label: "run \(id)", finished: TimestampFormatter.rfc3339(row["finished_at"]),
+                statistics: try StoredTables.ingest(db, runs: [id]))
+        }
+    }
+}
+
+extension Rate {
+    /// The `sessions_affected`, `sessions_total` and `rate_per_1000_sessions` cells of a `grouped` row.
+    init(_ row: [TableCell], from index: Int) {
+        self.init(affected: row[index].plainText, total: row[index + 1].plainText, perThousand: row[index + 2].plainText)
+    }
+}
+
+extension Comparison {
+    init(base: String, head: String, row: [TableCell], columns table: HIGAuditCore.Table) {
+        func cell(_ name: String) -> String { table.columnIndex(named: name).map { row[$0].plainText } ?? "" }
+        self.init(
+            base: base, head: head, rule: cell("rule"), baseRate: cell("base_rate_per_1000"), headRate: cell("head_rate_per_1000"),
+            change: cell("change_per_1000"), test: cell("test"), pValue: cell("p_value"), verdict: cell("verdict"))
+    }
+}
+
+/// UTC days of millisecond timestamps.
+enum DayArithmetic {
+    static func day(_ midnight: Int64) -> String { String(TimestampFormatter.rfc3339(midnight).prefix(10)) }
+}

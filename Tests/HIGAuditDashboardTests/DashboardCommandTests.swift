@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+
+/// `hig-audit dashboard`, `analyze --dashboard` and `nightly --dashboard` as a user runs them.
+@Suite(.serialized)
+struct DashboardCommandTests {
+    @Test func pageShowsTheNumbersQueryAndComparePrint() throws {
+        let sample = try SampleStore.get()
+        let out = sample.directory.appendingPathComponent("page-\(UUID().uuidString)").path
+        let result = try HigAudit.run(["dashboard", "--store", sample.store, "--out", out, "--csv-link", "../tables/violations.csv"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let html = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        let problems = try CommandNumbers.mismatches(page: html, store: sample.store)
+        #expect(problems.isEmpty, "\(problems.prefix(20).joined(separator: "\n"))")
+        #expect(html.contains(#"href="../tables/violations.csv""#))
+        // Every chart is a figure with a caption; the page asks nothing of the network.
+        #expect(PageText.all("(<figure)", in: html).count == PageText.all("(<figcaption)", in: html).count)
+        #expect(PageText.all("(<svg)", in: html).count >= 3)
+        #expect(!html.contains("<script"))
+        #expect(!html.contains("http://") && !html.contains("https://"))
+    }
+
+    @Test func rerunReplacesThePageAndLeavesNoStagingDirectory() throws {
+        let sample = try SampleStore.get()
+        let parent = try HigAudit.temporaryDirectory()
+        let out = parent.appendingPathComponent("site").path
+        for _ in 0..<2 {
+            let result = try HigAudit.run(["dashboard", "--store", sample.store, "--out", out])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path) == ["site"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out) == ["index.html"])
+    }
+
+    @Test func emptyStoreSaysThereIsNoDataYet() throws {
+        let directory = try HigAudit.temporaryDirectory()
+        let store = directory.appendingPathComponent("empty.sqlite").path
+        // A run over an empty log file commits a run and closes no session.
+        let log = directory.appendingPathComponent("empty.ndjson").path
+        FileManager.default.createFile(atPath: log, contents: Data())
+        let nightly = try HigAudit.run(["nightly", "--store", store, "--quiet", log])
+        #expect([0, 3].contains(nightly.status), "\(nightly.stderr)")
+        let out = directory.appendingPathComponent("page").path
+        let result = try HigAudit.run(["dashboard", "--store", store, "--out", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        let html = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        #expect(html.contains(#"id="no-data""#))
+        #expect(html.contains("There is no data yet"))
+        #expect(html.contains(#"id="catalogue""#))
+    }
+
+    @Test func aFileThatIsNotAStoreIsRefused() throws {
+        let directory = try HigAudit.temporaryDirectory()
+        let notAStore = directory.appendingPathComponent("notes.txt").path
+        try "not a database".write(toFile: notAStore, atomically: true, encoding: .utf8)
+        let out = directory.appendingPathComponent("page").path
+        let result = try HigAudit.run(["dashboard", "--store", notAStore, "--out", out])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("hig-audit: error: cannot open the store \(notAStore)"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test func aStoreOfAnotherSchemaVersionIsRefused() throws {
+        let sample = try SampleStore.get()
+        let directory = try HigAudit.temporaryDirectory()
+        let store = directory.appendingPathComponent("later.sqlite").path
+        try FileManager.default.copyItem(atPath: sample.store, toPath: store)
+        let insert = try HigAudit.shell([
+            "python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"INSERT INTO grdb_migrations VALUES ('v2')\"); c.commit()",
+            store,
+        ])
+        #expect(insert.status == 0, "\(insert.stderr)")
+        let result = try HigAudit.run(["dashboard", "--store", store, "--out", directory.appendingPathComponent("page").path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("has a schema this version of hig-audit does not know (migrations v2)"), "\(result.stderr)")
+    }
+
+    @Test func anUnwritableOutFailsBeforeTheStoreIsRead() throws {
+        let directory = try HigAudit.temporaryDirectory()
+        let file = directory.appendingPathComponent("a-file").path
+        try "x".write(toFile: file, atomically: true, encoding: .utf8)
+        // The store does not exist: the error is about --out, so nothing was read first.
+        let missingStore = directory.appendingPathComponent("missing.sqlite").path
+        for out in [file, directory.appendingPathComponent("no/such/parent").path, directory.path] {
+            let result = try HigAudit.run(["dashboard", "--store", missingStore, "--out", out])
+            #expect(result.status == 1, "\(out)")
+            #expect(result.stderr.contains("cannot write the dashboard to"), "\(result.stderr)")
+        }
+    }
+
+    @Test func analyzeDashboardShowsOneRunWithoutHistory() throws {
+        let directory = try HigAudit.temporaryDirectory()
+        let page = directory.appendingPathComponent("page").path
+        let tables = directory.appendingPathComponent("tables").path
+        let result = try HigAudit.run(["analyze", "SampleLogs/night-2026-11-20/2026-11-20/1800", "--out", tables, "--dashboard", page])
+        #expect([0, 3].contains(result.status), "\(result.stderr)")
+        let html = try String(contentsOfFile: page + "/index.html", encoding: .utf8)
+        #expect(html.contains(#"id="no-history""#))
+        #expect(html.contains(#"href="../tables/violations.csv""#))
+        // Each rule's rate is summary's sessions_affected per 1,000 sessions_total.
+        let summary = try HigAudit.run(["analyze", "SampleLogs/night-2026-11-20/2026-11-20/1800", "--table", "summary", "--format", "csv", "--quiet"])
+        for row in SimpleCSV.rows(summary.stdout) {
+            let rule = row["rule"] ?? "", affected = Int64(row["sessions_affected"] ?? "") ?? -1, total = Int64(row["sessions_total"] ?? "") ?? -1
+            let shown = PageText.first(#"<tr data-rule="\#(rule)">.*?data-window="all">([^<]*)</td><td class="num count">([^<]*)</td>"#, in: html)
+            let count = PageText.first(#"<tr data-rule="\#(rule)">.*?<td class="num count">([^<]*)</td>"#, in: html)
+            #expect(count == "\(affected) of \(total)", "\(rule)")
+            let expected = total == 0 ? 0 : Double(affected) * 1000 / Double(total)
+            #expect(abs((Double(shown ?? "") ?? -1) - expected) <= 0.005, "\(rule): \(shown ?? "nothing") vs \(expected)")
+        }
+    }
+
+    @Test func nightlyDashboardIsCheckedBeforeTheRunAndWrittenAfterIt() throws {
+        let directory = try HigAudit.temporaryDirectory()
+        let store = directory.appendingPathComponent("results.sqlite").path
+        let file = directory.appendingPathComponent("a-file").path
+        try "x".write(toFile: file, atomically: true, encoding: .utf8)
+        let refused = try HigAudit.run(["nightly", "--store", store, "--dashboard", file, "SampleLogs/night-2026-11-20/2026-11-20/1800"])
+        #expect(refused.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: store), "nothing is committed when --dashboard cannot be written")
+
+        let page = directory.appendingPathComponent("page").path
+        let run = try HigAudit.run(["nightly", "--store", store, "--quiet", "--close-open", "--dashboard", page, "SampleLogs/night-2026-11-20/2026-11-20/1800"])
+        #expect([0, 3].contains(run.status), "\(run.stderr)")
+        let html = try String(contentsOfFile: page + "/index.html", encoding: .utf8)
+        #expect(try CommandNumbers.mismatches(page: html, store: store).filter { !$0.contains("fewer than two") }.isEmpty)
+    }
+
+    @Test func templatesDirectoryReplacesTemplatesByName() throws {
+        let sample = try SampleStore.get()
+        let directory = try HigAudit.temporaryDirectory()
+        let templates = directory.appendingPathComponent("templates")
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        try "body { background: rebeccapurple; }\n".write(to: templates.appendingPathComponent("style.mustache"), atomically: true, encoding: .utf8)
+        let out = directory.appendingPathComponent("page").path
+        let result = try HigAudit.run(["dashboard", "--store", sample.store, "--out", out, "--templates", templates.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let html = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        #expect(html.contains("rebeccapurple"))
+        #expect(html.contains(#"id="overview""#))
+
+        try "{{#broken}}".write(to: templates.appendingPathComponent("health.mustache"), atomically: true, encoding: .utf8)
+        let broken = try HigAudit.run(["dashboard", "--store", sample.store, "--out", out, "--templates", templates.path])
+        #expect(broken.status == 1)
+        #expect(broken.stderr.contains("health.mustache"), "\(broken.stderr)")
+
+        try FileManager.default.removeItem(at: templates.appendingPathComponent("health.mustache"))
+        try "x".write(to: templates.appendingPathComponent("sidebar.mustache"), atomically: true, encoding: .utf8)
+        let unknown = try HigAudit.run(["dashboard", "--store", sample.store, "--out", out, "--templates", templates.path])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("sidebar.mustache is not a template of the dashboard"), "\(unknown.stderr)")
+    }
+}
