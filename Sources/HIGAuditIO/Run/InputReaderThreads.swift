@@ -4,8 +4,10 @@ import HIGAuditCore
 /// One input given to a reader thread, and the channel its batches come back through.
 final class InputInFlight: @unchecked Sendable {
     let read: FileRead
-    /// Bounded: a reader thread ahead of the run's thread waits, holding at most this many batches.
-    let messages = BlockingChannel<InputMessage>(capacity: 8)
+    /// Bounded: a reader thread ahead of the run's thread waits, holding at most this many batches
+    /// (about 13 MB of events). Fewer leave a large file's reader waiting for the one before it to be
+    /// taken; more cost memory and gain nothing (Tests/Benchmarks/README.md).
+    let messages = BlockingChannel<InputMessage>(capacity: 64)
 
     init(_ read: FileRead) { self.read = read }
 }
