@@ -9,6 +9,12 @@ extension InputReader {
     ///     every input a thread reads. A decoder made and freed per file left holes in the heap that
     ///     the engine's long-lived session buffers filled.
     ///   - progress: called every few thousand lines with the decompressed bytes read in this input.
+    ///
+    /// Specialised for the engine and the reader threads' batches, so that the reading loop calls the
+    /// sink and the target directly: reached from a generic class (`RunPipeline`) or from another
+    /// module (the nightly job), the generic body would run unspecialised.
+    @_specialize(where Target == SessionEngine)
+    @_specialize(where Target == EventBatcher)
     func read<Target: EventTarget>(
         _ input: FileRead, into target: Target, decoder: inout EventDecoder?,
         progress: ((Int64) -> Void)? = nil, diagnostic: @escaping (Diagnostic) -> Void
