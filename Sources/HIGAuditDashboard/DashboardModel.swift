@@ -146,6 +146,22 @@ public struct RuleScreens: Sendable, Equatable {
         self.rule = rule
         self.screens = screens
     }
+
+    /// Each rule's `count` screens with the most sessions affected, then violations, then screen name:
+    /// one order for the store's page and for one run's.
+    static func worst(_ byRule: [String: [ScreenCount]], rules: [String], count: Int) -> [RuleScreens] {
+        rules.compactMap { rule in
+            guard let screens = byRule[rule] else { return nil }
+            let worst = screens.sorted { a, b in
+                let x = Int64(a.sessionsAffected) ?? 0, y = Int64(b.sessionsAffected) ?? 0
+                if x != y { return x > y }
+                let v = Int64(a.violations) ?? 0, w = Int64(b.violations) ?? 0
+                if v != w { return v > w }
+                return a.screen.utf8.lexicographicallyPrecedes(b.screen.utf8)
+            }
+            return RuleScreens(rule: rule, screens: Array(worst.prefix(count)))
+        }
+    }
 }
 
 public struct ScreenCount: Sendable, Equatable {

@@ -54,17 +54,7 @@ public enum RunDashboard {
             byRule[row[1].plainText, default: []].append(
                 ScreenCount(screen: row[0].plainText, violations: row[3].plainText, sessionsAffected: row[4].plainText))
         }
-        return rules.compactMap { rule in
-            guard let screens = byRule[rule] else { return nil }
-            let worst = screens.sorted { a, b in
-                let x = Int64(a.sessionsAffected) ?? 0, y = Int64(b.sessionsAffected) ?? 0
-                if x != y { return x > y }
-                let v = Int64(a.violations) ?? 0, w = Int64(b.violations) ?? 0
-                if v != w { return v > w }
-                return a.screen.utf8.lexicographicallyPrecedes(b.screen.utf8)
-            }
-            return RuleScreens(rule: rule, screens: Array(worst.prefix(StoreDashboard.screensPerRule)))
-        }
+        return RuleScreens.worst(byRule, rules: rules, count: StoreDashboard.screensPerRule)
     }
 
     /// The latest violations of each rule by `start_ts` (ties: the later row of the SPEC order).

@@ -130,17 +130,7 @@ public enum StoreDashboard {
             byRule[row[0].plainText, default: []].append(
                 ScreenCount(screen: row[1].plainText, violations: row[2].plainText, sessionsAffected: row[3].plainText))
         }
-        return rules.compactMap { rule in
-            guard let screens = byRule[rule] else { return nil }
-            let worst = screens.sorted { a, b in
-                let x = Int64(a.sessionsAffected) ?? 0, y = Int64(b.sessionsAffected) ?? 0
-                if x != y { return x > y }
-                let v = Int64(a.violations) ?? 0, w = Int64(b.violations) ?? 0
-                if v != w { return v > w }
-                return a.screen.utf8.lexicographicallyPrecedes(b.screen.utf8)
-            }
-            return RuleScreens(rule: rule, screens: Array(worst.prefix(screensPerRule)))
-        }
+        return RuleScreens.worst(byRule, rules: rules, count: screensPerRule)
     }
 
     /// The latest `examplesPerRule` violations of each rule (by `start_ts`, then insertion). A common
