@@ -51,6 +51,7 @@ dashboard_templates="$(value dashboard_templates)"
 [ "$(value quiet)" = "true" ] && args+=(--quiet)
 [ "$(value verbose)" = "true" ] && args+=(--verbose)
 idle_runs="$(value idle_runs)"; [ -n "$idle_runs" ] && args+=(--idle-runs "$idle_runs")
+jobs="$(value jobs)"; [ -n "$jobs" ] && args+=(--jobs "$jobs")
 for input in "${inputs[@]}"; do args+=("$(absolute "$input")"); done
 
 # One run at a time: a second run waits for no one, it just leaves.
