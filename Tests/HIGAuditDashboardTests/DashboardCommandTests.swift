@@ -37,7 +37,7 @@ struct DashboardCommandTests {
         let store = directory.appendingPathComponent("empty.sqlite").path
         // A run over an empty log file commits a run and closes no session.
         let log = directory.appendingPathComponent("empty.ndjson").path
-        FileManager.default.createFile(atPath: log, contents: Data())
+        _ = FileManager.default.createFile(atPath: log, contents: Data())
         let nightly = try HigAudit.run(["nightly", "--store", store, "--quiet", log])
         #expect([0, 3].contains(nightly.status), "\(nightly.stderr)")
         let out = directory.appendingPathComponent("page").path

@@ -37,11 +37,7 @@ public final class AuditRun {
     }
 
     /// Everything counted so far: the reader's, the decoder's and the engine's part of the ingest table.
-    public var statistics: IngestStatistics {
-        var merged = pipeline.statistics
-        merged.takeEngineCounters(from: engine.statistics)
-        return merged
-    }
+    public var statistics: IngestStatistics { pipeline.statistics(with: engine) }
 
     /// Counts a problem found before reading (see `RunPipeline.recordUnreadable`).
     public func recordUnreadable(_ diagnostic: Diagnostic) {
@@ -55,14 +51,7 @@ public final class AuditRun {
     public func read(
         _ sources: some Sequence<InputSource>, stopAfter: (IngestStatistics) -> Bool = { _ in false }
     ) -> Bool {
-        do {
-            try pipeline.read(sources, files: files) { _, _ in
-                if stopAfter(statistics) { throw StopReading() }
-            }
-            return false
-        } catch {
-            return true
-        }
+        pipeline.read(sources, files: files, stoppingAfter: { _ in stopAfter(statistics) })
     }
 
     /// Reads one input to its end.
@@ -79,9 +68,6 @@ public final class AuditRun {
         return box.accumulator
     }
 }
-
-/// Thrown by a run's `conclude` to stop reading after an input.
-struct StopReading: Error {}
 
 /// Lets the engine's report closure add to the accumulator the run hands out at the end.
 private final class AccumulatorBox {

@@ -58,6 +58,32 @@ public final class RunPipeline<Target: EventTarget> {
         }
     }
 
+    /// Reads `sources` from their start, in order. `stopAfter` is asked after each with its index; true
+    /// stops the run there (`--strict`). Returns whether it stopped.
+    @discardableResult
+    public func read(
+        _ sources: some Sequence<InputSource>, files: RunFiles, stoppingAfter stopAfter: (Int) -> Bool
+    ) -> Bool {
+        var index = 0
+        do {
+            try read(sources, files: files) { _, _ in
+                defer { index += 1 }
+                if stopAfter(index) { throw StopReading() }
+            }
+            return false
+        } catch {
+            return true
+        }
+    }
+
+    /// Everything counted so far: the reader's and the decoder's part of the ingest table, and the
+    /// engine's from `engine`.
+    public func statistics(with engine: SessionEngine) -> IngestStatistics {
+        var merged = statistics
+        merged.takeEngineCounters(from: engine.statistics)
+        return merged
+    }
+
     /// Reads the inputs of `sources` from their start.
     public func read(_ sources: some Sequence<InputSource>, files: RunFiles, conclude: (FileRead, FileReadResult) throws -> Void = { _, _ in }) throws {
         var iterator = sources.makeIterator()
@@ -154,3 +180,6 @@ public final class RunPipeline<Target: EventTarget> {
         }
     }
 }
+
+/// Thrown by a run's `conclude` to stop reading after an input.
+struct StopReading: Error {}

@@ -37,11 +37,7 @@ public final class SessionTraceRun {
     }
 
     /// Everything counted so far, as `AuditRun.statistics`.
-    public var statistics: IngestStatistics {
-        var merged = pipeline.statistics
-        merged.takeEngineCounters(from: engine.statistics)
-        return merged
-    }
+    public var statistics: IngestStatistics { pipeline.statistics(with: engine) }
 
     /// Counts a problem found before reading (see `RunPipeline.recordUnreadable`).
     public func recordUnreadable(_ diagnostic: Diagnostic) {
@@ -52,16 +48,7 @@ public final class SessionTraceRun {
     /// returning true stops the run there (`--strict`). Returns whether it stopped.
     @discardableResult
     public func read(_ sources: [InputSource], afterEach: (Int) -> Bool = { _ in false }) -> Bool {
-        var index = 0
-        do {
-            try pipeline.read(sources, files: files) { _, _ in
-                defer { index += 1 }
-                if afterEach(index) { throw StopReading() }
-            }
-            return false
-        } catch {
-            return true
-        }
+        pipeline.read(sources, files: files, stoppingAfter: afterEach)
     }
 
     /// Reads one input to its end.
