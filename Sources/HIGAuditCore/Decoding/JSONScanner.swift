@@ -296,6 +296,21 @@ struct JSONScanner {
     ///   instructions a number.
     @inline(__always)
     mutating func scanNumber(value: inout Double) throws(MalformedLine) -> Bool {
+        if let scanned = JSONNumber.scan(base, from: pos, end: end) {
+            pos = scanned.end
+            value = scanned.value
+            return scanned.integer
+        }
+        // Not reached for a number `scan` reads; were it, NaN has the value read again (`JSONNumber.double`).
+        value = .nan
+        return try scanMalformedNumber()
+    }
+
+    /// Says why the literal at `pos` is not a number (`JSONNumber.scan` found none): the same grammar,
+    /// read again for the error's place.
+    @inline(never)
+    private mutating func scanMalformedNumber() throws(MalformedLine) -> Bool {
+        var value = 0.0
         var p = pos
         var integer = true
         let negative = base[p] == 0x2D
@@ -338,8 +353,9 @@ struct JSONScanner {
             value = .nan
         } else {
             value = JSONNumber.fastDouble(
-                mantissa: mantissa, digitCount: digitCount, fractionDigits: fractionDigits, negative: negative)
+                mantissa: mantissa, digitCount: digitCount, exponent: -fractionDigits, negative: negative)
         }
+        _ = value
         pos = p
         return integer
     }

@@ -73,11 +73,7 @@ struct LineShapes {
         /// Learning's scratch: Int32 per field (when its value last changed), then the fields in line order.
         static var changes: Int { 256 }
         static var members: Int { 392 }
-        /// Double: 10^0 to 10^15.
-        static var powersOfTen: Int { 432 }
-        /// UInt64: 10^0 to 10^7.
-        static var integerPowersOfTen: Int { 560 }
-        static var shapes: Int { 640 }
+        static var shapes: Int { 448 }
     }
 
     /// Offsets within one shape.
@@ -196,9 +192,7 @@ struct LineShapes {
                 && State.shifts + 8 * (Self.maxVariables + 1) <= State.carriedFrom
                 && State.carriedFromNext + 8 <= State.changes
                 && State.changes + 4 * EventField.count <= State.members
-                && State.members + EventField.count <= State.powersOfTen
-                && State.powersOfTen + 8 * 16 <= State.integerPowersOfTen
-                && State.integerPowersOfTen + 8 * 8 <= State.shapes
+                && State.members + EventField.count <= State.shapes && State.shapes % 64 == 0
                 && Shape.memberFields + EventField.count <= Shape.lines
                 && Shape.variableFields % 8 == 0 && Shape.eitherFields % 8 == 0 && Shape.memberMask % 8 == 0
                 && Shape.lineTextFields % 8 == 0
@@ -214,16 +208,6 @@ struct LineShapes {
         // The two scratch regions used through typed pointers.
         _ = (storage + State.shifts).bindMemory(to: Int.self, capacity: Self.maxVariables + 1)
         _ = (storage + State.changes).bindMemory(to: Int32.self, capacity: EventField.count)
-        var power = 1.0
-        for k in 0...15 {
-            storage.storeBytes(of: power, toByteOffset: State.powersOfTen &+ k &* 8, as: Double.self)
-            power *= 10
-        }
-        var integerPower: UInt64 = 1
-        for k in 0...7 {
-            storage.storeBytes(of: integerPower, toByteOffset: State.integerPowersOfTen &+ k &* 8, as: UInt64.self)
-            integerPower &*= 10
-        }
     }
 
     /// Frees the storage; the owner calls it exactly once.
@@ -463,7 +447,7 @@ struct LineShapes {
                     end: Int32(truncatingIfNeeded: end))
             } else if mode == Mode.number {
                 guard valueAt < count, base[valueAt] == 0x2D || JSONScanner.isDigit(base[valueAt]),
-                    let found = number(base, from: valueAt, count: count)
+                    let found = JSONNumber.scan(base, from: valueAt, end: count)
                 else { return Self.unmatched(shape, variablesFilled: i, fields: fields) }
                 end = found.end
                 fields[field] = FieldValue(
@@ -547,7 +531,7 @@ struct LineShapes {
             return found.quote &+ 1
         }
         guard base[start] == 0x2D || JSONScanner.isDigit(base[start]),
-            let found = number(base, from: start, count: count)
+            let found = JSONNumber.scan(base, from: start, end: count)
         else { return nil }
         fields[field] = FieldValue(
             kind: .number, flag: found.integer, start: Int32(truncatingIfNeeded: start),
@@ -578,127 +562,6 @@ struct LineShapes {
         do {
             let escaped = try scanner.scanStringBodyLoop()
             return (scanner.pos &- 1, escaped)
-        } catch {
-            return nil
-        }
-    }
-
-    /// A number's end, whether it is an integer and its value, exactly as the general scan reads them
-    /// (`JSONScanner.scanNumber(value:)`); nil if it is malformed.
-    ///
-    /// Plain decimals of up to 15 digits (a touch's `x` and `y`) are read here in one pass, with the
-    /// powers of ten from `State.powersOfTen`; anything else goes to the scanner.
-    /// With 16 bytes readable, runs of up to 7 digits are found and read 8 bytes at a time
-    /// (`digitRun`, `digitsValue`): the digit loops' exits, at a different place in every other value,
-    /// were mispredicted branches.
-    @inline(__always)
-    private func number(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> (end: Int, integer: Bool, value: Double)? {
-        let negative = base[start] == 0x2D
-        let integerStart = negative ? start &+ 1 : start
-        if count &- integerStart >= 16 {
-            let integerWord = UInt64(littleEndian: UnsafeRawPointer(base + integerStart).loadUnaligned(as: UInt64.self))
-            let integerDigits = Self.digitRun(integerWord)
-            let afterInteger = integerStart &+ integerDigits
-            // 1–7 digits, no leading zero; then a fraction of 1–7 digits, or none; no exponent.
-            if integerDigits > 0 && integerDigits < 8 && (integerDigits == 1 || base[integerStart] != 0x30) {
-                var mantissa = Self.digitsValue(integerWord, count: integerDigits)
-                var end = afterInteger
-                var fractionDigits = 0
-                var short = true
-                if base[afterInteger] == 0x2E {
-                    let fractionWord = UInt64(
-                        littleEndian: UnsafeRawPointer(base + (afterInteger &+ 1)).loadUnaligned(as: UInt64.self))
-                    fractionDigits = Self.digitRun(fractionWord)
-                    short = fractionDigits > 0 && fractionDigits < 8
-                    if short {
-                        let scale = storage.load(fromByteOffset: State.integerPowersOfTen &+ fractionDigits &* 8, as: UInt64.self)
-                        mantissa = mantissa &* scale
-                            &+ Self.digitsValue(fractionWord, count: fractionDigits)
-                        end = afterInteger &+ 1 &+ fractionDigits
-                    }
-                }
-                if short && base[end] | 0x20 != 0x65 {
-                    var value = Double(Int64(truncatingIfNeeded: mantissa))
-                    if fractionDigits > 0 {
-                        value /= storage.load(fromByteOffset: State.powersOfTen &+ fractionDigits &* 8, as: Double.self)
-                    }
-                    return (end, fractionDigits == 0, negative ? -value : value)
-                }
-            }
-        }
-        return numberByteByByte(base, from: start, count: count)
-    }
-
-    /// How many of the 8 bytes of `word` (lowest first) are ASCII digits before the first that is not; 8
-    /// when all are. A byte below `0` borrows from, and one above `9` may carry into, only the bytes
-    /// after it, so the first byte flagged is the first that is not a digit.
-    @inline(__always)
-    private static func digitRun(_ word: UInt64) -> Int {
-        let offset = word &- 0x3030_3030_3030_3030
-        let notDigit = (offset | (offset &+ 0x7676_7676_7676_7676)) & 0x8080_8080_8080_8080
-        return notDigit.trailingZeroBitCount &>> 3
-    }
-
-    /// The value of the first `count` (1–7) ASCII digits of `word`, lowest byte first: moved to the top
-    /// bytes (the bytes below become leading zeros), then pairs, fours and eights of digits combined.
-    @inline(__always)
-    private static func digitsValue(_ word: UInt64, count: Int) -> UInt64 {
-        var value = (word &<< UInt64(64 &- 8 &* count)) & 0x0F0F_0F0F_0F0F_0F0F
-        value = (value &* 2561) &>> 8
-        value = ((value & 0x00FF_00FF_00FF_00FF) &* 6_553_601) &>> 16
-        return ((value & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) &>> 32
-    }
-
-    /// `number` a byte at a time: near the end of what may be read, and for longer runs of digits.
-    @inline(never)
-    private func numberByteByByte(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> (end: Int, integer: Bool, value: Double)? {
-        let negative = base[start] == 0x2D
-        var p = negative ? start &+ 1 : start
-        let integerStart = p
-        var mantissa: UInt64 = 0
-        while p < count {
-            let digit = base[p] &- 0x30
-            if digit >= 10 { break }
-            mantissa = mantissa &* 10 &+ UInt64(digit)
-            p &+= 1
-        }
-        var digits = p &- integerStart
-        // No digit, or a leading zero: malformed, for the scanner to say so.
-        guard digits > 0, digits == 1 || base[integerStart] != 0x30 else { return nil }
-        var fractionDigits = 0
-        if p < count, base[p] == 0x2E {
-            p &+= 1
-            let fractionStart = p
-            while p < count {
-                let digit = base[p] &- 0x30
-                if digit >= 10 { break }
-                mantissa = mantissa &* 10 &+ UInt64(digit)
-                p &+= 1
-            }
-            fractionDigits = p &- fractionStart
-            guard fractionDigits > 0 else { return nil }
-            digits &+= fractionDigits
-        }
-        if digits > 15 || (p < count && base[p] | 0x20 == 0x65) {
-            return Self.generalNumber(base, from: start, count: count)
-        }
-        // As `JSONNumber.fastDouble`: below 2^53, so exact, and one correctly rounded division.
-        var value = Double(Int64(truncatingIfNeeded: mantissa))
-        if fractionDigits > 0 {
-            value /= storage.load(fromByteOffset: State.powersOfTen &+ fractionDigits &* 8, as: Double.self)
-        }
-        return (p, fractionDigits == 0, negative ? -value : value)
-    }
-
-    /// `number` for exponents and long mantissas.
-    @inline(never)
-    private static func generalNumber(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> (end: Int, integer: Bool, value: Double)? {
-        var scanner = JSONScanner(base: base, count: count)
-        scanner.pos = start
-        var value = 0.0
-        do {
-            let integer = try scanner.scanNumber(value: &value)
-            return (scanner.pos, integer, value)
         } catch {
             return nil
         }
