@@ -42,6 +42,8 @@ struct LineShapes {
     /// Longer lines are not learned: a shape keeps a copy of its line.
     static let maxLineLength = 1024
     static let maxVariables = 16
+    /// Lines with more unread scalar members than this are not learned.
+    static let maxUnreadValues = 8
 
     /// One allocation: the state words, the most-recently-used order, the shifts scratch, then the
     /// shapes at a fixed stride, each laid out as `Shape` says.
@@ -73,7 +75,10 @@ struct LineShapes {
         /// Learning's scratch: Int32 per field (when its value last changed), then the fields in line order.
         static var changes: Int { 256 }
         static var members: Int { 392 }
-        static var shapes: Int { 448 }
+        /// Learning's scratch: Int32 pairs, where the values of the line's unread scalar members start
+        /// and end (`unreadValues`), at most `maxUnreadValues`.
+        static var unreadValues: Int { 432 }
+        static var shapes: Int { 512 }
     }
 
     /// Offsets within one shape.
@@ -144,7 +149,13 @@ struct LineShapes {
         static var number: UInt8 { 1 }
         /// A string or a number: the quotes are part of the value, not of the runs around it.
         static var either: UInt8 { 2 }
+        /// The value of a member no field reads (a writer's own sequence number, say): any valid JSON
+        /// value, quotes included, validated and skipped; its field byte is `unreadField`.
+        static var skip: UInt8 { 3 }
     }
+
+    /// The field byte of a `Mode.skip` value, which fills no field.
+    private static let unreadField: UInt8 = 0xFF
 
     private static let blockLines = 256
     /// A value that changed within this many lines of a shape stays variable when the shape is
@@ -192,7 +203,8 @@ struct LineShapes {
                 && State.shifts + 8 * (Self.maxVariables + 1) <= State.carriedFrom
                 && State.carriedFromNext + 8 <= State.changes
                 && State.changes + 4 * EventField.count <= State.members
-                && State.members + EventField.count <= State.shapes && State.shapes % 64 == 0
+                && State.members + EventField.count <= State.unreadValues
+                && State.unreadValues + 8 * Self.maxUnreadValues <= State.shapes && State.shapes % 64 == 0
                 && Shape.memberFields + EventField.count <= Shape.lines
                 && Shape.variableFields % 8 == 0 && Shape.eitherFields % 8 == 0 && Shape.memberMask % 8 == 0
                 && Shape.lineTextFields % 8 == 0
@@ -454,8 +466,12 @@ struct LineShapes {
                     kind: .number, flag: found.integer, start: Int32(truncatingIfNeeded: valueAt),
                     end: Int32(truncatingIfNeeded: end))
                 numbers[field] = found.value
-            } else {
+            } else if mode == Mode.either {
                 guard let valueEnd = readEither(base, at: valueAt, count: count, field: field, fields: fields, numbers: numbers)
+                else { return Self.unmatched(shape, variablesFilled: i, fields: fields) }
+                end = valueEnd
+            } else {
+                guard let valueEnd = Self.unreadValueEnd(base, at: valueAt, count: count)
                 else { return Self.unmatched(shape, variablesFilled: i, fields: fields) }
                 end = valueEnd
             }
@@ -540,14 +556,28 @@ struct LineShapes {
         return found.end
     }
 
+    /// Where the value of an unread member at `start` ends, validated as the general scan validates an
+    /// unread member's value (`JSONScanner.skipValue` at depth 1); nil if it is no valid value.
+    @inline(never)
+    private static func unreadValueEnd(_ base: UnsafePointer<UInt8>, at start: Int, count: Int) -> Int? {
+        var scanner = JSONScanner(base: base, count: count)
+        scanner.pos = start
+        do {
+            try scanner.skipValue(depth: 1)
+            return scanner.pos
+        } catch {
+            return nil
+        }
+    }
+
     /// Clears the fields of the first `variablesFilled` variable values again, and says no.
     private static func unmatched(
         _ shape: UnsafeMutableRawPointer, variablesFilled: Int, fields: UnsafeMutablePointer<FieldValue>
     ) -> Bool {
         var i = 0
         while i < variablesFilled {
-            let field = Int(shape.load(fromByteOffset: Shape.variables &+ i &* Shape.variableStride &+ 12, as: UInt8.self))
-            fields[field] = .absent
+            let field = shape.load(fromByteOffset: Shape.variables &+ i &* Shape.variableStride &+ 12, as: UInt8.self)
+            if field != Self.unreadField { fields[Int(field)] = .absent }
             i &+= 1
         }
         return false
@@ -643,15 +673,75 @@ struct LineShapes {
             order[j] = UInt8(truncatingIfNeeded: field)
             memberCount &+= 1
         }
+        let members = UnsafeBufferPointer(start: order, count: memberCount)
+        guard let unreadCount = unreadValues(base, count: count, fields: fields, order: members) else { return }
         store(
-            base, count: count, fields: fields, numbers: numbers,
-            order: UnsafeBufferPointer(start: order, count: memberCount), memberCount: memberCount,
-            refreshing: refreshing)
+            base, count: count, fields: fields, numbers: numbers, order: members, memberCount: memberCount,
+            unreadCount: unreadCount, refreshing: refreshing)
+    }
+
+    /// Notes where the values of the line's members that no field reads start and end (scalars only:
+    /// a container stays in the runs, to be repeated), in line order, in `State.unreadValues`; returns
+    /// how many, or nil when there are more than `maxUnreadValues` or the line is not one object.
+    ///
+    /// Such values (an SDK's sequence number or send time) change on every line where they occur at
+    /// all; kept as bytes to repeat they would make every line miss. As variable values they are only
+    /// validated, as the general scan validates them, and no field table entry depends on them.
+    /// `order` holds the line's fields in line order: a member is read when its value is the next of
+    /// theirs.
+    private func unreadValues(
+        _ base: UnsafePointer<UInt8>, count: Int, fields: UnsafePointer<FieldValue>, order: UnsafeBufferPointer<UInt8>
+    ) -> Int? {
+        let spans = (storage + State.unreadValues).assumingMemoryBound(to: Int32.self)
+        var scanner = JSONScanner(base: base, count: count)
+        scanner.skipWhitespace()
+        guard scanner.pos < count, base[scanner.pos] == 0x7B else { return nil }
+        scanner.pos &+= 1
+        scanner.skipWhitespace()
+        guard scanner.pos < count else { return nil }
+        if base[scanner.pos] == 0x7D { return 0 }
+        var known = 0
+        var unread = 0
+        do {
+            while true {
+                scanner.skipWhitespace()
+                guard scanner.pos < count, base[scanner.pos] == 0x22 else { return nil }
+                scanner.pos &+= 1
+                _ = try scanner.scanStringBody()
+                try scanner.expectColon()
+                let start = scanner.pos
+                guard start < count else { return nil }
+                let first = base[start]
+                try scanner.skipValue(depth: 1)
+                var isRead = false
+                if known < order.count {
+                    let value = fields[Int(order[known])]
+                    isRead = value.column == start
+                }
+                if isRead {
+                    known &+= 1
+                } else if first != 0x7B && first != 0x5B {
+                    guard unread < Self.maxUnreadValues else { return nil }
+                    spans[2 &* unread] = Int32(truncatingIfNeeded: start)
+                    spans[2 &* unread &+ 1] = Int32(truncatingIfNeeded: scanner.pos)
+                    unread &+= 1
+                }
+                scanner.skipWhitespace()
+                guard scanner.pos < count else { return nil }
+                if base[scanner.pos] == 0x2C {
+                    scanner.pos &+= 1
+                    continue
+                }
+                return base[scanner.pos] == 0x7D ? unread : nil
+            }
+        } catch {
+            return nil
+        }
     }
 
     private func store(
         _ base: UnsafePointer<UInt8>, count: Int, fields: UnsafePointer<FieldValue>, numbers: UnsafePointer<Double>,
-        order: UnsafeBufferPointer<UInt8>, memberCount: Int, refreshing: Bool
+        order: UnsafeBufferPointer<UInt8>, memberCount: Int, unreadCount: Int, refreshing: Bool
     ) {
         let type = fields[EventField.type.rawValue]
         // The shape this line refines: same type, same members in the same order, most recently matched
@@ -741,7 +831,7 @@ struct LineShapes {
             variableFields &= ~madeConstant
             variableCount &-= madeConstant.nonzeroBitCount
         }
-        guard variableCount <= Self.maxVariables else { return }
+        guard variableCount &+ unreadCount <= Self.maxVariables else { return }
         if let previous, !refreshing { carrySessionTexts(from: previous, to: base, fields: fields) }
 
         // The slot: the previous shape's (unless forking), else a free one, else the least recently
@@ -784,9 +874,25 @@ struct LineShapes {
         var runStart = 0
         var variables = 0
         var constants = 0
-        for m in 0..<memberCount {
-            let field = Int(order[m])
-            let value = fields[field]
+        // The unread members' values, merged in line order with the fields' (see `unreadValues`).
+        let unread = UnsafePointer((storage + State.unreadValues).assumingMemoryBound(to: Int32.self))
+        var nextUnread = 0
+        for m in 0...memberCount {
+            let field = m < memberCount ? Int(order[m]) : 0
+            let value = m < memberCount ? fields[field] : .absent
+            let column = m < memberCount ? value.column : count
+            while nextUnread < unreadCount, Int(unread[2 &* nextUnread]) < column {
+                let entry = target + (Shape.variables &+ variables &* Shape.variableStride)
+                entry.storeBytes(of: Int32(truncatingIfNeeded: runStart), as: Int32.self)
+                entry.storeBytes(of: unread[2 &* nextUnread], toByteOffset: 4, as: Int32.self)
+                entry.storeBytes(of: unread[2 &* nextUnread &+ 1], toByteOffset: 8, as: Int32.self)
+                entry.storeBytes(of: Self.unreadField, toByteOffset: 12, as: UInt8.self)
+                entry.storeBytes(of: Mode.skip, toByteOffset: 13, as: UInt8.self)
+                runStart = Int(unread[2 &* nextUnread &+ 1])
+                variables &+= 1
+                nextUnread &+= 1
+            }
+            guard m < memberCount else { break }
             if variableFields & (1 << field) != 0 {
                 let entry = target + (Shape.variables &+ variables &* Shape.variableStride)
                 // In `either` mode a string's quotes belong to the value.
@@ -808,8 +914,13 @@ struct LineShapes {
         // The shared texts' constants after the others (see `Shape.sharedTextConstantCount`).
         var sharedConstants = 0
         var variablesBefore = 0
+        nextUnread = 0
         for m in 0..<memberCount {
             let field = Int(order[m])
+            while nextUnread < unreadCount, Int(unread[2 &* nextUnread]) < fields[field].column {
+                variablesBefore &+= 1
+                nextUnread &+= 1
+            }
             if variableFields & (1 << field) != 0 {
                 variablesBefore &+= 1
             } else if sharedTextFields & (1 << field) != 0 {
