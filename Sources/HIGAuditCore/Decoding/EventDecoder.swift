@@ -226,15 +226,17 @@ public struct EventDecoder: Sendable {
         // The scan may set any field.
         table.dirtyFields.pointee = FieldTable.allFields
         let verdict: LineVerdict
+        var unreadMembers = false
         do throws(MalformedLine) {
-            guard try reader.scan() else { return .blank }
+            guard try reader.scan(unreadMembers: &unreadMembers) else { return .blank }
             verdict = try reader.interpret(source: source, accept: accept)
         } catch {
             verdict = .malformed(error)
         }
         if learnsLineShapes {
             if case .event = verdict {
-                table.shapes.learn(reader.base, count: reader.count, fields: fields, numbers: table.numbers)
+                table.shapes.learn(
+                    reader.base, count: reader.count, fields: fields, numbers: table.numbers, unreadMembers: unreadMembers)
             } else {
                 table.shapes.noteMiss()
             }
@@ -347,15 +349,16 @@ private struct LineReader {
 
     // MARK: Scanning
 
-    /// Validates the line and records the known fields of its top-level object.
+    /// Validates the line and records the known fields of its top-level object; `unreadMembers` is set
+    /// when the object has a member no field reads.
     /// - Returns: false for a blank line.
-    func scan() throws(MalformedLine) -> Bool {
+    func scan(unreadMembers: inout Bool) throws(MalformedLine) -> Bool {
         var scanner = JSONScanner(base: base, count: count)
         scanner.skipWhitespace()
         guard scanner.pos < count else { return false }
         let isObject = base[scanner.pos] == 0x7B
         if isObject {
-            try scanTopLevelObject(&scanner)
+            try scanTopLevelObject(&scanner, unreadMembers: &unreadMembers)
         } else {
             try scanner.skipValue(depth: 0)
         }
@@ -375,7 +378,7 @@ private struct LineReader {
     /// Each turn starts at the `{` or `,` before a member. A member whose head is laid out as on the
     /// previous line is recognised in one comparison (`KeyMatcher.predictedMember`); any other takes
     /// the general reading: whitespace, the key, whitespace, the colon, whitespace.
-    private func scanTopLevelObject(_ scanner: inout JSONScanner) throws(MalformedLine) {
+    private func scanTopLevelObject(_ scanner: inout JSONScanner, unreadMembers: inout Bool) throws(MalformedLine) {
         let base = self.base
         let count = self.count
         let fields = self.fields
@@ -473,6 +476,7 @@ private struct LineReader {
                     slot.pointee.noteDuplicate(keyColumn: keyColumn)
                 }
             } else {
+                unreadMembers = true
                 scanner.pos = pos
                 try scanner.skipValue(depth: 1)
                 pos = scanner.pos
@@ -842,11 +846,7 @@ private struct LineReader {
         case .string:
             let result: Result<Int64, TimestampParser.Failure>
             if value.flag {
-                var text = string(value)
-                result = text.withUTF8 { buffer in
-                    guard let start = buffer.baseAddress else { return .failure(.notRFC3339) }
-                    return TimestampParser.parse(ByteSlice(start: start, count: buffer.count))
-                }
+                result = parseEscaped(value)
             } else {
                 result = parseRemembering(bytes(value))
             }
@@ -864,6 +864,18 @@ private struct LineReader {
             }
         default:
             throw wrongType(.ts, value, expected: "a string or integer")
+        }
+    }
+
+    /// A `ts` string with escapes, unescaped on the stack (never longer than its escaped form), then
+    /// read as a plain one.
+    @inline(never)
+    private func parseEscaped(_ value: FieldValue) -> Result<Int64, TimestampParser.Failure> {
+        let length = Int(value.end) &- Int(value.start)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(length, 1)) { buffer in
+            let unescaped = JSONStringUnescaper.unescape(
+                base: base, start: Int(value.start), end: Int(value.end), into: buffer.baseAddress!)
+            return parseRemembering(ByteSlice(start: buffer.baseAddress!, count: unescaped))
         }
     }
 

@@ -19,7 +19,10 @@ enum JSONNumber {
     /// other value, were mispredicted branches. Exponents (`1.235e+02`, as C loggers write every
     /// number) and longer runs go through `scanByteByByte`, which also reads their value on the fast
     /// path: the standard library's parser cost ~1,000 instructions a number.
-    @inline(__always)
+    ///
+    /// Transparent, not `@inline(__always)`: in the shapes' already large matching loop the optimiser
+    /// left it a call, ~25 instructions a number more.
+    @_transparent
     static func scan(_ base: UnsafePointer<UInt8>, from start: Int, end: Int) -> Scanned? {
         let negative = base[start] == 0x2D
         let integerStart = negative ? start &+ 1 : start
@@ -46,7 +49,8 @@ enum JSONNumber {
                 // At most 15 digits: below 2^53, so exact, and one correctly rounded division.
                 if short && base[afterNumber] | 0x20 != 0x65 {
                     var value = Double(Int64(truncatingIfNeeded: mantissa))
-                    if fractionDigits > 0 { value /= powerOfTen(fractionDigits) }
+                    // 10^k from the integer table: `powerOfTen`'s switch became a jump table here.
+                    if fractionDigits > 0 { value /= Double(Int64(truncatingIfNeeded: integerPowerOfTen(fractionDigits))) }
                     return Scanned(end: afterNumber, integer: fractionDigits == 0, value: negative ? -value : value)
                 }
             }

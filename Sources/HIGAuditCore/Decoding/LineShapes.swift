@@ -404,7 +404,7 @@ struct LineShapes {
         Self.writeConstants(
             latest, written..<(written &+ shared), shifts: (storage + State.shifts).assumingMemoryBound(to: Int.self),
             fields: fields, numbers: numbers)
-        learn(base, count: count, fields: fields, numbers: numbers, refreshing: true)
+        learn(base, count: count, fields: fields, numbers: numbers, unreadMembers: true, refreshing: true)
     }
 
     private func moveToFront(rank: Int) {
@@ -642,17 +642,18 @@ struct LineShapes {
     }
 
     /// Learns the shape of a line that the general scan read into `fields` and `numbers` and that
-    /// decoded to an event.
+    /// decoded to an event; `unreadMembers` when the scan met a member no field reads.
     func learn(
-        _ base: UnsafePointer<UInt8>, count: Int, fields: UnsafePointer<FieldValue>, numbers: UnsafePointer<Double>
+        _ base: UnsafePointer<UInt8>, count: Int, fields: UnsafePointer<FieldValue>, numbers: UnsafePointer<Double>,
+        unreadMembers: Bool
     ) {
         noteMiss()
-        learn(base, count: count, fields: fields, numbers: numbers, refreshing: false)
+        learn(base, count: count, fields: fields, numbers: numbers, unreadMembers: unreadMembers, refreshing: false)
     }
 
     private func learn(
         _ base: UnsafePointer<UInt8>, count: Int, fields: UnsafePointer<FieldValue>, numbers: UnsafePointer<Double>,
-        refreshing: Bool
+        unreadMembers: Bool, refreshing: Bool
     ) {
         guard count <= Self.maxLineLength,
             storage.load(fromByteOffset: State.resting, as: Int.self) == 0
@@ -674,7 +675,11 @@ struct LineShapes {
             memberCount &+= 1
         }
         let members = UnsafeBufferPointer(start: order, count: memberCount)
-        guard let unreadCount = unreadValues(base, count: count, fields: fields, order: members) else { return }
+        var unreadCount = 0
+        if unreadMembers {
+            guard let found = unreadValues(base, count: count, fields: fields, order: members) else { return }
+            unreadCount = found
+        }
         store(
             base, count: count, fields: fields, numbers: numbers, order: members, memberCount: memberCount,
             unreadCount: unreadCount, refreshing: refreshing)
