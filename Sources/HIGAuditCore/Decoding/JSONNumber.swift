@@ -21,9 +21,13 @@ enum JSONNumber {
     /// path: the standard library's parser cost ~1,000 instructions a number.
     ///
     /// Transparent, not `@inline(__always)`: in the shapes' already large matching loop the optimiser
-    /// left it a call, ~25 instructions a number more.
+    /// left it a call, ~25 instructions a number more. `powers` is a copy of `powersOfTen` the caller
+    /// keeps at hand (the shapes keep one in their storage): loaded from a register's address, the
+    /// powers cost one instruction each, where a switch compiled to a jump table.
     @_transparent
-    static func scan(_ base: UnsafePointer<UInt8>, from start: Int, end: Int) -> Scanned? {
+    static func scan(
+        _ base: UnsafePointer<UInt8>, from start: Int, end: Int, powers: UnsafeRawPointer = powersOfTen
+    ) -> Scanned? {
         let negative = base[start] == 0x2D
         let integerStart = negative ? start &+ 1 : start
         if end &- integerStart >= 16 {
@@ -42,15 +46,15 @@ enum JSONNumber {
                     fractionDigits = digitRun(fractionWord)
                     short = fractionDigits > 0 && fractionDigits < 8
                     if short {
-                        mantissa = mantissa &* integerPowerOfTen(fractionDigits) &+ digitsValue(fractionWord, count: fractionDigits)
+                        mantissa = mantissa &* powers.load(fromByteOffset: integerPowersOffset &+ fractionDigits &* 8, as: UInt64.self)
+                            &+ digitsValue(fractionWord, count: fractionDigits)
                         afterNumber = afterInteger &+ 1 &+ fractionDigits
                     }
                 }
                 // At most 15 digits: below 2^53, so exact, and one correctly rounded division.
                 if short && base[afterNumber] | 0x20 != 0x65 {
                     var value = Double(Int64(truncatingIfNeeded: mantissa))
-                    // 10^k from the integer table: `powerOfTen`'s switch became a jump table here.
-                    if fractionDigits > 0 { value /= Double(Int64(truncatingIfNeeded: integerPowerOfTen(fractionDigits))) }
+                    if fractionDigits > 0 { value /= powers.load(fromByteOffset: fractionDigits &* 8, as: Double.self) }
                     return Scanned(end: afterNumber, integer: fractionDigits == 0, value: negative ? -value : value)
                 }
             }
@@ -182,20 +186,26 @@ enum JSONNumber {
         return negative ? -value : value
     }
 
-    /// 10^k for 0 ≤ k ≤ 7, to join an integer part and a fraction of up to 7 digits.
-    @inline(__always)
-    private static func integerPowerOfTen(_ k: Int) -> UInt64 {
-        switch k {
-        case 0: 1
-        case 1: 10
-        case 2: 100
-        case 3: 1_000
-        case 4: 10_000
-        case 5: 100_000
-        case 6: 1_000_000
-        default: 10_000_000  // The caller guarantees k ≤ 7.
+    /// 10^0 to 10^15 as `Double`s, then 10^0 to 10^7 as `UInt64`s (at `integerPowersOffset`), for
+    /// `scan`'s 8-bytes-at-a-time path. Callers on the hot path copy it (`powersOfTenByteCount`) next to
+    /// their own state.
+    /// Written once, before any read, and never again.
+    nonisolated(unsafe) static let powersOfTen: UnsafeRawPointer = {
+        let table = UnsafeMutableRawPointer.allocate(byteCount: powersOfTenByteCount, alignment: 8)
+        var power = 1.0
+        for k in 0...15 {
+            table.storeBytes(of: power, toByteOffset: k * 8, as: Double.self)
+            power *= 10
         }
-    }
+        var integerPower: UInt64 = 1
+        for k in 0...7 {
+            table.storeBytes(of: integerPower, toByteOffset: integerPowersOffset + k * 8, as: UInt64.self)
+            integerPower *= 10
+        }
+        return UnsafeRawPointer(table)
+    }()
+    static var integerPowersOffset: Int { 128 }
+    static var powersOfTenByteCount: Int { 192 }
 
     /// 10^k for 0 ≤ k ≤ 22, each exactly representable as a double (the same values the loop
     /// `value *= 10` produces, looked up instead of computed: `x`/`y` of every touch come here). A

@@ -78,7 +78,9 @@ struct LineShapes {
         /// Learning's scratch: Int32 pairs, where the values of the line's unread scalar members start
         /// and end (`unreadValues`), at most `maxUnreadValues`.
         static var unreadValues: Int { 432 }
-        static var shapes: Int { 512 }
+        /// `JSONNumber.powersOfTen`, copied: read through the storage pointer, in a register anyway.
+        static var powersOfTen: Int { 512 }
+        static var shapes: Int { 704 }
     }
 
     /// Offsets within one shape.
@@ -204,7 +206,8 @@ struct LineShapes {
                 && State.carriedFromNext + 8 <= State.changes
                 && State.changes + 4 * EventField.count <= State.members
                 && State.members + EventField.count <= State.unreadValues
-                && State.unreadValues + 8 * Self.maxUnreadValues <= State.shapes && State.shapes % 64 == 0
+                && State.unreadValues + 8 * Self.maxUnreadValues <= State.powersOfTen
+                && State.powersOfTen + JSONNumber.powersOfTenByteCount <= State.shapes && State.shapes % 64 == 0
                 && Shape.memberFields + EventField.count <= Shape.lines
                 && Shape.variableFields % 8 == 0 && Shape.eitherFields % 8 == 0 && Shape.memberMask % 8 == 0
                 && Shape.lineTextFields % 8 == 0
@@ -220,6 +223,7 @@ struct LineShapes {
         // The two scratch regions used through typed pointers.
         _ = (storage + State.shifts).bindMemory(to: Int.self, capacity: Self.maxVariables + 1)
         _ = (storage + State.changes).bindMemory(to: Int32.self, capacity: EventField.count)
+        (storage + State.powersOfTen).copyMemory(from: JSONNumber.powersOfTen, byteCount: JSONNumber.powersOfTenByteCount)
     }
 
     /// Frees the storage; the owner calls it exactly once.
@@ -459,7 +463,7 @@ struct LineShapes {
                     end: Int32(truncatingIfNeeded: end))
             } else if mode == Mode.number {
                 guard valueAt < count, base[valueAt] == 0x2D || JSONScanner.isDigit(base[valueAt]),
-                    let found = JSONNumber.scan(base, from: valueAt, end: count)
+                    let found = JSONNumber.scan(base, from: valueAt, end: count, powers: storage + State.powersOfTen)
                 else { return Self.unmatched(shape, variablesFilled: i, fields: fields) }
                 end = found.end
                 fields[field] = FieldValue(
@@ -547,7 +551,7 @@ struct LineShapes {
             return found.quote &+ 1
         }
         guard base[start] == 0x2D || JSONScanner.isDigit(base[start]),
-            let found = JSONNumber.scan(base, from: start, end: count)
+            let found = JSONNumber.scan(base, from: start, end: count, powers: storage + State.powersOfTen)
         else { return nil }
         fields[field] = FieldValue(
             kind: .number, flag: found.integer, start: Int32(truncatingIfNeeded: start),
