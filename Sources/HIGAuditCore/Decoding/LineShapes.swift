@@ -470,12 +470,9 @@ struct LineShapes {
                     kind: .number, flag: found.integer, start: Int32(truncatingIfNeeded: valueAt),
                     end: Int32(truncatingIfNeeded: end))
                 numbers[field] = found.value
-            } else if mode == Mode.either {
-                guard let valueEnd = readEither(base, at: valueAt, count: count, field: field, fields: fields, numbers: numbers)
-                else { return Self.unmatched(shape, variablesFilled: i, fields: fields) }
-                end = valueEnd
             } else {
-                guard let valueEnd = Self.unreadValueEnd(base, at: valueAt, count: count)
+                guard let valueEnd = readEitherOrSkip(
+                    base, at: valueAt, count: count, field: field, skip: mode == Mode.skip, fields: fields, numbers: numbers)
                 else { return Self.unmatched(shape, variablesFilled: i, fields: fields) }
                 end = valueEnd
             }
@@ -535,13 +532,16 @@ struct LineShapes {
         return base[end] == 0x0D && end &+ 1 < readable && base[end &+ 1] == 0x0A
     }
 
-    /// Reads a `Mode.either` value at `start` into the field; returns where it ends (after a string's
-    /// closing quote), or nil if it is neither a valid string nor a valid number.
+    /// Reads a `Mode.either` value at `start` into the field, or skips a `Mode.skip` one; returns where
+    /// it ends (after a string's closing quote), or nil if it is not a value of its mode. Both rare, in
+    /// one function out of line: a branch of their own in `matches` cost every value a few
+    /// instructions.
     @inline(never)
-    private func readEither(
-        _ base: UnsafePointer<UInt8>, at start: Int, count: Int, field: Int,
+    private func readEitherOrSkip(
+        _ base: UnsafePointer<UInt8>, at start: Int, count: Int, field: Int, skip: Bool,
         fields: UnsafeMutablePointer<FieldValue>, numbers: UnsafeMutablePointer<Double>
     ) -> Int? {
+        if skip { return Self.unreadValueEnd(base, at: start, count: count) }
         guard start < count else { return nil }
         if base[start] == 0x22 {
             guard let found = Self.stringEnd(base, from: start &+ 1, count: count) else { return nil }
@@ -562,7 +562,6 @@ struct LineShapes {
 
     /// Where the value of an unread member at `start` ends, validated as the general scan validates an
     /// unread member's value (`JSONScanner.skipValue` at depth 1); nil if it is no valid value.
-    @inline(never)
     private static func unreadValueEnd(_ base: UnsafePointer<UInt8>, at start: Int, count: Int) -> Int? {
         var scanner = JSONScanner(base: base, count: count)
         scanner.pos = start
