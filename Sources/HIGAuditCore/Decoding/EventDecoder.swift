@@ -836,7 +836,10 @@ private struct LineReader {
                     reason: "field \"ts\" must be an integer of milliseconds (no fraction or exponent)",
                     column: value.column)
             }
-            guard let milliseconds = JSONNumber.int64(bytes(value)), TimestampParser.isWithinYears0To9999(milliseconds)
+            // The scan's value when it has one (at most 15 digits, so exact), else the digits again.
+            let number = numbers[EventField.ts.rawValue]
+            guard let milliseconds = number.isNaN ? JSONNumber.int64(bytes(value)) : Int64(exactly: number),
+                TimestampParser.isWithinYears0To9999(milliseconds)
             else {
                 throw MalformedLine(
                     reason: "field \"ts\" is out of range: milliseconds must fall in the years 0000–9999",

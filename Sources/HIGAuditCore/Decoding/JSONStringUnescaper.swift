@@ -21,8 +21,16 @@ enum JSONStringUnescaper {
             out &+= 1
         }
         while p < end {
+            // The bytes up to the next escape as they are, at once.
+            let escapeAt = nextBackslash(base, from: p, end: end)
+            if escapeAt > p {
+                (output + out).update(from: base + p, count: escapeAt &- p)
+                out &+= escapeAt &- p
+                p = escapeAt
+                continue
+            }
             let c = base[p]
-            guard c == 0x5C, p + 1 < end else {
+            guard p + 1 < end else {
                 emit(c)
                 p &+= 1
                 continue
@@ -64,6 +72,21 @@ enum JSONStringUnescaper {
             }
         }
         return out
+    }
+
+    /// The position of the first backslash at or after `p`, or `end`: 16 bytes at a time, then byte
+    /// by byte.
+    @inline(__always)
+    private static func nextBackslash(_ base: UnsafePointer<UInt8>, from p: Int, end: Int) -> Int {
+        var p = p
+        while end &- p >= 16 {
+            let block = UnsafeRawPointer(base + p).loadUnaligned(as: SIMD16<UInt8>.self)
+            let backslashes = JSONScanner.lanes(block .== SIMD16(repeating: 0x5C))
+            if backslashes != 0 { return p &+ backslashes.trailingZeroBitCount }
+            p &+= 16
+        }
+        while p < end, base[p] != 0x5C { p &+= 1 }
+        return p
     }
 
     @inline(__always)

@@ -541,8 +541,19 @@ struct LineShapes {
         _ base: UnsafePointer<UInt8>, at start: Int, count: Int, field: Int, skip: Bool,
         fields: UnsafeMutablePointer<FieldValue>, numbers: UnsafeMutablePointer<Double>
     ) -> Int? {
-        if skip { return Self.unreadValueEnd(base, at: start, count: count) }
         guard start < count else { return nil }
+        if skip {
+            // Numbers and plain strings (nearly every unread value) as the general scan reads them,
+            // the rest through its value skipper.
+            let first = base[start]
+            if first == 0x2D || JSONScanner.isDigit(first) {
+                return JSONNumber.scan(base, from: start, end: count, powers: storage + State.powersOfTen)?.end
+            }
+            if first == 0x22, let quote = JSONScanner.plainStringEnd(base, from: start &+ 1, end: count) {
+                return quote &+ 1
+            }
+            return Self.unreadValueEnd(base, at: start, count: count)
+        }
         if base[start] == 0x22 {
             guard let found = Self.stringEnd(base, from: start &+ 1, count: count) else { return nil }
             fields[field] = FieldValue(
@@ -646,12 +657,56 @@ struct LineShapes {
 
     /// Learns the shape of a line that the general scan read into `fields` and `numbers` and that
     /// decoded to an event; `unreadMembers` when the scan met a member no field reads.
+    ///
+    /// A line whose members are those of a shape of its type in another order is not learned: its
+    /// writer orders keys anew on every line (Foundation's `JSONEncoder` does, by hashing), so a shape
+    /// of it would never match again, and learning one would push out the shapes of the writers whose
+    /// lines do match. It counts as a miss: a run of such lines puts matching to rest, which costs
+    /// less than trying every shape on each of them.
     func learn(
         _ base: UnsafePointer<UInt8>, count: Int, fields: UnsafePointer<FieldValue>, numbers: UnsafePointer<Double>,
         unreadMembers: Bool
     ) {
         noteMiss()
+        guard !isResting, !hasShapeInAnotherOrder(base, fields: fields) else { return }
         learn(base, count: count, fields: fields, numbers: numbers, unreadMembers: unreadMembers, refreshing: false)
+    }
+
+    /// Whether a shape of the line's session has the line's `type` value and the line's fields but not in
+    /// the line's order. (Of the same session: other devices' writers may order keys otherwise, each
+    /// always the same way.)
+    private func hasShapeInAnotherOrder(_ base: UnsafePointer<UInt8>, fields: UnsafePointer<FieldValue>) -> Bool {
+        var memberMask: FieldMask = 0
+        for field in 0..<EventField.count where fields[field].kind != .absent {
+            memberMask |= 1 << FieldMask(field)
+        }
+        let type = fields[EventField.type.rawValue]
+        let session = fields[EventField.session.rawValue]
+        var rank = 0
+        while rank < used {
+            let candidate = shape(index(atRank: rank))
+            if candidate.load(fromByteOffset: Shape.memberMask, as: FieldMask.self) == memberMask,
+                Self.sameValue(candidate, type, in: base, field: EventField.type.rawValue),
+                Self.sameValue(candidate, session, in: base, field: EventField.session.rawValue),
+                !Self.inLineOrder(candidate, fields: fields)
+            {
+                return true
+            }
+            rank &+= 1
+        }
+        return false
+    }
+
+    /// Whether the shape's fields, in its order, stand in the line in that order too.
+    private static func inLineOrder(_ shape: UnsafeMutableRawPointer, fields: UnsafePointer<FieldValue>) -> Bool {
+        let memberCount = Int(shape.load(fromByteOffset: Shape.memberCount, as: Int32.self))
+        var previousStart: Int32 = -1
+        for m in 0..<memberCount {
+            let start = fields[Int(shape.load(fromByteOffset: Shape.memberFields &+ m, as: UInt8.self))].start
+            guard start > previousStart else { return false }
+            previousStart = start
+        }
+        return true
     }
 
     private func learn(
