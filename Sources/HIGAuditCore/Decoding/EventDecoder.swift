@@ -33,7 +33,7 @@ public struct EventDecoder: Sendable {
 
     /// Where the scan notes the known fields; reused from line to line so decoding allocates nothing
     /// of its own.
-    private var table = FieldTable()
+    private var table: FieldTable
     /// Whether lines are matched against the shapes of earlier lines (`LineShapes`) before the general
     /// scan; off only in tests that compare the two ways.
     let learnsLineShapes: Bool
@@ -43,17 +43,20 @@ public struct EventDecoder: Sendable {
 
     public init() {
         learnsLineShapes = true
+        table = FieldTable(holdsShapes: true)
     }
 
     /// A decoder that checks every `verification.interval`-th line against the strict decoder.
     public init(verification: FastPathVerification?) {
         learnsLineShapes = true
         self.verification = verification
+        table = FieldTable(holdsShapes: true)
     }
 
     init(learnsLineShapes: Bool, verification: FastPathVerification? = nil) {
         self.learnsLineShapes = learnsLineShapes
         self.verification = verification
+        table = FieldTable(holdsShapes: learnsLineShapes)
     }
 
     /// The address of the line a declined `decodeLeadingLine` tried against the shapes, and how many
@@ -106,7 +109,7 @@ public struct EventDecoder: Sendable {
         guard count <= Self.maxLineLength else {
             return .malformed(MalformedLine(reason: "line longer than 1 MiB (\(count) bytes)"))
         }
-        if !isKnownUniquelyReferenced(&table) { table = FieldTable() }
+        if !isKnownUniquelyReferenced(&table) { table = FieldTable(holdsShapes: learnsLineShapes) }
         let fields = table.fields
         // The fields the last line set stay in the table until this line needs them absent: a matched
         // line sets every field of its shape but its shared texts (which the decoder takes from the
@@ -163,7 +166,7 @@ public struct EventDecoder: Sendable {
     ) -> (length: Int, verdict: LineVerdict)? {
         lineTriedAgainstShapes.address = 0
         guard learnsLineShapes, readable > 0 else { return nil }
-        if !isKnownUniquelyReferenced(&table) { table = FieldTable() }
+        if !isKnownUniquelyReferenced(&table) { table = FieldTable(holdsShapes: learnsLineShapes) }
         let fields = table.fields
         let dirty = table.dirtyFields.pointee
         let base = bytes.assumingMemoryBound(to: UInt8.self)
@@ -280,7 +283,7 @@ private final class FieldTable: @unchecked Sendable {
     let numbers: UnsafeMutablePointer<Double>
     let recent = RecentStrings(slots: EventField.count)
     let keys = KeyMatcher()
-    let shapes = LineShapes()
+    let shapes: LineShapes
     let longTexts = UnsafeMutablePointer<LongTextsReuse>.allocate(capacity: 1)
     let minute = UnsafeMutablePointer<RecentMinute>.allocate(capacity: 1)
     /// Bit `field.rawValue` set for each field that may hold a value from the last line (see `decode`);
@@ -288,7 +291,10 @@ private final class FieldTable: @unchecked Sendable {
     let dirtyFields = UnsafeMutablePointer<FieldMask>.allocate(capacity: 1)
     static let allFields: FieldMask = (1 << EventField.count) - 1
 
-    init() {
+    /// Without `holdsShapes` (a decoder that does not learn them) the shapes get no room: a strict
+    /// decoder made for one line, as the fast path's check makes one, allocates ~1 KB, not ~55.
+    init(holdsShapes: Bool) {
+        shapes = LineShapes(holdsShapes: holdsShapes)
         dirtyFields.initialize(to: 0)
         fields = .allocate(capacity: EventField.count)
         fields.initialize(repeating: .absent, count: EventField.count)

@@ -39,7 +39,15 @@ struct KeyMatcher {
 
     private static let noHead: UInt8 = 0xFF
 
+    /// A copy of `template`: building the tables takes a few hundred small arrays, too many for a
+    /// decoder made for one line (as the fast path's check makes one).
     init() {
+        storage = .allocate(byteCount: Layout.byteCount, alignment: 64)
+        storage.copyMemory(from: Self.template, byteCount: Layout.byteCount)
+    }
+
+    /// The tables as a new matcher starts with them, built once. Never written after.
+    nonisolated(unsafe) private static let template: UnsafeRawPointer = {
         precondition(
             MemoryLayout<EventField?>.size == 1 && MemoryLayout<EventField>.size == 1
                 && Self.rememberedPositions <= Layout.bucketFields
@@ -48,7 +56,7 @@ struct KeyMatcher {
                 && Layout.headValueStarts + 2 * EventField.count <= Layout.keyLengths
                 && Layout.keyLengths + 8 * EventField.count <= Layout.keyPatterns,
             "KeyMatcher tables overlap")
-        storage = .allocate(byteCount: Layout.byteCount, alignment: 64)
+        let storage = UnsafeMutableRawPointer.allocate(byteCount: Layout.byteCount, alignment: 64)
         storage.initializeMemory(as: UInt8.self, repeating: 0, count: Layout.byteCount)
         (storage + Layout.lastHeads).initializeMemory(as: UInt8.self, repeating: Self.noHead, count: Self.rememberedPositions)
         (storage + Layout.bucketFields).initializeMemory(as: EventField?.self, repeating: nil, count: Self.buckets)
@@ -70,7 +78,8 @@ struct KeyMatcher {
                 storage.storeBytes(of: UInt8(n + 3), toByteOffset: Layout.headValueStarts + index, as: UInt8.self)
             }
         }
-    }
+        return UnsafeRawPointer(storage)
+    }()
 
     /// Writes `bytes` (at most 32: the longest key, 28 bytes, with its quotes, colon and a value's quote
     /// is 32) as four little-endian words, then four words masking their length.

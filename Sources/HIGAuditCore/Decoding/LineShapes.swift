@@ -197,7 +197,9 @@ struct LineShapes {
     private static let forkingAfter: Int32 = 64
     private static let maxSiblings = 2
 
-    init() {
+    /// Without `holdsShapes` only the state is allocated: no shape is ever learned then (`used` stays
+    /// 0, so nothing matches), and `learn` must not be called.
+    init(holdsShapes: Bool) {
         precondition(
             MemoryLayout<FieldValue>.size <= 16 && EventField.count <= FieldMask.bitWidth
                 && State.order + Self.capacity <= State.blockMatchedStart
@@ -214,7 +216,7 @@ struct LineShapes {
                 && Shape.constants % 8 == 0 && Shape.fieldTable % 8 == 0 && Shape.sharedTexts % 8 == 0
                 && Shape.stride % 64 == 0,
             "LineShapes layout overlaps")
-        let byteCount = State.shapes + Self.capacity * Shape.stride
+        let byteCount = State.shapes + (holdsShapes ? Self.capacity * Shape.stride : 0)
         storage = .allocate(byteCount: byteCount, alignment: 64)
         storage.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount)
         for index in 0..<Self.capacity {
