@@ -96,7 +96,8 @@ public enum StoreDashboard {
     }
 
     /// `query --group-by app_version --group-by rule`, and `compare --base A --head B` for each two
-    /// consecutive versions (sessions without a version left out of the comparisons).
+    /// consecutive versions (sessions without a version left out of the comparisons), each side
+    /// counted from the same grouping (`VersionCounts`).
     static func releases(_ db: Database, rules: [String]) throws -> Releases {
         let table = try StoreQuery.grouped(db, by: [.appVersion, .rule], selection: .everything)
         var versions: [String] = []
@@ -108,9 +109,11 @@ public enum StoreDashboard {
         }
         let rates = rules.map { rule in (rule: rule, byVersion: versions.map { byKey[[$0, rule]] }) }
         let named = versions.filter { !$0.isEmpty }
+        let counts = VersionCounts(grouped: table)
+        let sides = Dictionary(uniqueKeysWithValues: named.map { ($0, counts.side($0)) })
         var comparisons: [Comparison] = []
         for (base, head) in zip(named, named.dropFirst()) {
-            let compared = try ReleaseComparison.table(db, base: .version(base), head: .version(head))
+            let compared = ReleaseComparison.table(rules: rules, base: sides[base]!, head: sides[head]!)
             comparisons += compared.rows.map { Comparison(base: base, head: head, row: $0, columns: compared) }
         }
         let order = ["worse": 0, "better": 1, "noise": 2]
