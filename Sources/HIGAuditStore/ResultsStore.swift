@@ -78,6 +78,23 @@ public final class ResultsStore {
         return try result.get()
     }
 
+    /// Runs `first` on this connection and `second` on a connection of its own at the same time,
+    /// both reading one snapshot (`SnapshotLane`); `second` runs here after `first` when the store
+    /// is in WAL mode, where a second reader could see a later commit, or when the lane cannot start.
+    public func read<A, B: Sendable>(
+        _ first: (Database) throws -> A, alongside second: @escaping @Sendable (Database) throws -> B
+    ) throws -> (A, B) {
+        try read { db in
+            // A read of the schema takes this transaction's SHARED lock before the lane starts.
+            _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master")
+            let journal = try String.fetchOne(db, sql: "PRAGMA journal_mode")
+            let lane = journal?.lowercased() == "wal" ? nil : SnapshotLane(path: path, body: second)
+            let a = try first(db)
+            if let b = try lane?.finish() { return (a, b) }
+            return (a, try second(db))
+        }
+    }
+
     static func fileSize(_ path: String) -> Int64 {
         ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.int64Value ?? 0
     }
