@@ -20,15 +20,22 @@ extension InputReader {
         progress: ((Int64) -> Void)? = nil, diagnostic: @escaping (Diagnostic) -> Void
     ) -> FileReadResult {
         var statistics = IngestStatistics()
-        var sink = AnalysisLineSink(
-            target: target, file: input.file, displayPath: input.source.displayPath,
-            decoder: decoder.take() ?? EventDecoder.forRun(), onMalformed: diagnostic)
-        sink.onProgress = progress
+        // The sink is made where it is used, never kept beside the one reading: a second reference
+        // to the lent decoder's field table would make its first write copy the table (copy on
+        // write), once per file.
+        func analysisSink() -> AnalysisLineSink<Target> {
+            var sink = AnalysisLineSink(
+                target: target, file: input.file, displayPath: input.source.displayPath,
+                decoder: decoder.take() ?? EventDecoder.forRun(), onMalformed: diagnostic)
+            sink.onProgress = progress
+            return sink
+        }
         let summary: FileReadSummary
         var heldBack = false
         var forwardedThrough: Int64
+        let sink: AnalysisLineSink<Target>
         if let tail = input.tail {
-            var holding = TailHoldingSink(analysis: sink, countedThrough: tail.countedThrough)
+            var holding = TailHoldingSink(analysis: analysisSink(), countedThrough: tail.countedThrough)
             summary = read(
                 input.source, startingAt: input.resume, into: &holding, statistics: &statistics,
                 storedBytes: input.storedBytes, diagnostic: diagnostic)
@@ -37,10 +44,12 @@ extension InputReader {
             forwardedThrough = holding.forwardedThrough
             sink = holding.analysis
         } else {
+            var reading = analysisSink()
             summary = read(
-                input.source, startingAt: input.resume, into: &sink, statistics: &statistics,
+                input.source, startingAt: input.resume, into: &reading, statistics: &statistics,
                 storedBytes: input.storedBytes, diagnostic: diagnostic)
             forwardedThrough = (input.resume?.linesBefore ?? 0) + summary.lines
+            sink = reading
         }
         decoder = sink.decoder
         statistics.malformedLines += sink.statistics.malformedLines
