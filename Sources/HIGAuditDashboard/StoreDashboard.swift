@@ -4,7 +4,8 @@ import HIGAuditStore
 
 /// The dashboard of a results store. Every rate is a row of `StoreQuery.grouped` (what `query
 /// --group-by` prints) and every verdict a row of `ReleaseComparison.table` (what `compare` prints),
-/// read from one snapshot; nothing here computes a statistic of its own.
+/// read from one snapshot (on two connections: `ResultsStore.read(_:alongside:)`); nothing here
+/// computes a statistic of its own.
 public enum StoreDashboard {
     /// How many trend points a rule's chart shows at most: the nights of the longest window. Each day
     /// more costs a share of a full pass over the violations (a `COUNT(DISTINCT session)` per day).
@@ -15,16 +16,35 @@ public enum StoreDashboard {
     public static let screensPerRule = 5
 
     public static func model(
-        _ db: Database, source: String, generatedAt: Int64, csvLink: String? = nil
+        _ store: ResultsStore, source: String, generatedAt: Int64, csvLink: String? = nil
     ) throws -> DashboardModel {
-        let rules = try rulesWithSeverity(db)
-        let catalogue = rules.compactMap { RuleRegistry.description(of: $0.rule) }.map(CatalogueEntry.init)
-        guard let lastMidnight = try lastNight(db) else {
+        // Two halves of about equal cost, each a few passes over the violations, on two connections.
+        let (history, breakdowns) = try store.read({ db in try Self.history(db) }, alongside: { db in try Self.breakdowns(db) })
+        let catalogue = history.rules.compactMap { RuleRegistry.description(of: $0.rule) }.map(CatalogueEntry.init)
+        guard let lastMidnight = history.lastMidnight else {
             return DashboardModel(
                 source: source, generatedAt: TimestampFormatter.rfc3339(generatedAt), hasHistory: true, isEmpty: true,
                 lastDay: nil, overview: [], trendDays: [], releases: .none, worstScreens: [], examples: [],
-                examplesPerRule: examplesPerRule, health: try health(db), catalogue: catalogue, csvLink: csvLink)
+                examplesPerRule: examplesPerRule, health: breakdowns.health, catalogue: catalogue, csvLink: csvLink)
         }
+        return DashboardModel(
+            source: source, generatedAt: TimestampFormatter.rfc3339(generatedAt), hasHistory: true, isEmpty: false,
+            lastDay: DayArithmetic.day(lastMidnight), overview: history.overview, trendDays: history.trendDays,
+            releases: breakdowns.releases, worstScreens: breakdowns.worstScreens, examples: breakdowns.examples,
+            examplesPerRule: examplesPerRule, health: breakdowns.health, catalogue: catalogue, csvLink: csvLink)
+    }
+
+    /// Each rule's rates overall, last night and over the last 7 and 30 nights, and its trend.
+    struct History {
+        var rules: [(rule: String, severity: String)]
+        var lastMidnight: Int64?
+        var overview: [RuleOverview] = []
+        var trendDays: [String] = []
+    }
+
+    static func history(_ db: Database) throws -> History {
+        let rules = try rulesWithSeverity(db)
+        guard let lastMidnight = try lastNight(db) else { return History(rules: rules, lastMidnight: nil) }
         let overall = try rates(db, selection: .everything)
         let lastNight = try rates(db, days: 1, endingAt: lastMidnight)
         let last7 = try rates(db, days: 7, endingAt: lastMidnight)
@@ -37,15 +57,25 @@ public enum StoreDashboard {
                 lastNight: lastNight[rule], last7: last7[rule], last30: last30[rule],
                 trend: days.map { trend[[$0, rule]] })
         }
+        return History(rules: rules, lastMidnight: lastMidnight, overview: overview, trendDays: days)
+    }
+
+    /// Releases, worst screens, examples and input health.
+    struct Breakdowns: Sendable {
+        var releases: Releases
+        var worstScreens: [RuleScreens]
+        var examples: [RuleExamples]
+        var health: [NightHealth]
+    }
+
+    static func breakdowns(_ db: Database) throws -> Breakdowns {
+        let rules = try rulesWithSeverity(db).map(\.rule)
         let violationCounts = try Dictionary(
             uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT rule, COUNT(*) FROM violations GROUP BY rule")
                 .map { ($0[0] as String, $0[1] as Int64) })
-        return DashboardModel(
-            source: source, generatedAt: TimestampFormatter.rfc3339(generatedAt), hasHistory: true, isEmpty: false,
-            lastDay: DayArithmetic.day(lastMidnight), overview: overview, trendDays: days,
-            releases: try releases(db, rules: rules.map(\.rule)), worstScreens: try worstScreens(db, rules: rules.map(\.rule)),
-            examples: try examples(db, rules: rules.map(\.rule), counts: violationCounts), examplesPerRule: examplesPerRule,
-            health: try health(db), catalogue: catalogue, csvLink: csvLink)
+        return Breakdowns(
+            releases: try releases(db, rules: rules), worstScreens: try worstScreens(db, rules: rules),
+            examples: try examples(db, rules: rules, counts: violationCounts), health: try health(db))
     }
 
     /// The midnight (UTC) of "last night": the day on which most of the sessions closed by the latest
@@ -96,7 +126,8 @@ public enum StoreDashboard {
     }
 
     /// `query --group-by app_version --group-by rule`, and `compare --base A --head B` for each two
-    /// consecutive versions (sessions without a version left out of the comparisons).
+    /// consecutive versions (sessions without a version left out of the comparisons), each side
+    /// counted from the same grouping (`VersionCounts`).
     static func releases(_ db: Database, rules: [String]) throws -> Releases {
         let table = try StoreQuery.grouped(db, by: [.appVersion, .rule], selection: .everything)
         var versions: [String] = []
@@ -108,9 +139,11 @@ public enum StoreDashboard {
         }
         let rates = rules.map { rule in (rule: rule, byVersion: versions.map { byKey[[$0, rule]] }) }
         let named = versions.filter { !$0.isEmpty }
+        let counts = VersionCounts(grouped: table)
+        let sides = Dictionary(uniqueKeysWithValues: named.map { ($0, counts.side($0)) })
         var comparisons: [Comparison] = []
         for (base, head) in zip(named, named.dropFirst()) {
-            let compared = try ReleaseComparison.table(db, base: .version(base), head: .version(head))
+            let compared = ReleaseComparison.table(rules: rules, base: sides[base]!, head: sides[head]!)
             comparisons += compared.rows.map { Comparison(base: base, head: head, row: $0, columns: compared) }
         }
         let order = ["worse": 0, "better": 1, "noise": 2]

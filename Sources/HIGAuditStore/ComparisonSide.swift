@@ -39,6 +39,11 @@ public enum ComparisonSide: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The sessions of this side and, per rule, those affected.
+    func counts(_ db: Database) throws -> ComparisonCounts {
+        ComparisonCounts(sessions: try sessionCount(db), affected: try affectedCounts(db))
+    }
+
     /// The sessions of this side.
     func sessionCount(_ db: Database) throws -> Int64 {
         let (sql, arguments) = selection.sessionConditions()

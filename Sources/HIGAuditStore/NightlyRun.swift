@@ -220,10 +220,7 @@ private final class RunTransaction {
             record = counted
             record.displayPath = source.displayPath
         case .new:
-            try db.execute(
-                sql: """
-                    INSERT INTO input_files VALUES (NULL, ?, ?, ?, ?, ?, 0, 0, 0, 0, 0, ?, ?)
-                    """,
+            try db.cachedStatement(sql: "INSERT INTO input_files VALUES (NULL, ?, ?, ?, ?, ?, 0, 0, 0, 0, 0, ?, ?)").execute(
                 arguments: [source.displayPath, digest.headLength, digest.headSHA256, digest.size,
                             digest.contentSHA256, outcome.runID, outcome.runID])
             record = CountedFile(
@@ -233,10 +230,7 @@ private final class RunTransaction {
                 countedLines: 0, heldBack: false)
         }
         guard let fileIndex = Int32(exactly: record.id) else { throw StoreError.invalidQuery("too many input files") }
-        var paths = files.table.paths
-        while paths.count <= Int(record.id) { paths.append("") }
-        paths[Int(record.id)] = source.displayPath
-        files.table = SourceFileTable(paths: paths)
+        files.table.name(Int(record.id), source.displayPath)
 
         let resumes = record.resume.storedOffset > 0 || record.countedLines > 0
         // A new file that `examine` decided from its head is hashed as it is read, from its first byte:
@@ -268,13 +262,14 @@ private final class RunTransaction {
         record.resume = result.summary.resumePoint
         record.countedLines = max(record.countedLines, result.forwardedThrough)
         record.heldBack = result.heldBack
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 UPDATE input_files SET display_path = ?, head_length = ?, head_sha256 = ?, size = ?,
                     content_sha256 = ?, resume_stored_offset = ?, resume_decompressed_offset = ?,
                     resume_lines_before = ?, counted_lines = ?, held_back = ?, last_run = ?
                 WHERE id = ?
-                """,
+                """
+        ).execute(
             arguments: [record.displayPath, record.headLength, record.headSHA256, record.size, record.contentSHA256,
                         record.resume.storedOffset, record.resume.decompressedOffset, record.resume.linesBefore,
                         record.countedLines, record.heldBack, outcome.runID, record.id])

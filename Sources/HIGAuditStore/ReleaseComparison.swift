@@ -25,14 +25,24 @@ public enum ReleaseComparison {
         _ db: Database, base: ComparisonSide, head: ComparisonSide, alpha: Double = defaultAlpha,
         pValues: PValueStyle = .readable
     ) throws -> HIGAuditCore.Table {
-        let totalBase = try base.sessionCount(db), totalHead = try head.sessionCount(db)
-        for (side, total) in [(base, totalBase), (head, totalHead)] where total == 0 {
-            throw StoreError.invalidQuery(try side.emptyExplanation(db))
+        let counts = try [base, head].map { side in
+            let counts = try side.counts(db)
+            if counts.sessions == 0 { throw StoreError.invalidQuery(try side.emptyExplanation(db)) }
+            return counts
         }
-        let affectedBase = try base.affectedCounts(db), affectedHead = try head.affectedCounts(db)
         let rules = try String.fetchAll(db, sql: "SELECT rule FROM rules ORDER BY rule")
+        return table(rules: rules, base: counts[0], head: counts[1], alpha: alpha, pValues: pValues)
+    }
+
+    /// The same table from two sides counted already, for a caller that compares one side with
+    /// several others (the dashboard's consecutive versions) and counts each side once.
+    public static func table(
+        rules: [String], base: ComparisonCounts, head: ComparisonCounts, alpha: Double = defaultAlpha,
+        pValues: PValueStyle = .readable
+    ) -> HIGAuditCore.Table {
+        let totalBase = base.sessions, totalHead = head.sessions
         let rows = rules.map { rule -> [TableCell] in
-            let a = affectedBase[rule] ?? 0, b = affectedHead[rule] ?? 0
+            let a = base.affected[rule] ?? 0, b = head.affected[rule] ?? 0
             let rateBase = FixedDecimal.ratio(a, totalBase, scale: 1000)
             let rateHead = FixedDecimal.ratio(b, totalHead, scale: 1000)
             let test = RateTest.compare(affectedBase: a, totalBase: totalBase, affectedHead: b, totalHead: totalHead)

@@ -14,6 +14,8 @@ import GRDB
 public final class ResultsStore {
     let queue: DatabaseQueue
     public let path: String
+    /// A reader's quick check, running beside its first reads; `read` returns nothing before it passed.
+    private let integrityCheck: IntegrityCheck?
 
     /// The largest store a reader checks when it opens it; a nightly run always checks.
     public static let quickCheckLimit: Int64 = 512 << 20
@@ -33,6 +35,7 @@ public final class ResultsStore {
             try db.execute(sql: "PRAGMA cache_size = -262144")
         }
         self.path = path
+        integrityCheck = nil
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
             try queue.writeWithoutTransaction { db in
@@ -54,22 +57,41 @@ public final class ResultsStore {
         self.path = path
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
-            try queue.read { db in
-                try StoreSchema.checkIdentity(db, path: path)
-                if Self.fileSize(path) <= Self.quickCheckLimit { try StoreSchema.quickCheck(db, path: path) }
-            }
+            try queue.read { db in try StoreSchema.checkIdentity(db, path: path) }
         } catch {
             throw StoreError.describing(error, store: path)
         }
+        integrityCheck = Self.fileSize(path) <= Self.quickCheckLimit ? IntegrityCheck(path: path, configuration: configuration) : nil
     }
 
     /// Runs `body` on one consistent snapshot of the store; a corruption error becomes
     /// `StoreError.damaged`.
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
+        let result: Result<T, any Error>
         do {
-            return try queue.read(body)
+            result = .success(try queue.read(body))
         } catch {
-            throw StoreError.describing(error, store: path)
+            result = .failure(StoreError.describing(error, store: path))
+        }
+        // Waited for outside the read transaction: the check's own read never waits on this one.
+        try integrityCheck?.verdict()
+        return try result.get()
+    }
+
+    /// Runs `first` on this connection and `second` on a connection of its own at the same time,
+    /// both reading one snapshot (`SnapshotLane`); `second` runs here after `first` when the store
+    /// is in WAL mode, where a second reader could see a later commit, or when the lane cannot start.
+    public func read<A, B: Sendable>(
+        _ first: (Database) throws -> A, alongside second: @escaping @Sendable (Database) throws -> B
+    ) throws -> (A, B) {
+        try read { db in
+            // A read of the schema takes this transaction's SHARED lock before the lane starts.
+            _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master")
+            let journal = try String.fetchOne(db, sql: "PRAGMA journal_mode")
+            let lane = journal?.lowercased() == "wal" ? nil : SnapshotLane(path: path, body: second)
+            let a = try first(db)
+            if let b = try lane?.finish() { return (a, b) }
+            return (a, try second(db))
         }
     }
 

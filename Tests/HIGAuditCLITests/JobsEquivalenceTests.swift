@@ -5,9 +5,16 @@ import Testing
 /// `--jobs N` reads several inputs at a time, and the engine still gets one stream in input order, so
 /// every output must be the same for any N, byte for byte: the tables on standard output, every file
 /// of `--out`, the malformed-line report and every diagnostic on standard error in its place; for
-/// `nightly`, the store's rows. Checked on noisy samples in every layout, over several seeds.
+/// `nightly`, the store's rows. Checked on noisy samples in every layout, over several seeds, and
+/// with every input read in two stages (`HIG_AUDIT_TWO_STAGE_BYTES=0`: one thread decompresses and
+/// splits, another decodes), which the default saves for large inputs read alone.
 @Suite struct JobsEquivalenceTests {
     static let jobCounts = [1, 2, 3, 8]
+    /// The runs compared with `--jobs 1`: each job count above 1, reading as it chooses and reading
+    /// every input in two stages.
+    static let variants: [(jobs: Int, environment: [String: String])] = jobCounts.dropFirst().flatMap { jobs in
+        [(jobs, [:]), (jobs, ["HIG_AUDIT_TWO_STAGE_BYTES": "0"])]
+    }
 
     /// A noisy sample night on disk; `copyFirstUpload` adds a copy of one upload right after it in
     /// path order (a file the nightly job must find already counted, even when read ahead).
@@ -28,7 +35,7 @@ import Testing
     }
 
     /// Everything `analyze` writes, with `--jobs jobs`.
-    static func analyzeOutputs(_ input: URL, jobs: Int) throws -> [String: String] {
+    static func analyzeOutputs(_ input: URL, jobs: Int, environment: [String: String] = [:]) throws -> [String: String] {
         let out = try HigAuditBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
         let report = out.appendingPathComponent("malformed.txt")
@@ -36,7 +43,7 @@ import Testing
         let result = try HigAuditBinary.run([
             "analyze", input.path, "--jobs", "\(jobs)", "--out", tables.path, "--malformed-report", report.path,
             "--table", "violations", "--format", "csv",
-        ])
+        ], environment: environment)
         var outputs = ["status": "\(result.status)", "stdout": result.stdout, "stderr": result.stderr]
         #expect(result.status == 3, "analyze --jobs \(jobs): \(result.stderr.suffix(600))")
         outputs["malformed-report"] = try String(contentsOf: report, encoding: .utf8)
@@ -54,18 +61,18 @@ import Testing
         #expect(reference["status"] == "3", "the noisy sample has skipped input")
         #expect(reference["violations.csv"]?.isEmpty == false)
         #expect(reference["stderr"]?.contains("late event") == true)
-        for jobs in Self.jobCounts.dropFirst() {
-            let outputs = try Self.analyzeOutputs(input, jobs: jobs)
+        for (jobs, environment) in Self.variants {
+            let outputs = try Self.analyzeOutputs(input, jobs: jobs, environment: environment)
             #expect(outputs.keys.sorted() == reference.keys.sorted())
             for (name, text) in reference {
-                #expect(outputs[name] == text, "\(name) differs with --jobs \(jobs) (\(layout), seed \(seed))")
+                #expect(outputs[name] == text, "\(name) differs with --jobs \(jobs) \(environment) (\(layout), seed \(seed))")
             }
         }
     }
 
     /// The store's rows after two nightly runs (the first day, then both), with `--jobs jobs`, and
     /// what the runs said with `--verbose`.
-    static func nightlyStore(_ input: URL, jobs: Int) throws -> [String: String] {
+    static func nightlyStore(_ input: URL, jobs: Int, environment: [String: String] = [:]) throws -> [String: String] {
         let work = try HigAuditBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let store = work.appendingPathComponent("store.sqlite").path
@@ -73,7 +80,8 @@ import Testing
         let days = try FileManager.default.contentsOfDirectory(atPath: input.path).sorted()
         let firstNight = days.count > 1 ? input.appendingPathComponent(days[0]).path : input.path
         for (night, path) in [firstNight, input.path].enumerated() {
-            let run = try HigAuditBinary.run(["nightly", path, "--store", store, "--jobs", "\(jobs)", "--verbose"])
+            let run = try HigAuditBinary.run(
+                ["nightly", path, "--store", store, "--jobs", "\(jobs)", "--verbose"], environment: environment)
             outputs["night \(night) status"] = "\(run.status)"
             // The summary line names the run id and counts, all of which must agree.
             outputs["night \(night) stderr"] = run.stderr
@@ -100,10 +108,10 @@ import Testing
         #expect(reference["night 1 stderr"]?.contains("already counted as") == true, "the copy is found counted")
         // CSV lines end in "\r\n", one `Character`: count the bytes.
         #expect(reference["violations"]?.utf8.count(where: { $0 == UInt8(ascii: "\n") }) ?? 0 > 10)
-        for jobs in Self.jobCounts.dropFirst() {
-            let outputs = try Self.nightlyStore(input, jobs: jobs)
+        for (jobs, environment) in Self.variants {
+            let outputs = try Self.nightlyStore(input, jobs: jobs, environment: environment)
             for (name, text) in reference {
-                #expect(outputs[name] == text, "\(name) differs with --jobs \(jobs) (\(layout), seed \(seed))")
+                #expect(outputs[name] == text, "\(name) differs with --jobs \(jobs) \(environment) (\(layout), seed \(seed))")
             }
         }
     }
@@ -114,12 +122,12 @@ import Testing
         let input = try Self.sample(seed: 61, layout: .time)
         defer { try? FileManager.default.removeItem(at: input) }
         var reference: HigAuditBinary.Result?
-        for jobs in Self.jobCounts {
-            let result = try HigAuditBinary.run(["analyze", input.path, "--strict", "--jobs", "\(jobs)"])
+        for (jobs, environment) in [(1, [:])] + Self.variants {
+            let result = try HigAuditBinary.run(["analyze", input.path, "--strict", "--jobs", "\(jobs)"], environment: environment)
             #expect(result.status == 1)
             #expect(result.stderr.contains("--strict makes that fatal"))
             if let reference {
-                #expect(result.stderr == reference.stderr, "--jobs \(jobs)")
+                #expect(result.stderr == reference.stderr, "--jobs \(jobs) \(environment)")
             } else {
                 reference = result
             }

@@ -35,4 +35,26 @@ import Testing
             #expect("\(error)".contains("versions in the store: 5.1, 5.2, 5.10"))
         }
     }
+
+    @Test func versionCountsFromOneGroupingGiveCompareTablesExactly() throws {
+        let directory = try LogFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let paths = try LogFixtures.writeZstdFiles(LogFixtures.chunks(LogFixtures.stream(seed: 9), count: 2), in: directory)
+        let storePath = directory.appendingPathComponent("store.sqlite").path
+        try nightly(storePath, paths, closeOpen: true)
+        try ResultsStore(readingAt: storePath).read { db in
+            let counts = VersionCounts(grouped: try StoreQuery.grouped(db, by: [.appVersion, .rule]))
+            let rules = try String.fetchAll(db, sql: "SELECT rule FROM rules ORDER BY rule")
+            // "5" takes all three versions: a side that sums several.
+            for base in ["5", "5.1", "5.2", "5.10"] {
+                for head in ["5", "5.1", "5.2", "5.10"] where head != base {
+                    let counted = ReleaseComparison.table(rules: rules, base: counts.side(base), head: counts.side(head))
+                    let compared = try ReleaseComparison.table(db, base: .version(base), head: .version(head))
+                    #expect(counted.columns == compared.columns && counted.materializedRows == compared.materializedRows, "\(base) against \(head)")
+                }
+            }
+            #expect(counts.side("5").sessions == (try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM sessions")))
+            #expect(counts.side("4.9") == ComparisonCounts(sessions: 0, affected: [:]))
+        }
+    }
 }

@@ -80,11 +80,9 @@ struct NightlyFrontend {
         }
         if let dashboardOutput {
             do {
-                let model = try store.read { db in
-                    try StoreDashboard.model(
-                        db, source: "the store \(command.store)", generatedAt: DashboardOutput.now(),
-                        csvLink: command.dashboard.csvLink(out: command.out))
-                }
+                let model = try StoreDashboard.model(
+                    store, source: "the store \(command.store)", generatedAt: DashboardOutput.now(),
+                    csvLink: command.dashboard.csvLink(out: command.out))
                 try dashboardOutput.write(model)
             } catch {
                 outputsWritten = false

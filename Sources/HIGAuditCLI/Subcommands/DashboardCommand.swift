@@ -63,9 +63,8 @@ struct DashboardCommand: ParsableCommand {
             }
             let model: DashboardModel
             do {
-                model = try results.read { db in
-                    try StoreDashboard.model(db, source: "the store \(store)", generatedAt: DashboardOutput.now(), csvLink: csvLink)
-                }
+                model = try StoreDashboard.model(
+                    results, source: "the store \(store)", generatedAt: DashboardOutput.now(), csvLink: csvLink)
             } catch {
                 throw FatalError("cannot read the store \(store): \(error)")
             }

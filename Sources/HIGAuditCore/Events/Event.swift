@@ -118,6 +118,13 @@ public struct SourceFileTable: Sendable, Equatable {
         return Int32(paths.count - 1)
     }
 
+    /// Names the file of `index` (a store's file id, not a reading position), leaving any index
+    /// below it that has no name yet as "".
+    public mutating func name(_ index: Int, _ displayPath: String) {
+        while paths.count <= index { paths.append("") }
+        paths[index] = displayPath
+    }
+
     /// `PATH:LINE` for a location, as violation records and diagnostics print it (twice a violation
     /// row). Its bytes written in place, in one allocation, rather than interpolated or appended.
     public func describe(_ location: SourceLocation) -> String {

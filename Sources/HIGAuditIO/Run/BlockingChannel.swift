@@ -61,6 +61,13 @@ final class BlockingChannel<Element>: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Whether nothing is waiting to be taken right now.
+    var isEmpty: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return items.count == head
+    }
+
     var isClosed: Bool {
         condition.lock()
         defer { condition.unlock() }

@@ -16,16 +16,23 @@ final class InputInFlight: @unchecked Sendable {
 /// it with its own reader and decoder (neither is thread-safe, and a decoder's learned line shapes
 /// serve every input its thread reads), and hands the events over in batches. Decoding is a function
 /// of a line's bytes alone, so which thread decodes an input changes nothing in what comes out.
+///
+/// A thread that takes a large input while no other waits (one large file, or the last of several)
+/// reads it in two stages (`InputReader.readInTwoStages`): it decompresses and splits, and a thread
+/// of the input's own decodes, so that the cores the other inputs left idle share the work.
 final class InputReaderThreads: @unchecked Sendable {
     private let waiting = BlockingChannel<InputInFlight>()
     /// Batches the run's thread has emptied, for reuse.
     let spareBatches = BlockingChannel<EventBatch>(capacity: 64)
     private let finished = NSCondition()
     private var running: Int
+    /// Inputs with at least this many stored bytes to read are read in two stages when nothing waits.
+    private let twoStageMinimumBytes: Int64
 
     /// Nil when a reader cannot be made (the options were accepted once, so only for lack of memory):
     /// the run then reads on its own thread.
-    init?(options: ReaderOptions, count: Int) {
+    init?(options: ReaderOptions, count: Int, twoStageMinimumBytes: Int64 = TwoStageRead.minimumBytes()) {
+        self.twoStageMinimumBytes = twoStageMinimumBytes
         var readers: [InputReader] = []
         for _ in 0..<count {
             guard let reader = try? InputReader(options: options) else { return nil }
@@ -59,15 +66,31 @@ final class InputReaderThreads: @unchecked Sendable {
         while let input = waiting.take() {
             guard !input.messages.isClosed else { continue }
             let batcher = EventBatcher(channel: input.messages, spareBatches: spareBatches)
-            let result = reader.read(
-                input.read, into: batcher, decoder: &decoder, progress: { batcher.bytesInInput = $0 },
-                diagnostic: { batcher.say($0) })
+            let result = if readsInTwoStages(input.read) {
+                reader.readInTwoStages(
+                    input.read, into: batcher, decoder: &decoder, progress: { batcher.bytesInInput = $0 },
+                    diagnostic: { batcher.say($0) })
+            } else {
+                reader.read(
+                    input.read, into: batcher, decoder: &decoder, progress: { batcher.bytesInInput = $0 },
+                    diagnostic: { batcher.say($0) })
+            }
             batcher.finish(result)
         }
         finished.lock()
         running -= 1
         finished.broadcast()
         finished.unlock()
+    }
+}
+
+extension InputReaderThreads {
+    /// Whether a thread taking `read` now splits it: nothing else waits for a thread, and it is large
+    /// (or of unknown size: standard input). A minimum of 0 splits every input (for tests).
+    private func readsInTwoStages(_ read: FileRead) -> Bool {
+        guard twoStageMinimumBytes == 0 || waiting.isEmpty else { return false }
+        guard let bytes = TwoStageRead.bytesToRead(read) else { return read.source.filePath == nil }
+        return bytes >= twoStageMinimumBytes
     }
 }
 
