@@ -80,7 +80,14 @@ struct LineShapes {
         static var unreadValues: Int { 432 }
         /// `JSONNumber.powersOfTen`, copied: read through the storage pointer, in a register anyway.
         static var powersOfTen: Int { 512 }
-        static var shapes: Int { 704 }
+        /// `maxShuffledSession` bytes: the session of the last line whose keys came in a new order
+        /// (see `learn`); then an Int, its length, 0 when none.
+        static var shuffledSession: Int { 704 }
+        static var shuffledSessionLength: Int { 768 }
+        /// Int: 1 when the last line learning saw came in a new key order: the next line is not tried.
+        static var afterShuffled: Int { 776 }
+        static var maxShuffledSession: Int { 64 }
+        static var shapes: Int { 832 }
     }
 
     /// Offsets within one shape.
@@ -209,7 +216,9 @@ struct LineShapes {
                 && State.changes + 4 * EventField.count <= State.members
                 && State.members + EventField.count <= State.unreadValues
                 && State.unreadValues + 8 * Self.maxUnreadValues <= State.powersOfTen
-                && State.powersOfTen + JSONNumber.powersOfTenByteCount <= State.shapes && State.shapes % 64 == 0
+                && State.powersOfTen + JSONNumber.powersOfTenByteCount <= State.shuffledSession
+                && State.shuffledSession + State.maxShuffledSession <= State.shuffledSessionLength
+                && State.afterShuffled + 8 <= State.shapes && State.shapes % 64 == 0
                 && Shape.memberFields + EventField.count <= Shape.lines
                 && Shape.variableFields % 8 == 0 && Shape.eitherFields % 8 == 0 && Shape.memberMask % 8 == 0
                 && Shape.lineTextFields % 8 == 0
@@ -299,7 +308,7 @@ struct LineShapes {
             return -1
         }
         let used = self.used
-        guard used > 0 else { return -1 }
+        guard used > 0, storage.load(fromByteOffset: State.afterShuffled, as: Int.self) == 0 else { return -1 }
         // First the shapes whose type is where the line has it if no value before it changed length
         // (the usual case); the others only when none of them is the line's type.
         var rank = 0
@@ -660,18 +669,45 @@ struct LineShapes {
     /// Learns the shape of a line that the general scan read into `fields` and `numbers` and that
     /// decoded to an event; `unreadMembers` when the scan met a member no field reads.
     ///
-    /// A line whose members are those of a shape of its type in another order is not learned: its
-    /// writer orders keys anew on every line (Foundation's `JSONEncoder` does, by hashing), so a shape
-    /// of it would never match again, and learning one would push out the shapes of the writers whose
-    /// lines do match. It counts as a miss: a run of such lines puts matching to rest, which costs
-    /// less than trying every shape on each of them.
+    /// A line whose members are those of a shape of its session and type in another order is not
+    /// learned, nor counted as a miss: its writer orders keys anew on every line (Foundation's
+    /// `JSONEncoder` does, by hashing), so a shape of it would never match again, and learning one
+    /// would push out the shapes of the writers whose lines do match. The line after it is not tried
+    /// against the shapes (`State.afterShuffled`): in a log's runs of one device's lines it is most
+    /// likely of the same writer, and trying every shape on such a line cost more than its general
+    /// scan. A run of them therefore costs the general scan alone, and does not put matching to rest
+    /// for the other devices' lines after it, as counting them as misses did.
     func learn(
         _ base: UnsafePointer<UInt8>, count: Int, fields: UnsafePointer<FieldValue>, numbers: UnsafePointer<Double>,
         unreadMembers: Bool
     ) {
+        guard !isResting else { return }
+        let shuffled = comesInANewKeyOrder(base, fields: fields)
+        storage.storeBytes(of: shuffled ? 1 : 0, toByteOffset: State.afterShuffled, as: Int.self)
+        if shuffled { return }
         noteMiss()
-        guard !isResting, !hasShapeInAnotherOrder(base, fields: fields) else { return }
+        guard !isResting else { return }
         learn(base, count: count, fields: fields, numbers: numbers, unreadMembers: unreadMembers, refreshing: false)
+    }
+
+    /// Whether the line's session is the one whose keys last came in a new order, or a shape shows its
+    /// keys come in a new order (`hasShapeInAnotherOrder`); the session is then remembered.
+    private func comesInANewKeyOrder(_ base: UnsafePointer<UInt8>, fields: UnsafePointer<FieldValue>) -> Bool {
+        let session = fields[EventField.session.rawValue]
+        let length = Int(session.end) &- Int(session.start)
+        let plain = Self.isPlainString(session) && length <= State.maxShuffledSession
+        let remembered = storage.load(fromByteOffset: State.shuffledSessionLength, as: Int.self)
+        if plain, remembered == length,
+            Self.equal(base + Int(session.start), UnsafeRawPointer(storage + State.shuffledSession), count: length)
+        {
+            return true
+        }
+        guard hasShapeInAnotherOrder(base, fields: fields) else { return false }
+        if plain {
+            (storage + State.shuffledSession).copyMemory(from: base + Int(session.start), byteCount: length)
+            storage.storeBytes(of: length, toByteOffset: State.shuffledSessionLength, as: Int.self)
+        }
+        return true
     }
 
     /// Whether a shape of the line's session has the line's `type` value and the line's fields but not in
