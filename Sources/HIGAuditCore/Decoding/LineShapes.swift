@@ -84,8 +84,6 @@ struct LineShapes {
         /// (see `learn`); then an Int, its length, 0 when none.
         static var shuffledSession: Int { 704 }
         static var shuffledSessionLength: Int { 768 }
-        /// Int: 1 when the last line learning saw came in a new key order: the next line is not tried.
-        static var afterShuffled: Int { 776 }
         static var maxShuffledSession: Int { 64 }
         static var shapes: Int { 832 }
     }
@@ -218,7 +216,7 @@ struct LineShapes {
                 && State.unreadValues + 8 * Self.maxUnreadValues <= State.powersOfTen
                 && State.powersOfTen + JSONNumber.powersOfTenByteCount <= State.shuffledSession
                 && State.shuffledSession + State.maxShuffledSession <= State.shuffledSessionLength
-                && State.afterShuffled + 8 <= State.shapes && State.shapes % 64 == 0
+                && State.shuffledSessionLength + 8 <= State.shapes && State.shapes % 64 == 0
                 && Shape.memberFields + EventField.count <= Shape.lines
                 && Shape.variableFields % 8 == 0 && Shape.eitherFields % 8 == 0 && Shape.memberMask % 8 == 0
                 && Shape.lineTextFields % 8 == 0
@@ -308,7 +306,7 @@ struct LineShapes {
             return -1
         }
         let used = self.used
-        guard used > 0, storage.load(fromByteOffset: State.afterShuffled, as: Int.self) == 0 else { return -1 }
+        guard used > 0 else { return -1 }
         // First the shapes whose type is where the line has it if no value before it changed length
         // (the usual case); the others only when none of them is the line's type.
         var rank = 0
@@ -673,18 +671,19 @@ struct LineShapes {
     /// learned, nor counted as a miss: its writer orders keys anew on every line (Foundation's
     /// `JSONEncoder` does, by hashing), so a shape of it would never match again, and learning one
     /// would push out the shapes of the writers whose lines do match. The line after it is not tried
-    /// against the shapes (`State.afterShuffled`): in a log's runs of one device's lines it is most
-    /// likely of the same writer, and trying every shape on such a line cost more than its general
-    /// scan. A run of them therefore costs the general scan alone, and does not put matching to rest
+    /// against the shapes (a rest of one line, which costs the matching nothing): in a log's runs of
+    /// one device's lines it is most likely of the same writer, and trying every shape on such a line
+    /// cost more than its general scan. A run of them therefore costs the general scan alone, and does not put matching to rest
     /// for the other devices' lines after it, as counting them as misses did.
     func learn(
         _ base: UnsafePointer<UInt8>, count: Int, fields: UnsafePointer<FieldValue>, numbers: UnsafePointer<Double>,
         unreadMembers: Bool
     ) {
         guard !isResting else { return }
-        let shuffled = comesInANewKeyOrder(base, fields: fields)
-        storage.storeBytes(of: shuffled ? 1 : 0, toByteOffset: State.afterShuffled, as: Int.self)
-        if shuffled { return }
+        if comesInANewKeyOrder(base, fields: fields) {
+            storage.storeBytes(of: 1, toByteOffset: State.resting, as: Int.self)
+            return
+        }
         noteMiss()
         guard !isResting else { return }
         learn(base, count: count, fields: fields, numbers: numbers, unreadMembers: unreadMembers, refreshing: false)
