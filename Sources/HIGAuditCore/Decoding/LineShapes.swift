@@ -3,15 +3,17 @@
 /// The lines of one log come from one serialiser: the same keys in the same order, and most values
 /// repeated from the line before (a touch stream keeps its session, device, version, screen, target
 /// and input; only `ts`, `id`, `x`, `y` and sometimes `phase` change). A shape is an earlier line
-/// whose changing string and number values are marked *variable*; everything else is a run of bytes
-/// that a line must repeat exactly. Matching compares those runs in 16-byte steps and reads only the
-/// variable values, each with the scanner's own string or number reading. Speculative parsing from
+/// whose changing string and number values are marked *variable*, and so are the scalar values of
+/// members no field reads (a writer's own sequence number); everything else is a run of bytes that a
+/// line must repeat exactly. Matching compares those runs in 16-byte steps and reads only the
+/// variable values, each with the scanner's own string, number (`JSONNumber.scan`) or value reading. Speculative parsing from
 /// learned record structure, after Mison (Li et al., VLDB 2017), with the general scan as the fallback.
 ///
 /// Why a match gives exactly the general scan's result: the shape's line decoded to an event, with no
 /// repeated field, read by the general scan or by a match (the same reading, by this argument). A matching line is that line with some string values
-/// replaced by valid strings and some numbers by valid numbers (each checked by the same
-/// `JSONScanner` code the general scan uses); every other byte, keys, separators, whitespace and the
+/// replaced by valid strings, some numbers by valid numbers and some unread members' values by valid
+/// values (each checked by the same `JSONScanner` and `JSONNumber` code the general scan uses; an
+/// unread value fills no field either way); every other byte, keys, separators, whitespace and the
 /// other values included, is equal. So it is valid JSON with the same members in the same places
 /// (shifted by the lengths of the replaced values), and its field table is the shape's, shifted,
 /// with the replaced values read afresh. Anything else (a byte that differs outside a variable value,
@@ -26,7 +28,9 @@
 /// the one it would refine (`rareChangeLines`). After `refreshInterval` matches a shape is
 /// learned again from its next matched line, and the variable values equal to its own become
 /// constants again. While lines keep missing (more than a third of a block of 256 lines) matching and
-/// learning rest for a while, so varied input costs little more than the general scan alone. A line
+/// learning rest for a while, so varied input costs little more than the general scan alone. Lines of
+/// a session whose keys come in a new order on every line are neither learned nor counted as misses
+/// (see `learn`). A line
 /// of a new session that is learned carries the other shapes of the session before over to its
 /// session (`carrySessionTexts`), so that its other layouts do not each miss once.
 ///
