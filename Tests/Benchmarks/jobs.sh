@@ -7,13 +7,16 @@
 #   six-files       the time-first sample joined, in path order, into 6 zstd files (~25 MB each)
 #   per-device      one zstd file per device (`sample --layout device`), DEVICES of them (default
 #                   700, one session each on average: about as many bytes as the six files)
+#   one-file        the six files' frames in one file (`cat`): one large input, which a reader
+#                   thread reads in two stages
 # each written by `sample`'s own encoder (uniform) and, when `sample` has `--encoders`, by a mix of
 # SDK encoders (mixed: key orders, spacing, escapes, timestamp styles differ by device).
 # For each input, in RUNS alternating rounds (measure.py): `zstd -dc` of every file; `analyze --out`
 # with --jobs 1 and with the default (the cores available); `nightly --close-open` into a new store
 # with the default jobs; DuckDB 2.x with 2 threads running two rules' SQL (duckdb_two_rules.py), when
 # the duckdb Python package is installed. Prints best and median wall time, CPU time and peak RSS.
-# Set HIG=path to time an existing binary instead of building the release one.
+# Set HIG=path to time an existing binary instead of building the release one; SHAPES="one-file" or
+# ENCODINGS="uniform" to measure fewer inputs.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -60,6 +63,12 @@ make_inputs() { # encoding
         mv "$six.part" "$six"
         echo "   six files from $total uploads" >&2
     fi
+    local one="$work/$encoding-one-file"
+    if [ ! -d "$one" ]; then
+        mkdir -p "$one.part"
+        find "$six" -name '*.zst' | LC_ALL=C sort | xargs cat > "$one.part/all.ndjson.zst"
+        mv "$one.part" "$one"
+    fi
     if [ ! -d "$per_device" ]; then
         rm -rf "$per_device.part"
         generate "$encoding" device "$per_device.part" && mv "$per_device.part" "$per_device"
@@ -69,9 +78,12 @@ make_inputs() { # encoding
 have_duckdb=0
 python3 -c 'import duckdb' 2>/dev/null && have_duckdb=1
 
+[ -n "${ENCODINGS:-}" ] && read -r -a encodings <<< "$ENCODINGS"
+read -r -a shapes <<< "${SHAPES:-six-files per-device one-file}"
+
 for encoding in "${encodings[@]}"; do
     make_inputs "$encoding"
-    for shape in six-files per-device; do
+    for shape in "${shapes[@]}"; do
         input="$work/$encoding-$shape"
         mapfile -t files < <(find "$input" -name '*.zst' | LC_ALL=C sort)
         raw=$(zstd -qdc "${files[@]}" | wc -c)

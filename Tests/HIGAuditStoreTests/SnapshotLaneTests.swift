@@ -6,11 +6,20 @@ import Testing
 /// `ResultsStore.read(_:alongside:)` answers from one snapshot on two connections, whatever a writer
 /// commits meanwhile.
 @Suite struct SnapshotLaneTests {
-    @Test func bothHalvesSeeTheSameCommitsWhileAWriterKeepsCommitting() throws {
+    /// A new store's path, in a directory `body` may use, removed afterwards.
+    static func withNewStore(_ body: (String) throws -> Void) throws {
         let directory = try LogFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("store.sqlite").path
         _ = try ResultsStore(writingAt: path)
+        try body(path)
+    }
+
+    @Test func bothHalvesSeeTheSameCommitsWhileAWriterKeepsCommitting() throws {
+        try Self.withNewStore { path in try Self.readWhileAWriterCommits(path) }
+    }
+
+    static func readWhileAWriterCommits(_ path: String) throws {
         let reader = try ResultsStore(readingAt: path)
 
         let writing = Flag()
@@ -30,12 +39,12 @@ import Testing
         var seen: Set<Int> = []
         for _ in 0..<40 {
             let (first, second) = try reader.read({ db -> Int in
-                let before = try Self.rules(db)
+                let before = try rules(db)
                 usleep(200)
                 return before
             }, alongside: { db in
                 usleep(100)
-                return try Self.rules(db)
+                return try rules(db)
             })
             #expect(first == second)
             seen.insert(first)
@@ -49,13 +58,11 @@ import Testing
     static func rules(_ db: Database) throws -> Int { try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM rules") ?? -1 }
 
     @Test func aLaneErrorIsTheAnswersError() throws {
-        let directory = try LogFixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("store.sqlite").path
-        _ = try ResultsStore(writingAt: path)
-        let reader = try ResultsStore(readingAt: path)
-        #expect(throws: DatabaseError.self) {
-            _ = try reader.read({ _ in 1 }, alongside: { db in try Int.fetchOne(db, sql: "SELECT * FROM no_such_table") })
+        try Self.withNewStore { path in
+            let reader = try ResultsStore(readingAt: path)
+            #expect(throws: DatabaseError.self) {
+                _ = try reader.read({ _ in 1 }, alongside: { db in try Int.fetchOne(db, sql: "SELECT * FROM no_such_table") })
+            }
         }
     }
 }

@@ -94,6 +94,21 @@ import Testing
         }
     }
 
+    @Test func aFileThatCannotBeOpenedIsReportedAsOneThreadReportsIt() throws {
+        let read = FileRead(source: InputSource(path: "/nonexistent/input.zst", displayPath: "input.zst"), file: 0)
+        let reader = try InputReader()
+        var decoder: EventDecoder? = EventDecoder()
+        let one = Recorder()
+        let expected = reader.read(read, into: one, decoder: &decoder, diagnostic: { one.say($0) })
+        let two = Recorder()
+        let result = reader.readInTwoStages(read, into: two, decoder: &decoder, diagnostic: { two.say($0) })
+        #expect(two.log == one.log)
+        #expect(one.log.count == 1)
+        #expect(result.summary == expected.summary)
+        #expect(result.statistics == expected.statistics)
+        #expect(result.statistics.faults == 1)
+    }
+
     /// A nightly read resumed where an earlier one stopped: the splitting stage starts at the resume
     /// point and the line numbers go on from it.
     @Test func aResumedReadInTwoStagesGoesOnFromTheResumePoint() throws {
