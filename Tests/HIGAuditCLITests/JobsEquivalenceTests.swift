@@ -5,9 +5,9 @@ import Testing
 /// `--jobs N` reads several inputs at a time, and the engine still gets one stream in input order, so
 /// every output must be the same for any N, byte for byte: the tables on standard output, every file
 /// of `--out`, the malformed-line report and every diagnostic on standard error in its place; for
-/// `nightly`, the store's rows. Checked on noisy samples in every layout, over several seeds, and
-/// with every input read in two stages (`HIG_AUDIT_TWO_STAGE_BYTES=0`: one thread decompresses and
-/// splits, another decodes), which the default saves for large inputs read alone.
+/// `nightly`, the store's rows. Checked on noisy mixed-writer samples in every layout, over several
+/// seeds, and with every input read in two stages (`HIG_AUDIT_TWO_STAGE_BYTES=0`: one thread
+/// decompresses and splits, another decodes), which the default saves for large inputs read alone.
 @Suite struct JobsEquivalenceTests {
     static let jobCounts = [1, 2, 3, 8]
     /// The runs compared with `--jobs 1`: each job count above 1, reading as it chooses and reading
@@ -16,12 +16,13 @@ import Testing
         [(jobs, [:]), (jobs, ["HIG_AUDIT_TWO_STAGE_BYTES": "0"])]
     }
 
-    /// A noisy sample night on disk; `copyFirstUpload` adds a copy of one upload right after it in
-    /// path order (a file the nightly job must find already counted, even when read ahead).
+    /// A noisy sample night on disk, each device's lines written the way one of the SDK writers
+    /// would; `copyFirstUpload` adds a copy of one upload right after it in path order (a file the
+    /// nightly job must find already counted, even when read ahead).
     static func sample(seed: UInt64, layout: SampleConfiguration.Layout, copyFirstUpload: Bool = false) throws -> URL {
         let configuration = SampleConfiguration(
             size: .sessions(120), seed: seed, days: 2, devices: 16, noise: .heavy, layout: layout, fileMinutes: 10,
-            moveSamplingMs: 250, sessionLength: .short)
+            moveSamplingMs: 250, sessionLength: .short, encoders: .mixed)
         var memory = InMemorySampleLogSink()
         _ = try SampleGenerator(configuration: configuration).generate(into: &memory)
         let directory = try HigAuditBinary.temporaryDirectory()
