@@ -99,11 +99,15 @@ extension ResultsStore {
     /// Runs an analyst's `SELECT` on a connection of its own (`ReadOnlySQL`): it can read the store
     /// and nothing else, and is stopped with `StoreError.queryTimedOut` after `timeLimit` seconds.
     public func runReadOnlySQL(_ sql: String, timeLimit: Double) throws -> HIGAuditCore.Table {
+        let result: Result<HIGAuditCore.Table, any Error>
         do {
-            return try ReadOnlySQL.run(sql, storeAt: path, timeLimit: timeLimit)
+            result = .success(try ReadOnlySQL.run(sql, storeAt: path, timeLimit: timeLimit))
         } catch {
-            throw StoreError.describing(error, store: path)
+            result = .failure(StoreError.describing(error, store: path))
         }
+        // As `read`: no answer from a store its check finds damaged.
+        try integrityCheck?.verdict()
+        return try result.get()
     }
 }
 

@@ -14,8 +14,9 @@ import GRDB
 public final class ResultsStore {
     let queue: DatabaseQueue
     public let path: String
-    /// A reader's quick check, running beside its first reads; `read` returns nothing before it passed.
-    private let integrityCheck: IntegrityCheck?
+    /// A reader's quick check, running beside its first reads; no answer (`read`, `runReadOnlySQL`) is
+    /// returned before it passed.
+    let integrityCheck: IntegrityCheck?
 
     /// The largest store a reader checks when it opens it; a nightly run always checks.
     public static let quickCheckLimit: Int64 = 512 << 20
@@ -89,7 +90,14 @@ public final class ResultsStore {
             _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master")
             let journal = try String.fetchOne(db, sql: "PRAGMA journal_mode")
             let lane = journal?.lowercased() == "wal" ? nil : SnapshotLane(path: path, body: second)
-            let a = try first(db)
+            let a: A
+            do {
+                a = try first(db)
+            } catch {
+                // The lane holds its own lock: it ends before this read does, whatever happened here.
+                _ = try? lane?.finish()
+                throw error
+            }
             if let b = try lane?.finish() { return (a, b) }
             return (a, try second(db))
         }

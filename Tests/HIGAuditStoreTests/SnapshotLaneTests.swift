@@ -57,6 +57,30 @@ import Testing
 
     static func rules(_ db: Database) throws -> Int { try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM rules") ?? -1 }
 
+    /// A first half that throws still waits for the lane: no thread of the read, and no lock, outlives it.
+    @Test func whenTheFirstHalfThrowsTheLaneEndsBeforeTheReadReturns() throws {
+        struct Failure: Error {}
+        try Self.withNewStore { path in
+            let reader = try ResultsStore(readingAt: path)
+            #expect(throws: Failure.self) {
+                _ = try reader.read({ _ -> Int in
+                    usleep(50_000)
+                    throw Failure()
+                }, alongside: { db -> Int in
+                    let count = try Self.rules(db)
+                    usleep(500_000)
+                    return count
+                })
+            }
+            var configuration = Configuration()
+            configuration.busyMode = .immediateError
+            let writer = try DatabaseQueue(path: path, configuration: configuration)
+            #expect(throws: Never.self) {
+                try writer.write { try $0.execute(sql: "INSERT INTO rules VALUES ('x', 'warning')") }
+            }
+        }
+    }
+
     @Test func aLaneErrorIsTheAnswersError() throws {
         try Self.withNewStore { path in
             let reader = try ResultsStore(readingAt: path)

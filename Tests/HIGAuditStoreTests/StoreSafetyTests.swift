@@ -52,7 +52,11 @@ import Testing
 
         // A reader's check runs beside its first read: that read gives no answer, whatever it read.
         let answer = { (store: ResultsStore) in try store.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM rules") } }
-        for open in [{ _ = try ResultsStore(writingAt: path) }, { _ = try answer(ResultsStore(readingAt: path)) }] {
+        let answerSQL = { (store: ResultsStore) in try store.runReadOnlySQL("SELECT COUNT(*) FROM rules", timeLimit: 10) }
+        for open in [
+            { _ = try ResultsStore(writingAt: path) }, { _ = try answer(ResultsStore(readingAt: path)) },
+            { _ = try answerSQL(ResultsStore(readingAt: path)) },
+        ] {
             do {
                 try open()
                 Issue.record("a damaged store was opened and read")

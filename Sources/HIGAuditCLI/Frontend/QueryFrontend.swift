@@ -41,16 +41,17 @@ struct QueryFrontend {
             if let sql = command.sql {
                 tables = [try store.runReadOnlySQL(sql, timeLimit: command.sqlTimeout)]
             } else {
-                tables = try store.read { db -> [Table] in
-                for note in try StoredTables.filterMisses(db, filter: selection.filter) where command.verbosity.level.saysNotes {
-                    StandardError.write("hig-audit: note: \(note)\n")
+                // The notes are said after the read, which answers nothing from a damaged store.
+                let notes: [String]
+                (notes, tables) = try store.read { db -> ([String], [Table]) in
+                    let notes = try StoredTables.filterMisses(db, filter: selection.filter)
+                    if !command.groupBy.isEmpty { return (notes, [try StoreQuery.grouped(db, by: command.groupBy, selection: selection)]) }
+                    let stored = try StoredTables.load(db, selection: selection)
+                    if !output.tables.isEmpty { return (notes, output.tables.map { output.printed(stored.table($0), $0) }) }
+                    if output.format != .table { return (notes, [stored.table(.summary)]) }
+                    return (notes, [stored.table(.summary), stored.table(.worstScreens), stored.table(.ingest).transposed(name: "ingest")])
                 }
-                if !command.groupBy.isEmpty { return [try StoreQuery.grouped(db, by: command.groupBy, selection: selection)] }
-                let stored = try StoredTables.load(db, selection: selection)
-                if !output.tables.isEmpty { return output.tables.map { output.printed(stored.table($0), $0) } }
-                if output.format != .table { return [stored.table(.summary)] }
-                return [stored.table(.summary), stored.table(.worstScreens), stored.table(.ingest).transposed(name: "ingest")]
-                }
+                for note in notes where command.verbosity.level.saysNotes { StandardError.write("hig-audit: note: \(note)\n") }
             }
         } catch {
             throw FatalError("\(error)")

@@ -128,8 +128,10 @@ public final class InputReader {
         }
 
         withoutActuallyEscaping(diagnostic) { report in
+            // Moved in and back: a copy left here would share the sink's state (the decoder's field
+            // table), and the decoder's first write would then replace the table with a fresh one.
             var reading = SourceReading(
-                reader: self, file: file, sink: sink, summary: summary, origin: origin, report: report)
+                reader: self, file: file, sink: consume sink, summary: summary, origin: origin, report: report)
             reading.run()
             sink = reading.sink
             summary = reading.summary

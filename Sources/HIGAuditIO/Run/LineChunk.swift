@@ -73,6 +73,10 @@ final class LineChunk: @unchecked Sendable {
         used += line.count
     }
 
+    private func text(of entry: Entry) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: bytes + entry.start, count: Int(entry.count))
+    }
+
     /// Makes the calls the reader made, in order, and leaves the chunk empty for reuse.
     func replay<Sink: LineSink>(into sink: inout Sink, say: (Diagnostic) -> Void) {
         var said = 0
@@ -82,10 +86,9 @@ final class LineChunk: @unchecked Sendable {
                 said += 1
             }
             let entry = entries[index]
-            let line = UnsafeRawBufferPointer(start: bytes + entry.start, count: Int(entry.count))
             switch entry.kind {
-            case .line: sink.line(line, number: entry.number)
-            case .unterminated: sink.unterminatedLine(line, number: entry.number)
+            case .line: sink.line(text(of: entry), number: entry.number)
+            case .unterminated: sink.unterminatedLine(text(of: entry), number: entry.number)
             case .oversized: sink.oversizedLine(number: entry.number, byteCount: entry.count)
             }
         }

@@ -89,10 +89,13 @@ enum TwoStageRead {
             done.signal()
         }
 
+        /// The result, and the decoder taken out: the stage may outlive the read (its thread's closure
+        /// holds it), and a second reference to the decoder's field table would make the next read
+        /// copy the table and lose the learned shapes.
         func wait() -> (FileReadResult, EventDecoder?) {
             done.wait()
             guard let result else { preconditionFailure("the decoding stage ended without a result") }
-            return (result, decoder)
+            return (result, decoder.take())
         }
     }
 

@@ -94,6 +94,32 @@ import Testing
         }
     }
 
+    /// The decoder comes back alone, from one thread's read or two stages: the next read goes on with
+    /// its learned shapes instead of finding its field table shared and starting cold.
+    @Test func theLentDecoderComesBackWithItsShapes() throws {
+        let directory = try InputFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text = (0..<3_000).map {
+            #"{"ts":\#(1_795_208_646_000 + $0),"session":"s-2","type":"touch","phase":"moved","target":"a","x":1,"y":2}"# + "\n"
+        }.joined()
+        let path = try InputFixtures.write(Array(text.utf8), named: "a.ndjson", in: directory)
+        let read = FileRead(source: InputSource(path: path, displayPath: "a"), file: 0)
+        let reader = try InputReader()
+        for twoStages in [true, false] + Array(repeating: true, count: 18) {
+            var decoder: EventDecoder? = EventDecoder()
+            if twoStages {
+                _ = reader.readInTwoStages(read, into: Recorder(), decoder: &decoder, diagnostic: { _ in })
+            } else {
+                _ = reader.read(read, into: Recorder(), decoder: &decoder, diagnostic: { _ in })
+            }
+            let matchedBefore = try #require(decoder).lineShapes.matchedLines
+            _ = reader.read(read, into: Recorder(), decoder: &decoder, diagnostic: { _ in })
+            // Every line of the second read matches a shape learned in the first.
+            let matchedAfter = try #require(decoder).lineShapes.matchedLines
+            #expect(matchedAfter >= matchedBefore + 3_000, "\(matchedBefore) then \(matchedAfter)")
+        }
+    }
+
     @Test func aFileThatCannotBeOpenedIsReportedAsOneThreadReportsIt() throws {
         let read = FileRead(source: InputSource(path: "/nonexistent/input.zst", displayPath: "input.zst"), file: 0)
         let reader = try InputReader()
