@@ -282,7 +282,7 @@ private final class FieldTable: @unchecked Sendable {
     /// Per field, the value of a number the scan read (see `FieldValue.Kind.number`).
     let numbers: UnsafeMutablePointer<Double>
     let recent = RecentStrings(slots: EventField.count)
-    let keys = KeyMatcher()
+    let keys: KeyMatcher
     let shapes: LineShapes
     let longTexts = UnsafeMutablePointer<LongTextsReuse>.allocate(capacity: 1)
     let minute = UnsafeMutablePointer<RecentMinute>.allocate(capacity: 1)
@@ -292,9 +292,12 @@ private final class FieldTable: @unchecked Sendable {
     static let allFields: FieldMask = (1 << EventField.count) - 1
 
     /// Without `holdsShapes` (a decoder that does not learn them) the shapes get no room: a strict
-    /// decoder made for one line, as the fast path's check makes one, allocates ~1 KB, not ~55.
+    /// decoder made for one line, as the fast path's check makes one, allocates ~1 KB, not ~55. Nor
+    /// does it recognise members by their keys' first bytes: the strict decoder reads every key it was
+    /// not told to expect at its position the general way.
     init(holdsShapes: Bool) {
         shapes = LineShapes(holdsShapes: holdsShapes)
+        keys = KeyMatcher(recognisesHeadsAnywhere: holdsShapes)
         dirtyFields.initialize(to: 0)
         fields = .allocate(capacity: EventField.count)
         fields.initialize(repeating: .absent, count: EventField.count)
@@ -382,8 +385,10 @@ private struct LineReader {
     /// the rare cases that need it (an escaped or long string, a non-string value, an unknown key).
     ///
     /// Each turn starts at the `{` or `,` before a member. A member whose head is laid out as on the
-    /// previous line is recognised in one comparison (`KeyMatcher.predictedMember`); any other takes
-    /// the general reading: whitespace, the key, whitespace, the colon, whitespace.
+    /// previous line is recognised in one comparison (`KeyMatcher.predictedMember`), and a compact head
+    /// (`"key":`) anywhere by its key's first bytes and one comparison (`KeyMatcher.recognisedMember`:
+    /// keys in a new order on every line); any other takes the general reading: whitespace, the key,
+    /// whitespace, the colon, whitespace.
     private func scanTopLevelObject(_ scanner: inout JSONScanner, unreadMembers: inout Bool) throws(MalformedLine) {
         let base = self.base
         let count = self.count
@@ -412,6 +417,13 @@ private struct LineReader {
                     if pos < count, base[pos] <= 0x20 { pos = JSONScanner.whitespaceEnd(base, from: pos, end: count) }
                     valueQuoted = pos < count && base[pos] == 0x22
                 }
+            } else if let member = keys.recognisedMember(start: base + (pos &+ 1), readableUpTo: base + count) {
+                keyColumn = pos &+ 1
+                field = member.field
+                pos = keyColumn &+ member.valueStart
+                if pos < count, base[pos] <= 0x20 { pos = JSONScanner.whitespaceEnd(base, from: pos, end: count) }
+                valueQuoted = pos < count && base[pos] == 0x22
+                keys.remember(field, valueQuoted: valueQuoted, at: position)
             } else {
                 pos = JSONScanner.whitespaceEnd(base, from: pos &+ 1, end: count)
                 guard pos < count else { throw JSONError.unexpectedEnd(at: pos) }

@@ -6,7 +6,7 @@
 /// collision-free over the 34 keys (`KeyMatcherTests` checks it).
 ///
 /// Most members are not looked up at all: `predictedMember` recognises the head the previous line had
-/// at the same position.
+/// at the same position, and `recognisedMember` a head wherever it stands, by its key's first bytes.
 struct KeyMatcher {
     static let buckets = 128
     static let wordsPerKey = 4
@@ -21,7 +21,9 @@ struct KeyMatcher {
     /// - per head, its field and where its value begins (counted from the key's opening quote);
     /// - per field, its key's length;
     /// - per field, the key's bytes, zero-padded to 32, as four words, then four masks of its length;
-    /// - per head, the same for the head: `"key":` or, for a string value, `"key":"`.
+    /// - per head, the same for the head: `"key":` or, for a string value, `"key":"`;
+    /// - per `firstBytesBucket`, the field, or nil (all nil in a matcher that does not recognise heads
+    ///   by their first bytes).
     private let storage: UnsafeMutableRawPointer
 
     private enum Layout {
@@ -32,18 +34,30 @@ struct KeyMatcher {
         static var keyLengths: Int { 320 }
         static var keyPatterns: Int { 640 }
         static var headPatterns: Int { keyPatterns + EventField.count * patternBytes }
-        static var byteCount: Int { headPatterns + 2 * EventField.count * patternBytes }
+        static var firstBytesFields: Int { headPatterns + 2 * EventField.count * patternBytes }
+        static var byteCount: Int { firstBytesFields + KeyMatcher.firstBytesBuckets }
         /// Four words of pattern and four of mask.
         static var patternBytes: Int { 64 }
     }
 
     private static let noHead: UInt8 = 0xFF
 
+    static let firstBytesBuckets = 256
+    /// Spreads the 34 keys' first bytes (`firstBytes`) over `firstBytesBuckets` buckets without two in
+    /// one (`KeyMatcherTests` checks it): the golden ratio's multiplier, the first odd one after it that
+    /// does.
+    static let firstBytesMultiplier: UInt64 = 0x9E37_79B9_7F4A_7C1F
+
     /// A copy of `template`: building the tables takes a few hundred small arrays, too many for a
-    /// decoder made for one line (as the fast path's check makes one).
-    init() {
+    /// decoder made for one line (as the fast path's check makes one). Without
+    /// `recognisesHeadsAnywhere`, `recognisedMember` finds nothing: the strict decoder's matcher.
+    init(recognisesHeadsAnywhere: Bool = true) {
         storage = .allocate(byteCount: Layout.byteCount, alignment: 64)
         storage.copyMemory(from: Self.template, byteCount: Layout.byteCount)
+        if !recognisesHeadsAnywhere {
+            (storage + Layout.firstBytesFields).initializeMemory(
+                as: EventField?.self, repeating: nil, count: Self.firstBytesBuckets)
+        }
     }
 
     /// The tables as a new matcher starts with them, built once. Never written after.
@@ -61,6 +75,8 @@ struct KeyMatcher {
         (storage + Layout.lastHeads).initializeMemory(as: UInt8.self, repeating: Self.noHead, count: Self.rememberedPositions)
         (storage + Layout.bucketFields).initializeMemory(as: EventField?.self, repeating: nil, count: Self.buckets)
         let bucketFields = (storage + Layout.bucketFields).assumingMemoryBound(to: EventField?.self)
+        let firstBytesFields = (storage + Layout.firstBytesFields).bindMemory(to: EventField?.self, capacity: Self.firstBytesBuckets)
+        firstBytesFields.initialize(repeating: nil, count: Self.firstBytesBuckets)
         for field in EventField.allCases {
             let key = field.key
             let n = key.utf8CodeUnitCount
@@ -68,6 +84,8 @@ struct KeyMatcher {
             let bucket = Self.bucket(length: n, first: bytes[0], last: bytes[n - 1])
             // Two keys in one bucket would make one of them unmatchable; the tests guard against it.
             if bucketFields[bucket] == nil { bucketFields[bucket] = field }
+            let firstBytesBucket = Self.firstBytesBucket(Self.firstBytes(ofKey: Array(bytes)))
+            if firstBytesFields[firstBytesBucket] == nil { firstBytesFields[firstBytesBucket] = field }
             storage.storeBytes(of: n, toByteOffset: Layout.keyLengths + 8 * field.rawValue, as: Int.self)
             Self.storePattern(Array(bytes), at: storage + Layout.keyPatterns + field.rawValue * Layout.patternBytes)
             for quoted in [false, true] {
@@ -131,6 +149,53 @@ struct KeyMatcher {
             field: storage.load(fromByteOffset: Layout.headFields &+ index, as: EventField.self),
             valueQuoted: head & 1 == 1,
             valueStart: Int(storage.load(fromByteOffset: Layout.headValueStarts &+ index, as: UInt8.self)))
+    }
+
+    /// The member whose head (`"key":`) starts at `start`, wherever it stands in the object; nil when
+    /// fewer than 32 bytes are readable from `start` up to `end`, or when the bytes there are not a
+    /// field's head byte for byte (an unread key, an escape, whitespace before the colon): the general
+    /// reading decides then.
+    ///
+    /// For writers that order keys anew on every line (Foundation's `JSONEncoder` without
+    /// `.sortedKeys`), where the previous line's order predicts nothing. The key's bytes up to its
+    /// closing quote, at most eight (`firstBytes`), pick its one candidate field without finding the
+    /// quote first, and the head is confirmed by one masked comparison, as in `predictedMember`, with the
+    /// same argument that the answer is the general reading's. A string value's quote is not part of
+    /// the head compared: the caller looks at the value's first byte, as after a predicted `"key":`.
+    @inline(__always)
+    func recognisedMember(start: UnsafePointer<UInt8>, readableUpTo end: UnsafePointer<UInt8>) -> PredictedMember? {
+        guard end - start >= 32 else { return nil }
+        let word = UInt64(littleEndian: UnsafeRawPointer(start).loadUnaligned(fromByteOffset: 1, as: UInt64.self))
+        let bucket = Self.firstBytesBucket(Self.firstBytes(word))
+        guard let field = storage.load(fromByteOffset: Layout.firstBytesFields &+ bucket, as: EventField?.self),
+            Self.masked(
+                storage + (Layout.headPatterns &+ Self.headIndex(field, valueQuoted: false) &* Layout.patternBytes),
+                equalAt: start)
+        else { return nil }
+        return PredictedMember(field: field, valueQuoted: false, valueStart: keyLength(field) &+ 3)
+    }
+
+    /// The eight bytes after a key's opening quote (little-endian), cut after the first quote among
+    /// them: a key of up to seven bytes with its closing quote, else its first eight bytes. Keys differ
+    /// there (`pencil_preferred_action` and `pencil_custom_action_enabled` at their eighth byte), and
+    /// what follows a short key (a colon, a value) does not count.
+    @inline(__always)
+    static func firstBytes(_ word: UInt64) -> UInt64 {
+        // The lowest quote's high bit is exact (`JSONScanner.zeroBytes`); with none, all 64 bits stay.
+        let lastKeptBit = min(JSONScanner.zeroBytes(word ^ 0x2222_2222_2222_2222).trailingZeroBitCount, 63)
+        return word & (UInt64.max &>> (63 &- lastKeptBit))
+    }
+
+    /// `firstBytes` of a key given as its bytes, for building the table and for tests.
+    static func firstBytes(ofKey key: [UInt8]) -> UInt64 {
+        var word: UInt64 = 0
+        for (i, byte) in (key + [0x22]).prefix(8).enumerated() { word |= UInt64(byte) << (8 * UInt64(i)) }
+        return firstBytes(word)
+    }
+
+    @inline(__always)
+    static func firstBytesBucket(_ firstBytes: UInt64) -> Int {
+        Int(truncatingIfNeeded: (firstBytes &* firstBytesMultiplier) &>> 56)
     }
 
     /// Whether the 32 bytes at `start`, under the four mask words after the four pattern words at
