@@ -38,4 +38,64 @@ import Testing
             #expect(match(key, padding: padding) == nil, "\(key)")
         }
     }
+
+    /// What `recognisedMember` finds at the start of `text` (the key's opening quote), padded to the 32
+    /// bytes it needs.
+    func recognised(_ text: String, anywhere: Bool = true) -> PredictedMember? {
+        let matcher = KeyMatcher(recognisesHeadsAnywhere: anywhere)
+        defer { matcher.deallocate() }
+        let bytes = Array(text.utf8) + Array(repeating: UInt8(ascii: " "), count: 32)
+        return bytes.withUnsafeBufferPointer { buffer in
+            matcher.recognisedMember(start: buffer.baseAddress!, readableUpTo: buffer.baseAddress! + buffer.count)
+        }
+    }
+
+    @Test func everyKeysFirstBytesHaveTheirOwnBucket() {
+        let buckets = Set(EventField.allCases.map {
+            KeyMatcher.firstBytesBucket(KeyMatcher.firstBytes(ofKey: Array("\($0.key)".utf8)))
+        })
+        #expect(buckets.count == EventField.count)
+    }
+
+    /// The first bytes of a key on a line, whatever follows it, are those the table was built from.
+    @Test func firstBytesStopAtTheKeysClosingQuote() {
+        for field in EventField.allCases {
+            for rest in [#":"x","#, ":1.5}", #":""#, ": null"] {
+                let bytes = Array("\(field.key)\"\(rest)        ".utf8)
+                var word: UInt64 = 0
+                for i in 0..<8 { word |= UInt64(bytes[i]) << (8 * UInt64(i)) }
+                #expect(KeyMatcher.firstBytes(word) == KeyMatcher.firstBytes(ofKey: Array("\(field.key)".utf8)), "\(field)")
+            }
+        }
+    }
+
+    @Test func everyCompactHeadIsRecognisedWhateverTheValue() {
+        for field in EventField.allCases {
+            for value in [#""text""#, "12.5", "-1", "true", "null", "[1]", #"{"a":1}"#, " \"spaced\""] {
+                let member = recognised("\"\(field.key)\":\(value)")
+                #expect(member?.field == field, "\(field) \(value)")
+                #expect(member?.valueQuoted == false)
+                #expect(member?.valueStart == field.key.utf8CodeUnitCount + 3)
+            }
+        }
+    }
+
+    @Test func otherHeadsAreLeftToTheGeneralReading() {
+        for text in [#""sdk":1"#, #""t":1"#, #""tsx":1"#, #""sessio":"a""#, #""sessions":"a""#, #""ts" :1"#, #""ts"x1"#,
+                     #""t\u0073":1"#, #""app_versioN":"1""#, #""pencil_custom_action_enable":true"#,
+                     #""pencil_preferred_actions":"ignore""#, #" "ts":1"#, #"{"ts":1"#, #""x":1"#.uppercased()] {
+            #expect(recognised(text) == nil, "\(text)")
+        }
+    }
+
+    @Test func aStrictMatcherAndAShortRestRecogniseNothing() {
+        #expect(recognised(#""ts":1"#, anywhere: false) == nil)
+        let matcher = KeyMatcher()
+        defer { matcher.deallocate() }
+        let bytes = Array(#""session":"s","x":1}"#.utf8)
+        #expect(bytes.count < 32)
+        bytes.withUnsafeBufferPointer { buffer in
+            #expect(matcher.recognisedMember(start: buffer.baseAddress!, readableUpTo: buffer.baseAddress! + buffer.count) == nil)
+        }
+    }
 }
