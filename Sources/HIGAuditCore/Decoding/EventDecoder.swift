@@ -293,11 +293,11 @@ private final class FieldTable: @unchecked Sendable {
 
     /// Without `holdsShapes` (a decoder that does not learn them) the shapes get no room: a strict
     /// decoder made for one line, as the fast path's check makes one, allocates ~1 KB, not ~55. Nor
-    /// does it recognise members by their keys' first bytes: the strict decoder reads every key it was
-    /// not told to expect at its position the general way.
+    /// does it recognise members by their heads (`KeyMatcher.headField`): the strict decoder reads every
+    /// key the general way.
     init(holdsShapes: Bool) {
         shapes = LineShapes(holdsShapes: holdsShapes)
-        keys = KeyMatcher(recognisesHeadsAnywhere: holdsShapes)
+        keys = KeyMatcher(recognisesHeads: holdsShapes)
         dirtyFields.initialize(to: 0)
         fields = .allocate(capacity: EventField.count)
         fields.initialize(repeating: .absent, count: EventField.count)
@@ -384,11 +384,10 @@ private struct LineReader {
     /// it) and reloaded `base` and the key tables for every key. It is handed to the scanner only for
     /// the rare cases that need it (an escaped or long string, a non-string value, an unknown key).
     ///
-    /// Each turn starts at the `{` or `,` before a member. A member whose head is laid out as on the
-    /// previous line is recognised in one comparison (`KeyMatcher.predictedMember`), and a compact head
-    /// (`"key":`) anywhere by its key's first bytes and one comparison (`KeyMatcher.recognisedMember`:
-    /// keys in a new order on every line); any other takes the general reading: whitespace, the key,
-    /// whitespace, the colon, whitespace.
+    /// Each turn starts at the `{` or `,` before a member. A member with a compact head (`"key":`) of a
+    /// field is recognised by its key's first bytes and one comparison, whatever the order of the keys
+    /// (`KeyMatcher.headField`); any other takes the general reading: whitespace, the key, whitespace,
+    /// the colon, whitespace.
     private func scanTopLevelObject(_ scanner: inout JSONScanner, unreadMembers: inout Bool) throws(MalformedLine) {
         let base = self.base
         let count = self.count
@@ -400,30 +399,17 @@ private struct LineReader {
             scanner.pos = first &+ 1
             return
         }
-        var position = 0
         while true {
             let keyColumn: Int
             let field: EventField?
             // Whether the value (at `pos` once the head is read) is a string, its opening quote at `pos`.
             let valueQuoted: Bool
-            if let member = keys.predictedMember(at: position, start: base + (pos &+ 1), readableUpTo: base + count) {
+            if let recognised = keys.headField(start: base + (pos &+ 1), readableUpTo: base + count) {
                 keyColumn = pos &+ 1
-                field = member.field
-                pos = keyColumn &+ member.valueStart
-                if member.valueQuoted {
-                    valueQuoted = true
-                } else {
-                    // The head ends at the colon: what follows may be whitespace, or a string after all.
-                    if pos < count, base[pos] <= 0x20 { pos = JSONScanner.whitespaceEnd(base, from: pos, end: count) }
-                    valueQuoted = pos < count && base[pos] == 0x22
-                }
-            } else if let member = keys.recognisedMember(start: base + (pos &+ 1), readableUpTo: base + count) {
-                keyColumn = pos &+ 1
-                field = member.field
-                pos = keyColumn &+ member.valueStart
+                field = recognised
+                pos = keyColumn &+ keys.keyLength(recognised) &+ 3
                 if pos < count, base[pos] <= 0x20 { pos = JSONScanner.whitespaceEnd(base, from: pos, end: count) }
                 valueQuoted = pos < count && base[pos] == 0x22
-                keys.remember(field, valueQuoted: valueQuoted, at: position)
             } else {
                 pos = JSONScanner.whitespaceEnd(base, from: pos &+ 1, end: count)
                 guard pos < count else { throw JSONError.unexpectedEnd(at: pos) }
@@ -448,9 +434,7 @@ private struct LineReader {
                 }
                 if pos < count, base[pos] <= 0x20 { pos = JSONScanner.whitespaceEnd(base, from: pos, end: count) }
                 valueQuoted = pos < count && base[pos] == 0x22
-                keys.remember(field, valueQuoted: valueQuoted, at: position)
             }
-            position &+= 1
             if let field {
                 let value: FieldValue
                 if valueQuoted {

@@ -1,5 +1,5 @@
 /// Re-decodes sampled lines with the strict decoder and compares: the check that the decoder's fast
-/// paths (learned line shapes, predicted keys, recent strings) keep their one contract, to give the
+/// paths (learned line shapes, recognised key heads, recent strings) keep their one contract, to give the
 /// strict decoder's verdict and event or none at all. Off unless asked for
 /// (`HIG_AUDIT_VERIFY_FAST_PATH`, read at the edges; tests), as it costs a second decoding per line
 /// checked.

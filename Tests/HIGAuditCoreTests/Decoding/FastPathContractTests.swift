@@ -3,7 +3,7 @@ import Testing
 @testable import HIGAuditCore
 
 /// The fast paths' one contract, fuzzed: whatever a decoder that remembers earlier lines (learned
-/// shapes, predicted keys, recent strings) gives for a line is what a fresh strict decoder gives for
+/// shapes, recognised key heads, recent strings) gives for a line is what a fresh strict decoder gives for
 /// it alone. Lines are valid lines written in several layouts, with new values and random damage, so
 /// that shapes are learned and then offered lines that nearly match them.
 @Suite struct FastPathContractTests {

@@ -39,14 +39,14 @@ import Testing
         }
     }
 
-    /// What `recognisedMember` finds at the start of `text` (the key's opening quote), padded to the 32
-    /// bytes it needs.
-    func recognised(_ text: String, anywhere: Bool = true) -> PredictedMember? {
-        let matcher = KeyMatcher(recognisesHeadsAnywhere: anywhere)
+    /// What `headField` finds at the start of `text` (the key's opening quote), with `padding` bytes
+    /// readable after it.
+    func head(_ text: String, padding: Int = 32, recognisesHeads: Bool = true) -> EventField? {
+        let matcher = KeyMatcher(recognisesHeads: recognisesHeads)
         defer { matcher.deallocate() }
-        let bytes = Array(text.utf8) + Array(repeating: UInt8(ascii: " "), count: 32)
+        let bytes = Array(text.utf8) + Array(repeating: UInt8(ascii: " "), count: padding)
         return bytes.withUnsafeBufferPointer { buffer in
-            matcher.recognisedMember(start: buffer.baseAddress!, readableUpTo: buffer.baseAddress! + buffer.count)
+            matcher.headField(start: buffer.baseAddress!, readableUpTo: buffer.baseAddress! + buffer.count)
         }
     }
 
@@ -69,33 +69,32 @@ import Testing
         }
     }
 
-    @Test func everyCompactHeadIsRecognisedWhateverTheValue() {
+    /// Far from the line's end and right before it (the value and the closing brace all that follow),
+    /// where the key's first bytes can be read: 9 bytes from the key's opening quote.
+    @Test(arguments: [0, 32])
+    func everyCompactHeadIsRecognisedWhateverTheValue(padding: Int) {
         for field in EventField.allCases {
-            for value in [#""text""#, "12.5", "-1", "true", "null", "[1]", #"{"a":1}"#, " \"spaced\""] {
-                let member = recognised("\"\(field.key)\":\(value)")
-                #expect(member?.field == field, "\(field) \(value)")
-                #expect(member?.valueQuoted == false)
-                #expect(member?.valueStart == field.key.utf8CodeUnitCount + 3)
+            for value in [#""text"}"#, "1}", "true}", "null}", "[1]}", #"{"a":1}}"#, " \"spaced\"}"] {
+                let text = "\"\(field.key)\":\(value)"
+                let expected = text.utf8.count + padding >= 9 ? field : nil
+                #expect(head(text, padding: padding) == expected, "\(field) \(value)")
             }
         }
     }
 
-    @Test func otherHeadsAreLeftToTheGeneralReading() {
-        for text in [#""sdk":1"#, #""t":1"#, #""tsx":1"#, #""sessio":"a""#, #""sessions":"a""#, #""ts" :1"#, #""ts"x1"#,
-                     #""t\u0073":1"#, #""app_versioN":"1""#, #""pencil_custom_action_enable":true"#,
-                     #""pencil_preferred_actions":"ignore""#, #" "ts":1"#, #"{"ts":1"#, #""x":1"#.uppercased()] {
-            #expect(recognised(text) == nil, "\(text)")
+    @Test(arguments: [0, 32])
+    func otherHeadsAreLeftToTheGeneralReading(padding: Int) {
+        for text in [#""sdk":1}"#, #""t":1}"#, #""tsx":1}"#, #""sessio":"a"}"#, #""sessions":"a"}"#, #""ts" :1}"#,
+                     #""ts"x1}"#, #""t\u0073":1}"#, #""app_versioN":"1"}"#, #""pencil_custom_action_enable":true}"#,
+                     #""pencil_preferred_actions":"ignore"}"#, #" "ts":1}"#, #"{"ts":1}"#, #""X":1}"#, #""x""#,
+                     #""session""#, #""session":"#.dropLast().description] {
+            #expect(head(text, padding: padding) == nil, "\(text)")
         }
     }
 
-    @Test func aStrictMatcherAndAShortRestRecogniseNothing() {
-        #expect(recognised(#""ts":1"#, anywhere: false) == nil)
-        let matcher = KeyMatcher()
-        defer { matcher.deallocate() }
-        let bytes = Array(#""session":"s","x":1}"#.utf8)
-        #expect(bytes.count < 32)
-        bytes.withUnsafeBufferPointer { buffer in
-            #expect(matcher.recognisedMember(start: buffer.baseAddress!, readableUpTo: buffer.baseAddress! + buffer.count) == nil)
+    @Test func aStrictMatcherRecognisesNoHead() {
+        for field in EventField.allCases {
+            #expect(head("\"\(field.key)\":1}", recognisesHeads: false) == nil)
         }
     }
 }

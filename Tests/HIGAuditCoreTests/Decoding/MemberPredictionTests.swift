@@ -1,12 +1,10 @@
 import Testing
 @testable import HIGAuditCore
 
-/// The decoder recognises a member by comparing its head (`"key":` and a string value's quote) with the
-/// one the previous line had at the same position, or a compact head anywhere by its key's first bytes.
-/// Whatever earlier lines taught it, a line's verdict
-/// (the event, or the malformed reason and column) must be that of a fresh strict decoder: here on lines that
-/// mostly keep one layout and sometimes change it (order, types, whitespace, escapes, duplicates,
-/// unknown members, cuts).
+/// The decoder recognises a member with a compact head (`"key":`) by its key's first bytes, wherever it
+/// stands. Whatever earlier lines taught the decoder, a line's verdict (the event, or the malformed
+/// reason and column) must be that of a fresh strict decoder: here on lines that mostly keep one layout
+/// and sometimes change it (order, types, whitespace, escapes, duplicates, unknown members, cuts).
 @Suite struct MemberPredictionTests {
     @Test func whatEarlierLinesTaughtNeverChangesAVerdict() {
         var random = SplitMix64(seed: 31)
@@ -19,7 +17,7 @@ import Testing
             #expect(reused.decode(line) == verdict, "\(line)")
             if case .event = verdict { events += 1 }
         }
-        // The lines must mostly be valid, or predictions would rarely be exercised.
+        // The lines must mostly be valid, or recognised heads would rarely be exercised.
         #expect(events > 5_000)
     }
 

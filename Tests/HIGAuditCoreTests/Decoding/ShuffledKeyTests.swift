@@ -3,8 +3,8 @@ import Testing
 @testable import HIGAuditCore
 
 /// Lines whose keys come in a new order on every line, as Foundation's `JSONEncoder` writes them: the
-/// learning decoder recognises their members wherever they stand (`KeyMatcher.recognisedMember`), and
-/// must give exactly what the strict decoder (no shapes, every unexpected key read the general way)
+/// learning decoder recognises their members wherever they stand (`KeyMatcher.headField`), and
+/// must give exactly what the strict decoder (no shapes, every key read the general way)
 /// gives, valid or not, reason and column included.
 @Suite struct ShuffledKeyTests {
     /// One line of every event type in SPEC §2's order, every optional field written, as members.
