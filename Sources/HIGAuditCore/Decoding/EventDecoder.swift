@@ -443,7 +443,9 @@ private struct LineReader {
                     // restoring registers).
                     let start = pos &+ 1
                     let escaped: Bool
-                    if let quote = JSONScanner.plainStringEnd(base, from: start, end: count) {
+                    if let quote = JSONScanner.plainStringEnd(base, from: start, end: count)
+                        ?? (count &- start < 16 ? JSONScanner.plainStringEndNearTheEnd(base, from: start, end: count) : nil)
+                    {
                         pos = quote &+ 1
                         escaped = false
                     } else {

@@ -79,6 +79,21 @@ struct JSONScanner {
         return base[first] == 0x22 ? first : nil
     }
 
+    /// `plainStringEnd` for a string that starts fewer than 16 bytes before `end` (the last member's
+    /// value, `"moved"}`), byte by byte; nil at the first byte that needs a look, as there.
+    @inline(never)
+    static func plainStringEndNearTheEnd(_ base: UnsafePointer<UInt8>, from p: Int, end: Int) -> Int? {
+        var q = p
+        while q < end {
+            let c = base[q]
+            if c == 0x22 { return q }
+            // Control characters and non-ASCII bytes are those at or above 0x60 after subtracting 0x20.
+            if c == 0x5C || c &- 0x20 >= 0x60 { return nil }
+            q &+= 1
+        }
+        return nil
+    }
+
     /// `scanStringBody`'s general case.
     @inline(never)
     mutating func scanStringBodyLoop() throws(MalformedLine) -> Bool {

@@ -191,15 +191,12 @@ struct KeyMatcher {
     }
 
     /// Whether the `count` bytes at `start` equal the pattern's first `count`, when fewer than 32 bytes
-    /// are readable there: byte by byte, and never equal when fewer than `count` are readable.
+    /// are readable there (never when fewer than `count` are). Out of line: near the end of a line only.
     @inline(never)
     private static func equalNearTheEnd(
         _ pattern: UnsafeMutableRawPointer, _ start: UnsafePointer<UInt8>, count: Int, readable: Int
     ) -> Bool {
         guard count <= readable else { return false }
-        for i in 0..<count where start[i] != pattern.load(fromByteOffset: i, as: UInt8.self) {
-            return false
-        }
-        return true
+        return ByteComparison.equal(start, UnsafeRawPointer(pattern).assumingMemoryBound(to: UInt8.self), count: count)
     }
 }

@@ -30,6 +30,28 @@ import Testing
         }
     }
 
+    /// Near the end of a line the member loop tries a byte-by-byte reading of a plain string first: it
+    /// finds the closing quote of every plain ASCII string, and otherwise nothing (the scan decides).
+    @Test func thePlainReadingNearTheEndFindsPlainStringsOnly() {
+        var random = SplitMix64(seed: 30)
+        var found = 0
+        for _ in 0..<20_000 {
+            var body: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...3, using: &random) {
+                body += Self.pieces.randomElement(using: &random)!
+            }
+            let line = [0x22] + body + Array(#""}"#.utf8).prefix(Int.random(in: 0...2, using: &random))
+            let expected = Self.reference(line)
+            let plainASCII = expected.map { !$0.escaped && line[1..<($0.end - 1)].allSatisfy { $0 < 0x80 } } ?? false
+            let quote = line.withUnsafeBufferPointer {
+                JSONScanner.plainStringEndNearTheEnd($0.baseAddress!, from: 1, end: $0.count)
+            }
+            #expect(quote == (plainASCII ? expected!.end - 1 : nil), "\(line)")
+            if quote != nil { found += 1 }
+        }
+        #expect(found > 1_000)
+    }
+
     /// `lanes` is `pmovmskb` on x86-64; the portable multiplication other CPUs use must give the same
     /// bits, lane 0 lowest, for any mask.
     @Test func portableLaneMaskMatchesTheNativeOne() {
