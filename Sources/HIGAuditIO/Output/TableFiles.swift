@@ -32,13 +32,25 @@ public struct TableFileError: Error, CustomStringConvertible {
 /// and that waits for the journal: milliseconds a file, for a few kilobytes of summary. With several
 /// files in flight those waits overlap, and so does formatting the large tables on the cores the run
 /// has finished with. Which thread writes which file changes nothing in any file.
+///
+/// Paths that are written through rather than replaced (a FIFO, a device, a symbolic link such as
+/// `/dev/stdout`: see `FileOutput`) may share one stream, and opening a FIFO waits for its reader; when
+/// any path is one of those, the files are written one after another in the list's order, and the
+/// first failure stops the rest, so that a shared stream gets each file whole and in order.
 public enum TableFiles {
     /// Files in flight at once: enough to overlap the renames' waits, which are not CPU work.
     public static let defaultWriters = 4
 
-    /// Writes every file, even when one fails; then throws the error of the first file, in `files`'
-    /// order, that could not be written, so that the error is the same whatever the timing.
+    /// Writes every file; then throws the error of the first file, in `files`' order, that could not
+    /// be written, so that the error is the same whatever the timing. (When a path is written through,
+    /// the files after a failure are not written.)
     public static func write(_ files: [TableFile], writers: Int = defaultWriters) throws(TableFileError) {
+        guard files.allSatisfy({ FileOutput.replaces($0.path) }) else {
+            for file in files {
+                if let failure = write(file) { throw failure }
+            }
+            return
+        }
         let outcome = Outcome(count: files.count)
         let next = Atomic<Int>(0)
         let work: @Sendable () -> Void = {

@@ -8,10 +8,9 @@ import HIGAuditCore
 import Testing
 @testable import HIGAuditIO
 
-/// Review of `TableFiles` (650f5f2): an output directory's file that is a symbolic link to a FIFO (or
-/// to `/dev/stdout`) is written through (README "Reports and `--out` files…"). Written one at a time,
-/// several such files that share one stream gave that stream each file whole, in table order; the
-/// output must not depend on how many files are in flight.
+/// An output directory's file that is a symbolic link to a FIFO (or to `/dev/stdout`) is written
+/// through (README "Reports and `--out` files…"). Several such files that share one stream give it each
+/// file whole, in table order, however many files `TableFiles` may have in flight.
 @Suite struct TableFilesStreamTests {
     private func tables() -> [Table] {
         (1..<6).map { number in

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 import HIGAuditCore
 import Testing
@@ -59,5 +64,26 @@ import Testing
         for (index, path) in paths.enumerated() where index != 3 && index != 6 {
             #expect(try String(contentsOfFile: path, encoding: .utf8) == CSVWriter().render(table))
         }
+    }
+    /// A path written through (here a link to `/dev/full`, then a FIFO no one reads) makes the files go
+    /// one after another, and the first failure stops the rest: the FIFO, which would wait for a reader
+    /// for ever, is never opened, and the error names the file that failed.
+    @Test(.timeLimit(.minutes(1)))
+    func afterAFailureNothingMoreIsOpenedWhenAPathIsWrittenThrough() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let full = directory.appendingPathComponent("violations.csv").path
+        let fifo = directory.appendingPathComponent("summary.csv").path
+        let regular = directory.appendingPathComponent("haptics.csv").path
+        try FileManager.default.createSymbolicLink(atPath: full, withDestinationPath: "/dev/full")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let table = tables()[3]
+        let files = [full, fifo, regular].map { TableFile(path: $0, table: table, writer: CSVWriter()) }
+        #expect {
+            try TableFiles.write(files)
+        } throws: { error in
+            (error as? TableFileError)?.path == full
+        }
+        #expect(!FileManager.default.fileExists(atPath: regular))
     }
 }
