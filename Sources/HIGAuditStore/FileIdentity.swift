@@ -35,7 +35,7 @@ struct FileDigest {
     /// Completes a digest that `examine` left after the head, with the hash of every byte read.
     mutating func finish(with hasher: SHA256) {
         size = hasher.length
-        contentSHA256 = hasher.finalized().hexString
+        contentSHA256 = hasher.finalizedHex()
         prefixes[size] = contentSHA256
         isComplete = true
     }
@@ -89,7 +89,8 @@ struct FileIdentity {
         guard fstat(descriptor, &status) == 0 else { throw FileHashError(path: path, errno: errno) }
 
         let chunk = 1 << 20
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+        // The head alone is all most files need read here (`stopAfterHead`).
+        var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: stopAfterHead ? Self.headBytes : chunk, alignment: 16)
         defer { buffer.deallocate() }
         var hasher = SHA256()
         var digest = FileDigest(size: 0, headLength: 0, headSHA256: "", contentSHA256: "", prefixes: [:])
@@ -97,6 +98,10 @@ struct FileIdentity {
         var wanted: [Int64] = []
         var headDone = false
         while true {
+            if headDone, buffer.count < chunk {
+                buffer.deallocate()
+                buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+            }
             // Only the head while it may be all that is needed.
             let want = stopAfterHead && !headDone ? Self.headBytes - Int(hasher.length) : chunk
             let got = Glibc.read(descriptor, buffer.baseAddress, want)
@@ -112,7 +117,7 @@ struct FileIdentity {
                     let take = Int(Int64(length) - hasher.length)
                     hasher.update(UnsafeRawBufferPointer(rebasing: bytes[0..<take]))
                     bytes = UnsafeRawBufferPointer(rebasing: bytes[take...])
-                    let sha = hasher.finalized().hexString
+                    let sha = hasher.finalizedHex()
                     digest.prefixes[Int64(length)] = sha
                     for id in byHead[sha] ?? [] {
                         if let record = files[id], record.headLength == length { candidates.append(record) }
@@ -126,7 +131,7 @@ struct FileIdentity {
                         // prefix lengths hashed above.
                         hasher.update(bytes)
                         digest.headLength = Self.headBytes
-                        digest.headSHA256 = hasher.finalized().hexString
+                        digest.headSHA256 = digest.prefixes[Int64(Self.headBytes)] ?? hasher.finalizedHex()
                         digest.size = hasher.length
                         digest.isComplete = false
                         return (verdict(for: digest, candidates: [], displayPath: displayPath, closeOpen: closeOpen), digest)
@@ -137,13 +142,13 @@ struct FileIdentity {
                 let take = Int(size - hasher.length)
                 hasher.update(UnsafeRawBufferPointer(rebasing: bytes[0..<take]))
                 bytes = UnsafeRawBufferPointer(rebasing: bytes[take...])
-                digest.prefixes[size] = hasher.finalized().hexString
+                digest.prefixes[size] = hasher.finalizedHex()
             }
             hasher.update(bytes)
             if got == 0 { break }
         }
         digest.size = hasher.length
-        digest.contentSHA256 = hasher.finalized().hexString
+        digest.contentSHA256 = hasher.finalizedHex()
         digest.prefixes[digest.size] = digest.contentSHA256
         digest.headLength = Int(min(digest.size, Int64(Self.headBytes)))
         digest.headSHA256 = digest.prefixes[Int64(digest.headLength)] ?? digest.contentSHA256

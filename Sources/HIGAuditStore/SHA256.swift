@@ -5,7 +5,7 @@ import Crypto
 /// A cryptographic hash rather than a fast one because a collision would silently drop a file from the
 /// results. Computed by swift-crypto (BoringSSL, which uses the CPU's SHA instructions where it has
 /// them): hashing the input is the largest part of what the nightly job adds to `analyze`.
-/// `finalized()` leaves the hasher usable, so one pass over a file yields the digests of several
+/// `finalizedHex()` leaves the hasher usable, so one pass over a file yields the digests of several
 /// prefixes.
 struct SHA256 {
     private var hasher = Crypto.SHA256()
@@ -23,24 +23,28 @@ struct SHA256 {
         bytes.withUnsafeBytes { update($0) }
     }
 
-    /// The digest of everything hashed so far; the hasher can go on.
-    func finalized() -> [UInt8] {
+    /// The digest of everything hashed so far, in lower-case hexadecimal as the store keeps digests;
+    /// the hasher can go on.
+    func finalizedHex() -> String {
         // Finalising a copy leaves this hasher's state as it was.
         let copy = hasher
-        return Array(copy.finalize())
+        return copy.finalize().withUnsafeBytes(Self.hexadecimal)
     }
-}
 
-extension Array where Element == UInt8 {
-    /// Lower-case hexadecimal, as the store keeps digests.
-    var hexString: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(count * 2)
-        for byte in self {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 15)])
+    /// Two lower-case hexadecimal digits a byte, written straight into the string's storage: the
+    /// nightly run makes a few of these for every input file it identifies.
+    static func hexadecimal(_ bytes: UnsafeRawBufferPointer) -> String {
+        String(unsafeUninitializedCapacity: bytes.count * 2) { digits in
+            for (index, byte) in bytes.enumerated() {
+                digits[2 * index] = hexDigit(byte >> 4)
+                digits[2 * index + 1] = hexDigit(byte & 15)
+            }
+            return bytes.count * 2
         }
-        return String(decoding: out, as: UTF8.self)
+    }
+
+    @inline(__always)
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 }

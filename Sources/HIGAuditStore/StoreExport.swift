@@ -29,23 +29,20 @@ public enum StoreExport {
             throw ExportError(path: directory, message: String(cString: strerror(errno)))
         }
         let tables = try store.read { db in try StoredTables.load(db, selection: selection) }
-        var written: [String] = []
-        for name in TableName.exported {
+        let files = TableName.exported.flatMap { name in
             let table = spreadsheet ? keepingTextAsText(tables.table(name)) : tables.table(name)
-            for format in formats {
-                let path = "\(directory)/\(name.rawValue).\(format.fileExtension)"
-                do {
-                    var file = try FileOutput.replacingFile(at: path)
-                    let writer: any TableWriter = format == .csv ? CSVWriter(byteOrderMark: spreadsheet) : format.writer()
-                    writer.write(table, to: &file)
-                    try file.close()
-                } catch {
-                    throw ExportError(path: path, message: "\(error)")
-                }
-                written.append(path)
+            return formats.map { format in
+                TableFile(
+                    path: "\(directory)/\(name.rawValue).\(format.fileExtension)", table: table,
+                    writer: format == .csv ? CSVWriter(byteOrderMark: spreadsheet) : format.writer())
             }
         }
-        return written
+        do {
+            try TableFiles.write(files)
+        } catch {
+            throw ExportError(path: error.path, message: "\(error.underlying)")
+        }
+        return files.map(\.path)
     }
 }
 

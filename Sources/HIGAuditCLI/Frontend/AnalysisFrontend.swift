@@ -100,18 +100,16 @@ struct AnalysisFrontend {
         if mkdir(directory, 0o755) != 0, errno != EEXIST {
             throw FatalError("cannot create the output directory \(directory): \(String(cString: strerror(errno)))")
         }
-        for name in TableName.exported {
+        let files = TableName.exported.flatMap { name in
             let table = accumulator.table(name, ingest: statistics, sources: sources)
-            for format in [OutputFormat.csv, .json] {
-                let path = "\(directory)/\(name.rawValue).\(format.fileExtension)"
-                do {
-                    var file = try FileOutput.replacingFile(at: path)
-                    format.writer().write(table, to: &file)
-                    try file.close()
-                } catch {
-                    throw FatalError("cannot write \(path): \(error)")
-                }
+            return [OutputFormat.csv, .json].map { format in
+                TableFile(path: "\(directory)/\(name.rawValue).\(format.fileExtension)", table: table, writer: format.writer())
             }
+        }
+        do {
+            try TableFiles.write(files)
+        } catch {
+            throw FatalError("cannot write \(error.path): \(error.underlying)")
         }
     }
 }

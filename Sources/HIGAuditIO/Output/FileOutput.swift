@@ -70,6 +70,13 @@ public final class FileOutput: TextOutputStream {
 
     /// The output for `path`: a new or regular file is replaced when `close()` succeeds; a device,
     /// FIFO or symbolic link is written through (see the type's comment). A directory is refused.
+    /// Whether `replacingFile(at:)` would replace what is at `path` (nothing yet, or a regular file)
+    /// rather than write through it.
+    public static func replaces(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) != 0 || status.st_mode & S_IFMT == S_IFREG
+    }
+
     public static func replacingFile(at path: String) throws(FileOutputError) -> FileOutput {
         var status = stat()
         if lstat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
