@@ -5,8 +5,8 @@
 /// picks the one candidate field, and one masked comparison of up to 32 bytes confirms it. The hash is
 /// collision-free over the 34 keys (`KeyMatcherTests` checks it).
 ///
-/// Most members are not looked up that way: `headField` recognises a compact head (`"key":`) by its
-/// key's first bytes, before the key's closing quote is found.
+/// Most members are not looked up that way: `headField` recognises a compact head (`"key":`) wherever
+/// it stands by its key's first bytes, without the key's length.
 struct KeyMatcher {
     static let buckets = 128
     static let wordsPerKey = 4
