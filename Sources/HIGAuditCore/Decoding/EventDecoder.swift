@@ -407,12 +407,20 @@ private struct LineReader {
             if let recognised = keys.headField(start: base + (pos &+ 1), readableUpTo: base + count) {
                 keyColumn = pos &+ 1
                 field = recognised
-                // After the key's closing quote and the colon. The quote is found in the line's bytes, as
-                // the general reading finds it (the same place: the head was compared), rather than from
-                // the field's key length: then the next member's place does not wait for the field.
+                // After the key's closing quote and the colon. The quote is found in the line's bytes (the
+                // same place: the head was compared), among the key's first eight bytes or, for a longer
+                // key, as the general reading finds it, rather than from the field's key length: then the
+                // next member's place does not wait for the field.
                 let keyStart = keyColumn &+ 1
-                pos = (JSONScanner.plainStringEnd(base, from: keyStart, end: count)
-                    ?? (keyStart &+ keys.keyLength(recognised))) &+ 2
+                let quotes = JSONScanner.zeroBytes(
+                    UInt64(littleEndian: UnsafeRawPointer(base + keyStart).loadUnaligned(as: UInt64.self))
+                        ^ 0x2222_2222_2222_2222)
+                if quotes != 0 {
+                    pos = keyStart &+ (quotes.trailingZeroBitCount &>> 3) &+ 2
+                } else {
+                    pos = (JSONScanner.plainStringEnd(base, from: keyStart, end: count)
+                        ?? (keyStart &+ keys.keyLength(recognised))) &+ 2
+                }
                 if pos < count, base[pos] <= 0x20 { pos = JSONScanner.whitespaceEnd(base, from: pos, end: count) }
                 valueQuoted = pos < count && base[pos] == 0x22
             } else {
