@@ -2,8 +2,9 @@ import Foundation
 import Testing
 @testable import HIGAuditCore
 
-/// Review of decoder3 (key-order-independent heads): adversarial lines decoded by a learning decoder
-/// kept warm across lines (as a run decodes) must get exactly the strict decoder's verdict and event.
+/// Adversarial lines decoded by a learning decoder kept warm across lines (as a run decodes) get
+/// exactly the strict decoder's verdict and event: keys recognised by their first bytes wherever they
+/// stand, near-miss and escaped keys, heads near the line's end, damaged bytes and edge values.
 @Suite struct AdversarialHeadTests {
     typealias Members = [(key: String, value: String)]
 
@@ -93,7 +94,7 @@ import Testing
         }
     }
 
-    @Test(arguments: [11 as UInt64, 12, 13, 14])
+    @Test(arguments: [11 as UInt64, 12])
     func warmDecoderGetsTheStrictVerdictOnAdversarialLines(seed: UInt64) {
         var random = SplitMix64(seed: seed)
         var learning = EventDecoder()
@@ -136,7 +137,7 @@ import Testing
     }
 
     /// The same through `decodeLeadingLine`, as the line splitter drives it: a stream of lines.
-    @Test(arguments: [21 as UInt64, 22, 23])
+    @Test(arguments: [21 as UInt64, 22])
     func leadingLinesGetTheStrictVerdictOnAdversarialLines(seed: UInt64) {
         var random = SplitMix64(seed: seed)
         var stream: [UInt8] = []
@@ -207,7 +208,9 @@ import Testing
                     for value in values {
                         for (colon, comma) in [(":", ","), (" :", ", "), (":\t", ",")] {
                             let line = Self.bytes(members + [(key, value)], colon: colon, comma: comma)
-                            for cut in 0...min(40, line.count) {
+                            // A third of the cuts, drawn for each line: every cut position is still met
+                            // many times over the keys, values and spacings.
+                            for cut in 0...min(40, line.count) where random.next() % 3 == 0 {
                                 let bytes = Array(line.prefix(line.count - cut))
                                 // Warm again with the whole line's layout half of the time.
                                 if random.next() % 2 == 0 {
@@ -233,7 +236,7 @@ import Testing
 
     /// Warm layouts, then lines equal to them but for one variable value (`ts`, `id`, `x`, `y`, or a
     /// text), replaced by an edge case: what a shape reads in place of the general scan.
-    @Test(arguments: [41 as UInt64, 42, 43])
+    @Test(arguments: [41 as UInt64, 42])
     func variableValuesOfWarmShapesGetTheStrictVerdict(seed: UInt64) {
         var random = SplitMix64(seed: seed)
         let strings: [[UInt8]] = [
@@ -296,7 +299,7 @@ import Testing
 
     /// Byte-level damage (replaced, inserted, deleted bytes from JSON's own alphabet) of lines in a warm
     /// layout, in order or shuffled.
-    @Test(arguments: [51 as UInt64, 52, 53, 54])
+    @Test(arguments: [51 as UInt64, 52])
     func byteDamageOfWarmLinesGetsTheStrictVerdict(seed: UInt64) {
         var random = SplitMix64(seed: seed)
         let alphabet = Array(#""\:,{}[] 0123456789eE+-.tsypnulfaidxr_"#.utf8) + [0x09, 0x0A, 0x0D, 0xFF, 0xC3, 0xA9, 0x00, 0x7F, 0x80]
