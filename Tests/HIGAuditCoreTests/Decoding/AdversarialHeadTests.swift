@@ -98,8 +98,7 @@ import Testing
     func warmDecoderGetsTheStrictVerdictOnAdversarialLines(seed: UInt64) {
         var random = SplitMix64(seed: seed)
         var learning = EventDecoder()
-        var divergences = 0
-        var lines = 0
+        var comparison = StrictComparison()
         var badEvents = 0
         var badMalformed = 0
         let types = ShuffledKeyTests.orderedLines
@@ -112,28 +111,14 @@ import Testing
             // A warm run: the same layout (or a new order each line), values changing.
             for index in 0..<(4 + Int(random.next() % (rate == 25 ? 80 : 12))) {
                 let order = shuffledRun ? ShuffledKeyTests.shuffled(members, using: &random) : members
-                let line = Self.bytes(Self.variation(order, index: index, using: &random))
-                let expected = Self.strict(line)
-                let actual = line.withUnsafeBytes { learning.decode($0) }
-                lines += 1
-                if actual != expected {
-                    divergences += 1
-                    Issue.record("warm: \(String(decoding: line, as: UTF8.self))\nfast: \(actual)\nstrict: \(expected)")
-                }
+                comparison.decode(Self.bytes(Self.variation(order, index: index, using: &random)), with: &learning, "warm")
                 if random.next() % rate == 0 {
                     let bad = Self.mutate(Self.variation(shuffledRun ? ShuffledKeyTests.shuffled(members, using: &random) : members, index: index, using: &random), using: &random)
-                    let expectedBad = Self.strict(bad)
-                    let actualBad = bad.withUnsafeBytes { learning.decode($0) }
-                    if case .event = expectedBad { badEvents += 1 } else { badMalformed += 1 }
-                    lines += 1
-                    if actualBad != expectedBad {
-                        divergences += 1
-                        Issue.record("bad: \(bad.map { $0 < 0x80 && $0 >= 0x20 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16) }.joined())\nfast: \(actualBad)\nstrict: \(expectedBad)")
-                    }
+                    if case .event = comparison.decode(bad, with: &learning, "bad") { badEvents += 1 } else { badMalformed += 1 }
                 }
             }
         }
-        #expect(divergences == 0, "\(divergences) of \(lines)")
+        comparison.expectNone()
     }
 
     /// The same through `decodeLeadingLine`, as the line splitter drives it: a stream of lines.
@@ -155,7 +140,7 @@ import Testing
             }
         }
         var learning = EventDecoder()
-        var divergences = 0
+        var comparison = StrictComparison()
         stream.withUnsafeBytes { buffer in
             let base = buffer.baseAddress!
             var start = 0
@@ -178,22 +163,18 @@ import Testing
                 } else {
                     actual = learning.decode(line)
                 }
-                if actual != expected {
-                    divergences += 1
-                    Issue.record("leading: \(String(decoding: line, as: UTF8.self))\nfast: \(actual)\nstrict: \(expected)")
-                }
+                comparison.record(actual, expected, Array(line), "leading")
                 start = newline + 1
             }
         }
-        #expect(divergences == 0)
+        comparison.expectNone()
     }
 
     /// Every key and every variant of it as the last member, the line then cut at each of its last 40
     /// bytes, after warm lines of the same layout: heads within 32 bytes of the line's end.
     @Test func headsNearTheLinesEndGetTheStrictVerdict() {
         var random = SplitMix64(seed: 99)
-        var divergences = 0
-        var checked = 0
+        var comparison = StrictComparison()
         for ordered in ShuffledKeyTests.orderedLines {
             for last in ordered.indices {
                 var members = ordered
@@ -216,22 +197,14 @@ import Testing
                                 if random.next() % 2 == 0 {
                                     _ = Self.bytes(Self.variation(members + [moved], index: cut, using: &random)).withUnsafeBytes { learning.decode($0) }
                                 }
-                                let expected = Self.strict(bytes)
-                                let actual = bytes.withUnsafeBytes { learning.decode($0) }
-                                checked += 1
-                                if actual != expected {
-                                    divergences += 1
-                                    if divergences < 20 {
-                                        Issue.record("near end: \(String(decoding: bytes, as: UTF8.self))\nfast: \(actual)\nstrict: \(expected)")
-                                    }
-                                }
+                                comparison.decode(bytes, with: &learning, "near end")
                             }
                         }
                     }
                 }
             }
         }
-        #expect(divergences == 0, "\(divergences) of \(checked)")
+        comparison.expectNone()
     }
 
     /// Warm layouts, then lines equal to them but for one variable value (`ts`, `id`, `x`, `y`, or a
@@ -258,8 +231,7 @@ import Testing
             "1e-400", String(repeating: "9", count: 400), "01", "-", "1.", ".5", "1e", "1e+", "+1", "0x10", "1.5.5",
             "12345678901234567890.123456789e-10", "Infinity", "NaN", "true", "null", "[]", "{}",
         ].map { Array($0.utf8) }
-        var divergences = 0
-        var checked = 0
+        var comparison = StrictComparison()
         var matchedVaried = 0
         for run in 0..<600 {
             let ordered = ShuffledKeyTests.orderedLines[Int(random.next() % UInt64(ShuffledKeyTests.orderedLines.count))]
@@ -278,15 +250,7 @@ import Testing
                 var line = Self.bytes(varied)
                 let marker = line.firstIndex(of: 1)!
                 line.replaceSubrange(marker...marker, with: value)
-                let expected = Self.strict(line)
-                let actual = line.withUnsafeBytes { learning.decode($0) }
-                checked += 1
-                if actual != expected {
-                    divergences += 1
-                    if divergences < 20 {
-                        Issue.record("variable: \(line.map { $0 < 0x80 && $0 >= 0x20 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16) }.joined())\nfast: \(actual)\nstrict: \(expected)")
-                    }
-                }
+                comparison.decode(line, with: &learning, "variable")
                 let before = learning.lineShapes.matchedLines
                 _ = Array(line).withUnsafeBytes { learning.decode($0) }
                 if learning.lineShapes.matchedLines > before { matchedVaried += 1 }
@@ -294,7 +258,7 @@ import Testing
                 _ = Self.bytes(Self.variation(members, index: index, using: &random)).withUnsafeBytes { learning.decode($0) }
             }
         }
-        #expect(divergences == 0, "\(divergences) of \(checked)")
+        comparison.expectNone()
     }
 
     /// Byte-level damage (replaced, inserted, deleted bytes from JSON's own alphabet) of lines in a warm
@@ -303,8 +267,7 @@ import Testing
     func byteDamageOfWarmLinesGetsTheStrictVerdict(seed: UInt64) {
         var random = SplitMix64(seed: seed)
         let alphabet = Array(#""\:,{}[] 0123456789eE+-.tsypnulfaidxr_"#.utf8) + [0x09, 0x0A, 0x0D, 0xFF, 0xC3, 0xA9, 0x00, 0x7F, 0x80]
-        var divergences = 0
-        var checked = 0
+        var comparison = StrictComparison()
         var events = 0
         for run in 0..<1500 {
             let ordered = ShuffledKeyTests.orderedLines[Int(random.next() % UInt64(ShuffledKeyTests.orderedLines.count))]
@@ -326,18 +289,40 @@ import Testing
                         }
                     }
                 }
-                let expected = Self.strict(line)
-                let actual = line.withUnsafeBytes { learning.decode($0) }
-                checked += 1
-                if case .event = expected { events += 1 }
-                if actual != expected {
-                    divergences += 1
-                    if divergences < 20 {
-                        Issue.record("bytes: \(line.map { $0 < 0x80 && $0 >= 0x20 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16) }.joined())\nfast: \(actual)\nstrict: \(expected)")
-                    }
-                }
+                if case .event = comparison.decode(line, with: &learning, "bytes") { events += 1 }
             }
         }
+        comparison.expectNone()
+    }
+}
+
+/// Counts the lines on which a learning decoder and the strict one disagree, and records the first few
+/// with both results.
+struct StrictComparison {
+    private(set) var checked = 0
+    private(set) var divergences = 0
+
+    /// `line` decoded by `learning` (kept warm across calls) and by a fresh strict decoder; returns the
+    /// strict result.
+    @discardableResult
+    mutating func decode(_ line: [UInt8], with learning: inout EventDecoder, _ label: String) -> DecodedLine {
+        let expected = AdversarialHeadTests.strict(line)
+        let actual = line.withUnsafeBytes { learning.decode($0) }
+        record(actual, expected, line, label)
+        return expected
+    }
+
+    mutating func record(_ actual: DecodedLine, _ expected: DecodedLine, _ line: [UInt8], _ label: String) {
+        checked += 1
+        guard actual != expected else { return }
+        divergences += 1
+        if divergences <= 20 {
+            let shown = line.map { $0 < 0x80 && $0 >= 0x20 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16) }.joined()
+            Issue.record("\(label): \(shown)\nfast: \(actual)\nstrict: \(expected)")
+        }
+    }
+
+    func expectNone() {
         #expect(divergences == 0, "\(divergences) of \(checked)")
     }
 }
