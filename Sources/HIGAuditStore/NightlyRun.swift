@@ -82,9 +82,12 @@ private final class RunTransaction {
     /// Inputs handed to the pipeline and not concluded yet, by store id.
     var pending: [Int32: PendingFile] = [:]
     var failure: (any Error)?
+    /// The statements run once per file, closed session and violation.
+    let statements: RunStatements
 
     init(db: Database, run: NightlyRun, startedAt: Int64) throws {
         self.db = db
+        statements = try RunStatements(db)
         self.run = run
         self.startedAt = startedAt
         let records = try Row.fetchAll(db, sql: "SELECT * FROM input_files ORDER BY id").map(Self.countedFile)
@@ -220,9 +223,15 @@ private final class RunTransaction {
             record = counted
             record.displayPath = source.displayPath
         case .new:
-            try db.cachedStatement(sql: "INSERT INTO input_files VALUES (NULL, ?, ?, ?, ?, ?, 0, 0, 0, 0, 0, ?, ?)").execute(
-                arguments: [source.displayPath, digest.headLength, digest.headSHA256, digest.size,
-                            digest.contentSHA256, outcome.runID, outcome.runID])
+            try statements.insertFile.execute { row in
+                row.bind(source.displayPath)
+                row.bind(digest.headLength)
+                row.bind(digest.headSHA256)
+                row.bind(digest.size)
+                row.bind(digest.contentSHA256)
+                row.bind(outcome.runID)
+                row.bind(outcome.runID)
+            }
             record = CountedFile(
                 id: db.lastInsertedRowID, displayPath: source.displayPath, headLength: digest.headLength,
                 headSHA256: digest.headSHA256, size: 0, contentSHA256: "",
@@ -262,17 +271,20 @@ private final class RunTransaction {
         record.resume = result.summary.resumePoint
         record.countedLines = max(record.countedLines, result.forwardedThrough)
         record.heldBack = result.heldBack
-        try db.cachedStatement(
-            sql: """
-                UPDATE input_files SET display_path = ?, head_length = ?, head_sha256 = ?, size = ?,
-                    content_sha256 = ?, resume_stored_offset = ?, resume_decompressed_offset = ?,
-                    resume_lines_before = ?, counted_lines = ?, held_back = ?, last_run = ?
-                WHERE id = ?
-                """
-        ).execute(
-            arguments: [record.displayPath, record.headLength, record.headSHA256, record.size, record.contentSHA256,
-                        record.resume.storedOffset, record.resume.decompressedOffset, record.resume.linesBefore,
-                        record.countedLines, record.heldBack, outcome.runID, record.id])
+        try statements.updateFile.execute { row in
+            row.bind(record.displayPath)
+            row.bind(record.headLength)
+            row.bind(record.headSHA256)
+            row.bind(record.size)
+            row.bind(record.contentSHA256)
+            row.bind(record.resume.storedOffset)
+            row.bind(record.resume.decompressedOffset)
+            row.bind(record.resume.linesBefore)
+            row.bind(record.countedLines)
+            row.bind(record.heldBack)
+            row.bind(outcome.runID)
+            row.bind(record.id)
+        }
         identity.remember(record)
         if let failure { throw failure }
         run.afterEachFile?()
@@ -292,24 +304,43 @@ private final class RunTransaction {
 
     private func record(_ report: SessionReport) throws {
         outcome.sessionsClosed += 1
-        try db.cachedStatement(sql: "INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?, ?)").execute(arguments: [
-            report.session, report.device, report.appVersion, report.firstTs, report.lastTs, report.acceptedEvents,
-            report.violations.count, outcome.runID,
-        ])
-        let haptic = try db.cachedStatement(sql: "INSERT INTO session_haptics VALUES (?, ?, ?)")
-        for (kind, count) in report.hapticCounts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where count > 0 {
-            try haptic.execute(arguments: [report.session, kind.rawValue, count])
+        let runID = outcome.runID
+        try statements.insertSession.execute { row in
+            row.bind(report.session)
+            row.bind(report.device)
+            row.bind(report.appVersion)
+            row.bind(report.firstTs)
+            row.bind(report.lastTs)
+            row.bind(report.acceptedEvents)
+            row.bind(report.violations.count)
+            row.bind(runID)
         }
-        let insert = try db.cachedStatement(
-            sql: "INSERT INTO violations VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        for (kind, count) in report.hapticCounts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where count > 0 {
+            try statements.insertHaptic.execute { row in
+                row.bind(report.session)
+                row.bind(kind.rawValue)
+                row.bind(count)
+            }
+        }
+        let table = files.table
         for violation in report.violations {
             outcome.violations += 1
-            try insert.execute(arguments: [
-                outcome.runID, violation.rule, violation.severity.rawValue, violation.session, violation.device,
-                violation.appVersion, violation.screen, violation.startTs, violation.endTs, violation.count,
-                violation.detail(describing: files.table), files.table.describe(violation.source),
-                Int64(violation.source.file), violation.source.line,
-            ])
+            try statements.insertViolation.execute { row in
+                row.bind(runID)
+                row.bind(violation.rule)
+                row.bind(violation.severity.rawValue)
+                row.bind(violation.session)
+                row.bind(violation.device)
+                row.bind(violation.appVersion)
+                row.bind(violation.screen)
+                row.bind(violation.startTs)
+                row.bind(violation.endTs)
+                row.bind(violation.count)
+                row.bind(violation.detail(describing: table))
+                row.bind(table.describe(violation.source))
+                row.bind(Int64(violation.source.file))
+                row.bind(violation.source.line)
+            }
         }
     }
 
@@ -373,6 +404,29 @@ public enum NightlyRunError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .skippedInputUnderStrict: "input was skipped and --strict makes that fatal; the store is unchanged"
         }
+    }
+}
+
+/// The statements a run executes once per input file, closed session, haptic kind and violation.
+private struct RunStatements {
+    let insertFile: RowStatement
+    let updateFile: RowStatement
+    let insertSession: RowStatement
+    let insertHaptic: RowStatement
+    let insertViolation: RowStatement
+
+    init(_ db: Database) throws {
+        insertFile = try RowStatement(db, sql: "INSERT INTO input_files VALUES (NULL, ?, ?, ?, ?, ?, 0, 0, 0, 0, 0, ?, ?)")
+        updateFile = try RowStatement(db, sql: """
+            UPDATE input_files SET display_path = ?, head_length = ?, head_sha256 = ?, size = ?,
+                content_sha256 = ?, resume_stored_offset = ?, resume_decompressed_offset = ?,
+                resume_lines_before = ?, counted_lines = ?, held_back = ?, last_run = ?
+            WHERE id = ?
+            """)
+        insertSession = try RowStatement(db, sql: "INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        insertHaptic = try RowStatement(db, sql: "INSERT INTO session_haptics VALUES (?, ?, ?)")
+        insertViolation = try RowStatement(
+            db, sql: "INSERT INTO violations VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
     }
 }
 

@@ -1,0 +1,97 @@
+import GRDB
+import GRDBSQLite
+
+/// An INSERT or UPDATE that a nightly run executes once per closed session, violation or input file,
+/// with its values bound straight to SQLite.
+///
+/// GRDB's `execute(arguments:)` builds an array of `DatabaseValueConvertible` existentials for every
+/// row and converts each value to a `DatabaseValue` before binding it; for the thousands of rows a run
+/// inserts when its sessions close, all on the run's thread, that costs about as much as SQLite's own
+/// work on the tables. Here a row's values go from their Swift types to `sqlite3_bind_*` directly.
+///
+/// The statement is prepared on the connection of the transaction that uses it and is used only on
+/// that transaction's thread, between GRDB's own statements, never alongside them. It is reset after
+/// every step, so it holds no read or write open when GRDB commits, and finalized when dropped, which
+/// the run does before its transaction's closure returns.
+final class RowStatement {
+    private let statement: OpaquePointer
+    private let connection: OpaquePointer
+    private let parameterCount: Int32
+    let sql: String
+
+    init(_ db: Database, sql: String) throws {
+        guard let connection = db.sqliteConnection else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the store's connection is closed", sql: sql)
+        }
+        var prepared: OpaquePointer?
+        let code = sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
+        guard code == SQLITE_OK, let prepared else {
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)), sql: sql)
+        }
+        self.connection = connection
+        statement = prepared
+        parameterCount = sqlite3_bind_parameter_count(prepared)
+        self.sql = sql
+    }
+
+    deinit {
+        sqlite3_finalize(statement)
+    }
+
+    /// Binds the values `bind` gives, in the order of the statement's parameters, and runs it to its end.
+    func execute(_ bind: (inout RowValues) -> Void) throws {
+        var values = RowValues(statement: statement)
+        bind(&values)
+        precondition(values.bound == parameterCount, "\(values.bound) values bound to \(parameterCount) parameters of \(sql)")
+        let code = sqlite3_step(statement)
+        // SQLite's message belongs to the failed step: read it before `sqlite3_reset` can replace it.
+        let message = code == SQLITE_DONE ? nil : String(cString: sqlite3_errmsg(connection))
+        sqlite3_reset(statement)
+        if let message {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
+        }
+    }
+}
+
+/// The values of one execution of a `RowStatement`, bound in parameter order.
+struct RowValues {
+    fileprivate let statement: OpaquePointer
+    fileprivate private(set) var bound: Int32 = 0
+
+    fileprivate init(statement: OpaquePointer) {
+        self.statement = statement
+    }
+
+    mutating func bind(_ value: Int64) {
+        bound += 1
+        sqlite3_bind_int64(statement, bound, value)
+    }
+
+    mutating func bind(_ value: Int) {
+        bind(Int64(value))
+    }
+
+    /// As GRDB stores a `Bool`: the integer 0 or 1.
+    mutating func bind(_ value: Bool) {
+        bind(Int64(value ? 1 : 0))
+    }
+
+    /// A text, never NULL: the empty string binds as an empty text. SQLite copies it before this
+    /// returns (`SQLITE_TRANSIENT`).
+    mutating func bind(_ value: String) {
+        bound += 1
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        var text = value
+        text.withUTF8 { utf8 in
+            if let start = utf8.baseAddress, !utf8.isEmpty {
+                _ = start.withMemoryRebound(to: CChar.self, capacity: utf8.count) { characters in
+                    sqlite3_bind_text(statement, bound, characters, Int32(utf8.count), transient)
+                }
+            } else {
+                // A zero-length buffer may have no address, which SQLite would bind as NULL.
+                _ = sqlite3_bind_text(statement, bound, "", 0, transient)
+            }
+        }
+    }
+}
