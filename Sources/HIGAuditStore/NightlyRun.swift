@@ -145,7 +145,6 @@ private final class RunTransaction {
         if let engine { return engine }
         let checkpoint = try Data.fetchOne(db, sql: "SELECT state FROM engine_checkpoint WHERE id = 1")
             .map { try JSONDecoder().decode(EngineCheckpoint.self, from: $0) } ?? EngineCheckpoint()
-        let closedLookup = try db.cachedStatement(sql: "SELECT 1 FROM sessions WHERE session = ?")
         let files = self.files
         let engine = SessionEngine(
             configuration: run.configuration, checkpoint: checkpoint,
@@ -156,7 +155,7 @@ private final class RunTransaction {
         engine.shard = run.shardPart?.shard
         engine.closedBeforeStart = { [unowned self] session in
             do {
-                return try Bool.fetchOne(closedLookup, arguments: [session]) ?? false
+                return try statements.closedSession.hasRow { $0.bind(session) }
             } catch {
                 failure = failure ?? error
                 return false
@@ -407,13 +406,15 @@ public enum NightlyRunError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// The statements a run executes once per input file, closed session, haptic kind and violation.
+/// The statements a run executes once per input file, new or closed session, haptic kind and violation.
 private struct RunStatements {
     let insertFile: RowStatement
     let updateFile: RowStatement
     let insertSession: RowStatement
     let insertHaptic: RowStatement
     let insertViolation: RowStatement
+    /// Whether a session was closed by an earlier run.
+    let closedSession: RowStatement
 
     init(_ db: Database) throws {
         insertFile = try RowStatement(db, sql: "INSERT INTO input_files VALUES (NULL, ?, ?, ?, ?, ?, 0, 0, 0, 0, 0, ?, ?)")
@@ -427,6 +428,7 @@ private struct RunStatements {
         insertHaptic = try RowStatement(db, sql: "INSERT INTO session_haptics VALUES (?, ?, ?)")
         insertViolation = try RowStatement(
             db, sql: "INSERT INTO violations VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        closedSession = try RowStatement(db, sql: "SELECT 1 FROM sessions WHERE session = ?")
     }
 }
 

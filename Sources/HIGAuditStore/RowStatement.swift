@@ -1,8 +1,8 @@
 import GRDB
 import GRDBSQLite
 
-/// An INSERT or UPDATE that a nightly run executes once per closed session, violation or input file,
-/// with its values bound straight to SQLite.
+/// An INSERT, UPDATE or lookup that a nightly run executes once per closed session, violation, new
+/// session or input file, with its values bound straight to SQLite.
 ///
 /// GRDB's `execute(arguments:)` builds an array of `DatabaseValueConvertible` existentials for every
 /// row and converts each value to a `DatabaseValue` before binding it; for the thousands of rows a run
@@ -41,16 +41,26 @@ final class RowStatement {
 
     /// Binds the values `bind` gives, in the order of the statement's parameters, and runs it to its end.
     func execute(_ bind: (inout RowValues) -> Void) throws {
+        _ = try step(bind)
+    }
+
+    /// Binds the values `bind` gives and takes one step: whether the statement (a query) has a row.
+    func hasRow(_ bind: (inout RowValues) -> Void) throws -> Bool {
+        try step(bind)
+    }
+
+    private func step(_ bind: (inout RowValues) -> Void) throws -> Bool {
         var values = RowValues(statement: statement)
         bind(&values)
         precondition(values.bound == parameterCount, "\(values.bound) values bound to \(parameterCount) parameters of \(sql)")
         let code = sqlite3_step(statement)
         // SQLite's message belongs to the failed step: read it before `sqlite3_reset` can replace it.
-        let message = code == SQLITE_DONE ? nil : String(cString: sqlite3_errmsg(connection))
+        let message = code == SQLITE_DONE || code == SQLITE_ROW ? nil : String(cString: sqlite3_errmsg(connection))
         sqlite3_reset(statement)
         if let message {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
         }
+        return code == SQLITE_ROW
     }
 }
 

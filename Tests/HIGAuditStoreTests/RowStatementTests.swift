@@ -65,9 +65,24 @@ import Testing
         }
     }
 
-    @Test func sqlThatDoesNotPrepareThrows() throws {
+    @Test func aLookupSaysWhetherItHasARow() throws {
         let queue = try DatabaseQueue()
         try queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (key TEXT PRIMARY KEY) WITHOUT ROWID")
+            try db.execute(sql: "INSERT INTO t VALUES ('a'), ('')")
+            let lookup = try RowStatement(db, sql: "SELECT 1 FROM t WHERE key = ?")
+            #expect(try lookup.hasRow { $0.bind("a") })
+            #expect(try !lookup.hasRow { $0.bind("b") })
+            #expect(try lookup.hasRow { $0.bind("") })
+            // Reset after its step: the lookup holds no read open between calls.
+            try db.execute(sql: "INSERT INTO t VALUES ('b')")
+            #expect(try lookup.hasRow { $0.bind("b") })
+        }
+    }
+
+    @Test func sqlThatDoesNotPrepareThrows() throws {
+        let queue = try DatabaseQueue()
+        _ = try queue.write { db in
             #expect(throws: DatabaseError.self) { _ = try RowStatement(db, sql: "INSERT INTO missing VALUES (?)") }
         }
     }
