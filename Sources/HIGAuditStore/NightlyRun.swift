@@ -155,7 +155,7 @@ private final class RunTransaction {
         engine.shard = run.shardPart?.shard
         engine.closedBeforeStart = { [unowned self] session in
             do {
-                return try statements.closedSession.hasRow { $0.bind(session) }
+                return try statements.closedSession.hasRow(session)
             } catch {
                 failure = failure ?? error
                 return false
@@ -222,15 +222,9 @@ private final class RunTransaction {
             record = counted
             record.displayPath = source.displayPath
         case .new:
-            try statements.insertFile.execute { row in
-                row.bind(source.displayPath)
-                row.bind(digest.headLength)
-                row.bind(digest.headSHA256)
-                row.bind(digest.size)
-                row.bind(digest.contentSHA256)
-                row.bind(outcome.runID)
-                row.bind(outcome.runID)
-            }
+            try statements.insertFile.execute(
+                source.displayPath, digest.headLength, digest.headSHA256, digest.size, digest.contentSHA256,
+                outcome.runID, outcome.runID)
             record = CountedFile(
                 id: db.lastInsertedRowID, displayPath: source.displayPath, headLength: digest.headLength,
                 headSHA256: digest.headSHA256, size: 0, contentSHA256: "",
@@ -270,20 +264,10 @@ private final class RunTransaction {
         record.resume = result.summary.resumePoint
         record.countedLines = max(record.countedLines, result.forwardedThrough)
         record.heldBack = result.heldBack
-        try statements.updateFile.execute { row in
-            row.bind(record.displayPath)
-            row.bind(record.headLength)
-            row.bind(record.headSHA256)
-            row.bind(record.size)
-            row.bind(record.contentSHA256)
-            row.bind(record.resume.storedOffset)
-            row.bind(record.resume.decompressedOffset)
-            row.bind(record.resume.linesBefore)
-            row.bind(record.countedLines)
-            row.bind(record.heldBack)
-            row.bind(outcome.runID)
-            row.bind(record.id)
-        }
+        try statements.updateFile.execute(
+            record.displayPath, record.headLength, record.headSHA256, record.size, record.contentSHA256,
+            record.resume.storedOffset, record.resume.decompressedOffset, record.resume.linesBefore,
+            record.countedLines, record.heldBack, outcome.runID, record.id)
         identity.remember(record)
         if let failure { throw failure }
         run.afterEachFile?()
@@ -304,42 +288,20 @@ private final class RunTransaction {
     private func record(_ report: SessionReport) throws {
         outcome.sessionsClosed += 1
         let runID = outcome.runID
-        try statements.insertSession.execute { row in
-            row.bind(report.session)
-            row.bind(report.device)
-            row.bind(report.appVersion)
-            row.bind(report.firstTs)
-            row.bind(report.lastTs)
-            row.bind(report.acceptedEvents)
-            row.bind(report.violations.count)
-            row.bind(runID)
-        }
+        try statements.insertSession.execute(
+            report.session, report.device, report.appVersion, report.firstTs, report.lastTs, report.acceptedEvents,
+            report.violations.count, runID)
         for (kind, count) in report.hapticCounts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where count > 0 {
-            try statements.insertHaptic.execute { row in
-                row.bind(report.session)
-                row.bind(kind.rawValue)
-                row.bind(count)
-            }
+            try statements.insertHaptic.execute(report.session, kind.rawValue, count)
         }
         let table = files.table
         for violation in report.violations {
             outcome.violations += 1
-            try statements.insertViolation.execute { row in
-                row.bind(runID)
-                row.bind(violation.rule)
-                row.bind(violation.severity.rawValue)
-                row.bind(violation.session)
-                row.bind(violation.device)
-                row.bind(violation.appVersion)
-                row.bind(violation.screen)
-                row.bind(violation.startTs)
-                row.bind(violation.endTs)
-                row.bind(violation.count)
-                row.bind(violation.detail(describing: table))
-                row.bind(table.describe(violation.source))
-                row.bind(Int64(violation.source.file))
-                row.bind(violation.source.line)
-            }
+            try statements.insertViolation.execute(
+                runID, violation.rule, violation.severity.rawValue, violation.session, violation.device,
+                violation.appVersion, violation.screen, violation.startTs, violation.endTs, violation.count,
+                violation.detail(describing: table), table.describe(violation.source), Int64(violation.source.file),
+                violation.source.line)
         }
     }
 

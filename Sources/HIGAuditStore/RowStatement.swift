@@ -39,14 +39,18 @@ final class RowStatement {
         sqlite3_finalize(statement)
     }
 
-    /// Binds the values `bind` gives, in the order of the statement's parameters, and runs it to its end.
-    func execute(_ bind: (inout RowValues) -> Void) throws {
-        _ = try step(bind)
+    /// Binds `value`, in the order of the statement's parameters, and runs the statement to its end.
+    func execute<each Value: RowValue>(_ value: repeat each Value) throws {
+        _ = try step { row in
+            repeat (each value).bind(to: &row)
+        }
     }
 
-    /// Binds the values `bind` gives and takes one step: whether the statement (a query) has a row.
-    func hasRow(_ bind: (inout RowValues) -> Void) throws -> Bool {
-        try step(bind)
+    /// Binds `value` and takes one step: whether the statement (a query) has a row.
+    func hasRow<each Value: RowValue>(_ value: repeat each Value) throws -> Bool {
+        try step { row in
+            repeat (each value).bind(to: &row)
+        }
     }
 
     private func step(_ bind: (inout RowValues) -> Void) throws -> Bool {
@@ -78,15 +82,6 @@ struct RowValues {
         sqlite3_bind_int64(statement, bound, value)
     }
 
-    mutating func bind(_ value: Int) {
-        bind(Int64(value))
-    }
-
-    /// As GRDB stores a `Bool`: the integer 0 or 1.
-    mutating func bind(_ value: Bool) {
-        bind(Int64(value ? 1 : 0))
-    }
-
     /// A text, never NULL: the empty string binds as an empty text. SQLite copies it before this
     /// returns (`SQLITE_TRANSIENT`).
     mutating func bind(_ value: String) {
@@ -104,4 +99,26 @@ struct RowValues {
             }
         }
     }
+}
+
+/// A value a `RowStatement` binds, stored as GRDB stores it.
+protocol RowValue {
+    func bind(to row: inout RowValues)
+}
+
+extension Int64: RowValue {
+    func bind(to row: inout RowValues) { row.bind(self) }
+}
+
+extension Int: RowValue {
+    func bind(to row: inout RowValues) { row.bind(Int64(self)) }
+}
+
+/// As GRDB stores a `Bool`: the integer 0 or 1.
+extension Bool: RowValue {
+    func bind(to row: inout RowValues) { row.bind(Int64(self ? 1 : 0)) }
+}
+
+extension String: RowValue {
+    func bind(to row: inout RowValues) { row.bind(self) }
 }

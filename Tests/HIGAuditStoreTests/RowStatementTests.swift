@@ -17,11 +17,7 @@ import Testing
             for (index, text) in texts.enumerated() {
                 for number in numbers {
                     let flag = index % 2 == 0
-                    try statement.execute { row in
-                        row.bind(text)
-                        row.bind(number)
-                        row.bind(flag)
-                    }
+                    try statement.execute(text, number, flag)
                     try db.execute(sql: "INSERT INTO t VALUES ('grdb', ?, ?, ?)", arguments: [text, number, flag])
                 }
             }
@@ -43,23 +39,14 @@ import Testing
         try queue.write { db in
             try db.execute(sql: "CREATE TABLE t (key TEXT PRIMARY KEY, value INTEGER NOT NULL)")
             let statement = try RowStatement(db, sql: "INSERT INTO t VALUES (?, ?)")
-            try statement.execute { row in
-                row.bind("a")
-                row.bind(1)
-            }
+            try statement.execute("a", 1)
             #expect {
-                try statement.execute { row in
-                    row.bind("a")
-                    row.bind(2)
-                }
+                try statement.execute("a", 2)
             } throws: { error in
                 guard let error = error as? DatabaseError else { return false }
                 return error.resultCode == .SQLITE_CONSTRAINT && error.message?.contains("t.key") == true
             }
-            try statement.execute { row in
-                row.bind("b")
-                row.bind(3)
-            }
+            try statement.execute("b", 3)
             #expect(try Int.fetchOne(db, sql: "SELECT sum(value) FROM t") == 4)
             #expect(db.lastInsertedRowID == 2)
         }
@@ -71,12 +58,12 @@ import Testing
             try db.execute(sql: "CREATE TABLE t (key TEXT PRIMARY KEY) WITHOUT ROWID")
             try db.execute(sql: "INSERT INTO t VALUES ('a'), ('')")
             let lookup = try RowStatement(db, sql: "SELECT 1 FROM t WHERE key = ?")
-            #expect(try lookup.hasRow { $0.bind("a") })
-            #expect(try !lookup.hasRow { $0.bind("b") })
-            #expect(try lookup.hasRow { $0.bind("") })
+            #expect(try lookup.hasRow("a"))
+            #expect(try !lookup.hasRow("b"))
+            #expect(try lookup.hasRow(""))
             // Reset after its step: the lookup holds no read open between calls.
             try db.execute(sql: "INSERT INTO t VALUES ('b')")
-            #expect(try lookup.hasRow { $0.bind("b") })
+            #expect(try lookup.hasRow("b"))
         }
     }
 
