@@ -141,31 +141,23 @@ import Testing
         }
         var learning = EventDecoder()
         var comparison = StrictComparison()
-        stream.withUnsafeBytes { buffer in
-            let base = buffer.baseAddress!
-            var start = 0
-            while start < buffer.count {
-                let newline = buffer[start...].firstIndex(of: 0x0A)!
-                var end = newline
-                if end > start && buffer[end - 1] == 0x0D { end -= 1 }
-                let line = UnsafeRawBufferPointer(rebasing: buffer[start..<end])
-                let expected = Self.strict(Array(line))
-                var event: Event?
-                let actual: DecodedLine
-                if let (length, verdict) = learning.decodeLeadingLine(base + start, readable: buffer.count - start, source: .unknown, accept: { event = $0 }) {
-                    #expect(length == end - start)
-                    switch verdict {
-                    case .blank: actual = .blank
-                    case .event: actual = event.map { .event($0) } ?? .blank
-                    case .unknownType(let name): actual = .unknownType(name)
-                    case .malformed(let problem): actual = .malformed(problem)
-                    }
-                } else {
-                    actual = learning.decode(line)
+        stream.forEachSplitLine { line in
+            let expected = Self.strict(Array(line.bytes))
+            var event: Event?
+            let actual: DecodedLine
+            if let (length, verdict) = learning.decodeLeadingLine(
+                line.head, readable: line.restOfStream, source: .unknown, accept: { event = $0 }) {
+                #expect(length == line.end - line.start)
+                switch verdict {
+                case .blank: actual = .blank
+                case .event: actual = event.map { .event($0) } ?? .blank
+                case .unknownType(let name): actual = .unknownType(name)
+                case .malformed(let problem): actual = .malformed(problem)
                 }
-                comparison.record(actual, expected, Array(line), "leading")
-                start = newline + 1
+            } else {
+                actual = learning.decode(line.bytes)
             }
+            comparison.record(actual, expected, Array(line.bytes), "leading")
         }
         comparison.expectNone()
     }

@@ -13,35 +13,25 @@ import Testing
         var taken = 0
         var takenBeforeCRLF = 0
         var declined = 0
-        stream.withUnsafeBytes { buffer in
-            let base = buffer.baseAddress!
-            var start = 0
-            while start < buffer.count {
-                // As `LineSplitter`: up to the `\n`, less one `\r` before it.
-                let newline = buffer[start...].firstIndex(of: 0x0A)!
-                var end = newline
-                if end > start && buffer[end - 1] == 0x0D { end -= 1 }
-                let line = UnsafeRawBufferPointer(rebasing: buffer[start..<end])
-                let expected = general.decode(line)
-                // Mostly the rest of the stream; sometimes cut inside the line or its terminator, as at
-                // the end of a decompressed block.
-                let rest = buffer.count - start
-                let cut = random.next() % 8 == 0
-                let readable = cut ? min(rest, Int(random.next() % UInt64(newline - start + 2))) : rest
-                var event: Event?
-                if let (length, verdict) = learning.decodeLeadingLine(
-                    base + start, readable: readable, source: .unknown, accept: { event = $0 }) {
-                    #expect(length == end - start, "\(String(decoding: line, as: UTF8.self))")
-                    #expect(Self.decoded(verdict, event) == expected, "\(String(decoding: line, as: UTF8.self))")
-                    taken += 1
-                    if end < newline { takenBeforeCRLF += 1 }
-                } else {
-                    // The splitter delivers a line it saw whole where it lies, and copies a cut one.
-                    let actual = cut ? Array(line).withUnsafeBytes { learning.decode($0) } : learning.decode(line)
-                    #expect(actual == expected, "\(String(decoding: line, as: UTF8.self))")
-                    declined += 1
-                }
-                start = newline + 1
+        stream.forEachSplitLine { line in
+            let expected = general.decode(line.bytes)
+            // Mostly the rest of the stream; sometimes cut inside the line or its terminator, as at
+            // the end of a decompressed block.
+            let rest = line.restOfStream
+            let cut = random.next() % 8 == 0
+            let readable = cut ? min(rest, Int(random.next() % UInt64(line.newline - line.start + 2))) : rest
+            var event: Event?
+            if let (length, verdict) = learning.decodeLeadingLine(
+                line.head, readable: readable, source: .unknown, accept: { event = $0 }) {
+                #expect(length == line.end - line.start, "\(line.text)")
+                #expect(Self.decoded(verdict, event) == expected, "\(line.text)")
+                taken += 1
+                if line.end < line.newline { takenBeforeCRLF += 1 }
+            } else {
+                // The splitter delivers a line it saw whole where it lies, and copies a cut one.
+                let actual = cut ? Array(line.bytes).withUnsafeBytes { learning.decode($0) } : learning.decode(line.bytes)
+                #expect(actual == expected, "\(line.text)")
+                declined += 1
             }
         }
         // Many lines must have been taken, CRLF ones among them, and some declined. (These streams are
