@@ -41,22 +41,14 @@ final class RowStatement {
 
     /// Binds `value`, in the order of the statement's parameters, and runs the statement to its end.
     func execute<each Value: RowValue>(_ value: repeat each Value) throws {
-        _ = try step { row in
-            repeat (each value).bind(to: &row)
-        }
+        _ = try hasRow(repeat each value)
     }
 
     /// Binds `value` and takes one step: whether the statement (a query) has a row.
     func hasRow<each Value: RowValue>(_ value: repeat each Value) throws -> Bool {
-        try step { row in
-            repeat (each value).bind(to: &row)
-        }
-    }
-
-    private func step(_ bind: (inout RowValues) -> Void) throws -> Bool {
-        var values = RowValues(statement: statement)
-        bind(&values)
-        precondition(values.bound == parameterCount, "\(values.bound) values bound to \(parameterCount) parameters of \(sql)")
+        var row = RowValues(statement: statement)
+        repeat (each value).bind(to: &row)
+        precondition(row.bound == parameterCount, "\(row.bound) values bound to \(parameterCount) parameters of \(sql)")
         let code = sqlite3_step(statement)
         // SQLite's message belongs to the failed step: read it before `sqlite3_reset` can replace it.
         let message = code == SQLITE_DONE || code == SQLITE_ROW ? nil : String(cString: sqlite3_errmsg(connection))
