@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import Testing
 @testable import HIGAuditStore
@@ -33,6 +34,27 @@ import Testing
         }
     }
 
+    /// GRDB binds a String with length -1, so SQLite stores a text up to its first U+0000 (the decoder
+    /// accepts `\u0000` in a session, device or screen); stores written through GRDB hold such texts cut
+    /// there, and the closed-session lookup must find them.
+    @Test func aTextWithANULIsStoredAsGRDBStoresIt() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (source TEXT NOT NULL, text TEXT NOT NULL)")
+            let statement = try RowStatement(db, sql: "INSERT INTO t VALUES ('row', ?)")
+            for text in ["s\u{0}x", "\u{0}", "canvas.editor\u{0}"] {
+                try statement.execute(text)
+                try db.execute(sql: "INSERT INTO t VALUES ('grdb', ?)", arguments: [text])
+            }
+            let stored = { (source: String) in
+                try Data.fetchAll(db, sql: "SELECT CAST(text AS BLOB) FROM t WHERE source = ? ORDER BY rowid", arguments: [source])
+            }
+            #expect(try stored("row") == stored("grdb"))
+            let lookup = try RowStatement(db, sql: "SELECT 1 FROM t WHERE source = 'grdb' AND text = ?")
+            #expect(try lookup.hasRow("s\u{0}x"))
+        }
+    }
+
     /// A row that breaks a constraint throws SQLite's own message, and the statement takes the next row.
     @Test func aFailedRowThrowsAndTheStatementGoesOn() throws {
         let queue = try DatabaseQueue()
@@ -65,6 +87,42 @@ import Testing
             try db.execute(sql: "INSERT INTO t VALUES ('b')")
             #expect(try lookup.hasRow("b"))
         }
+    }
+
+    /// On SQLITE_FULL (disk full), IOERR, NOMEM or INTERRUPT in a single-row write SQLite may roll the
+    /// whole transaction back by itself; GRDB then refuses every further statement of the `write` with
+    /// SQLITE_ABORT. A `RowStatement` must too: its next row would otherwise run in autocommit mode and
+    /// be committed at once, although the `write` throws (a nightly run keeps a failed report's error and
+    /// goes on recording until the end of its input).
+    @Test func aRowAfterSQLiteRolledTheTransactionBackIsRefusedAsGRDBRefusesIt() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in try db.execute(sql: "CREATE TABLE t (v TEXT NOT NULL)") }
+        // The disk is full one page after the table's.
+        let pages = try queue.read { try Int.fetchOne($0, sql: "PRAGMA page_count") } ?? 0
+        try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA max_page_count = \(pages + 1)") }
+        struct Abandoned: Error {}
+        do {
+            try queue.write { db in
+                let statement = try RowStatement(db, sql: "INSERT INTO t VALUES (?)")
+                try statement.execute("kept until the disk is full")
+                #expect {
+                    try statement.execute(String(repeating: "x", count: 64 * 1024))
+                } throws: { ($0 as? DatabaseError)?.resultCode == .SQLITE_FULL }
+                #expect(db.isInsideTransaction == false, "SQLite rolled the transaction back")
+                // GRDB's own statement: refused.
+                #expect {
+                    try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: ["grdb"])
+                } throws: { ($0 as? DatabaseError)?.resultCode == .SQLITE_ABORT }
+                // The same row through the RowStatement: refused too.
+                #expect {
+                    try statement.execute("row")
+                } throws: { ($0 as? DatabaseError)?.resultCode == .SQLITE_ABORT }
+                throw Abandoned()
+            }
+            Issue.record("the write did not throw")
+        } catch {}
+        // The write threw: nothing of it may be in the table.
+        #expect(try queue.read { try String.fetchAll($0, sql: "SELECT v FROM t") } == [])
     }
 
     @Test func sqlThatDoesNotPrepareThrows() throws {
