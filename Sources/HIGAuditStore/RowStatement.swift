@@ -10,7 +10,8 @@ import GRDBSQLite
 /// work on the tables. Here a row's values go from their Swift types to `sqlite3_bind_*` directly.
 ///
 /// The statement is prepared on the connection of the transaction that uses it and is used only on
-/// that transaction's thread, between GRDB's own statements, never alongside them. It is reset after
+/// that transaction's thread, between GRDB's own statements, never alongside them, and only inside the
+/// transaction: once SQLite has rolled it back, the statement refuses to run, as GRDB's do. It is reset after
 /// every step, so it holds no read or write open when GRDB commits, and finalized when dropped, which
 /// the run does before its transaction's closure returns.
 final class RowStatement {
@@ -46,6 +47,12 @@ final class RowStatement {
 
     /// Binds `value` and takes one step: whether the statement (a query) has a row.
     func hasRow<each Value: RowValue>(_ value: repeat each Value) throws -> Bool {
+        // A statement that fails with SQLITE_FULL, IOERR, NOMEM or INTERRUPT may make SQLite roll the
+        // whole transaction back; a row stepped after that would run and commit on its own. GRDB refuses
+        // its own statements then (`checkForAbortedTransaction`), and so does this.
+        guard sqlite3_get_autocommit(connection) == 0 else {
+            throw DatabaseError(resultCode: .SQLITE_ABORT, message: "Transaction was aborted", sql: sql)
+        }
         var row = RowValues(statement: statement)
         repeat (each value).bind(to: &row)
         precondition(row.bound == parameterCount, "\(row.bound) values bound to \(parameterCount) parameters of \(sql)")
@@ -74,22 +81,13 @@ struct RowValues {
         sqlite3_bind_int64(statement, bound, value)
     }
 
-    /// A text, never NULL: the empty string binds as an empty text. SQLite copies it before this
-    /// returns (`SQLITE_TRANSIENT`).
+    /// A text, never NULL, as GRDB binds it: up to its first U+0000, where SQLite stops reading a text
+    /// of length -1, so that a row is the same whichever wrote it (stores written before keep such texts
+    /// cut there). SQLite copies it before this returns (`SQLITE_TRANSIENT`).
     mutating func bind(_ value: String) {
         bound += 1
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-        var text = value
-        text.withUTF8 { utf8 in
-            if let start = utf8.baseAddress, !utf8.isEmpty {
-                _ = start.withMemoryRebound(to: CChar.self, capacity: utf8.count) { characters in
-                    sqlite3_bind_text(statement, bound, characters, Int32(utf8.count), transient)
-                }
-            } else {
-                // A zero-length buffer may have no address, which SQLite would bind as NULL.
-                _ = sqlite3_bind_text(statement, bound, "", 0, transient)
-            }
-        }
+        _ = value.withCString { sqlite3_bind_text(statement, bound, $0, -1, transient) }
     }
 }
 
