@@ -379,7 +379,8 @@ private struct RunStatements {
     let closedSession: RowStatement
 
     init(_ db: Database) throws {
-        insertFile = try RowStatement(db, sql: "INSERT INTO input_files VALUES (NULL, ?, ?, ?, ?, ?, 0, 0, 0, 0, 0, ?, ?)")
+        insertFile = try RowStatement(
+            db, sql: "INSERT INTO input_files VALUES (NULL, ?, ?, ?, ?, ?, 0, 0, 0, 0, 0, ?, ?)")
         updateFile = try RowStatement(db, sql: """
             UPDATE input_files SET display_path = ?, head_length = ?, head_sha256 = ?, size = ?,
                 content_sha256 = ?, resume_stored_offset = ?, resume_decompressed_offset = ?,

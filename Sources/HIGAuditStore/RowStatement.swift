@@ -5,15 +5,15 @@ import GRDBSQLite
 /// session or input file, with its values bound straight to SQLite.
 ///
 /// GRDB's `execute(arguments:)` builds an array of `DatabaseValueConvertible` existentials for every
-/// row and converts each value to a `DatabaseValue` before binding it; for the thousands of rows a run
-/// inserts when its sessions close, all on the run's thread, that costs about as much as SQLite's own
-/// work on the tables. Here a row's values go from their Swift types to `sqlite3_bind_*` directly.
+/// row and converts each value to a `DatabaseValue` before binding it. A run writes thousands of rows
+/// on its own thread, most of them at its end when the last sessions close and nothing else runs
+/// beside it; here a row's values go from their Swift types to `sqlite3_bind_*` directly.
 ///
 /// The statement is prepared on the connection of the transaction that uses it and is used only on
 /// that transaction's thread, between GRDB's own statements, never alongside them, and only inside the
-/// transaction: once SQLite has rolled it back, the statement refuses to run, as GRDB's do. It is reset after
-/// every step, so it holds no read or write open when GRDB commits, and finalized when dropped, which
-/// the run does before its transaction's closure returns.
+/// transaction: once SQLite has rolled it back, the statement refuses to run, as GRDB's statements do.
+/// It is reset after every step, so it holds no read or write open when GRDB commits, and finalized
+/// when dropped, which the run does before its transaction's closure returns.
 final class RowStatement {
     private let statement: OpaquePointer
     private let connection: OpaquePointer

@@ -13,7 +13,8 @@ import Testing
     @Test func rowsAreTheSameAsGRDBWrites() throws {
         let queue = try DatabaseQueue()
         try queue.write { db in
-            try db.execute(sql: "CREATE TABLE t (source TEXT NOT NULL, text TEXT NOT NULL, number INTEGER NOT NULL, flag INTEGER NOT NULL)")
+            // `number` and `flag` have no type, so no affinity: they keep the type each value was bound as.
+            try db.execute(sql: "CREATE TABLE t (source TEXT NOT NULL, text TEXT NOT NULL, number NOT NULL, flag NOT NULL)")
             let statement = try RowStatement(db, sql: "INSERT INTO t VALUES ('row', ?, ?, ?)")
             for (index, text) in texts.enumerated() {
                 for number in numbers {
@@ -24,8 +25,9 @@ import Testing
             }
             let mismatched = try Int.fetchOne(db, sql: """
                 SELECT count(*) FROM (
-                    SELECT text, typeof(text), number, flag FROM t WHERE source = 'row'
-                    EXCEPT SELECT text, typeof(text), number, flag FROM t WHERE source = 'grdb')
+                    SELECT text, typeof(text), number, typeof(number), flag, typeof(flag) FROM t WHERE source = 'row'
+                    EXCEPT
+                    SELECT text, typeof(text), number, typeof(number), flag, typeof(flag) FROM t WHERE source = 'grdb')
                 """)
             #expect(mismatched == 0)
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM t WHERE source = 'row'") == texts.count * numbers.count)
@@ -47,7 +49,8 @@ import Testing
                 try db.execute(sql: "INSERT INTO t VALUES ('grdb', ?)", arguments: [text])
             }
             let stored = { (source: String) in
-                try Data.fetchAll(db, sql: "SELECT CAST(text AS BLOB) FROM t WHERE source = ? ORDER BY rowid", arguments: [source])
+                try Data.fetchAll(
+                    db, sql: "SELECT CAST(text AS BLOB) FROM t WHERE source = ? ORDER BY rowid", arguments: [source])
             }
             #expect(try stored("row") == stored("grdb"))
             let lookup = try RowStatement(db, sql: "SELECT 1 FROM t WHERE source = 'grdb' AND text = ?")
