@@ -82,7 +82,7 @@ private final class RunTransaction {
     /// Inputs handed to the pipeline and not concluded yet, by store id.
     var pending: [Int32: PendingFile] = [:]
     var failure: (any Error)?
-    /// The statements run once per file, closed session and violation.
+    /// The statements run once per input file, new or closed session, haptic kind and violation.
     let statements: RunStatements
 
     init(db: Database, run: NightlyRun, startedAt: Int64) throws {
