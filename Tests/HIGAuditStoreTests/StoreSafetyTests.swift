@@ -172,3 +172,33 @@ private final class Failures: @unchecked Sendable {
     func add(_ error: String) { lock.withLock { errors.append(error) } }
     var all: [String] { lock.withLock { errors } }
 }
+
+/// SQLite keeps a bound text only up to its first U+0000, so sessions (and unknown types) that differed
+/// only after one met in the store as one: every nightly run over such a file failed on a UNIQUE
+/// constraint and committed nothing. The decoder now refuses such texts as malformed.
+@Suite struct NullInTextsStoreTests {
+    @Test func sessionsDifferingAfterANullNeitherStopTheRunNorMerge() throws {
+        let directory = try LogFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var lines: [String] = []
+        for (index, session) in [#"s\u0000a"#, #"s\u0000b"#, "plain"].enumerated() {
+            let ts = 1_800_000_000_000 + Int64(index) * 1_000
+            lines.append(#"{"ts":\#(ts),"session":"\#(session)","type":"session.start","device":"d\#(index)"}"#)
+            lines.append(#"{"ts":\#(ts + 10),"session":"\#(session)","type":"mystery\#([#"\u0000x"#, #"\u0000y"#, ""][index])"}"#)
+            lines.append(#"{"ts":\#(ts + 20),"session":"\#(session)","type":"haptic","kind":"selection"}"#)
+            lines.append(#"{"ts":\#(ts + 30),"session":"\#(session)","type":"session.end"}"#)
+        }
+        let files = try LogFixtures.writeZstdFiles([lines], in: directory)
+        let storePath = directory.appendingPathComponent("results.sqlite").path
+        let (outcome, diagnostics) = try nightly(storePath, files, closeOpen: true)
+
+        #expect(outcome.statistics.malformedLines == 8)
+        #expect(outcome.statistics.events == 3)
+        #expect(outcome.statistics.unknownTypes == ["mystery": 1])
+        #expect(outcome.sessionsClosed == 1)
+        let reasons = diagnostics.filter { $0.category == .malformedLine }.map(\.description)
+        #expect(reasons.count == 8)
+        #expect(reasons.allSatisfy { $0.contains("holds U+0000") }, "\(reasons)")
+        #expect(try storeTables(storePath) == analyzeTables(files, StoreTestConfiguration.standard))
+    }
+}

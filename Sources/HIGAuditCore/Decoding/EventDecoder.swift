@@ -17,7 +17,9 @@
 ///   `loading.start`.
 /// - Lines longer than 1 MiB are malformed without being scanned; containers nested deeper than 512
 ///   levels are malformed.
-/// - `\u0000` is valid JSON and accepted; lone or inverted surrogate escapes are malformed.
+/// - `\u0000` is valid JSON and accepted where it is skipped; a text the event keeps (or an unknown
+///   `type`'s name) holding it is malformed (`textWithNull`). Lone or inverted surrogate escapes are
+///   malformed.
 /// - Keys are compared after unescaping, byte for byte (no Unicode normalisation): `"t\u0073"` is `ts`.
 ///   So are the text values that identify things: session ids and event ids (see `CompactText`).
 /// - `ts` as a number must be an integer that fits `Int64` (no fraction, no exponent, even `1.0`);
@@ -573,7 +575,7 @@ private struct LineReader {
             guard session.end != session.start else {
                 throw MalformedLine(reason: "field \"session\" must be a non-empty string", column: session.column)
             }
-            setText(.session, session, .session, in: &texts)
+            try setText(.session, session, .session, in: &texts)
         }
         let typeValue = try present(.type)
         guard typeValue.kind == .string else { throw wrongType(.type, typeValue, expected: "a string") }
@@ -593,7 +595,7 @@ private struct LineReader {
 
         let kind = knownKind
             ?? (typeValue.flag ? Self.kindOfEscapedName(string(typeValue)) : EventKind(wireBytes: bytes(typeValue)))
-        guard let kind else { return .unknownType(string(typeValue)) }
+        guard let kind else { return .unknownType(typeValue.flag ? try unescapedText(.type, typeValue) : string(typeValue)) }
 
         let payload: EventPayload
         switch kind {
@@ -666,7 +668,7 @@ private struct LineReader {
                 loadMs: try optionalNumber(.loadMs))
         }
         if commonId.kind == .string && kind != .loadingStart && kind != .loadingEnd {
-            setText(.id, commonId, .id, in: &texts)
+            try setText(.id, commonId, .id, in: &texts)
         }
         texts.finishLongTexts(longTexts)
         accept(Event(ts: ts, texts: consume texts, payload: payload, source: source))
@@ -723,11 +725,27 @@ private struct LineReader {
         return String(decoding: UnsafeBufferPointer(start: base + Int(value.start), count: Int(value.end) - Int(value.start)), as: UTF8.self)
     }
 
+    /// An escaped value the event keeps, refused when it holds U+0000: SQLite texts, C strings and
+    /// spreadsheets end a text there, so two sessions (or devices, screens, types) differing only after
+    /// it would be one in the store, and the `nightly` run meeting them would fail on every retry
+    /// (docs/log-format.md). Only an escape can put U+0000 in a value: the scanner refuses the raw byte.
+    @inline(never)
+    private func unescapedText(_ field: EventField, _ value: FieldValue) throws(MalformedLine) -> String {
+        let text = string(value)
+        if text.utf8.contains(0) { throw Self.textWithNull(field, column: value.column) }
+        return text
+    }
+
+    static func textWithNull(_ field: EventField, column: Int) -> MalformedLine {
+        MalformedLine(reason: "field \"\(field.key)\" holds U+0000, at which stores and spreadsheets cut a text", column: column)
+    }
+
     /// A string value the event keeps: reused from the previous line when the bytes are the same,
     /// except for `id`, which differs on every event.
     @inline(__always)
-    private func keptString(_ field: EventField, _ value: FieldValue) -> String {
-        if value.flag || field == .id { return string(value) }
+    private func keptString(_ field: EventField, _ value: FieldValue) throws(MalformedLine) -> String {
+        if value.flag { return try unescapedText(field, value) }
+        if field == .id { return string(value) }
         return recent.string(
             slot: field.rawValue, start: base + Int(value.start), count: Int(value.end) - Int(value.start))
     }
@@ -736,7 +754,7 @@ private struct LineReader {
     private func requiredString(_ field: EventField) throws(MalformedLine) -> String {
         let value = try present(field)
         guard value.kind == .string else { throw wrongType(field, value, expected: "a string") }
-        return keptString(field, value)
+        return try keptString(field, value)
     }
 
     @inline(__always)
@@ -744,7 +762,7 @@ private struct LineReader {
         let value = try checked(field)
         switch value.kind {
         case .absent, .null: return nil
-        case .string: return keptString(field, value)
+        case .string: return try keptString(field, value)
         default: throw wrongType(field, value, expected: "a string")
         }
     }
@@ -752,10 +770,10 @@ private struct LineReader {
     /// Sets a string value an event keeps in `EventTexts`: copied from the line when it is short and has
     /// no escapes (nearly always), else made from its `String`.
     @inline(__always)
-    private func setText(_ field: EventField, _ value: FieldValue, _ slot: EventTexts.Slot, in texts: inout EventTexts) {
+    private func setText(_ field: EventField, _ value: FieldValue, _ slot: EventTexts.Slot, in texts: inout EventTexts) throws(MalformedLine) {
         let length = Int(value.end) &- Int(value.start)
         if value.flag || length > CompactText.inlineCapacity {
-            setLongText(field, value, slot, in: &texts)
+            try setLongText(field, value, slot, in: &texts)
         } else {
             texts.setInline(slot, bytes: base + Int(value.start), count: length, readable: count &- Int(value.start))
         }
@@ -763,8 +781,8 @@ private struct LineReader {
 
     /// `setText` for an escaped or long value, out of line so that the common case inlines.
     @inline(never)
-    private func setLongText(_ field: EventField, _ value: FieldValue, _ slot: EventTexts.Slot, in texts: inout EventTexts) {
-        let text = keptString(field, value)
+    private func setLongText(_ field: EventField, _ value: FieldValue, _ slot: EventTexts.Slot, in texts: inout EventTexts) throws(MalformedLine) {
+        let text = try keptString(field, value)
         // Escaped values may be short once unescaped, and are then inline as any short text.
         if text.utf8.count > CompactText.inlineCapacity {
             texts.setLong(slot, text, reuse: longTexts)
@@ -778,7 +796,7 @@ private struct LineReader {
         let value = try checked(field)
         switch value.kind {
         case .absent, .null: return
-        case .string: setText(field, value, slot, in: &texts)
+        case .string: try setText(field, value, slot, in: &texts)
         default: throw wrongType(field, value, expected: "a string")
         }
     }

@@ -162,6 +162,37 @@ let novemberTwentieth: Int64 = 1_795_208_645_123
         #expect(decodeLine(#"{"ts":1,"session":"s","type":"future","phase":7,"phase":8}"#) == .unknownType("future"))
     }
 
+    /// Two texts that differ only after a U+0000 are one text to SQLite and spreadsheets, so no text an
+    /// event keeps may hold one; the same line with any other escape decodes. A warm decoder, whose line
+    /// shapes know the layout, gives the same verdict as a new one.
+    @Test(arguments: [
+        (#"{"ts":1,"session":"$","type":"session.end"}"#, "session"),
+        (#"{"ts":1,"session":"s","type":"session.end","device":"$"}"#, "device"),
+        (#"{"ts":1,"session":"s","type":"session.end","app":"$"}"#, "app"),
+        (#"{"ts":1,"session":"s","type":"session.end","app_version":"$"}"#, "app_version"),
+        (#"{"ts":1,"session":"s","type":"session.end","os_version":"$"}"#, "os_version"),
+        (#"{"ts":1,"session":"s","type":"session.end","screen":"$"}"#, "screen"),
+        (#"{"ts":1,"session":"s","type":"session.end","id":"$"}"#, "id"),
+        (#"{"ts":1,"session":"s","type":"touch","phase":"began","target":"$"}"#, "target"),
+        (#"{"ts":1,"session":"s","type":"modal.present","modal":"$","style":"page_sheet"}"#, "modal"),
+        (#"{"ts":1,"session":"s","type":"loading.end","id":"$"}"#, "id"),
+        (#"{"ts":1,"session":"s","type":"$"}"#, "type"),
+    ])
+    func keptTextWithNullIsMalformed(template: String, field: String) throws {
+        let withNull = template.replacingOccurrences(of: "$", with: #"ab\u0000c"#)
+        let column = try #require(withNull.range(of: #""ab\u0000c""#)).lowerBound.utf16Offset(in: withNull)
+        let expected = DecodedLine.malformed(MalformedLine(
+            reason: "field \"\(field)\" holds U+0000, at which stores and spreadsheets cut a text", column: column))
+        #expect(decodeLine(withNull) == expected)
+        var warm = EventDecoder()
+        for line in [template.replacingOccurrences(of: "$", with: "abc"), template.replacingOccurrences(of: "$", with: #"ab\u0001c"#)] {
+            for _ in 0..<3 {
+                if case .malformed(let problem) = warm.decode(line) { Issue.record("\(line): \(problem)") }
+            }
+        }
+        #expect(warm.decode(withNull) == expected)
+    }
+
     @Test func unknownFieldsAreIgnoredWhateverTheirValue() {
         let line = #"{"x_obj":{"a":[1,2,{"b":null}],"c":"\u00e9"},"ts":5,"extra":-1.5e-3,"session":"s","flag":true,"type":"nav.push","to":"home","list":[],"empty":{}}"#
         #expect(decodedEvent(line)?.payload == EventPayload.navPush(to: "home"))
@@ -174,10 +205,10 @@ let novemberTwentieth: Int64 = 1_795_208_645_123
     }
 
     @Test func escapesAreUnescaped() {
-        let line = #"{"ts":1,"session":"s\"1\\\/","type":"outcome","result":"success","task":"caf\u00e9 \ud83c\udfa8\n\t\b\f\r \u0000 é"}"#
+        let line = #"{"ts":1,"session":"s\"1\\\/","type":"outcome","result":"success","task":"caf\u00e9 \ud83c\udfa8\n\t\b\f\r \u0001 é"}"#
         let event = decodedEvent(line)
         #expect(event?.session == "s\"1\\/")
-        #expect(event?.payload == EventPayload.outcome(result: .success, task: "café 🎨\n\t\u{8}\u{C}\r \u{0} é"))
+        #expect(event?.payload == EventPayload.outcome(result: .success, task: "café 🎨\n\t\u{8}\u{C}\r \u{1} é"))
     }
 
     @Test func escapedKeysAndEnumValuesAreMatchedByTheirValue() {
