@@ -596,6 +596,11 @@ private struct LineReader {
         let kind = knownKind
             ?? (typeValue.flag ? Self.kindOfEscapedName(string(typeValue)) : EventKind(wireBytes: bytes(typeValue)))
         guard let kind else { return .unknownType(typeValue.flag ? try unescapedText(.type, typeValue) : string(typeValue)) }
+        // Before the payload: nothing may throw once it is built, or the optimiser copies it into the
+        // event instead of moving it.
+        if commonId.kind == .string && kind != .loadingStart && kind != .loadingEnd {
+            try setText(.id, commonId, .id, in: &texts)
+        }
 
         let payload: EventPayload
         switch kind {
@@ -666,9 +671,6 @@ private struct LineReader {
                 widget: try requiredString(.widget),
                 content: try requiredEnum(.content, "widget content", WidgetContent.init(wireBytes:)),
                 loadMs: try optionalNumber(.loadMs))
-        }
-        if commonId.kind == .string && kind != .loadingStart && kind != .loadingEnd {
-            try setText(.id, commonId, .id, in: &texts)
         }
         texts.finishLongTexts(longTexts)
         accept(Event(ts: ts, texts: consume texts, payload: payload, source: source))
