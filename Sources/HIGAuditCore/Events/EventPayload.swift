@@ -69,13 +69,16 @@ public struct SessionSettings: Sendable, Equatable {
     public static let defaults = SessionSettings()
 }
 
+/// The stored properties are declared widest first: Swift lays them out in this order, and the one-byte
+/// fields between the optionals would pad a touch (and with it every `Event`, the largest case of
+/// whose payload it is) by 14 bytes.
 public struct Touch: Sendable, Equatable, Codable {
-    public var phase: TouchPhase
     /// Id of the element hit, e.g. `tab:Library`, `button:delete`, `nav.back`.
     public var target: String?
-    public var input: TouchInput
     public var x: Double?
     public var y: Double?
+    public var phase: TouchPhase
+    public var input: TouchInput
 
     public init(phase: TouchPhase, target: String? = nil, input: TouchInput = .finger, x: Double? = nil, y: Double? = nil) {
         self.phase = phase
