@@ -36,9 +36,9 @@ import Testing
         }
     }
 
-    /// GRDB binds a String with length -1, so SQLite stores a text up to its first U+0000 (the decoder
-    /// accepts `\u0000` in a session, device or screen); stores written through GRDB hold such texts cut
-    /// there, and the closed-session lookup must find them.
+    /// GRDB binds a String with length -1, so SQLite stores a text up to its first U+0000. The decoder
+    /// now refuses such texts, but stores written before through GRDB may hold them cut there, and the
+    /// closed-session lookup must find them.
     @Test func aTextWithANULIsStoredAsGRDBStoresIt() throws {
         let queue = try DatabaseQueue()
         try queue.write { db in

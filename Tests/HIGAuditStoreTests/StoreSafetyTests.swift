@@ -184,20 +184,24 @@ private final class Failures: @unchecked Sendable {
         for (index, session) in [#"s\u0000a"#, #"s\u0000b"#, "plain"].enumerated() {
             let ts = 1_800_000_000_000 + Int64(index) * 1_000
             lines.append(#"{"ts":\#(ts),"session":"\#(session)","type":"session.start","device":"d\#(index)"}"#)
-            lines.append(#"{"ts":\#(ts + 10),"session":"\#(session)","type":"mystery\#([#"\u0000x"#, #"\u0000y"#, ""][index])"}"#)
             lines.append(#"{"ts":\#(ts + 20),"session":"\#(session)","type":"haptic","kind":"selection"}"#)
             lines.append(#"{"ts":\#(ts + 30),"session":"\#(session)","type":"session.end"}"#)
+        }
+        // Unknown types are keyed by name in the store too.
+        for (offset, name) in [#"mystery\u0000x"#, #"mystery\u0000y"#, "mystery"].enumerated() {
+            lines.insert(#"{"ts":\#(1_800_000_002_010 + Int64(offset)),"session":"plain","type":"\#(name)"}"#, at: lines.count - 1)
         }
         let files = try LogFixtures.writeZstdFiles([lines], in: directory)
         let storePath = directory.appendingPathComponent("results.sqlite").path
         let (outcome, diagnostics) = try nightly(storePath, files, closeOpen: true)
 
-        #expect(outcome.statistics.malformedLines == 8)
+        #expect(outcome.statistics.malformedLines == 8)  // six of the two sessions, two unknown types
         #expect(outcome.statistics.events == 3)
         #expect(outcome.statistics.unknownTypes == ["mystery": 1])
         #expect(outcome.sessionsClosed == 1)
         let reasons = diagnostics.filter { $0.category == .malformedLine }.map(\.description)
         #expect(reasons.count == 8)
+        #expect(reasons.filter { $0.contains(#"field "type""#) }.count == 2)
         #expect(reasons.allSatisfy { $0.contains("holds U+0000") }, "\(reasons)")
         #expect(try storeTables(storePath) == analyzeTables(files, StoreTestConfiguration.standard))
     }

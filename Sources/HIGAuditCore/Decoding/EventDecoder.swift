@@ -589,7 +589,9 @@ private struct LineReader {
         // event's.
         let commonId = try checked(.id)
         switch commonId.kind {
-        case .absent, .null, .string: break
+        case .absent, .null: break
+        // Refused here like the other common texts, also on a line of an unknown type.
+        case .string: if commonId.flag { _ = try unescapedText(.id, commonId) }
         default: throw wrongType(.id, commonId, expected: "a string")
         }
 
@@ -849,7 +851,8 @@ private struct LineReader {
         guard value.kind == .string else { throw wrongType(field, value, expected: "a string") }
         let matched: Value?
         if value.flag {
-            var text = string(value)
+            // A `custom:` action keeps its name.
+            var text = try unescapedText(field, value)
             matched = text.withUTF8 { buffer in
                 guard let start = buffer.baseAddress else { return match(ByteSlice(start: base, count: 0)) }
                 return match(ByteSlice(start: start, count: buffer.count))

@@ -177,10 +177,15 @@ let novemberTwentieth: Int64 = 1_795_208_645_123
         (#"{"ts":1,"session":"s","type":"modal.present","modal":"$","style":"page_sheet"}"#, "modal"),
         (#"{"ts":1,"session":"s","type":"loading.end","id":"$"}"#, "id"),
         (#"{"ts":1,"session":"s","type":"$"}"#, "type"),
+        (#"{"ts":1,"session":"s","type":"future","id":"$"}"#, "id"),
+        (#"{"ts":1,"session":"s","type":"pencil.double_tap","action":"custom:$"}"#, "action"),
     ])
     func keptTextWithNullIsMalformed(template: String, field: String) throws {
         let withNull = template.replacingOccurrences(of: "$", with: #"ab\u0000c"#)
-        let column = try #require(withNull.range(of: #""ab\u0000c""#)).lowerBound.utf16Offset(in: withNull)
+        // The value's opening quote, at the same place in the template.
+        let placeholder = try #require(template.firstIndex(of: "$"))
+        let quote = try #require(template[..<placeholder].lastIndex(of: "\""))
+        let column = template.utf8.distance(from: template.startIndex, to: quote)
         let expected = DecodedLine.malformed(MalformedLine(
             reason: "field \"\(field)\" holds U+0000, at which stores and spreadsheets cut a text", column: column))
         #expect(decodeLine(withNull) == expected)

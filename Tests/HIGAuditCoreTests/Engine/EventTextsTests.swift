@@ -128,7 +128,16 @@ import Testing
                 members.append("\"\(key)\":\(json)")
             }
             let line = "{" + members.joined(separator: ",") + "}"
-            guard case .event(let event) = decoder.decode(line) else {
+            let decoded = decoder.decode(line)
+            // A text with U+0000 makes the line malformed (`EventDecoder.unescapedText`).
+            if texts.contains(where: { $0?.utf8.contains(0) == true }) {
+                guard case .malformed(let problem) = decoded, problem.reason.contains("holds U+0000") else {
+                    Issue.record("not refused: \(line): \(decoded)")
+                    continue
+                }
+                continue
+            }
+            guard case .event(let event) = decoded else {
                 Issue.record("not decoded: \(line)")
                 continue
             }
