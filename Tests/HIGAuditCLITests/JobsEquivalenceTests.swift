@@ -6,14 +6,23 @@ import Testing
 /// every output must be the same for any N, byte for byte: the tables on standard output, every file
 /// of `--out`, the malformed-line report and every diagnostic on standard error in its place; for
 /// `nightly`, the store's rows. Checked on noisy mixed-writer samples in every layout, over several
-/// seeds, and with every input read in two stages (`HIG_AUDIT_TWO_STAGE_BYTES=0`: one thread
-/// decompresses and splits, another decodes), which the default saves for large inputs read alone.
+/// seeds, with every input read in two stages (`HIG_AUDIT_TWO_STAGE_BYTES=0`: one thread
+/// decompresses and splits, another decodes), which the default saves for large inputs read alone,
+/// and with a read-ahead budget of one batch (`HIG_AUDIT_READ_AHEAD_BATCHES=1`), so that the readers
+/// ahead wait for it all the time while the front's reader does not.
 @Suite struct JobsEquivalenceTests {
     static let jobCounts = [1, 2, 3, 8]
-    /// The runs compared with `--jobs 1`: each job count above 1, reading as it chooses and reading
-    /// every input in two stages.
+    /// The runs compared with `--jobs 1`: each job count above 1 reading as it chooses, and once more
+    /// in two stages (2 jobs), with the budget of one batch (3), or both (8).
     static let variants: [(jobs: Int, environment: [String: String])] = jobCounts.dropFirst().flatMap { jobs in
-        [(jobs, [:]), (jobs, ["HIG_AUDIT_TWO_STAGE_BYTES": "0"])]
+        let twoStages = ["HIG_AUDIT_TWO_STAGE_BYTES": "0"]
+        let starved = ["HIG_AUDIT_READ_AHEAD_BATCHES": "1"]
+        let other = switch jobs {
+        case 2: twoStages
+        case 3: starved
+        default: twoStages.merging(starved) { first, _ in first }
+        }
+        return [(jobs, [:]), (jobs, other)]
     }
 
     /// A noisy sample night on disk, each device's lines written the way one of the SDK writers

@@ -7,7 +7,7 @@ final class BlockingChannel<Element>: @unchecked Sendable {
     private let condition = NSCondition()
     private var items: [Element] = []
     private var head = 0
-    private let capacity: Int
+    private var capacity: Int
     private var closed = false
 
     init(capacity: Int = .max) {
@@ -57,6 +57,15 @@ final class BlockingChannel<Element>: @unchecked Sendable {
     func close() {
         condition.lock()
         closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Sets a new bound; givers waiting for room look again. Items already in the channel stay.
+    func setCapacity(_ newCapacity: Int) {
+        precondition(newCapacity > 0)
+        condition.lock()
+        capacity = newCapacity
         condition.broadcast()
         condition.unlock()
     }

@@ -12,6 +12,8 @@ final class EventBatch: @unchecked Sendable {
     private(set) var diagnostics: [(eventsBefore: Int, diagnostic: Diagnostic)] = []
     /// Decompressed bytes of the input read when the batch was handed over.
     var bytesInInput: Int64 = 0
+    /// Whether the batch holds a batch of the `ReadAheadBudget`, to give back once it is emptied.
+    var holdsBudget = false
 
     deinit {
         events.deinitialize(count: count)
@@ -55,14 +57,16 @@ enum InputMessage: @unchecked Sendable {
 
 /// The `EventTarget` of a reader thread: fills batches and hands each over when full.
 final class EventBatcher: EventTarget {
-    private let channel: BlockingChannel<InputMessage>
+    private let input: InputInFlight
     private let spareBatches: BlockingChannel<EventBatch>
+    private let budget: ReadAheadBudget
     private var batch: EventBatch
     var bytesInInput: Int64 = 0
 
-    init(channel: BlockingChannel<InputMessage>, spareBatches: BlockingChannel<EventBatch>) {
-        self.channel = channel
+    init(input: InputInFlight, spareBatches: BlockingChannel<EventBatch>, budget: ReadAheadBudget) {
+        self.input = input
         self.spareBatches = spareBatches
+        self.budget = budget
         batch = spareBatches.takeIfAny() ?? EventBatch()
     }
 
@@ -78,12 +82,13 @@ final class EventBatcher: EventTarget {
     /// Hands over what is left, then the result.
     func finish(_ result: FileReadResult) {
         if !batch.isEmpty { handOver() }
-        channel.give(.finished(result))
+        input.messages.give(.finished(result))
     }
 
     private func handOver() {
         batch.bytesInInput = bytesInInput
-        channel.give(.batch(batch))
+        batch.holdsBudget = budget.take(for: input)
+        if !input.messages.give(.batch(batch)), batch.holdsBudget { budget.giveBack() }
         batch = spareBatches.takeIfAny() ?? EventBatch()
     }
 }

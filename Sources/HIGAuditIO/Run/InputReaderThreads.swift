@@ -4,12 +4,18 @@ import HIGAuditCore
 /// One input given to a reader thread, and the channel its batches come back through.
 final class InputInFlight: @unchecked Sendable {
     let read: FileRead
-    /// Bounded: a reader thread ahead of the run's thread waits, holding at most this many batches
-    /// (about 13 MB of events). Fewer leave a large file's reader waiting for the one before it to be
-    /// taken; more cost memory and gain nothing (Tests/Benchmarks/README.md).
-    let messages = BlockingChannel<InputMessage>(capacity: 64)
+    /// Bounded by the `ReadAheadBudget` while the input is read ahead, and by
+    /// `ReadAheadBudget.frontBatches` once it is the front, which the budget does not bound.
+    let messages: BlockingChannel<InputMessage>
+    /// Whether the run's thread takes this input's events now; set by `ReadAheadBudget.makeFront`, read
+    /// under its lock.
+    var isFront = false
 
-    init(_ read: FileRead) { self.read = read }
+    init(_ read: FileRead, budget: ReadAheadBudget) {
+        self.read = read
+        // One more than the budget: an input holding the whole budget can still hand over its result.
+        messages = BlockingChannel(capacity: budget.batches + 1)
+    }
 }
 
 /// The threads that read and decode inputs for `--jobs`: each takes the next input submitted, reads
@@ -24,6 +30,8 @@ final class InputReaderThreads: @unchecked Sendable {
     private let waiting = BlockingChannel<InputInFlight>()
     /// Batches the run's thread has emptied, for reuse.
     let spareBatches = BlockingChannel<EventBatch>(capacity: 64)
+    /// What the inputs behind the front may hold, together.
+    let budget = ReadAheadBudget()
     private let finished = NSCondition()
     private var running: Int
     /// Inputs with at least this many stored bytes to read are read in two stages when nothing waits.
@@ -55,6 +63,7 @@ final class InputReaderThreads: @unchecked Sendable {
     /// part (the run stopped early), are dropped.
     func shutDown(dropping unread: [InputInFlight]) {
         for input in unread { input.messages.close() }
+        budget.close()
         waiting.close()
         finished.lock()
         while running > 0 { finished.wait() }
@@ -65,7 +74,7 @@ final class InputReaderThreads: @unchecked Sendable {
         var decoder: EventDecoder? = EventDecoder.forRun()
         while let input = waiting.take() {
             guard !input.messages.isClosed else { continue }
-            let batcher = EventBatcher(channel: input.messages, spareBatches: spareBatches)
+            let batcher = EventBatcher(input: input, spareBatches: spareBatches, budget: budget)
             let result = if readsInTwoStages(input.read) {
                 reader.readInTwoStages(
                     input.read, into: batcher, decoder: &decoder, progress: { batcher.bytesInInput = $0 },

@@ -134,7 +134,7 @@ public final class RunPipeline<Target: EventTarget> {
                     exhausted = true
                     return
                 }
-                let inFlight = input.atTurn == nil ? input.read.map(InputInFlight.init) : nil
+                let inFlight = input.atTurn == nil ? input.read.map { InputInFlight($0, budget: threads.budget) } : nil
                 if let inFlight { threads.submit(inFlight) }
                 queued.append((input, inFlight))
             }
@@ -156,6 +156,7 @@ public final class RunPipeline<Target: EventTarget> {
                 front += 1
                 continue
             }
+            threads.budget.makeFront(inFlight)
             let before = statistics.decompressedBytes
             var result: FileReadResult?
             while result == nil, let message = inFlight.messages.take() {
@@ -163,6 +164,7 @@ public final class RunPipeline<Target: EventTarget> {
                 case .batch(let batch):
                     batch.drain(into: target, say: onDiagnostic)
                     onProgress?(before + batch.bytesInInput)
+                    if batch.holdsBudget { threads.budget.giveBack() }
                     threads.spareBatches.giveIfRoom(batch)
                 case .finished(let finished):
                     result = finished
