@@ -7,7 +7,8 @@ import HIGAuditCore
 /// the target gets their events on the run's thread in exactly the order one thread would give them,
 /// input after input, with every diagnostic in its place among them. The engine, the rules and the
 /// tables therefore see the same stream whatever `jobs` is, and every output is the same, byte for
-/// byte. Memory grows with `jobs`: each input read ahead holds at most a few batches of events.
+/// byte. Memory is bounded whatever `jobs` is: the inputs read ahead share one `ReadAheadBudget` of
+/// batches, and the input whose events the target is getting holds a bounded number of its own.
 public final class RunPipeline<Target: EventTarget> {
     public let target: Target
     let reader: InputReader
