@@ -7,7 +7,7 @@ import HIGAuditCore
 /// the target gets their events on the run's thread in exactly the order one thread would give them,
 /// input after input, with every diagnostic in its place among them. The engine, the rules and the
 /// tables therefore see the same stream whatever `jobs` is, and every output is the same, byte for
-/// byte. Memory is bounded whatever `jobs` is: the inputs read ahead share one `ReadAheadBudget` of
+/// byte. Memory hardly grows with `jobs`: the inputs read ahead share one `ReadAheadBudget` of
 /// batches, and the input whose events the target is getting holds a bounded number of its own.
 public final class RunPipeline<Target: EventTarget> {
     public let target: Target
@@ -152,12 +152,17 @@ public final class RunPipeline<Target: EventTarget> {
                 try askAhead()
                 continue
             }
+            threads.budget.makeFront(inFlight)
             guard let read = try reach(input) else {
+                // Dropped: its reader, no longer waiting for the budget, is refused from now on, and
+                // the batches it handed over give their share of the budget back.
                 inFlight.messages.close()
+                while let message = inFlight.messages.takeIfAny() {
+                    if case .batch(let batch) = message, batch.holdsBudget { threads.budget.giveBack() }
+                }
                 front += 1
                 continue
             }
-            threads.budget.makeFront(inFlight)
             let before = statistics.decompressedBytes
             var result: FileReadResult?
             while result == nil, let message = inFlight.messages.take() {
