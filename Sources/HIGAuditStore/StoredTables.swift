@@ -36,8 +36,8 @@ public struct StoredTables: Sendable {
 
         let (conditions, arguments) = selection.sessionConditions()
         let population = conditions.whereClause
-        // Columns are named in the SELECTs and read by position: a store of a million violations spent
-        // a quarter of its reading in looking columns up by name, row after row.
+        // Columns are named in the SELECTs and read by position: GRDB would look a column up by its name
+        // at every access, for every row of the store.
         let sessions = try Row.fetchCursor(
             db,
             sql: "SELECT s.session, s.device, s.app_version, s.first_ts, s.last_ts, s.events FROM sessions s \(population) ORDER BY s.session",

@@ -589,15 +589,17 @@ private struct LineReader {
         // event's.
         let commonId = try checked(.id)
         switch commonId.kind {
-        case .absent, .null: break
-        // Refused here like the other common texts, also on a line of an unknown type.
-        case .string: if commonId.flag { _ = try unescapedText(.id, commonId) }
+        case .absent, .null, .string: break
         default: throw wrongType(.id, commonId, expected: "a string")
         }
 
         let kind = knownKind
             ?? (typeValue.flag ? Self.kindOfEscapedName(string(typeValue)) : EventKind(wireBytes: bytes(typeValue)))
-        guard let kind else { return .unknownType(typeValue.flag ? try unescapedText(.type, typeValue) : string(typeValue)) }
+        guard let kind else {
+            // A U+0000 in `id` is refused on such a line too, as in the other common texts.
+            if commonId.kind == .string && commonId.flag { _ = try unescapedText(.id, commonId) }
+            return .unknownType(typeValue.flag ? try unescapedText(.type, typeValue) : string(typeValue))
+        }
         // Before the payload: nothing may throw once it is built, or the optimiser copies it into the
         // event instead of moving it.
         if commonId.kind == .string && kind != .loadingStart && kind != .loadingEnd {
@@ -740,7 +742,7 @@ private struct LineReader {
         return text
     }
 
-    static func textWithNull(_ field: EventField, column: Int) -> MalformedLine {
+    private static func textWithNull(_ field: EventField, column: Int) -> MalformedLine {
         MalformedLine(reason: "field \"\(field.key)\" holds U+0000, at which stores and spreadsheets cut a text", column: column)
     }
 
