@@ -27,7 +27,7 @@ struct FileDigest {
     var headSHA256: String
     var contentSHA256: String
     /// Digests of prefixes, by length (head lengths of small records and sizes of candidates).
-    var prefixes: [Int64: String]
+    var prefixes = PrefixDigests()
     /// False when `examine` stopped after the head (`size` and `contentSHA256` not known yet): the
     /// file is then hashed as it is read (`finish(with:)`).
     var isComplete = true
@@ -35,9 +35,54 @@ struct FileDigest {
     /// Completes a digest that `examine` left after the head, with the hash of every byte read.
     mutating func finish(with hasher: SHA256) {
         size = hasher.length
-        contentSHA256 = hasher.finalizedHex()
-        prefixes[size] = contentSHA256
+        let content = hasher.finalized()
+        contentSHA256 = content.hex
+        prefixes[size] = content
         isComplete = true
+    }
+}
+
+/// The digests of a file's prefixes, by length. `examine` records one for every head length in use,
+/// so a store that counted thousands of small files asks for thousands a file: kept in two arrays in
+/// length order (the order `examine` records them in), not in a dictionary of strings.
+struct PrefixDigests {
+    private var lengths: [Int64] = []
+    private var digests: [SHA256.Digest] = []
+
+    subscript(length: Int64) -> SHA256.Digest? {
+        get {
+            let index = firstIndex(notBelow: length)
+            return index < lengths.count && lengths[index] == length ? digests[index] : nil
+        }
+        set {
+            let index = firstIndex(notBelow: length)
+            if index < lengths.count, lengths[index] == length {
+                if let newValue { digests[index] = newValue } else {
+                    lengths.remove(at: index)
+                    digests.remove(at: index)
+                }
+            } else if let newValue {
+                lengths.insert(length, at: index)
+                digests.insert(newValue, at: index)
+            }
+        }
+    }
+
+    /// Whether the prefix of `length` bytes has the digest `hex` (as the store writes digests).
+    func prefix(_ length: Int64, hasHex hex: String) -> Bool {
+        self[length].map { $0.hex == hex } ?? false
+    }
+
+    private func firstIndex(notBelow length: Int64) -> Int {
+        // Most lookups and every record in `examine` are at the end.
+        if let last = lengths.last, last < length { return lengths.count }
+        var low = 0
+        var high = lengths.count
+        while low < high {
+            let middle = (low + high) / 2
+            if lengths[middle] < length { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }
 
@@ -47,10 +92,10 @@ struct FileIdentity {
     static let headBytes = 4096
 
     private(set) var files: [Int64: CountedFile] = [:]
-    private var byHead: [String: [Int64]] = [:]
+    private var byHead: [SHA256.Digest: [Int64]] = [:]
     private var byPath: [String: [Int64]] = [:]
-    /// Head lengths in use (4096, and the sizes of smaller files).
-    private var headLengths: Set<Int> = [headBytes]
+    /// Head lengths in use (4096, and the sizes of smaller files), ascending, without 0.
+    private var headLengths: [Int] = [headBytes]
 
     init(_ records: [CountedFile]) {
         for record in records { remember(record) }
@@ -58,19 +103,27 @@ struct FileIdentity {
 
     mutating func remember(_ record: CountedFile) {
         if let old = files[record.id] {
-            byHead[old.headSHA256]?.removeAll { $0 == old.id }
+            if let head = SHA256.Digest(hex: old.headSHA256) { byHead[head]?.removeAll { $0 == old.id } }
             byPath[old.displayPath]?.removeAll { $0 == old.id }
         }
         files[record.id] = record
-        byHead[record.headSHA256, default: []].append(record.id)
+        // A head that is not a digest's hex (a store edited by hand) begins no file.
+        if let head = SHA256.Digest(hex: record.headSHA256) { byHead[head, default: []].append(record.id) }
         byPath[record.displayPath, default: []].append(record.id)
-        headLengths.insert(record.headLength)
+        hashPrefixes(ofLength: record.headLength)
     }
 
     /// Makes `examine` hash every later file's prefix of `length` bytes too, as it does for the head
     /// lengths of counted files: a run reading ahead compares files with those it has not counted yet.
     mutating func hashPrefixes(ofLength length: Int) {
-        headLengths.insert(length)
+        guard length > 0 else { return }
+        var low = 0
+        var high = headLengths.count
+        while low < high {
+            let middle = (low + high) / 2
+            if headLengths[middle] < length { low = middle + 1 } else { high = middle }
+        }
+        if low == headLengths.count || headLengths[low] != length { headLengths.insert(length, at: low) }
     }
 
     /// Hashes the file at `path` in one pass and decides what to do with it.
@@ -93,7 +146,7 @@ struct FileIdentity {
         var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: stopAfterHead ? Self.headBytes : chunk, alignment: 16)
         defer { buffer.deallocate() }
         var hasher = SHA256()
-        var digest = FileDigest(size: 0, headLength: 0, headSHA256: "", contentSHA256: "", prefixes: [:])
+        var digest = FileDigest(size: 0, headLength: 0, headSHA256: "", contentSHA256: "")
         var candidates: [CountedFile] = []
         var wanted: [Int64] = []
         var headDone = false
@@ -112,12 +165,11 @@ struct FileIdentity {
             var bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<got])
             // Stop at every prefix length someone asked about, inside this chunk.
             if !headDone {
-                let limits = headLengths.filter { $0 > 0 }.sorted()
-                for length in limits where Int64(length) > hasher.length && Int64(length) <= hasher.length + Int64(bytes.count) {
+                for length in headLengths where Int64(length) > hasher.length && Int64(length) <= hasher.length + Int64(bytes.count) {
                     let take = Int(Int64(length) - hasher.length)
                     hasher.update(UnsafeRawBufferPointer(rebasing: bytes[0..<take]))
                     bytes = UnsafeRawBufferPointer(rebasing: bytes[take...])
-                    let sha = hasher.finalizedHex()
+                    let sha = hasher.finalized()
                     digest.prefixes[Int64(length)] = sha
                     for id in byHead[sha] ?? [] {
                         if let record = files[id], record.headLength == length { candidates.append(record) }
@@ -131,7 +183,7 @@ struct FileIdentity {
                         // prefix lengths hashed above.
                         hasher.update(bytes)
                         digest.headLength = Self.headBytes
-                        digest.headSHA256 = digest.prefixes[Int64(Self.headBytes)] ?? hasher.finalizedHex()
+                        digest.headSHA256 = (digest.prefixes[Int64(Self.headBytes)] ?? hasher.finalized()).hex
                         digest.size = hasher.length
                         digest.isComplete = false
                         return (verdict(for: digest, candidates: [], displayPath: displayPath, closeOpen: closeOpen), digest)
@@ -142,16 +194,17 @@ struct FileIdentity {
                 let take = Int(size - hasher.length)
                 hasher.update(UnsafeRawBufferPointer(rebasing: bytes[0..<take]))
                 bytes = UnsafeRawBufferPointer(rebasing: bytes[take...])
-                digest.prefixes[size] = hasher.finalizedHex()
+                digest.prefixes[size] = hasher.finalized()
             }
             hasher.update(bytes)
             if got == 0 { break }
         }
         digest.size = hasher.length
-        digest.contentSHA256 = hasher.finalizedHex()
-        digest.prefixes[digest.size] = digest.contentSHA256
+        let content = hasher.finalized()
+        digest.contentSHA256 = content.hex
+        digest.prefixes[digest.size] = content
         digest.headLength = Int(min(digest.size, Int64(Self.headBytes)))
-        digest.headSHA256 = digest.prefixes[Int64(digest.headLength)] ?? digest.contentSHA256
+        digest.headSHA256 = digest.prefixes[Int64(digest.headLength)]?.hex ?? digest.contentSHA256
         return (verdict(for: digest, candidates: candidates, displayPath: displayPath, closeOpen: closeOpen), digest)
     }
 
@@ -160,7 +213,7 @@ struct FileIdentity {
         var mismatch: CountedFile?
         // The candidate that covers most of the file wins (a copy of a grown file matches both).
         for record in candidates.sorted(by: { $0.size > $1.size }) {
-            guard record.size <= digest.size, digest.prefixes[record.size] == record.contentSHA256 else {
+            guard record.size <= digest.size, digest.prefixes.prefix(record.size, hasHex: record.contentSHA256) else {
                 mismatch = mismatch ?? record
                 continue
             }

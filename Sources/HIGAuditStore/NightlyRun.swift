@@ -406,7 +406,7 @@ private struct PendingFile {
     /// `displayPath`: the same name, or the same beginning (`FileIdentity` looks files up by both).
     func mayDecide(_ digest: FileDigest, displayPath: String) -> Bool {
         record.displayPath == displayPath
-            || digest.prefixes[Int64(self.digest.headLength)] == self.digest.headSHA256
+            || digest.prefixes.prefix(Int64(self.digest.headLength), hasHex: self.digest.headSHA256)
             || digest.headSHA256 == self.digest.headSHA256
     }
 }

@@ -90,7 +90,7 @@ import Testing
                     }
                     if prefix > 0 {
                         #expect(digest.isComplete, "\(label)")
-                        #expect(digest.prefixes[Int64(prefix)] == Self.sha(data[0..<prefix]), "\(label)")
+                        #expect(digest.prefixes[Int64(prefix)]?.hex == Self.sha(data[0..<prefix]), "\(label)")
                         #expect(verdict == .continues(Self.record(id: 1, data[0..<prefix])), "\(label)")
                     } else {
                         #expect(verdict == .new, "\(label)")
@@ -105,5 +105,63 @@ import Testing
                 }
             }
         }
+    }
+
+    /// A store that counted many small files has as many head lengths: every one is hashed in a new
+    /// file's head, however the counted files came in, and the largest counted file it begins with is
+    /// the one it continues.
+    @Test func everyHeadLengthOfManySmallCountedFilesIsLookedAt() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hig-audit-identity-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let data = Self.bytes(6000)
+        // Distinct sizes below the head, in no order; each counted file begins the input.
+        var random = SystemRandomNumberGenerator()
+        let sizes = Array(Set((0..<400).map { _ in Int.random(in: 1..<FileIdentity.headBytes, using: &random) })).shuffled()
+        let records = sizes.enumerated().map { Self.record(id: Int64($0.offset + 1), data[0..<$0.element]) }
+        var identity = FileIdentity(records)
+        let (verdict, digest) = try examined(data, identity: identity, stopAfterHead: true, piece: nil, in: directory)
+        let largest = try #require(records.max { $0.size < $1.size })
+        #expect(verdict == .continues(largest))
+        for size in sizes { #expect(digest.prefixes[Int64(size)]?.hex == Self.sha(data[0..<size]), "prefix \(size)") }
+
+        // A file that begins with none of them, and a length asked for by `hashPrefixes`.
+        var other = data
+        other[0] ^= 0xFF
+        identity.hashPrefixes(ofLength: 4000)
+        identity.hashPrefixes(ofLength: 0)
+        let (otherVerdict, otherDigest) = try examined(other, identity: identity, stopAfterHead: true, piece: 1000, in: directory)
+        #expect(otherVerdict == .new)
+        #expect(otherDigest.prefixes[4000]?.hex == Self.sha(other[0..<4000]))
+        #expect(otherDigest.prefixes[0] == nil)
+    }
+
+    /// A digest's value gives back the hex it was read from, and no other text reads as a digest.
+    @Test func aDigestReadsBackItsHexAndNothingElse() {
+        var hasher = SHA256()
+        hasher.update(Array("abc".utf8))
+        let hex = hasher.finalizedHex()
+        #expect(hex == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256.Digest(hex: hex) == hasher.finalized())
+        #expect(SHA256.Digest(hex: hex)?.hex == hex)
+        #expect(Set([hasher.finalized(), SHA256.Digest(hex: hex)!]).count == 1)
+        for text in ["", String(hex.dropLast()), hex + "0", hex.uppercased(), "g" + hex.dropFirst(), String(hex.reversed())] {
+            #expect(SHA256.Digest(hex: text)?.hex != hex, "\(text)")
+        }
+    }
+
+    /// Prefix digests keep their length order whatever order they are recorded in.
+    @Test func prefixDigestsAreFoundByLengthInAnyOrder() {
+        var hasher = SHA256()
+        var expected: [Int64: SHA256.Digest] = [:]
+        var prefixes = PrefixDigests()
+        for length in [Int64(50), 3, 4096, 7, 50, 1, 9000].shuffled() {
+            hasher.update([UInt8(truncatingIfNeeded: length)])
+            expected[length] = hasher.finalized()
+            prefixes[length] = hasher.finalized()
+        }
+        for length in Int64(0)...9001 { #expect(prefixes[length] == expected[length]) }
+        prefixes[7] = nil
+        #expect(prefixes[7] == nil && prefixes[3] == expected[3] && prefixes[50] == expected[50])
     }
 }
