@@ -61,6 +61,9 @@ struct PrefixDigests {
                     lengths.remove(at: index)
                     digests.remove(at: index)
                 }
+            } else if let newValue, index == lengths.count {
+                lengths.append(length)
+                digests.append(newValue)
             } else if let newValue {
                 lengths.insert(length, at: index)
                 digests.insert(newValue, at: index)
