@@ -32,6 +32,12 @@ struct FileDigest {
     /// file is then hashed as it is read (`finish(with:)`).
     var isComplete = true
 
+    /// The digest of the first `FileIdentity.leadBytes` bytes, kept for a file whose head is longer;
+    /// nil for a shorter file, whose head serves instead.
+    var lead: SHA256.Digest? {
+        headLength > FileIdentity.leadBytes ? prefixes[Int64(FileIdentity.leadBytes)] : nil
+    }
+
     /// Completes a digest that `examine` left after the head, with the hash of every byte read.
     mutating func finish(with hasher: SHA256) {
         size = hasher.length
@@ -89,16 +95,61 @@ struct PrefixDigests {
     }
 }
 
+/// The prefix lengths `examine` hashes in one file, in ascending order: those of every file, and
+/// those its lead adds.
+private struct PrefixLengths {
+    private let everyFile: [Int]
+    private var everyFileNext = 0
+    private var added: [Int] = []
+    private var addedNext = 0
+
+    init(everyFile: [Int]) {
+        self.everyFile = everyFile
+    }
+
+    /// The least length above `current`.
+    mutating func first(after current: Int64) -> Int? {
+        while everyFileNext < everyFile.count, Int64(everyFile[everyFileNext]) <= current { everyFileNext += 1 }
+        while addedNext < added.count, Int64(added[addedNext]) <= current { addedNext += 1 }
+        let fromEveryFile = everyFileNext < everyFile.count ? everyFile[everyFileNext] : nil
+        let fromAdded = addedNext < added.count ? added[addedNext] : nil
+        switch (fromEveryFile, fromAdded) {
+        case let (a?, b?): return min(a, b)
+        case let (a, b): return a ?? b
+        }
+    }
+
+    mutating func add(_ lengths: [Int]) {
+        guard !lengths.isEmpty else { return }
+        added = (added[addedNext...] + lengths).sorted()
+        addedNext = 0
+    }
+}
+
 /// The index of counted files, by head digest, kept in memory for one run and updated as it goes.
+///
+/// A new file may begin with a counted one (an upload that grew), so `examine` hashes its prefix at
+/// the head length of every counted file it may begin with. Counted files shorter than the head have
+/// as many head lengths as sizes, so these are found through the digest of their first `leadBytes`
+/// bytes, their lead: a file hashes its lead, then only the head lengths of the counted files with
+/// the same lead. Only the head lengths of files without a known lead (counted by an earlier version,
+/// or no longer than the lead) are hashed in every file.
 struct FileIdentity {
     /// How much of the beginning identifies a file for lookup.
     static let headBytes = 4096
+    /// How much of the beginning narrows the counted files a file may begin with.
+    static let leadBytes = 64
 
     private(set) var files: [Int64: CountedFile] = [:]
     private var byHead: [SHA256.Digest: [Int64]] = [:]
     private var byPath: [String: [Int64]] = [:]
-    /// Head lengths in use (4096, and the sizes of smaller files), ascending, without 0.
-    private var headLengths: [Int] = [headBytes]
+    /// Counted files whose head is longer than their known lead, by lead.
+    private var byLead: [SHA256.Digest: [Int64]] = [:]
+    /// Head lengths to hash in files with a lead (`hashPrefixes(ofLength:lead:)`), by lead.
+    private var watchedLeads: [SHA256.Digest: [Int]] = [:]
+    /// Head lengths hashed in every file, ascending, without 0: the lead's and the head's, and those
+    /// of files without a known lead.
+    private var headLengths: [Int] = [leadBytes, headBytes]
 
     init(_ records: [CountedFile]) {
         for record in records { remember(record) }
@@ -107,18 +158,43 @@ struct FileIdentity {
     mutating func remember(_ record: CountedFile) {
         if let old = files[record.id] {
             if let head = SHA256.Digest(hex: old.headSHA256) { byHead[head]?.removeAll { $0 == old.id } }
+            if let lead = Self.lead(of: old) { byLead[lead]?.removeAll { $0 == old.id } }
             byPath[old.displayPath]?.removeAll { $0 == old.id }
         }
         files[record.id] = record
         // A head that is not a digest's hex (a store edited by hand) begins no file.
         if let head = SHA256.Digest(hex: record.headSHA256) { byHead[head, default: []].append(record.id) }
         byPath[record.displayPath, default: []].append(record.id)
-        hashPrefixes(ofLength: record.headLength)
+        if let lead = Self.lead(of: record) {
+            byLead[lead, default: []].append(record.id)
+        } else {
+            hashInEveryFile(length: record.headLength)
+        }
     }
 
-    /// Makes `examine` hash every later file's prefix of `length` bytes too, as it does for the head
-    /// lengths of counted files: a run reading ahead compares files with those it has not counted yet.
-    mutating func hashPrefixes(ofLength length: Int) {
+    /// Makes `examine` hash the prefix of `length` bytes of every later file that begins with `lead`
+    /// (of every later file, without a lead), as it does for the head lengths of counted files: a run
+    /// reading ahead compares files with those it has not counted yet.
+    mutating func hashPrefixes(ofLength length: Int, lead: SHA256.Digest?) {
+        if length > Self.leadBytes, let lead {
+            watchedLeads[lead, default: []].append(length)
+        } else {
+            hashInEveryFile(length: length)
+        }
+    }
+
+    /// A record's lead, where it narrows the search: its head is longer, and the lead is known.
+    private static func lead(of record: CountedFile) -> SHA256.Digest? {
+        guard record.headLength > leadBytes, let lead = record.leadSHA256 else { return nil }
+        return SHA256.Digest(hex: lead)
+    }
+
+    /// The head lengths of counted and watched files that begin with `lead`.
+    private func headLengths(afterLead lead: SHA256.Digest) -> [Int] {
+        (byLead[lead] ?? []).compactMap { files[$0]?.headLength } + (watchedLeads[lead] ?? [])
+    }
+
+    private mutating func hashInEveryFile(length: Int) {
         guard length > 0 else { return }
         var low = 0
         var high = headLengths.count
@@ -152,6 +228,7 @@ struct FileIdentity {
         var digest = FileDigest(size: 0, headLength: 0, headSHA256: "", contentSHA256: "")
         var candidates: [CountedFile] = []
         var wanted: [Int64] = []
+        var lengths = PrefixLengths(everyFile: headLengths)
         var headDone = false
         while true {
             if headDone, buffer.count < chunk {
@@ -168,7 +245,7 @@ struct FileIdentity {
             var bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<got])
             // Stop at every prefix length someone asked about, inside this chunk.
             if !headDone {
-                for length in headLengths where Int64(length) > hasher.length && Int64(length) <= hasher.length + Int64(bytes.count) {
+                while let length = lengths.first(after: hasher.length), Int64(length) <= hasher.length + Int64(bytes.count) {
                     let take = Int(Int64(length) - hasher.length)
                     hasher.update(UnsafeRawBufferPointer(rebasing: bytes[0..<take]))
                     bytes = UnsafeRawBufferPointer(rebasing: bytes[take...])
@@ -177,6 +254,7 @@ struct FileIdentity {
                     for id in byHead[sha] ?? [] {
                         if let record = files[id], record.headLength == length { candidates.append(record) }
                     }
+                    if length == Self.leadBytes { lengths.add(headLengths(afterLead: sha)) }
                 }
                 if hasher.length + Int64(bytes.count) >= Int64(Self.headBytes) || got == 0 {
                     headDone = true

@@ -90,7 +90,9 @@ private final class RunTransaction {
         statements = try RunStatements(db)
         self.run = run
         self.startedAt = startedAt
-        let records = try Row.fetchAll(db, sql: "SELECT * FROM input_files ORDER BY id").map(Self.countedFile)
+        let records = try Row.fetchAll(db, sql: """
+            SELECT f.*, l.lead_sha256 FROM input_files f LEFT JOIN input_file_leads l ON l.file = f.id ORDER BY f.id
+            """).map(Self.countedFile)
         identity = FileIdentity(records)
         var paths = [String](repeating: "", count: (records.last.map { Int($0.id) } ?? 0) + 1)
         for record in records { paths[Int(record.id)] = record.displayPath }
@@ -208,6 +210,12 @@ private final class RunTransaction {
             return PreparedInput(notes: [{ [unowned self] in run.onFile?(source.displayPath, "empty") }, afterwards], read: nil)
         case .alreadyCounted(let counted):
             outcome.filesSkipped += 1
+            // A file counted by an earlier version gets its lead, so that later files find it cheaply.
+            if counted.leadSHA256 == nil, digest.lead != nil {
+                var upgraded = counted
+                try recordLead(of: &upgraded, digest.lead)
+                identity.remember(upgraded)
+            }
             // Every night re-lists the files of earlier nights: name only the renamed or copied ones, the
             // rest are in the run's summary count.
             guard counted.displayPath != source.displayPath else { return PreparedInput(notes: [afterwards], read: nil) }
@@ -230,6 +238,7 @@ private final class RunTransaction {
                 headSHA256: digest.headSHA256, size: 0, contentSHA256: "",
                 resume: FileReadSummary.ResumePoint(storedOffset: 0, decompressedOffset: 0, linesBefore: 0),
                 countedLines: 0, heldBack: false)
+            try recordLead(of: &record, digest.lead)
         }
         guard let fileIndex = Int32(exactly: record.id) else { throw StoreError.invalidQuery("too many input files") }
         files.table.name(Int(record.id), source.displayPath)
@@ -239,7 +248,7 @@ private final class RunTransaction {
         // its digest then covers exactly the bytes read.
         let hashing = !digest.isComplete && !resumes ? ContentHashing() : nil
         pending[fileIndex] = PendingFile(record: record, digest: digest, hashing: hashing)
-        identity.hashPrefixes(ofLength: digest.headLength)
+        identity.hashPrefixes(ofLength: digest.headLength, lead: digest.lead)
         return PreparedInput(read: FileRead(
             source: source, file: fileIndex, resume: resumes ? record.resume : nil,
             tail: TailHandling(countedThrough: record.countedLines, forward: run.closeOpen),
@@ -268,9 +277,20 @@ private final class RunTransaction {
             record.displayPath, record.headLength, record.headSHA256, record.size, record.contentSHA256,
             record.resume.storedOffset, record.resume.decompressedOffset, record.resume.linesBefore,
             record.countedLines, record.heldBack, outcome.runID, record.id)
+        try recordLead(of: &record, digest.lead)
         identity.remember(record)
         if let failure { throw failure }
         run.afterEachFile?()
+    }
+
+    /// Keeps `lead` as the record's lead, in the store too, where it changed (a new file, a file
+    /// counted by an earlier version, a file that grew past the lead).
+    private func recordLead(of record: inout CountedFile, _ lead: SHA256.Digest?) throws {
+        guard let lead else { return }
+        let hex = lead.hex
+        guard record.leadSHA256 != hex else { return }
+        try statements.recordLead.execute(record.id, hex)
+        record.leadSHA256 = hex
     }
 
     static func countedFile(_ row: Row) -> CountedFile {
@@ -280,7 +300,7 @@ private final class RunTransaction {
             resume: FileReadSummary.ResumePoint(
                 storedOffset: row["resume_stored_offset"], decompressedOffset: row["resume_decompressed_offset"],
                 linesBefore: row["resume_lines_before"]),
-            countedLines: row["counted_lines"], heldBack: row["held_back"])
+            countedLines: row["counted_lines"], heldBack: row["held_back"], leadSHA256: row["lead_sha256"])
     }
 
     // MARK: - Sessions
@@ -372,6 +392,7 @@ public enum NightlyRunError: Error, Equatable, CustomStringConvertible {
 private struct RunStatements {
     let insertFile: RowStatement
     let updateFile: RowStatement
+    let recordLead: RowStatement
     let insertSession: RowStatement
     let insertHaptic: RowStatement
     let insertViolation: RowStatement
@@ -387,6 +408,7 @@ private struct RunStatements {
                 resume_lines_before = ?, counted_lines = ?, held_back = ?, last_run = ?
             WHERE id = ?
             """)
+        recordLead = try RowStatement(db, sql: "INSERT OR REPLACE INTO input_file_leads VALUES (?, ?)")
         insertSession = try RowStatement(db, sql: "INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         insertHaptic = try RowStatement(db, sql: "INSERT INTO session_haptics VALUES (?, ?, ?)")
         insertViolation = try RowStatement(

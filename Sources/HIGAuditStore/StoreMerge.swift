@@ -120,7 +120,9 @@ public enum StoreMerge {
             SELECT \(selected.joined(separator: ", ")) FROM part.runs
             """)
 
-        // The part's files by their display path: files another part read too are recorded once.
+        // The part's files by their display path: files another part read too are recorded once. A part
+        // written by an earlier version has no leads; its files are then looked for by their head alone.
+        let partHasLeads = try db.tableExists("input_file_leads", in: "part")
         try db.execute(sql: "CREATE TEMP TABLE part_files (part_id INTEGER PRIMARY KEY, main_id INTEGER NOT NULL)")
         defer { try? db.execute(sql: "DROP TABLE temp.part_files") }
         for row in try Row.fetchAll(db, sql: "SELECT id, display_path FROM part.input_files ORDER BY id") {
@@ -136,6 +138,11 @@ public enum StoreMerge {
                     FROM part.input_files WHERE id = ?
                     """, arguments: [partID])
                 mainID = db.lastInsertedRowID
+                if partHasLeads {
+                    try db.execute(
+                        sql: "INSERT INTO main.input_file_leads SELECT ?, lead_sha256 FROM part.input_file_leads WHERE file = ?",
+                        arguments: [mainID, partID])
+                }
             }
             try db.execute(sql: "INSERT INTO temp.part_files VALUES (?, ?)", arguments: [partID, mainID])
         }
@@ -171,6 +178,10 @@ public enum StoreMerge {
         }
         try db.execute(sql: "UPDATE input_files SET id = -id")
         try db.execute(sql: "UPDATE input_files SET id = (SELECT new_id FROM temp.file_ids WHERE old_id = -input_files.id)")
+        // A lead follows its file; one whose file has no new id would name another file, and goes.
+        try db.execute(sql: "DELETE FROM input_file_leads WHERE file NOT IN (SELECT old_id FROM temp.file_ids)")
+        try db.execute(sql: "UPDATE input_file_leads SET file = -file")
+        try db.execute(sql: "UPDATE input_file_leads SET file = (SELECT new_id FROM temp.file_ids WHERE old_id = -input_file_leads.file)")
         try db.execute(sql: """
             UPDATE violations SET source_file = (SELECT new_id FROM temp.file_ids WHERE old_id = violations.source_file)
             WHERE source_file IN (SELECT old_id FROM temp.file_ids)

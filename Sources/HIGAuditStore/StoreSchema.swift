@@ -66,11 +66,14 @@ enum StoreSchema {
             db, sql: "SELECT 1 FROM grdb_migrations WHERE identifier = ?", arguments: [firstMigration]) ?? false
     }
 
-    /// Columns added after the first version, added to an older store by its next nightly run: a
-    /// column for every ingest counter the first version's `runs` lacks (`IngestStatistics.counters`),
-    /// appended in their order. Readers of a store not yet run take a missing column as 0.
+    /// Columns and tables added after the first version, added to an older store by its next nightly
+    /// run: a column for every ingest counter the first version's `runs` lacks
+    /// (`IngestStatistics.counters`), appended in their order, and `input_file_leads`. Readers of a
+    /// store not yet run take a missing column as 0. Files counted before have no lead, and are looked
+    /// for by their head alone (`FileIdentity`).
     private static func addMissingColumns(_ db: Database) throws {
         try db.execute(sql: runsReadable)
+        try db.execute(sql: inputFileLeads)
         let present = try runsColumns(db)
         for counter in IngestStatistics.counters where !present.contains(counter.name) {
             try db.execute(sql: "ALTER TABLE runs ADD COLUMN \(counter.name) INTEGER NOT NULL DEFAULT 0")
@@ -81,6 +84,16 @@ enum StoreSchema {
     static func runsColumns(_ db: Database) throws -> Set<String> {
         Set(try db.columns(in: "runs").map(\.name))
     }
+
+    /// The digest of the first `FileIdentity.leadBytes` bytes of each counted file with a longer
+    /// head, by `input_files.id`. A table of its own rather than a column, so that an earlier version
+    /// still writes to the store (its rows of `input_files` are positional); files it counts get no lead.
+    static let inputFileLeads = """
+        CREATE TABLE IF NOT EXISTS input_file_leads (
+            file INTEGER PRIMARY KEY,
+            lead_sha256 TEXT NOT NULL
+        )
+        """
 
     /// The tables and views of a new store. `runs` is the first version's, which its stores have:
     /// the counters added since come from `addMissingColumns`, as they do for those stores.

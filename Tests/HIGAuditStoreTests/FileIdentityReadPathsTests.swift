@@ -128,12 +128,50 @@ import Testing
         // A file that begins with none of them, and a length asked for by `hashPrefixes`.
         var other = data
         other[0] ^= 0xFF
-        identity.hashPrefixes(ofLength: 4000)
-        identity.hashPrefixes(ofLength: 0)
+        identity.hashPrefixes(ofLength: 4000, lead: nil)
+        identity.hashPrefixes(ofLength: 0, lead: nil)
+        // Lengths watched for files with a lead: hashed only in a file with that lead.
+        let otherLead = try #require(SHA256.Digest(hex: Self.sha(other[0..<FileIdentity.leadBytes])))
+        identity.hashPrefixes(ofLength: 3000, lead: otherLead)
+        identity.hashPrefixes(ofLength: 2000, lead: try #require(SHA256.Digest(hex: Self.sha(data[0..<FileIdentity.leadBytes]))))
         let (otherVerdict, otherDigest) = try examined(other, identity: identity, stopAfterHead: true, piece: 1000, in: directory)
         #expect(otherVerdict == .new)
         #expect(otherDigest.prefixes[4000]?.hex == Self.sha(other[0..<4000]))
+        #expect(otherDigest.prefixes[3000]?.hex == Self.sha(other[0..<3000]))
+        #expect(otherDigest.prefixes[2000] == nil || sizes.contains(2000))
         #expect(otherDigest.prefixes[0] == nil)
+    }
+
+    /// Counted files with a lead are looked for through it: a file that begins with them continues the
+    /// largest, whether or not others lack a lead, and a file whose lead is another hashes none of
+    /// their head lengths.
+    @Test func countedFilesWithALeadAreFoundThroughIt() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hig-audit-identity-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let data = Self.bytes(6000)
+        let sizes = Array(Set((0..<300).map { _ in Int.random(in: 1..<FileIdentity.headBytes) })).shuffled()
+        let records = sizes.enumerated().map { index, size in
+            var record = Self.record(id: Int64(index + 1), data[0..<size])
+            // A third counted by an earlier version, without a lead.
+            if size > FileIdentity.leadBytes, index % 3 != 0 { record.leadSHA256 = Self.sha(data[0..<FileIdentity.leadBytes]) }
+            return record
+        }
+        let identity = FileIdentity(records)
+        for piece in [nil, 1000, 40] as [Int?] {
+            let (verdict, digest) = try examined(data, identity: identity, stopAfterHead: true, piece: piece, in: directory)
+            #expect(verdict == .continues(try #require(records.max { $0.size < $1.size })))
+            for size in sizes { #expect(digest.prefixes[Int64(size)]?.hex == Self.sha(data[0..<size]), "prefix \(size)") }
+            #expect(digest.lead?.hex == Self.sha(data[0..<FileIdentity.leadBytes]))
+        }
+
+        var other = data
+        other[FileIdentity.leadBytes - 1] ^= 0xFF
+        let (verdict, digest) = try examined(other, identity: identity, stopAfterHead: true, piece: nil, in: directory)
+        #expect(verdict == .continues(try #require(records.filter { $0.size < FileIdentity.leadBytes }.max { $0.size < $1.size })))
+        for record in records where record.size > FileIdentity.leadBytes {
+            #expect((digest.prefixes[record.size] != nil) == (record.leadSHA256 == nil), "size \(record.size)")
+        }
     }
 
     /// A digest's value gives back the hex it was read from, and no other text reads as a digest.

@@ -281,4 +281,40 @@ import Testing
         let (none, _) = try nightly(storePath, [empty])
         #expect(none.filesRead == 0 && none.filesSkipped == 0)
     }
+
+    /// Files counted by an earlier version have no lead (`input_file_leads`): a file that begins with
+    /// one is still found, by the head alone, and the file gets its lead once it is read again.
+    @Test func aFileCountedWithoutALeadIsStillFoundByItsHead() throws {
+        let lines = LogFixtures.stream(seed: 21, sessions: 3)
+        let halves = LogFixtures.chunks(lines, count: 2)
+        let upload = path("upload.ndjson")
+        try Data(LogFixtures.text(halves[0]).utf8).write(to: URL(fileURLWithPath: upload))
+        try nightly(storePath, [upload])
+        let headLength = try ResultsStore(readingAt: storePath).read { try Int.fetchOne($0, sql: "SELECT head_length FROM input_files") }
+        #expect(headLength.map { $0 > FileIdentity.leadBytes } == true)
+        func leads() throws -> Int? {
+            try ResultsStore(readingAt: storePath).read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM input_file_leads") }
+        }
+        #expect(try leads() == 1)
+        // Listed again, the file gets its lead back.
+        try DatabaseQueue(path: storePath).write { try $0.execute(sql: "DROP TABLE input_file_leads") }
+        let (again, _) = try nightly(storePath, [upload])
+        #expect(again.filesRead == 0 && again.filesSkipped == 1)
+        #expect(try leads() == 1)
+        try DatabaseQueue(path: storePath).write { try $0.execute(sql: "DROP TABLE input_file_leads") }
+
+        // The upload grew, and arrives under another name.
+        let grown = path("upload-2.ndjson")
+        try Data(LogFixtures.text(halves[0] + halves[1]).utf8).write(to: URL(fileURLWithPath: grown))
+        let (second, _) = try nightly(storePath, [grown], closeOpen: true)
+        #expect(second.filesRead == 1)
+        #expect(second.statistics.lines == Int64(halves[1].count))
+        #expect(try leads() == 1)
+        #expect(try storeTables(storePath) == (try analyzeTables([grown], StoreTestConfiguration.standard)))
+
+        // Found by its lead now: a copy is already counted.
+        try FileManager.default.copyItem(atPath: grown, toPath: path("upload-3.ndjson"))
+        let (third, _) = try nightly(storePath, [path("upload-3.ndjson")], closeOpen: true)
+        #expect(third.filesRead == 0 && third.filesSkipped == 1)
+    }
 }

@@ -73,6 +73,18 @@ import Testing
         for name in TableName.exported { #expect(actual[name] == expected[name], "\(name.rawValue), \(shards) shards") }
         let paths = try ResultsStore(readingAt: merged).read { try String.fetchAll($0, sql: "SELECT display_path FROM input_files ORDER BY id") }
         #expect(paths == files)
+        // Every file's lead follows it through the renumbering: the digest of its own first bytes.
+        let leads = try ResultsStore(readingAt: merged).read {
+            try Row.fetchAll($0, sql: """
+                SELECT f.display_path, l.lead_sha256 FROM input_file_leads l JOIN input_files f ON f.id = l.file ORDER BY f.id
+                """).map { ($0["display_path"] as String, $0["lead_sha256"] as String) }
+        }
+        #expect(leads.map(\.0) == files)
+        for (path, lead) in leads {
+            var hasher = SHA256()
+            hasher.update(Array(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(FileIdentity.leadBytes)))
+            #expect(lead == hasher.finalizedHex(), "\(path)")
+        }
     }
 
     @Test func withoutAListShardZeroCountsTheFiles() throws {
