@@ -32,10 +32,11 @@ struct FileDigest {
     /// file is then hashed as it is read (`finish(with:)`).
     var isComplete = true
 
-    /// The digest of the first `FileIdentity.leadBytes` bytes, kept for a file whose head is longer;
-    /// nil for a shorter file, whose head serves instead.
+    /// The digest of the first `FileIdentity.leadBytes` bytes, for a file whose head is longer than
+    /// that and shorter than `FileIdentity.headBytes`; nil otherwise, where the head is hashed in every
+    /// file anyway (`FileIdentity.narrowsByLead`).
     var lead: SHA256.Digest? {
-        headLength > FileIdentity.leadBytes ? prefixes[Int64(FileIdentity.leadBytes)] : nil
+        FileIdentity.narrowsByLead(headLength: headLength) ? prefixes[Int64(FileIdentity.leadBytes)] : nil
     }
 
     /// Completes a digest that `examine` left after the head, with the hash of every byte read.
@@ -43,37 +44,33 @@ struct FileDigest {
         size = hasher.length
         let content = hasher.finalized()
         contentSHA256 = content.hex
-        prefixes[size] = content
+        prefixes.record(content, length: size)
         isComplete = true
     }
 }
 
-/// The digests of a file's prefixes, by length. `examine` records one for every head length in use,
-/// so a store that counted thousands of small files asks for thousands a file: kept in two arrays in
-/// length order (the order `examine` records them in), not in a dictionary of strings.
+/// The digests of a file's prefixes, by length, in ascending length order: `examine` records them in
+/// that order, so a record appends.
 struct PrefixDigests {
     private var lengths: [Int64] = []
     private var digests: [SHA256.Digest] = []
 
     subscript(length: Int64) -> SHA256.Digest? {
-        get {
-            let index = firstIndex(notBelow: length)
-            return index < lengths.count && lengths[index] == length ? digests[index] : nil
-        }
-        set {
-            let index = firstIndex(notBelow: length)
-            if index < lengths.count, lengths[index] == length {
-                if let newValue { digests[index] = newValue } else {
-                    lengths.remove(at: index)
-                    digests.remove(at: index)
-                }
-            } else if let newValue, index == lengths.count {
-                lengths.append(length)
-                digests.append(newValue)
-            } else if let newValue {
-                lengths.insert(length, at: index)
-                digests.insert(newValue, at: index)
-            }
+        let index = firstIndex(notBelow: length)
+        return index < lengths.count && lengths[index] == length ? digests[index] : nil
+    }
+
+    /// Records the digest of the prefix of `length` bytes, replacing one recorded before.
+    mutating func record(_ digest: SHA256.Digest, length: Int64) {
+        let index = firstIndex(notBelow: length)
+        if index < lengths.count, lengths[index] == length {
+            digests[index] = digest
+        } else if index == lengths.count {
+            lengths.append(length)
+            digests.append(digest)
+        } else {
+            lengths.insert(length, at: index)
+            digests.insert(digest, at: index)
         }
     }
 
@@ -83,7 +80,7 @@ struct PrefixDigests {
     }
 
     private func firstIndex(notBelow length: Int64) -> Int {
-        // Most lookups and every record in `examine` are at the end.
+        // Every record `examine` makes is past the last length.
         if let last = lengths.last, last < length { return lengths.count }
         var low = 0
         var high = lengths.count
@@ -148,7 +145,7 @@ struct FileIdentity {
     /// Head lengths to hash in files with a lead (`hashPrefixes(ofLength:lead:)`), by lead.
     private var watchedLeads: [SHA256.Digest: [Int]] = [:]
     /// Head lengths hashed in every file, ascending, without 0: the lead's and the head's, and those
-    /// of files without a known lead.
+    /// of counted and pending files that `narrowsByLead` leaves out or whose lead is not known.
     private var headLengths: [Int] = [leadBytes, headBytes]
 
     init(_ records: [CountedFile]) {
@@ -173,19 +170,26 @@ struct FileIdentity {
     }
 
     /// Makes `examine` hash the prefix of `length` bytes of every later file that begins with `lead`
-    /// (of every later file, without a lead), as it does for the head lengths of counted files: a run
-    /// reading ahead compares files with those it has not counted yet.
+    /// (of every later file when `lead` is nil or `narrowsByLead` is false for `length`), as it does
+    /// for the head lengths of counted files: a run reading ahead compares files with those it has not
+    /// counted yet.
     mutating func hashPrefixes(ofLength length: Int, lead: SHA256.Digest?) {
-        if length > Self.leadBytes, let lead {
+        if Self.narrowsByLead(headLength: length), let lead {
             watchedLeads[lead, default: []].append(length)
         } else {
             hashInEveryFile(length: length)
         }
     }
 
-    /// A record's lead, where it narrows the search: its head is longer, and the lead is known.
+    /// Whether files with a head of `headLength` bytes are looked for through their lead: heads longer
+    /// than the lead; not the full head, whose length every file hashes.
+    static func narrowsByLead(headLength: Int) -> Bool {
+        headLength > leadBytes && headLength < headBytes
+    }
+
+    /// A record's lead, where it narrows the search and is known.
     private static func lead(of record: CountedFile) -> SHA256.Digest? {
-        guard record.headLength > leadBytes, let lead = record.leadSHA256 else { return nil }
+        guard narrowsByLead(headLength: record.headLength), let lead = record.leadSHA256 else { return nil }
         return SHA256.Digest(hex: lead)
     }
 
@@ -250,7 +254,7 @@ struct FileIdentity {
                     hasher.update(UnsafeRawBufferPointer(rebasing: bytes[0..<take]))
                     bytes = UnsafeRawBufferPointer(rebasing: bytes[take...])
                     let sha = hasher.finalized()
-                    digest.prefixes[Int64(length)] = sha
+                    digest.prefixes.record(sha, length: Int64(length))
                     for id in byHead[sha] ?? [] {
                         if let record = files[id], record.headLength == length { candidates.append(record) }
                     }
@@ -275,7 +279,7 @@ struct FileIdentity {
                 let take = Int(size - hasher.length)
                 hasher.update(UnsafeRawBufferPointer(rebasing: bytes[0..<take]))
                 bytes = UnsafeRawBufferPointer(rebasing: bytes[take...])
-                digest.prefixes[size] = hasher.finalized()
+                digest.prefixes.record(hasher.finalized(), length: size)
             }
             hasher.update(bytes)
             if got == 0 { break }
@@ -283,7 +287,7 @@ struct FileIdentity {
         digest.size = hasher.length
         let content = hasher.finalized()
         digest.contentSHA256 = content.hex
-        digest.prefixes[digest.size] = content
+        digest.prefixes.record(content, length: digest.size)
         digest.headLength = Int(min(digest.size, Int64(Self.headBytes)))
         digest.headSHA256 = digest.prefixes[Int64(digest.headLength)]?.hex ?? digest.contentSHA256
         return (verdict(for: digest, candidates: candidates, displayPath: displayPath, closeOpen: closeOpen), digest)

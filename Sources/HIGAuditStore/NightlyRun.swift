@@ -91,7 +91,9 @@ private final class RunTransaction {
         self.run = run
         self.startedAt = startedAt
         let records = try Row.fetchAll(db, sql: """
-            SELECT f.*, l.lead_sha256 FROM input_files f LEFT JOIN input_file_leads l ON l.file = f.id ORDER BY f.id
+            SELECT f.*, l.lead_sha256 FROM input_files f
+                LEFT JOIN input_file_leads l ON l.file = f.id AND l.head_sha256 = f.head_sha256
+            ORDER BY f.id
             """).map(Self.countedFile)
         identity = FileIdentity(records)
         var paths = [String](repeating: "", count: (records.last.map { Int($0.id) } ?? 0) + 1)
@@ -213,7 +215,7 @@ private final class RunTransaction {
             // A file counted by an earlier version gets its lead, so that later files find it cheaply.
             if counted.leadSHA256 == nil, digest.lead != nil {
                 var upgraded = counted
-                try recordLead(of: &upgraded, digest.lead)
+                try recordLead(of: &upgraded, digest.lead, headChanged: false)
                 identity.remember(upgraded)
             }
             // Every night re-lists the files of earlier nights: name only the renamed or copied ones, the
@@ -238,7 +240,7 @@ private final class RunTransaction {
                 headSHA256: digest.headSHA256, size: 0, contentSHA256: "",
                 resume: FileReadSummary.ResumePoint(storedOffset: 0, decompressedOffset: 0, linesBefore: 0),
                 countedLines: 0, heldBack: false)
-            try recordLead(of: &record, digest.lead)
+            try recordLead(of: &record, digest.lead, headChanged: false)
         }
         guard let fileIndex = Int32(exactly: record.id) else { throw StoreError.invalidQuery("too many input files") }
         files.table.name(Int(record.id), source.displayPath)
@@ -266,6 +268,7 @@ private final class RunTransaction {
         outcome.filesRead += 1
         run.onFile?(read.source.displayPath, result.heldBack ? "read, last line held back" : "read")
 
+        let headChanged = record.headSHA256 != digest.headSHA256
         record.headLength = digest.headLength
         record.headSHA256 = digest.headSHA256
         record.size = digest.size
@@ -277,19 +280,19 @@ private final class RunTransaction {
             record.displayPath, record.headLength, record.headSHA256, record.size, record.contentSHA256,
             record.resume.storedOffset, record.resume.decompressedOffset, record.resume.linesBefore,
             record.countedLines, record.heldBack, outcome.runID, record.id)
-        try recordLead(of: &record, digest.lead)
+        try recordLead(of: &record, digest.lead, headChanged: headChanged)
         identity.remember(record)
         if let failure { throw failure }
         run.afterEachFile?()
     }
 
-    /// Keeps `lead` as the record's lead, in the store too, where it changed (a new file, a file
-    /// counted by an earlier version, a file that grew past the lead).
-    private func recordLead(of record: inout CountedFile, _ lead: SHA256.Digest?) throws {
+    /// Keeps `lead` as the record's lead, in the store too, beside the record's head, where either
+    /// changed (a new file, a file counted by an earlier version, a file that grew).
+    private func recordLead(of record: inout CountedFile, _ lead: SHA256.Digest?, headChanged: Bool) throws {
         guard let lead else { return }
         let hex = lead.hex
-        guard record.leadSHA256 != hex else { return }
-        try statements.recordLead.execute(record.id, hex)
+        guard record.leadSHA256 != hex || headChanged else { return }
+        try statements.recordLead.execute(record.id, record.headSHA256, hex)
         record.leadSHA256 = hex
     }
 
@@ -408,7 +411,7 @@ private struct RunStatements {
                 resume_lines_before = ?, counted_lines = ?, held_back = ?, last_run = ?
             WHERE id = ?
             """)
-        recordLead = try RowStatement(db, sql: "INSERT OR REPLACE INTO input_file_leads VALUES (?, ?)")
+        recordLead = try RowStatement(db, sql: "INSERT OR REPLACE INTO input_file_leads VALUES (?, ?, ?)")
         insertSession = try RowStatement(db, sql: "INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         insertHaptic = try RowStatement(db, sql: "INSERT INTO session_haptics VALUES (?, ?, ?)")
         insertViolation = try RowStatement(

@@ -36,9 +36,8 @@ struct SHA256 {
         return copy.finalize().withUnsafeBytes { Digest(bytes: $0) }
     }
 
-    /// A digest's 32 bytes as a value: `examine` compares a file's prefixes with every counted head,
-    /// and a value that needs no string (its allocation, hashing and comparison) keeps that cheap when a
-    /// store has counted thousands of small files.
+    /// A digest's 32 bytes as a value, hashed and compared as four words: `examine` looks a file's
+    /// prefixes up among the counted heads without making a string of each.
     struct Digest: Hashable {
         private var words: (UInt64, UInt64, UInt64, UInt64)
 

@@ -140,7 +140,10 @@ public enum StoreMerge {
                 mainID = db.lastInsertedRowID
                 if partHasLeads {
                     try db.execute(
-                        sql: "INSERT INTO main.input_file_leads SELECT ?, lead_sha256 FROM part.input_file_leads WHERE file = ?",
+                        sql: """
+                            INSERT OR REPLACE INTO main.input_file_leads
+                            SELECT ?, head_sha256, lead_sha256 FROM part.input_file_leads WHERE file = ?
+                            """,
                         arguments: [mainID, partID])
                 }
             }
@@ -178,7 +181,7 @@ public enum StoreMerge {
         }
         try db.execute(sql: "UPDATE input_files SET id = -id")
         try db.execute(sql: "UPDATE input_files SET id = (SELECT new_id FROM temp.file_ids WHERE old_id = -input_files.id)")
-        // A lead follows its file; one whose file has no new id would name another file, and goes.
+        // A lead follows its file; one whose file is gone (a row left by an earlier version) goes.
         try db.execute(sql: "DELETE FROM input_file_leads WHERE file NOT IN (SELECT old_id FROM temp.file_ids)")
         try db.execute(sql: "UPDATE input_file_leads SET file = -file")
         try db.execute(sql: "UPDATE input_file_leads SET file = (SELECT new_id FROM temp.file_ids WHERE old_id = -input_file_leads.file)")

@@ -85,12 +85,16 @@ enum StoreSchema {
         Set(try db.columns(in: "runs").map(\.name))
     }
 
-    /// The digest of the first `FileIdentity.leadBytes` bytes of each counted file with a longer
-    /// head, by `input_files.id`. A table of its own rather than a column, so that an earlier version
-    /// still writes to the store (its rows of `input_files` are positional); files it counts get no lead.
+    /// The digest of the first `FileIdentity.leadBytes` bytes of each counted file whose head is
+    /// longer and shorter than `FileIdentity.headBytes`, by `input_files.id`, with the head it was
+    /// recorded beside. A table of its own rather than a column, so that an earlier version still
+    /// writes to the store (its rows of `input_files` are positional); files it counts get no lead, and
+    /// a row whose head is no longer its file's (the file was changed, or renumbered by an earlier
+    /// version's `merge`) is ignored.
     static let inputFileLeads = """
         CREATE TABLE IF NOT EXISTS input_file_leads (
             file INTEGER PRIMARY KEY,
+            head_sha256 TEXT NOT NULL,
             lead_sha256 TEXT NOT NULL
         )
         """

@@ -150,11 +150,15 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let data = Self.bytes(6000)
-        let sizes = Array(Set((0..<300).map { _ in Int.random(in: 1..<FileIdentity.headBytes) })).shuffled()
+        // Around the lead's length and the head's, and any between.
+        let edges = [FileIdentity.leadBytes - 1, FileIdentity.leadBytes, FileIdentity.leadBytes + 1, FileIdentity.headBytes - 1]
+        let sizes = Array(Set((0..<300).map { _ in Int.random(in: 1..<FileIdentity.headBytes) } + edges)).shuffled()
         let records = sizes.enumerated().map { index, size in
             var record = Self.record(id: Int64(index + 1), data[0..<size])
             // A third counted by an earlier version, without a lead.
-            if size > FileIdentity.leadBytes, index % 3 != 0 { record.leadSHA256 = Self.sha(data[0..<FileIdentity.leadBytes]) }
+            if FileIdentity.narrowsByLead(headLength: size), index % 3 != 0 {
+                record.leadSHA256 = Self.sha(data[0..<FileIdentity.leadBytes])
+            }
             return record
         }
         let identity = FileIdentity(records)
@@ -162,14 +166,16 @@ import Testing
             let (verdict, digest) = try examined(data, identity: identity, stopAfterHead: true, piece: piece, in: directory)
             #expect(verdict == .continues(try #require(records.max { $0.size < $1.size })))
             for size in sizes { #expect(digest.prefixes[Int64(size)]?.hex == Self.sha(data[0..<size]), "prefix \(size)") }
-            #expect(digest.lead?.hex == Self.sha(data[0..<FileIdentity.leadBytes]))
+            #expect(digest.prefixes[Int64(FileIdentity.leadBytes)]?.hex == Self.sha(data[0..<FileIdentity.leadBytes]))
+            // A full head is hashed in every file: no lead is kept for it.
+            #expect(digest.headLength == FileIdentity.headBytes && digest.lead == nil)
         }
 
         var other = data
         other[FileIdentity.leadBytes - 1] ^= 0xFF
         let (verdict, digest) = try examined(other, identity: identity, stopAfterHead: true, piece: nil, in: directory)
         #expect(verdict == .continues(try #require(records.filter { $0.size < FileIdentity.leadBytes }.max { $0.size < $1.size })))
-        for record in records where record.size > FileIdentity.leadBytes {
+        for record in records where FileIdentity.narrowsByLead(headLength: record.headLength) {
             #expect((digest.prefixes[record.size] != nil) == (record.leadSHA256 == nil), "size \(record.size)")
         }
     }
@@ -196,10 +202,8 @@ import Testing
         for length in [Int64(50), 3, 4096, 7, 50, 1, 9000].shuffled() {
             hasher.update([UInt8(truncatingIfNeeded: length)])
             expected[length] = hasher.finalized()
-            prefixes[length] = hasher.finalized()
+            prefixes.record(hasher.finalized(), length: length)
         }
         for length in Int64(0)...9001 { #expect(prefixes[length] == expected[length]) }
-        prefixes[7] = nil
-        #expect(prefixes[7] == nil && prefixes[3] == expected[3] && prefixes[50] == expected[50])
     }
 }

@@ -73,13 +73,43 @@ import Testing
         for name in TableName.exported { #expect(actual[name] == expected[name], "\(name.rawValue), \(shards) shards") }
         let paths = try ResultsStore(readingAt: merged).read { try String.fetchAll($0, sql: "SELECT display_path FROM input_files ORDER BY id") }
         #expect(paths == files)
-        // Every file's lead follows it through the renumbering: the digest of its own first bytes.
+    }
+
+    /// Small files' leads (`input_file_leads`) follow their files through `merge`, which renumbers the
+    /// files in the order the run read them: each is the digest of its own file's first bytes.
+    @Test func leadsFollowTheirFilesThroughMerge() throws {
+        let directory = try LogFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let lines = LogFixtures.stream(seed: 9, sessions: 12, eventsPerSession: 2...6)
+        var files: [String] = []
+        for (index, chunk) in LogFixtures.chunks(lines, count: 8).enumerated() {
+            let path = directory.appendingPathComponent("upload-\(index).ndjson").path
+            try Data(LogFixtures.text(chunk).utf8).write(to: URL(fileURLWithPath: path))
+            files.append(path)
+        }
+        let small = try files.filter {
+            FileIdentity.narrowsByLead(headLength: try Data(contentsOf: URL(fileURLWithPath: $0)).count)
+        }
+        try #require(small.count >= 4)
+        // The part merged first reads the later files only, so that the merged store numbers its
+        // files anew once the other part puts the first files before them.
+        var parts: [String] = []
+        for (index, read) in [Array(files[0..<5]), Array(files[2...])].enumerated() {
+            let part = directory.appendingPathComponent("part-\(index).sqlite").path
+            let counted = Set(index == 0 ? files[0..<5] : files[5...])
+            try Self.part(part, read, shard: DeviceShard(index: index, count: 2)!, counted: counted)
+            parts.append(part)
+        }
+        let merged = directory.appendingPathComponent("merged.sqlite").path
+        _ = try StoreMerge.merge(parts: parts.reversed(), into: merged)
         let leads = try ResultsStore(readingAt: merged).read {
             try Row.fetchAll($0, sql: """
-                SELECT f.display_path, l.lead_sha256 FROM input_file_leads l JOIN input_files f ON f.id = l.file ORDER BY f.id
+                SELECT f.display_path, l.lead_sha256 FROM input_file_leads l
+                    JOIN input_files f ON f.id = l.file AND f.head_sha256 = l.head_sha256
+                ORDER BY f.id
                 """).map { ($0["display_path"] as String, $0["lead_sha256"] as String) }
         }
-        #expect(leads.map(\.0) == files)
+        #expect(leads.map(\.0) == small)
         for (path, lead) in leads {
             var hasher = SHA256()
             hasher.update(Array(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(FileIdentity.leadBytes)))
