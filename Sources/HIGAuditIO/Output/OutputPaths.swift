@@ -18,16 +18,22 @@ public enum OutputPaths {
     /// The first output that is the same file as an input (same device and inode, links followed),
     /// with that input; nil when none is. Outputs that do not exist yet cannot be inputs.
     public static func firstInputReplaced(by outputs: [String], inputs: [String]) -> (output: String, input: String)? {
+        // Only an output that exists can be an input: with none, the inputs (thousands, in a layout of
+        // one file per upload) need no stat.
+        var existing: [(path: String, device: UInt64, inode: UInt64)] = []
+        for output in outputs {
+            var status = stat()
+            if stat(output, &status) == 0 { existing.append((output, UInt64(status.st_dev), UInt64(status.st_ino))) }
+        }
+        guard !existing.isEmpty else { return nil }
         var identities: [(device: UInt64, inode: UInt64, path: String)] = []
         for input in inputs {
             var status = stat()
             if stat(input, &status) == 0 { identities.append((UInt64(status.st_dev), UInt64(status.st_ino), input)) }
         }
-        for output in outputs {
-            var status = stat()
-            guard stat(output, &status) == 0 else { continue }
-            if let same = identities.first(where: { $0.device == UInt64(status.st_dev) && $0.inode == UInt64(status.st_ino) }) {
-                return (output, same.path)
+        for output in existing {
+            if let same = identities.first(where: { $0.device == output.device && $0.inode == output.inode }) {
+                return (output.path, same.path)
             }
         }
         return nil
