@@ -4,9 +4,8 @@ import Crypto
 ///
 /// A cryptographic hash rather than a fast one because a collision would silently drop a file from the
 /// results. Computed by swift-crypto (BoringSSL, which uses the CPU's SHA instructions where it has
-/// them): hashing the input is the largest part of what the nightly job adds to `analyze`.
-/// `finalizedHex()` leaves the hasher usable, so one pass over a file yields the digests of several
-/// prefixes.
+/// them), as the nightly job hashes every byte it reads. `finalized()` leaves the hasher usable, so one
+/// pass over a file yields the digests of several prefixes.
 struct SHA256 {
     private var hasher = Crypto.SHA256()
     /// Bytes hashed so far.
@@ -21,12 +20,6 @@ struct SHA256 {
 
     mutating func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
-    }
-
-    /// The digest of everything hashed so far, in lower-case hexadecimal as the store keeps digests;
-    /// the hasher can go on.
-    func finalizedHex() -> String {
-        finalized().hex
     }
 
     /// The digest of everything hashed so far; the hasher can go on.

@@ -24,18 +24,18 @@ import Testing
 
     @Test func sha256MatchesTheStandardVectors() {
         var empty = SHA256()
-        #expect(empty.finalizedHex() == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(empty.finalized().hex == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         var abc = SHA256()
         abc.update(Array("abc".utf8))
-        #expect(abc.finalizedHex() == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(abc.finalized().hex == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         var long = SHA256()
         let text = Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
         long.update(Array(text[0..<10]))
-        #expect(long.finalizedHex() != abc.finalizedHex())
+        #expect(long.finalized().hex != abc.finalized().hex)
         long.update(Array(text[10...]))
-        #expect(long.finalizedHex() == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(long.finalized().hex == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
         empty.update([UInt8](repeating: 0x61, count: 1_000_000))
-        #expect(empty.finalizedHex() == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        #expect(empty.finalized().hex == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
     @Test func aRerunCountsNothingAgainAndRenamedOrCopiedFilesAreSkipped() throws {
@@ -82,9 +82,9 @@ import Testing
             try Row.fetchOne($0, sql: "SELECT size, content_sha256, head_length, head_sha256 FROM input_files")
         }
         #expect(row?["size"] == Int64(bytes.count))
-        #expect(row?["content_sha256"] == whole.finalizedHex())
+        #expect(row?["content_sha256"] == whole.finalized().hex)
         #expect(row?["head_length"] == FileIdentity.headBytes)
-        #expect(row?["head_sha256"] == head.finalizedHex())
+        #expect(row?["head_sha256"] == head.finalized().hex)
 
         try bytes.write(to: URL(fileURLWithPath: path("copy")))
         let (again, diagnostics) = try nightly(storePath, [file, path("copy")])
