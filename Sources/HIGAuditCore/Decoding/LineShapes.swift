@@ -36,7 +36,9 @@
 ///
 /// Trying: shapes whose `type` value stands where the line has the same bytes are tried first, most
 /// recently matched first; the others only when none of them does (a value before the type changed
-/// length). A shape keeps its type's `EventKind` and the set of its fields, so that the decoder
+/// length). After a line whose type was not at its shape's place, every shape is tried in that order
+/// until a line's is again: some writers put values of changing length before the type. Which shape
+/// matches changes only what is learned, never the line's fields (see above). A shape keeps its type's `EventKind` and the set of its fields, so that the decoder
 /// neither looks the kind up again nor clears more of the field table than the last line set; and the
 /// common texts (`session`, `device`, …) that are constant and plain, as the decoder would make them,
 /// so that it reads only the others from the line (`sharedTextsOfLatestMatch`).
@@ -76,6 +78,9 @@ struct LineShapes {
         static var carriedFrom: Int { 200 }
         static var carriedFromNext: Int { carriedFrom + 8 * carriedFromCount }
         static var carriedFromCount: Int { 4 }
+        /// Int: 1 when the line matched last did not have its shape's `type` where the shape's line has
+        /// it (see `matchLine`).
+        static var typeMoved: Int { carriedFromNext + 8 }
         /// Learning's scratch: Int32 per field (when its value last changed), then the fields in line order.
         static var changes: Int { 256 }
         static var members: Int { 392 }
@@ -214,7 +219,7 @@ struct LineShapes {
                 && State.order + Self.capacity <= State.blockMatchedStart
                 && State.refreshDue + 8 <= State.shifts
                 && State.shifts + 8 * (Self.maxVariables + 1) <= State.carriedFrom
-                && State.carriedFromNext + 8 <= State.changes
+                && State.typeMoved + 8 <= State.changes
                 && State.changes + 4 * EventField.count <= State.members
                 && State.members + EventField.count <= State.unreadValues
                 && State.unreadValues + 8 * Self.maxUnreadValues <= State.powersOfTen
@@ -312,25 +317,44 @@ struct LineShapes {
         let used = self.used
         guard used > 0 else { return -1 }
         // First the shapes whose type is where the line has it if no value before it changed length
-        // (the usual case); the others only when none of them is the line's type.
-        var rank = 0
-        var typeSeen = false
-        while rank < used {
-            let candidate = shape(index(atRank: rank))
-            if Self.typeMatches(candidate, base, count: count) {
-                typeSeen = true
-                if matches(candidate, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers) {
-                    noteMatch(candidate, rank: rank)
-                    return matchedLength(candidate)
+        // (the usual case); the others only when none of them is the line's type. But when the line
+        // matched last had its type elsewhere, every shape at once, in the order they last matched: a
+        // writer that puts values of changing length before `type` (sorted keys, the payload first)
+        // moves it on most lines, and the lines of one type come in runs.
+        if storage.load(fromByteOffset: State.typeMoved, as: Int.self) == 0 {
+            var rank = 0
+            var typeSeen = false
+            while rank < used {
+                let candidate = shape(index(atRank: rank))
+                if Self.typeMatches(candidate, base, count: count) {
+                    typeSeen = true
+                    if matches(candidate, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers) {
+                        noteMatch(candidate, rank: rank)
+                        return matchedLength(candidate)
+                    }
                 }
+                rank &+= 1
             }
-            rank &+= 1
+            guard !typeSeen else { return -1 }
         }
-        guard !typeSeen else { return -1 }
-        rank = 0
+        return matchInAnyOrder(base, bytes: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers)
+    }
+
+    /// `matchLine` trying every shape, most recently matched first; notes whether the matched line had
+    /// its type where the shape's line has it. Out of line, so that the tries by type keep `matches`
+    /// inlined.
+    @inline(never)
+    private func matchInAnyOrder(
+        _ base: UnsafePointer<UInt8>, bytes count: Int, lengthKnown: Bool, fields: UnsafeMutablePointer<FieldValue>,
+        numbers: UnsafeMutablePointer<Double>
+    ) -> Int {
+        let used = self.used
+        var rank = 0
         while rank < used {
             let candidate = shape(index(atRank: rank))
             if matches(candidate, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers) {
+                let moved = Self.typeMatches(candidate, base, count: count) ? 0 : 1
+                storage.storeBytes(of: moved, toByteOffset: State.typeMoved, as: Int.self)
                 noteMatch(candidate, rank: rank)
                 return matchedLength(candidate)
             }

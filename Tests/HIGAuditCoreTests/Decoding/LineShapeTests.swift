@@ -204,6 +204,55 @@ import Testing
         #expect(learning.lineShapes.matchedLines > 4_000)
     }
 
+    /// Writers that put values of changing length before `type` (keys sorted, as Go writes them; the
+    /// payload first, as a JavaScript SDK does) interleaved with a writer that puts it early, in runs of
+    /// types, some lines damaged: lines whose type is not at its shape's place are tried against every
+    /// shape, and the others by type first again, and every line gets the general scan's verdict.
+    @Test func typesAfterValuesOfChangingLengthAreMatched() {
+        var random = SplitMix64(seed: 30)
+        var learning = EventDecoder()
+        var general = EventDecoder(learnsLineShapes: false)
+        func number() -> String {
+            let whole = random.next() % 2_000
+            return random.next() % 3 == 0 ? "\(whole)" : "\(whole).\(random.next() % 10)"
+        }
+        func sortedKeys(_ index: Int, type: String) -> String {
+            // Go trims trailing zeros of the fraction, so `ts` changes length.
+            let millis = random.next() % 1_000
+            var fraction = millis == 0 ? "" : String(String(format: ".%03d", Int(millis)).reversed().drop { $0 == "0" }.reversed())
+            if fraction == "." { fraction = "" }
+            let ts = "2026-11-20T14:46:\(10 + index % 50)\(fraction)-08:00"
+            return type == "touch"
+                ? #"{"device":"ipad-4","id":"e\#(index)","input":"pencil","phase":"moved","session":"s4","ts":"\#(ts)","type":"touch","x":\#(number()),"y":\#(number())}"#
+                : #"{"device":"ipad-4","id":"e\#(index)","kind":"selection","session":"s4","ts":"\#(ts)","type":"haptic"}"#
+        }
+        func payloadFirst(_ index: Int, type: String) -> String {
+            type == "touch"
+                ? #"{"phase":"moved","x":\#(number()),"y":\#(number()),"type":"touch","ts":\#(1_795_211_479_000 + index),"id":"e\#(index)","session":"s3"}"#
+                : #"{"kind":"selection","duration_ms":\#(number()),"type":"haptic","ts":\#(1_795_211_479_000 + index),"id":"e\#(index)","session":"s3"}"#
+        }
+        func typeEarly(_ index: Int, type: String) -> String {
+            type == "touch"
+                ? #"{"ts":\#(1_795_211_479_000 + index),"session":"s1","type":"touch","id":"e\#(index)","phase":"moved","x":\#(number()),"y":\#(number())}"#
+                : #"{"ts":\#(1_795_211_479_000 + index),"session":"s1","type":"haptic","id":"e\#(index)","kind":"selection"}"#
+        }
+        let writers = [sortedKeys, payloadFirst, typeEarly]
+        var writer = 0
+        var type = "touch"
+        var lines = 0
+        for index in 0..<9_000 {
+            // Runs of one writer (a device's upload) and of one type within it.
+            if random.next() % 40 == 0 { writer = Int(random.next() % 3) }
+            if random.next() % 6 == 0 { type = type == "touch" ? "haptic" : "touch" }
+            var line = Array(writers[writer](index, type).utf8)
+            if random.next() % 100 < 3 { line = Self.damaged(line, using: &random) }
+            #expect(line.withUnsafeBytes { learning.decode($0) } == line.withUnsafeBytes { general.decode($0) },
+                    "\(String(decoding: line, as: UTF8.self))")
+            lines += 1
+        }
+        #expect(learning.lineShapes.matchedLines > lines * 3 / 4)
+    }
+
     /// A value that changed often for a while and then stays (the target of a few quick taps, then a
     /// long stroke on the canvas) is read as a constant again once the shape is refreshed, while the
     /// values that keep changing stay variable, and the lines around the refreshes keep matching.
