@@ -38,10 +38,11 @@
 /// recently matched first; the others only when none of them does (a value before the type changed
 /// length). After a line whose type was not at its shape's place, every shape is tried in that order
 /// until a line's is again: some writers put values of changing length before the type. Which shape
-/// matches changes only what is learned, never the line's fields (see above). A shape keeps its type's `EventKind` and the set of its fields, so that the decoder
-/// neither looks the kind up again nor clears more of the field table than the last line set; and the
-/// common texts (`session`, `device`, …) that are constant and plain, as the decoder would make them,
-/// so that it reads only the others from the line (`sharedTextsOfLatestMatch`).
+/// matches changes only what is learned, never the line's fields (see above). A shape keeps its
+/// type's `EventKind` and the set of its fields, so that the decoder neither looks the kind up again
+/// nor clears more of the field table than the last line set; and the common texts (`session`,
+/// `device`, …) that are constant and plain, as the decoder would make them, so that it reads only the
+/// others from the line (`sharedTextsOfLatestMatch`).
 struct LineShapes {
     /// Shapes kept, most recently matched first.
     static let capacity = 16
