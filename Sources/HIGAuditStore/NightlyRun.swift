@@ -81,6 +81,9 @@ private final class RunTransaction {
     var engine: SessionEngine?
     /// Inputs handed to the pipeline and not concluded yet, by store id.
     var pending: [Int32: PendingFile] = [:]
+    /// The store id of the next new file: ids are given in input order, as SQLite would give them, and
+    /// a new file's row is written once, when it is concluded.
+    var nextFileID: Int64
     var failure: (any Error)?
     /// The statements run once per input file, new or closed session, haptic kind and violation.
     let statements: RunStatements
@@ -96,6 +99,7 @@ private final class RunTransaction {
             ORDER BY f.id
             """).map(Self.countedFile)
         identity = FileIdentity(records)
+        nextFileID = (records.last?.id ?? 0) + 1
         var paths = [String](repeating: "", count: (records.last.map { Int($0.id) } ?? 0) + 1)
         for record in records { paths[Int(record.id)] = record.displayPath }
         files = RunFiles(SourceFileTable(paths: paths))
@@ -232,24 +236,23 @@ private final class RunTransaction {
             record = counted
             record.displayPath = source.displayPath
         case .new:
-            try statements.insertFile.execute(
-                source.displayPath, digest.headLength, digest.headSHA256, digest.size, digest.contentSHA256,
-                outcome.runID, outcome.runID)
             record = CountedFile(
-                id: db.lastInsertedRowID, displayPath: source.displayPath, headLength: digest.headLength,
+                id: nextFileID, displayPath: source.displayPath, headLength: digest.headLength,
                 headSHA256: digest.headSHA256, size: 0, contentSHA256: "",
                 resume: FileReadSummary.ResumePoint(storedOffset: 0, decompressedOffset: 0, linesBefore: 0),
                 countedLines: 0, heldBack: false)
             try recordLead(of: &record, digest.lead, headChanged: false)
         }
         guard let fileIndex = Int32(exactly: record.id) else { throw StoreError.invalidQuery("too many input files") }
+        let isNew = record.id == nextFileID
+        if isNew { nextFileID += 1 }
         files.table.name(Int(record.id), source.displayPath)
 
         let resumes = record.resume.storedOffset > 0 || record.countedLines > 0
         // A new file that `examine` decided from its head is hashed as it is read, from its first byte:
         // its digest then covers exactly the bytes read.
         let hashing = !digest.isComplete && !resumes ? ContentHashing() : nil
-        pending[fileIndex] = PendingFile(record: record, digest: digest, hashing: hashing)
+        pending[fileIndex] = PendingFile(record: record, digest: digest, hashing: hashing, isNew: isNew)
         identity.hashPrefixes(ofLength: digest.headLength, lead: digest.lead)
         return PreparedInput(read: FileRead(
             source: source, file: fileIndex, resume: resumes ? record.resume : nil,
@@ -276,10 +279,17 @@ private final class RunTransaction {
         record.resume = result.summary.resumePoint
         record.countedLines = max(record.countedLines, result.forwardedThrough)
         record.heldBack = result.heldBack
-        try statements.updateFile.execute(
-            record.displayPath, record.headLength, record.headSHA256, record.size, record.contentSHA256,
-            record.resume.storedOffset, record.resume.decompressedOffset, record.resume.linesBefore,
-            record.countedLines, record.heldBack, outcome.runID, record.id)
+        if file.isNew {
+            try statements.insertFile.execute(
+                record.id, record.displayPath, record.headLength, record.headSHA256, record.size, record.contentSHA256,
+                record.resume.storedOffset, record.resume.decompressedOffset, record.resume.linesBefore,
+                record.countedLines, record.heldBack, outcome.runID, outcome.runID)
+        } else {
+            try statements.updateFile.execute(
+                record.displayPath, record.headLength, record.headSHA256, record.size, record.contentSHA256,
+                record.resume.storedOffset, record.resume.decompressedOffset, record.resume.linesBefore,
+                record.countedLines, record.heldBack, outcome.runID, record.id)
+        }
         try recordLead(of: &record, digest.lead, headChanged: headChanged)
         identity.remember(record)
         if let failure { throw failure }
@@ -404,7 +414,7 @@ private struct RunStatements {
 
     init(_ db: Database) throws {
         insertFile = try RowStatement(
-            db, sql: "INSERT INTO input_files VALUES (NULL, ?, ?, ?, ?, ?, 0, 0, 0, 0, 0, ?, ?)")
+            db, sql: "INSERT INTO input_files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         updateFile = try RowStatement(db, sql: """
             UPDATE input_files SET display_path = ?, head_length = ?, head_sha256 = ?, size = ?,
                 content_sha256 = ?, resume_stored_offset = ?, resume_decompressed_offset = ?,
@@ -426,6 +436,8 @@ private struct PendingFile {
     var digest: FileDigest
     /// Set when the file is hashed as it is read.
     var hashing: ContentHashing?
+    /// A file this run counts first: its row is inserted at its conclusion, not updated.
+    var isNew: Bool
 
     /// Whether counting this file may change what the store makes of a file with `digest` at
     /// `displayPath`: the same name, or the same beginning (`FileIdentity` looks files up by both).

@@ -113,6 +113,50 @@ import Testing
         #expect(try storeTables(storePath) == (try analyzeTables([grown], StoreTestConfiguration.standard)))
     }
 
+    /// A file's row says where it was counted to and which runs counted it. A new file's row is
+    /// written when the file is concluded, with the id it was given in input order, whichever thread
+    /// read it and however far ahead the next files were examined.
+    @Test(arguments: [1, 3])
+    func fileRowsSayWhichRunsCountedThem(jobs: Int) throws {
+        let parts = LogFixtures.chunks(LogFixtures.stream(seed: 12), count: 4)
+        let (a, b, c) = (path("a.zst"), path("b.zst"), path("c.zst"))
+        try LogFixtures.zstd(LogFixtures.text(parts[0])).write(to: URL(fileURLWithPath: a))
+        try LogFixtures.zstd(LogFixtures.text(parts[1])).write(to: URL(fileURLWithPath: b))
+        func night(_ paths: [String]) throws {
+            let run = NightlyRun(
+                store: try ResultsStore(writingAt: storePath), configuration: StoreTestConfiguration.standard,
+                reader: try InputReader(), closeOpen: false, onDiagnostic: { _ in })
+            run.jobs = jobs
+            _ = try run.run(paths.map { InputSource(path: $0) })
+        }
+        try night([a, b])
+        // `a` grows, `b` is listed again, `c` is new.
+        var grown = try Data(contentsOf: URL(fileURLWithPath: a))
+        grown.append(try LogFixtures.zstd(LogFixtures.text(parts[2])))
+        try grown.write(to: URL(fileURLWithPath: a))
+        try LogFixtures.zstd(LogFixtures.text(parts[3])).write(to: URL(fileURLWithPath: c))
+        try night([a, b, c])
+
+        func size(_ file: String) throws -> Int64 { Int64(try Data(contentsOf: URL(fileURLWithPath: file)).count) }
+        struct FileRow: Equatable {
+            var id: Int64, path: String, size: Int64, resumeStoredOffset: Int64, countedLines: Int64, firstRun: Int64, lastRun: Int64
+        }
+        let rows = try ResultsStore(readingAt: storePath).read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, display_path, size, resume_stored_offset, counted_lines, first_run, last_run
+                FROM input_files ORDER BY id
+                """).map { FileRow(id: $0[0], path: $0[1], size: $0[2], resumeStoredOffset: $0[3], countedLines: $0[4], firstRun: $0[5], lastRun: $0[6]) }
+        }
+        #expect(rows == [
+            FileRow(id: 1, path: a, size: try size(a), resumeStoredOffset: try size(a),
+                    countedLines: Int64(parts[0].count + parts[2].count), firstRun: 1, lastRun: 2),
+            FileRow(id: 2, path: b, size: try size(b), resumeStoredOffset: try size(b),
+                    countedLines: Int64(parts[1].count), firstRun: 1, lastRun: 1),
+            FileRow(id: 3, path: c, size: try size(c), resumeStoredOffset: try size(c),
+                    countedLines: Int64(parts[3].count), firstRun: 2, lastRun: 2),
+        ])
+    }
+
     @Test func anUnterminatedLastLineWaitsUntilItIsComplete() throws {
         let lines = LogFixtures.stream(seed: 9, sessions: 10)
         let file = path("live.ndjson")
