@@ -211,6 +211,7 @@ private final class RunTransaction {
             return atTurn
         }
         var record: CountedFile
+        var isNew = false
         switch verdict {
         case .empty:
             return PreparedInput(notes: [{ [unowned self] in run.onFile?(source.displayPath, "empty") }, afterwards], read: nil)
@@ -241,10 +242,10 @@ private final class RunTransaction {
                 headSHA256: digest.headSHA256, size: 0, contentSHA256: "",
                 resume: FileReadSummary.ResumePoint(storedOffset: 0, decompressedOffset: 0, linesBefore: 0),
                 countedLines: 0, heldBack: false)
+            isNew = true
             try recordLead(of: &record, digest.lead, headChanged: false)
         }
         guard let fileIndex = Int32(exactly: record.id) else { throw StoreError.invalidQuery("too many input files") }
-        let isNew = record.id == nextFileID
         if isNew { nextFileID += 1 }
         files.table.name(Int(record.id), source.displayPath)
 
