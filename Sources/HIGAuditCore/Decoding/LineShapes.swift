@@ -380,6 +380,9 @@ struct LineShapes {
     /// Whether matching is resting after many misses.
     var isResting: Bool { storage.load(fromByteOffset: State.resting, as: Int.self) > 0 }
 
+    /// Whether the next line tries every shape at once, not by its type's place first (see `matchLine`).
+    var triesEveryShapeFirst: Bool { storage.load(fromByteOffset: State.typeMoved, as: Int.self) != 0 }
+
     /// The kind of the line `match` matched last, as its shape's `type` names it (the line's is the
     /// same bytes), so that the decoder does not look it up again; nil when the name is escaped.
     var kindOfLatestMatch: EventKind? {

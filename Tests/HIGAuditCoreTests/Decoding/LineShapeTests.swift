@@ -239,8 +239,8 @@ import Testing
         let writers = [sortedKeys, payloadFirst, typeEarly]
         var writer = 0
         var type = "touch"
-        var lines = 0
-        for index in 0..<9_000 {
+        let lines = 9_000
+        for index in 0..<lines {
             // Runs of one writer (a device's upload) and of one type within it.
             if random.next() % 40 == 0 { writer = Int(random.next() % 3) }
             if random.next() % 6 == 0 { type = type == "touch" ? "haptic" : "touch" }
@@ -248,9 +248,19 @@ import Testing
             if random.next() % 100 < 3 { line = Self.damaged(line, using: &random) }
             #expect(line.withUnsafeBytes { learning.decode($0) } == line.withUnsafeBytes { general.decode($0) },
                     "\(String(decoding: line, as: UTF8.self))")
-            lines += 1
         }
         #expect(learning.lineShapes.matchedLines > lines * 3 / 4)
+
+        // A run of a writer whose type moves, then one whose type stays in place (its `ts` has a fixed
+        // width): the tries in any order begin with the first and end with the second's first match.
+        var triedEveryShapeFirst = false
+        for index in 9_000..<9_100 {
+            _ = learning.decode(payloadFirst(index, type: "touch"))
+            triedEveryShapeFirst = triedEveryShapeFirst || learning.lineShapes.triesEveryShapeFirst
+        }
+        #expect(triedEveryShapeFirst)
+        for index in 9_100..<9_200 { _ = learning.decode(typeEarly(index, type: "touch")) }
+        #expect(!learning.lineShapes.triesEveryShapeFirst)
     }
 
     /// A value that changed often for a while and then stays (the target of a few quick taps, then a
