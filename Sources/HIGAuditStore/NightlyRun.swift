@@ -79,7 +79,9 @@ private final class RunTransaction {
     var statistics = IngestStatistics()
     var outcome: NightlyOutcome
     var engine: SessionEngine?
-    /// Inputs handed to the pipeline and not concluded yet, by store id.
+    /// Inputs handed to the pipeline and not concluded yet, by store id. The run commits only after
+    /// every one is concluded (a failure anywhere rolls the transaction back), which is why a new file's
+    /// rows can wait for its conclusion.
     var pending: [Int32: PendingFile] = [:]
     /// The store id of the next new file: ids are given in input order, as SQLite would give them, and
     /// a new file's row is written once, when it is concluded.
@@ -242,8 +244,9 @@ private final class RunTransaction {
                 headSHA256: digest.headSHA256, size: 0, contentSHA256: "",
                 resume: FileReadSummary.ResumePoint(storedOffset: 0, decompressedOffset: 0, linesBefore: 0),
                 countedLines: 0, heldBack: false)
+            // Its row and its lead are written when it is concluded: a run commits only once every
+            // input it prepared is concluded.
             isNew = true
-            try recordLead(of: &record, digest.lead, headChanged: false)
         }
         guard let fileIndex = Int32(exactly: record.id) else { throw StoreError.invalidQuery("too many input files") }
         if isNew { nextFileID += 1 }

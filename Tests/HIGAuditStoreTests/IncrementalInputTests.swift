@@ -113,9 +113,10 @@ import Testing
         #expect(try storeTables(storePath) == (try analyzeTables([grown], StoreTestConfiguration.standard)))
     }
 
-    /// A file's row says where it was counted to and which runs counted it. A new file's row is
-    /// written when the file is concluded, with the id it was given in input order, whichever thread
-    /// read it and however far ahead the next files were examined.
+    /// A file's row says where it was counted to and which runs counted it, and a small file's lead
+    /// (the digest of its first 64 bytes) is kept beside its head. A new file's rows are written when
+    /// the file is concluded, with the id it was given in input order, whichever thread read it and
+    /// however far ahead the next files were examined.
     @Test(arguments: [1, 3])
     func fileRowsSayWhichRunsCountedThem(jobs: Int) throws {
         let parts = LogFixtures.chunks(LogFixtures.stream(seed: 12), count: 4)
@@ -130,11 +131,12 @@ import Testing
             _ = try run.run(paths.map { InputSource(path: $0) })
         }
         try night([a, b])
-        // `a` grows, `b` is listed again, `c` is new.
+        // `a` grows, `b` is listed again, `c` is new and small (it has a lead).
         var grown = try Data(contentsOf: URL(fileURLWithPath: a))
         grown.append(try LogFixtures.zstd(LogFixtures.text(parts[2])))
         try grown.write(to: URL(fileURLWithPath: a))
-        try LogFixtures.zstd(LogFixtures.text(parts[3])).write(to: URL(fileURLWithPath: c))
+        let small = Array(parts[3].prefix(3))
+        try LogFixtures.zstd(LogFixtures.text(small)).write(to: URL(fileURLWithPath: c))
         try night([a, b, c])
 
         func size(_ file: String) throws -> Int64 { Int64(try Data(contentsOf: URL(fileURLWithPath: file)).count) }
@@ -153,8 +155,22 @@ import Testing
             FileRow(id: 2, path: b, size: try size(b), resumeStoredOffset: try size(b),
                     countedLines: Int64(parts[1].count), firstRun: 1, lastRun: 1),
             FileRow(id: 3, path: c, size: try size(c), resumeStoredOffset: try size(c),
-                    countedLines: Int64(parts[3].count), firstRun: 2, lastRun: 2),
+                    countedLines: Int64(small.count), firstRun: 2, lastRun: 2),
         ])
+
+        // Every lead belongs to a stored file with the same head; the small file has its own.
+        let smallBytes = try Data(contentsOf: URL(fileURLWithPath: c))
+        #expect(smallBytes.count > 64 && smallBytes.count < 4096)
+        var hasher = SHA256()
+        Array(smallBytes.prefix(64)).withUnsafeBytes { hasher.update($0) }
+        let leads = try ResultsStore(readingAt: storePath).read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT l.file, l.lead_sha256, l.head_sha256 = f.head_sha256
+                FROM input_file_leads l LEFT JOIN input_files f ON f.id = l.file
+                """).map { (file: $0[0] as Int64, lead: $0[1] as String, sameHead: $0[2] as Bool? ?? false) }
+        }
+        #expect(leads.allSatisfy { $0.sameHead })
+        #expect(leads.contains { $0.file == 3 && $0.lead == hasher.finalized().hex })
     }
 
     @Test func anUnterminatedLastLineWaitsUntilItIsComplete() throws {
