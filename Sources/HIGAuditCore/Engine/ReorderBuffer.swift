@@ -45,8 +45,20 @@ struct ReorderBuffer: ~Copyable {
 
     @inline(__always)
     mutating func insert(_ event: consuming Event) {
+        emptySlot(for: event.ts).initialize(to: consume event)
+    }
+
+    /// Moves the event at `event` into the buffer, leaving that memory uninitialized: an event waiting
+    /// in a batch goes into its slot in one copy, not through a value on the way.
+    @inline(__always)
+    mutating func insert(movingFrom event: UnsafeMutablePointer<Event>) {
+        emptySlot(for: event.pointee.ts).moveInitialize(from: event, count: 1)
+    }
+
+    /// Makes room for an event of `ts` at its place and counts it: the caller initializes the slot.
+    @inline(__always)
+    private mutating func emptySlot(for ts: Int64) -> UnsafeMutablePointer<Event> {
         if count == capacity { grow() }
-        let ts = event.ts
         // Strictly greater: an equal `ts` goes after the ones already there, keeping input order.
         var position = count
         while position > 0, stamps[slot(position &- 1)] > ts { position &-= 1 }
@@ -59,9 +71,9 @@ struct ReorderBuffer: ~Copyable {
             index &-= 1
         }
         let target = slot(position)
-        (events + target).initialize(to: consume event)
         stamps[target] = ts
         count &+= 1
+        return events + target
     }
 
     /// Removes the oldest event if its `ts` is at most `threshold` and lends it to `body`.

@@ -41,7 +41,7 @@ final class EventBatch: @unchecked Sendable {
                 say(diagnostics[said].diagnostic)
                 said += 1
             }
-            target.accept((events + index).move())
+            target.accept(movingFrom: events + index)
         }
         count = 0
         for index in said..<diagnostics.count { say(diagnostics[index].diagnostic) }

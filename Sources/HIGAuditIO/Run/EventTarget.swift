@@ -5,11 +5,27 @@ import HIGAuditCore
 /// closure so that the reading loop is specialised for each, with no indirect call per event.
 public protocol EventTarget: AnyObject {
     func accept(_ event: consuming Event)
+    /// `accept` of the event at `event`, moved out of that memory (a batch's slot), which is left
+    /// uninitialized.
+    func accept(movingFrom event: UnsafeMutablePointer<Event>)
+}
+
+extension EventTarget {
+    @inline(__always)
+    public func accept(movingFrom event: UnsafeMutablePointer<Event>) {
+        accept(event.move())
+    }
 }
 
 extension SessionEngine: EventTarget {
     @inline(__always)
     public func accept(_ event: consuming Event) {
         ingest(event)
+    }
+
+    /// Straight into its session's buffer, without a copy on the way: see `ingest(movingFrom:)`.
+    @inline(__always)
+    public func accept(movingFrom event: UnsafeMutablePointer<Event>) {
+        ingest(movingFrom: event)
     }
 }
