@@ -143,7 +143,8 @@ import Testing
         // Lengths watched for files with a lead: hashed only in a file with that lead.
         let otherLead = try #require(SHA256.Digest(hex: Self.sha(other[0..<FileIdentity.leadBytes])))
         identity.hashPrefixes(ofLength: 3000, lead: otherLead)
-        identity.hashPrefixes(ofLength: 2000, lead: try #require(SHA256.Digest(hex: Self.sha(data[0..<FileIdentity.leadBytes]))))
+        let ownLead = try #require(SHA256.Digest(hex: Self.sha(data[0..<FileIdentity.leadBytes])))
+        identity.hashPrefixes(ofLength: 2000, lead: ownLead)
         let (otherVerdict, otherDigest) = try examined(other, identity: identity, stopAfterHead: true, piece: 1000, in: directory)
         #expect(otherVerdict == .new)
         #expect(otherDigest.prefixes[4000]?.hex == Self.sha(other[0..<4000]))
