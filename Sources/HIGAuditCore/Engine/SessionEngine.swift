@@ -120,7 +120,8 @@ public final class SessionEngine {
     ///
     /// `classify` and `accept` written out again, deciding exactly as they do (`HandOverTests`): the
     /// event's parts are read where it lies, since an event lent whole to a function was copied, and
-    /// with the steps shared as functions the compiler kept one out of line, at the cost of the copy.
+    /// with the steps shared as functions the compiler kept one out of line, which cost as much as the
+    /// copy saved.
     @discardableResult
     public func ingest(movingFrom event: UnsafeMutablePointer<Event>) -> EventDisposition {
         guard let session = lastSession, event.pointee.texts.holds(session.pointee.key, in: .session),
@@ -176,7 +177,8 @@ public final class SessionEngine {
     }
 
     /// An event of an open session: duplicate, late or accepted, in SPEC order. (A session that has
-    /// closed is no longer open: its events are refused before they get here.)
+    /// closed is no longer open: its events are refused before they get here.) `ingest(movingFrom:)`
+    /// repeats this decision.
     @inline(__always)
     private func classify(_ event: consuming Event, in session: UnsafeMutablePointer<OpenSession>) -> EventDisposition {
         // Duplicate is tried before late; the id is looked up once on the common (accepted) path.
@@ -209,8 +211,9 @@ public final class SessionEngine {
     }
 
     /// Queues an accepted event (its id already recorded), releases what can no longer move, and moves
-    /// the device's clock. `ingest(movingFrom:)` repeats these steps. Inlined, as is the buffer's `insert`, so that the ~200-byte event moves once,
-    /// into its slot, instead of once per call level. Closing comes last: it may free `session`.
+    /// the device's clock; `ingest(movingFrom:)` repeats these steps. Inlined, as is the buffer's
+    /// `insert`, so that the ~200-byte event moves once, into its slot, instead of once per call level.
+    /// Closing comes last: it may free `session`.
     @inline(__always)
     private func accept(_ event: consuming Event, into session: UnsafeMutablePointer<OpenSession>) {
         statistics.events += 1
