@@ -114,9 +114,9 @@ public final class SessionEngine {
     }
 
     /// `ingest` of the event at `event`, which it moves out, leaving that memory uninitialized: a batch
-    /// of `--jobs` hands its events over this way. An event of the previous event's session that is
-    /// neither late nor a duplicate moves from there into its session's buffer in one copy, where
-    /// `ingest` would take it into a value first; any other takes `ingest`'s way.
+    /// of `--jobs` hands its events over this way. An event of an open session that is neither late
+    /// nor a duplicate moves from there into its session's buffer in one copy, where `ingest` would
+    /// take it into a value first; any other takes `ingest`'s way.
     ///
     /// `classify` and `accept` written out again, deciding exactly as they do (`HandOverTests`): the
     /// event's parts are read where it lies, since an event lent whole to a function was copied, and
@@ -124,9 +124,17 @@ public final class SessionEngine {
     /// copy saved.
     @discardableResult
     public func ingest(movingFrom event: UnsafeMutablePointer<Event>) -> EventDisposition {
-        guard let session = lastSession, event.pointee.texts.holds(session.pointee.key, in: .session),
-            event.pointee.ts >= session.pointee.newestTs.minus(maxLateness)
-        else { return ingest(event.move()) }
+        let session: UnsafeMutablePointer<OpenSession>
+        if let last = lastSession, event.pointee.texts.holds(last.pointee.key, in: .session) {
+            session = last
+        } else if let found = open[event.pointee.sessionText] {
+            lastSession = found
+            session = found
+        } else {
+            return ingestOutsideOpenSessions(event.move())
+        }
+        // A late event: `ingest` finds the session as the previous event's and classifies it.
+        guard event.pointee.ts >= session.pointee.newestTs.minus(maxLateness) else { return ingest(event.move()) }
         guard session.pointee.seenIds.insert(idOf: event.pointee.texts) else {
             statistics.duplicateEvents += 1
             if session.pointee.seenIds.takeUnverifiedDuplicate() { statistics.unverifiedDuplicates += 1 }
@@ -154,11 +162,16 @@ public final class SessionEngine {
 
     /// An event of another session than the previous event's: found, refused or opened.
     private func ingestAfterLookup(_ event: consuming Event) -> EventDisposition {
-        let key = event.sessionText
-        if let found = open[key] {
+        if let found = open[event.sessionText] {
             lastSession = found
             return classify(consume event, in: found)
         }
+        return ingestOutsideOpenSessions(consume event)
+    }
+
+    /// An event of a session that is not open: refused, or the first of a new session.
+    private func ingestOutsideOpenSessions(_ event: consuming Event) -> EventDisposition {
+        let key = event.sessionText
         if closed.contains(key) { return reject(event, .sessionClosed) }
         if let shard, router?.shard(of: key, firstDevice: event.device ?? "") != shard.index {
             return .otherShard
