@@ -58,37 +58,45 @@ enum InputMessage: @unchecked Sendable {
 /// The `EventTarget` of a reader thread: fills batches and hands each over when full.
 final class EventBatcher: EventTarget {
     private let input: InputInFlight
-    private let spareBatches: BlockingChannel<EventBatch>
+    private let batches: BatchPool
     private let budget: ReadAheadBudget
-    private var batch: EventBatch
+    /// The batch being filled; nil once the input is finished.
+    private var batch: EventBatch?
     var bytesInInput: Int64 = 0
 
-    init(input: InputInFlight, spareBatches: BlockingChannel<EventBatch>, budget: ReadAheadBudget) {
+    init(input: InputInFlight, batches: BatchPool, budget: ReadAheadBudget) {
         self.input = input
-        self.spareBatches = spareBatches
+        self.batches = batches
         self.budget = budget
-        batch = spareBatches.takeIfAny() ?? EventBatch()
+        batch = batches.take()
     }
 
     func accept(_ event: consuming Event) {
+        guard let batch else { preconditionFailure("an event after its input was finished") }
         batch.append(event)
-        if batch.isFull { handOver() }
+        if batch.isFull {
+            handOver(batch)
+            self.batch = batches.take()
+        }
     }
 
     func say(_ diagnostic: Diagnostic) {
+        guard let batch else { preconditionFailure("a diagnostic after its input was finished") }
         batch.append(diagnostic)
     }
 
-    /// Hands over what is left, then the result.
+    /// Hands over what is left, then the result. Takes no new batch: one taken here would be dropped
+    /// unused, and a run of many small inputs would make a batch for each.
     func finish(_ result: FileReadResult) {
-        if !batch.isEmpty { handOver() }
+        if let batch = batch.take() {
+            if batch.isEmpty { batches.giveBack(batch) } else { handOver(batch) }
+        }
         input.messages.give(.finished(result))
     }
 
-    private func handOver() {
+    private func handOver(_ batch: EventBatch) {
         batch.bytesInInput = bytesInInput
         batch.holdsBudget = budget.take(for: input)
         if !input.messages.give(.batch(batch)), batch.holdsBudget { budget.giveBack() }
-        batch = spareBatches.takeIfAny() ?? EventBatch()
     }
 }

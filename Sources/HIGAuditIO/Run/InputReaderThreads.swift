@@ -28,8 +28,8 @@ final class InputInFlight: @unchecked Sendable {
 /// of the input's own decodes, so that the cores the other inputs left idle share the work.
 final class InputReaderThreads: @unchecked Sendable {
     private let waiting = BlockingChannel<InputInFlight>()
-    /// Batches the run's thread has emptied, for reuse.
-    let spareBatches = BlockingChannel<EventBatch>(capacity: 64)
+    /// Batches to fill, and those the run's thread has emptied, for reuse.
+    let batches = BatchPool()
     /// What the inputs behind the front may hold, together.
     let budget = ReadAheadBudget()
     private let finished = NSCondition()
@@ -74,7 +74,7 @@ final class InputReaderThreads: @unchecked Sendable {
         var decoder: EventDecoder? = EventDecoder.forRun()
         while let input = waiting.take() {
             guard !input.messages.isClosed else { continue }
-            let batcher = EventBatcher(input: input, spareBatches: spareBatches, budget: budget)
+            let batcher = EventBatcher(input: input, batches: batches, budget: budget)
             let result = if readsInTwoStages(input.read) {
                 reader.readInTwoStages(
                     input.read, into: batcher, decoder: &decoder, progress: { batcher.bytesInInput = $0 },

@@ -22,6 +22,8 @@ public final class RunPipeline<Target: EventTarget> {
     /// Inputs whose turn has come (read or not), and the one whose events are reaching the target.
     public private(set) var inputsReached = 0
     public private(set) var currentPath = ""
+    /// Batches of events the reader threads made (`BatchPool`), for tests of what memory follows.
+    private(set) var batchesMade = 0
     /// The decoder of the run's own thread, lent to each input it reads.
     private var decoder: EventDecoder? = EventDecoder.forRun()
 
@@ -50,6 +52,7 @@ public final class RunPipeline<Target: EventTarget> {
         _ next: () throws -> PreparedInput?, conclude: (FileRead, FileReadResult) throws -> Void = { _, _ in }
     ) throws {
         if jobs > 1, let threads = InputReaderThreads(options: reader.options, count: jobs) {
+            defer { batchesMade += threads.batches.batchesMade }
             try readAhead(next, conclude: conclude, threads: threads)
         } else {
             while let input = try next() {
@@ -171,7 +174,7 @@ public final class RunPipeline<Target: EventTarget> {
                     batch.drain(into: target, say: onDiagnostic)
                     onProgress?(before + batch.bytesInInput)
                     if batch.holdsBudget { threads.budget.giveBack() }
-                    threads.spareBatches.giveIfRoom(batch)
+                    threads.batches.giveBack(batch)
                 case .finished(let finished):
                     result = finished
                 }

@@ -1,0 +1,30 @@
+import Foundation
+import HIGAuditCore
+import Testing
+@testable import HIGAuditIO
+
+/// Memory follows what is in flight, not the input's size: with reader threads, a run makes about as
+/// many event batches as it holds at once, however many inputs it reads.
+@Suite struct BatchReuseTests {
+    @Test func manySmallInputsReuseTheirBatches() throws {
+        let directory = try InputFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let inputCount = 300
+        var sources: [InputSource] = []
+        for index in 0..<inputCount {
+            let lines = (0..<3).map { line in
+                #"{"ts":\#(1_795_208_646_000 + line),"session":"s-\#(index)","device":"d-\#(index)","id":"e-\#(line)","type":"touch","phase":"moved","target":"a","x":1,"y":2}"#
+            }
+            let path = try InputFixtures.write(
+                Array(InputFixtures.ndjson(lines).utf8), named: String(format: "%04d.ndjson", index), in: directory)
+            sources.append(InputSource(path: path))
+        }
+        let run = AuditRun(configuration: AuditConfiguration(), reader: try InputReader(), jobs: 2, onDiagnostic: { _ in })
+        run.read(sources)
+        _ = run.finish()
+        #expect(run.statistics.events == 3 * inputCount)
+        // At most 2 × jobs + 1 inputs are in flight, each holding a batch here, and each reader fills one.
+        #expect(run.pipeline.batchesMade > 0)
+        #expect(run.pipeline.batchesMade <= 2 * (2 * 2 + 1) + 2)
+    }
+}
