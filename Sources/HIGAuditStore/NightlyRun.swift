@@ -89,9 +89,12 @@ private final class RunTransaction {
     var failure: (any Error)?
     /// The statements run once per input file, new or closed session, haptic kind and violation.
     let statements: RunStatements
+    /// Into a store without sessions or violations, the rows' indexes are built after the inserts.
+    let rowIndexes: RowIndexes
 
     init(db: Database, run: NightlyRun, startedAt: Int64) throws {
         self.db = db
+        rowIndexes = try RowIndexes.deferredWhileEmpty(db)
         statements = try RunStatements(db)
         self.run = run
         self.startedAt = startedAt
@@ -368,6 +371,7 @@ private final class RunTransaction {
             try db.execute(sql: "INSERT INTO unknown_types VALUES (?, ?, ?)", arguments: [outcome.runID, name, count])
         }
         try run.shardPart?.record(db, configuration: run.configuration)
+        try rowIndexes.build(db)
     }
 
     /// The engine's counters into the run's, and its open sessions into the checkpoint, but those of

@@ -144,10 +144,7 @@ enum StoreSchema {
                     violations INTEGER NOT NULL,
                     run_id INTEGER NOT NULL REFERENCES runs(id)
                 ) WITHOUT ROWID;
-                CREATE INDEX sessions_by_version ON sessions(app_version);
-                CREATE INDEX sessions_by_device ON sessions(device);
-                CREATE INDEX sessions_by_first_ts ON sessions(first_ts);
-                CREATE INDEX sessions_by_run ON sessions(run_id);
+                \(RowIndex.creating(RowIndex.onSessions))
                 CREATE TABLE session_haptics (
                     session TEXT NOT NULL,
                     kind TEXT NOT NULL,
@@ -171,13 +168,7 @@ enum StoreSchema {
                     source_file INTEGER NOT NULL,
                     source_line INTEGER NOT NULL
                 );
-                CREATE INDEX violations_by_session ON violations(session, start_ts);
-                CREATE INDEX violations_by_rule ON violations(rule, session);
-                CREATE INDEX violations_by_version ON violations(app_version, rule, session);
-                CREATE INDEX violations_by_screen ON violations(screen, rule, session);
-                CREATE INDEX violations_by_device ON violations(device, rule, session);
-                CREATE INDEX violations_by_start ON violations(start_ts);
-                CREATE INDEX violations_by_run ON violations(run_id);
+                \(RowIndex.creating(RowIndex.onViolations))
                 CREATE TABLE unknown_types (
                     run_id INTEGER NOT NULL REFERENCES runs(id),
                     type TEXT NOT NULL,

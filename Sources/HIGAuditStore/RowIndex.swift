@@ -1,0 +1,64 @@
+import GRDB
+
+/// A secondary index of the `sessions` or `violations` table: what `query`, `compare`, `export` and the
+/// dashboard look rows up by.
+///
+/// SQLite keeps every index on every insert, and the seven on `violations` are most of what a nightly
+/// run spends storing a violation. Built once over rows already there, an index is sorted in one pass,
+/// which costs less than keeping it row by row. So a run into a store that has no session and no
+/// violation yet (a new store, a backfill, a shard's part) drops these indexes and builds them again
+/// after its inserts, in the same transaction (`RowIndexes.deferredWhileEmpty`): a run that fails or is
+/// killed rolls back to the store with its indexes, and a committed store has them all.
+struct RowIndex: Sendable {
+    let name: String
+    /// What follows `CREATE INDEX name`, as the store's schema has it.
+    let definition: String
+
+    var creation: String { "CREATE INDEX \(name) \(definition)" }
+
+    static let onSessions = [
+        RowIndex(name: "sessions_by_version", definition: "ON sessions(app_version)"),
+        RowIndex(name: "sessions_by_device", definition: "ON sessions(device)"),
+        RowIndex(name: "sessions_by_first_ts", definition: "ON sessions(first_ts)"),
+        RowIndex(name: "sessions_by_run", definition: "ON sessions(run_id)"),
+    ]
+
+    static let onViolations = [
+        RowIndex(name: "violations_by_session", definition: "ON violations(session, start_ts)"),
+        RowIndex(name: "violations_by_rule", definition: "ON violations(rule, session)"),
+        RowIndex(name: "violations_by_version", definition: "ON violations(app_version, rule, session)"),
+        RowIndex(name: "violations_by_screen", definition: "ON violations(screen, rule, session)"),
+        RowIndex(name: "violations_by_device", definition: "ON violations(device, rule, session)"),
+        RowIndex(name: "violations_by_start", definition: "ON violations(start_ts)"),
+        RowIndex(name: "violations_by_run", definition: "ON violations(run_id)"),
+    ]
+
+    /// `indexes` as statements of the schema's script.
+    static func creating(_ indexes: [RowIndex]) -> String {
+        indexes.map { $0.creation + ";" }.joined(separator: "\n")
+    }
+}
+
+/// The row indexes a run defers while the tables they index are empty (see `RowIndex`).
+struct RowIndexes {
+    private let deferred: [RowIndex]
+
+    /// Drops the row indexes when `sessions` and `violations` hold no row, inside `db`'s transaction.
+    static func deferredWhileEmpty(_ db: Database) throws -> RowIndexes {
+        let empty = try Bool.fetchOne(db, sql: """
+            SELECT NOT EXISTS (SELECT 1 FROM sessions) AND NOT EXISTS (SELECT 1 FROM violations)
+            """) ?? false
+        guard empty else { return RowIndexes(deferred: []) }
+        let indexes = RowIndex.onSessions + RowIndex.onViolations
+        for index in indexes { try db.execute(sql: "DROP INDEX \(index.name)") }
+        return RowIndexes(deferred: indexes)
+    }
+
+    /// Whether the run dropped the indexes and is to build them before it commits.
+    var areDeferred: Bool { !deferred.isEmpty }
+
+    /// Builds the dropped indexes over the rows inserted since.
+    func build(_ db: Database) throws {
+        for index in deferred { try db.execute(sql: index.creation) }
+    }
+}
