@@ -43,13 +43,15 @@ struct RowIndex: Sendable {
 struct RowIndexes {
     private let deferred: [RowIndex]
 
-    /// Drops the row indexes when `sessions` and `violations` hold no row, inside `db`'s transaction.
+    /// Drops the row indexes the store has when `sessions` and `violations` hold no row, inside `db`'s
+    /// transaction. Only those it has: a store whose owner dropped one keeps its schema.
     static func deferredWhileEmpty(_ db: Database) throws -> RowIndexes {
         let empty = try Bool.fetchOne(db, sql: """
             SELECT NOT EXISTS (SELECT 1 FROM sessions) AND NOT EXISTS (SELECT 1 FROM violations)
             """) ?? false
         guard empty else { return RowIndexes(deferred: []) }
-        let indexes = RowIndex.onSessions + RowIndex.onViolations
+        let present = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'"))
+        let indexes = (RowIndex.onSessions + RowIndex.onViolations).filter { present.contains($0.name) }
         for index in indexes { try db.execute(sql: "DROP INDEX \(index.name)") }
         return RowIndexes(deferred: indexes)
     }

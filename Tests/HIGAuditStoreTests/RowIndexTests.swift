@@ -75,6 +75,17 @@ import Testing
         }
     }
 
+    @Test func aStoreMissingAnIndexKeepsItsSchema() throws {
+        let (directory, paths) = try Self.logFiles(seed: 10, files: 2)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("store.sqlite").path
+        try ResultsStore(writingAt: store).queue.write { try $0.execute(sql: "DROP INDEX violations_by_run") }
+        try nightly(store, paths, closeOpen: true)
+        var expected = Self.expected
+        expected["violations_by_run"] = nil
+        #expect(try Self.rowIndexes(store) == expected)
+    }
+
     @Test func aRunThatFailsLeavesANewStoreWithItsIndexes() throws {
         let (directory, paths) = try Self.logFiles(seed: 9, files: 3)
         defer { try? FileManager.default.removeItem(at: directory) }
