@@ -30,20 +30,20 @@ public final class ResultsStore {
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
         configuration.label = "hig-audit store"
-        configuration.prepareDatabase { db in
-            // A run inserts into seven indexes of `violations` in key order they do not share; with
-            // SQLite's default 2 MiB page cache they thrash. 256 MiB at most, used only as needed.
-            try db.execute(sql: "PRAGMA cache_size = -262144")
-        }
         self.path = path
         integrityCheck = nil
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
             try queue.writeWithoutTransaction { db in
+                // The quick check reads every page once: with SQLite's default cache of 2 MiB, not
+                // the run's below, which it would fill with the whole store (up to 256 MiB of memory).
                 try db.inTransaction(.immediate) {
                     try StoreSchema.prepareForWriting(db, path: path)
                     return .commit
                 }
+                // A run inserts into seven indexes of `violations` in key order they do not share;
+                // with the default cache they thrash. 256 MiB at most, used only as needed.
+                try db.execute(sql: "PRAGMA cache_size = -262144")
             }
         } catch {
             throw StoreError.describing(error, store: path)
