@@ -18,6 +18,9 @@ public struct NightlyOutcome: Sendable, Equatable {
     public var sessionsClosed = 0
     public var openSessions = 0
     public var violations = 0
+    /// Whether the store had no session and no violation, so the rows' indexes were built after the
+    /// run's inserts instead of kept row by row (`RowIndex`).
+    public var rowIndexesBuiltAfterInserts = false
 
     /// SPEC §5: the run finished but skipped input (changed files included).
     public var skippedInput: Bool { statistics.skippedInput || filesChanged > 0 }
@@ -372,6 +375,7 @@ private final class RunTransaction {
         }
         try run.shardPart?.record(db, configuration: run.configuration)
         try rowIndexes.build(db)
+        outcome.rowIndexesBuiltAfterInserts = rowIndexes.areDeferred
     }
 
     /// The engine's counters into the run's, and its open sessions into the checkpoint, but those of

@@ -40,20 +40,32 @@ struct RowIndex: Sendable {
 }
 
 /// The row indexes a run defers while the tables they index are empty (see `RowIndex`).
+///
+/// Each is built again from the SQL the store holds for it, so a store whose owner dropped or
+/// redefined one keeps its schema. A run that reads nothing still drops and builds them (on empty
+/// tables, at no cost worth a second path). The build's sorts may take memory up to the connection's
+/// cache size (`ResultsStore`) on top of the pages cached, for a backfill of millions of rows; a run
+/// into a store with rows never builds.
 struct RowIndexes {
-    private let deferred: [RowIndex]
+    /// Name and SQL of each index dropped, in the order of `RowIndex`'s lists.
+    private let deferred: [(name: String, sql: String)]
 
     /// Drops the row indexes the store has when `sessions` and `violations` hold no row, inside `db`'s
-    /// transaction. Only those it has: a store whose owner dropped one keeps its schema.
+    /// transaction.
     static func deferredWhileEmpty(_ db: Database) throws -> RowIndexes {
         let empty = try Bool.fetchOne(db, sql: """
             SELECT NOT EXISTS (SELECT 1 FROM sessions) AND NOT EXISTS (SELECT 1 FROM violations)
             """) ?? false
         guard empty else { return RowIndexes(deferred: []) }
-        let present = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'"))
-        let indexes = (RowIndex.onSessions + RowIndex.onViolations).filter { present.contains($0.name) }
-        for index in indexes { try db.execute(sql: "DROP INDEX \(index.name)") }
-        return RowIndexes(deferred: indexes)
+        var stored: [String: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL") {
+            stored[row[0]] = row[1]
+        }
+        let deferred = (RowIndex.onSessions + RowIndex.onViolations).compactMap { index in
+            stored[index.name].map { (name: index.name, sql: $0) }
+        }
+        for index in deferred { try db.execute(sql: "DROP INDEX \(index.name)") }
+        return RowIndexes(deferred: deferred)
     }
 
     /// Whether the run dropped the indexes and is to build them before it commits.
@@ -61,6 +73,6 @@ struct RowIndexes {
 
     /// Builds the dropped indexes over the rows inserted since.
     func build(_ db: Database) throws {
-        for index in deferred { try db.execute(sql: index.creation) }
+        for index in deferred { try db.execute(sql: index.sql) }
     }
 }

@@ -27,7 +27,7 @@ import Glibc
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// Everything a run writes, except the wall-clock times of runs; the checkpoint decoded (its JSON
+    /// Everything a run writes, schema included, except the wall-clock times of runs; the checkpoint decoded (its JSON
     /// spells dictionaries in each process's hash order).
     struct Fingerprint: Equatable {
         var tables: String
@@ -46,6 +46,8 @@ import Glibc
                 "SELECT * FROM session_haptics ORDER BY session, kind", "SELECT * FROM violations ORDER BY id",
                 "SELECT * FROM unknown_types ORDER BY run_id, type", "SELECT * FROM rules ORDER BY rule",
                 "SELECT run_id, stream_newest_ts, open_sessions FROM engine_checkpoint",
+                // The schema too: a first run builds the row indexes again before it commits.
+                "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name",
             ] {
                 for row in try Row.fetchAll(db, sql: sql) { text += row.description + "\n" }
                 text += "--\n"

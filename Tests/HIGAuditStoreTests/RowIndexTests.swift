@@ -44,11 +44,13 @@ import Testing
         let (directory, paths) = try Self.logFiles(seed: 7, files: 4)
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = directory.appendingPathComponent("store.sqlite").path
-        try nightly(store, Array(paths.prefix(2)))
+        let (first, _) = try nightly(store, Array(paths.prefix(2)))
+        #expect(first.rowIndexesBuiltAfterInserts)
         #expect(try Self.rowIndexes(store) == Self.expected)
         let sessions = try ResultsStore(readingAt: store).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sessions") }
         #expect((sessions ?? 0) > 0, "the first night closes sessions, so the second finds rows")
-        try nightly(store, paths, closeOpen: true)
+        let (second, _) = try nightly(store, paths, closeOpen: true)
+        #expect(!second.rowIndexesBuiltAfterInserts)
         #expect(try Self.rowIndexes(store) == Self.expected)
         #expect(try storeTables(store) == analyzeTables(paths, StoreTestConfiguration.standard))
     }
@@ -58,11 +60,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = directory.appendingPathComponent("store.sqlite").path
         let results = try ResultsStore(writingAt: store)
+        // Dropped in a transaction that then rolls back without building them: they are back.
         try results.queue.inTransaction { db in
             let indexes = try RowIndexes.deferredWhileEmpty(db)
             #expect(indexes.areDeferred)
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE name LIKE 'violations_by_%'") == 0)
-            try indexes.build(db)
             return .rollback
         }
         #expect(try Self.rowIndexes(store) == Self.expected)
@@ -75,14 +77,21 @@ import Testing
         }
     }
 
-    @Test func aStoreMissingAnIndexKeepsItsSchema() throws {
+    @Test func aStoreWithItsOwnIndexesKeepsThem() throws {
         let (directory, paths) = try Self.logFiles(seed: 10, files: 2)
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = directory.appendingPathComponent("store.sqlite").path
-        try ResultsStore(writingAt: store).queue.write { try $0.execute(sql: "DROP INDEX violations_by_run") }
-        try nightly(store, paths, closeOpen: true)
+        let redefined = "CREATE INDEX violations_by_rule ON violations(rule, severity)"
+        try ResultsStore(writingAt: store).queue.write { db in
+            try db.execute(sql: "DROP INDEX violations_by_run")
+            try db.execute(sql: "DROP INDEX violations_by_rule")
+            try db.execute(sql: redefined)
+        }
+        let (outcome, _) = try nightly(store, paths, closeOpen: true)
+        #expect(outcome.rowIndexesBuiltAfterInserts)
         var expected = Self.expected
         expected["violations_by_run"] = nil
+        expected["violations_by_rule"] = redefined
         #expect(try Self.rowIndexes(store) == expected)
     }
 
