@@ -28,7 +28,7 @@ public enum StoreExport {
         if mkdir(directory, 0o755) != 0, errno != EEXIST {
             throw ExportError(path: directory, message: String(cString: strerror(errno)))
         }
-        let tables = try store.read { db in try StoredTables.load(db, selection: selection) }
+        let tables = try StoredTables.load(store, selection: selection)
         let files = TableName.exported.flatMap { name in
             let table = spreadsheet ? keepingTextAsText(tables.table(name)) : tables.table(name)
             return formats.map { format in

@@ -15,8 +15,6 @@ public struct StoredTables: Sendable {
     /// Sessions left open by the latest run (checkpointed for the next).
     public let openSessions: Int
 
-    /// Reads the store. Session filters are applied in SQL; the accumulator applies the rest exactly
-    /// as `analyze` does.
     /// What to say about `filter`'s app versions and devices that match no stored session.
     public static func filterMisses(_ db: Database, filter: TableFilter) throws -> [String] {
         let versions = filter.appVersions.isEmpty ? [] : try String.fetchSet(db, sql: "SELECT DISTINCT app_version FROM sessions")
@@ -24,38 +22,120 @@ public struct StoredTables: Sendable {
         return FilterMisses.notes(for: filter, appVersions: versions, devices: devices)
     }
 
+    /// Reads the store. Session filters are applied in SQL; the accumulator applies the rest exactly
+    /// as `analyze` does.
     public static func load(_ db: Database, selection: StoreSelection = .everything) throws -> StoredTables {
+        let accumulator = try accumulate(db, selection: selection, sessions: .all)
+        return try StoredTables(db, accumulator: accumulator, selection: selection)
+    }
+
+    /// `load` of `store`, its sessions counted in two halves at once, on this thread and a connection
+    /// of the store's own (`ResultsStore.read(_:alongside:)`, one snapshot) when it has at least
+    /// `minimumSessions`, and the two accumulators merged: the tables are the same as `load`'s (see
+    /// `AnalysisAccumulator.merge`), reading a large store takes two cores.
+    public static func load(
+        _ store: ResultsStore, selection: StoreSelection = .everything, minimumSessions: Int = 2_000
+    ) throws -> StoredTables {
+        // Any session splits them correctly; the middle one of this moment only balances the halves.
+        // Read without waiting for a reader's check of the store: it is no answer, and the check goes
+        // on beside the halves (`read` waits for it before it returns them).
+        let middle: String?
+        do {
+            middle = try store.queue.read { db -> String? in
+                let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sessions") ?? 0
+                guard count >= max(minimumSessions, 2) else { return nil }
+                return try String.fetchOne(
+                    db, sql: "SELECT session FROM sessions ORDER BY session LIMIT 1 OFFSET ?", arguments: [count / 2])
+            }
+        } catch {
+            throw StoreError.describing(error, store: store.path)
+        }
+        guard let middle else { return try store.read { try load($0, selection: selection) } }
+        let (first, later) = try store.read(
+            { db in
+                try StoredTables(db, accumulator: accumulate(db, selection: selection, sessions: .before(middle)), selection: selection)
+            },
+            alongside: { db in try accumulate(db, selection: selection, sessions: .from(middle)) })
+        var accumulator = first.accumulator
+        accumulator.merge(later)
+        return StoredTables(accumulator: accumulator, sources: first.sources, ingest: first.ingest, openSessions: first.openSessions)
+    }
+
+    /// Which of the selected sessions an accumulation counts, by their ids' order.
+    enum SessionRange: Sendable {
+        case all
+        case before(String)
+        case from(String)
+
+        /// The condition on `column`, and its argument.
+        func condition(on column: String) -> (sql: String, argument: String)? {
+            switch self {
+            case .all: nil
+            case .before(let session): ("\(column) < ?", session)
+            case .from(let session): ("\(column) >= ?", session)
+            }
+        }
+    }
+
+    /// The rules, files, counters and open sessions of the store, with `accumulator`.
+    private init(_ db: Database, accumulator: AnalysisAccumulator, selection: StoreSelection) throws {
+        let paths = try Row.fetchAll(db, sql: "SELECT id, display_path FROM input_files ORDER BY id")
+        var table = [String](repeating: "", count: (paths.last.map { Int($0["id"] as Int64) } ?? 0) + 1)
+        for row in paths { table[Int(row["id"] as Int64)] = row["display_path"] }
+        self.init(
+            accumulator: accumulator, sources: SourceFileTable(paths: table),
+            ingest: try Self.ingest(db, runs: selection.runs),
+            openSessions: try Int.fetchOne(db, sql: "SELECT open_sessions FROM engine_checkpoint WHERE id = 1") ?? 0)
+    }
+
+    private init(accumulator: AnalysisAccumulator, sources: SourceFileTable, ingest: IngestStatistics, openSessions: Int) {
+        self.accumulator = accumulator
+        self.sources = sources
+        self.ingest = ingest
+        self.openSessions = openSessions
+    }
+
+    /// Every selected session of `sessions` replayed as its `SessionReport` into an accumulator.
+    private static func accumulate(
+        _ db: Database, selection: StoreSelection, sessions range: SessionRange
+    ) throws -> AnalysisAccumulator {
         let ruleRows = try Row.fetchAll(db, sql: "SELECT rule FROM rules ORDER BY rule")
         let rules = ruleRows.compactMap { RuleRegistry.description(of: $0["rule"] as String) }
         var accumulator = AnalysisAccumulator(rules: rules, filter: selection.filter, keepsViolations: true)
 
-        let paths = try Row.fetchAll(db, sql: "SELECT id, display_path FROM input_files ORDER BY id")
-        var table = [String](repeating: "", count: (paths.last.map { Int($0["id"] as Int64) } ?? 0) + 1)
-        for row in paths { table[Int(row["id"] as Int64)] = row["display_path"] }
-        let sources = SourceFileTable(paths: table)
-
-        let (conditions, arguments) = selection.sessionConditions()
+        var (conditions, arguments) = selection.sessionConditions()
+        let selectsSessions = !conditions.isEmpty
+        if let (sql, argument) = range.condition(on: "s.session") {
+            conditions.append(sql)
+            _ = arguments.append(contentsOf: [argument])
+        }
         let population = conditions.whereClause
+        // Without session filters no join is needed; each session's violations are put in SPEC order
+        // below, so the index on (session, start_ts) gives the order without a sort.
+        var ownConditions: [String] = []
+        var ownArguments = StatementArguments()
+        if let (sql, argument) = range.condition(on: "session") {
+            ownConditions.append(sql)
+            _ = ownArguments.append(contentsOf: [argument])
+        }
         // Columns are named in the SELECTs and read by position: GRDB would look a column up by its name
         // at every access, for every row of the store.
         let sessions = try Row.fetchCursor(
             db,
             sql: "SELECT s.session, s.device, s.app_version, s.first_ts, s.last_ts, s.events FROM sessions s \(population) ORDER BY s.session",
             arguments: arguments)
-        // Without session filters no join is needed; each session's violations are put in SPEC order
-        // below, so the index on (session, start_ts) gives the order without a sort.
         let violations = try Row.fetchCursor(
             db,
-            sql: conditions.isEmpty
-                ? "SELECT \(Self.violationColumns) FROM violations v ORDER BY v.session"
-                : "SELECT \(Self.violationColumns) FROM violations v JOIN sessions s ON s.session = v.session \(population) ORDER BY v.session",
-            arguments: arguments)
+            sql: selectsSessions
+                ? "SELECT \(Self.violationColumns) FROM violations v JOIN sessions s ON s.session = v.session \(population) ORDER BY v.session"
+                : "SELECT \(Self.violationColumns) FROM violations v \(ownConditions.map { "v." + $0 }.whereClause) ORDER BY v.session",
+            arguments: selectsSessions ? arguments : ownArguments)
         let haptics = try Row.fetchCursor(
             db,
-            sql: conditions.isEmpty
-                ? "SELECT h.session, h.kind, h.count FROM session_haptics h ORDER BY h.session"
-                : "SELECT h.session, h.kind, h.count FROM session_haptics h JOIN sessions s ON s.session = h.session \(population) ORDER BY h.session",
-            arguments: arguments)
+            sql: selectsSessions
+                ? "SELECT h.session, h.kind, h.count FROM session_haptics h JOIN sessions s ON s.session = h.session \(population) ORDER BY h.session"
+                : "SELECT h.session, h.kind, h.count FROM session_haptics h \(ownConditions.map { "h." + $0 }.whereClause) ORDER BY h.session",
+            arguments: selectsSessions ? arguments : ownArguments)
         var nextViolation = try violations.next().map(Self.violation)
         var nextHaptic = try haptics.next().map(Self.haptic)
         while let row = try sessions.next() {
@@ -78,9 +158,7 @@ public struct StoredTables: Sendable {
             report.violations.sort(by: Violation.sessionOrder)
             accumulator.add(report)
         }
-        let ingest = try Self.ingest(db, runs: selection.runs)
-        let open = try Int.fetchOne(db, sql: "SELECT open_sessions FROM engine_checkpoint WHERE id = 1") ?? 0
-        return StoredTables(accumulator: accumulator, sources: sources, ingest: ingest, openSessions: open)
+        return accumulator
     }
 
     /// The table called `name`; `ingest` has an `open_sessions` column added (sessions checkpointed

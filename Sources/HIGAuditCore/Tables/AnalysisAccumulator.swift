@@ -315,6 +315,54 @@ public struct AnalysisAccumulator: Sendable {
     }
 }
 
+// MARK: - Merging
+
+extension AnalysisAccumulator {
+    /// Adds what `later` counted, as if its sessions' reports had been added here after this
+    /// accumulator's own: so that a reader can count two disjoint sets of sessions on two threads.
+    ///
+    /// The tables come out as one accumulator adding every report in that order would give them,
+    /// byte for byte, provided that `later` was made with the same rules and filter and that no
+    /// session was added to both. Every table orders its rows by the values' text; the only order
+    /// taken from adding is that of equal `violations` rows, which stays this one's, then `later`'s.
+    public mutating func merge(_ later: AnalysisAccumulator) {
+        // `later`'s ids, in the order it made them, become this one's: a string new to this one gets
+        // the id it would have got here, had `later`'s reports come after this one's.
+        let ids = later.strings.strings.map { strings.intern($0) }
+        func pair(_ key: PairKey) -> PairKey { PairKey(ids[key.first], ids[key.second]) }
+
+        sessionsTotal += later.sessionsTotal
+        violationsTotal += later.violationsTotal
+        for (rule, tally) in later.ruleTallies { ruleTallies[ids[rule], default: Tally()].add(tally) }
+        for (rule, severity) in later.severityByRule where severityByRule[ids[rule]] == nil {
+            severityByRule[ids[rule]] = severity
+        }
+        for (version, count) in later.sessionsByVersion { sessionsByVersion[ids[version], default: 0] += count }
+        for (key, tally) in later.versionRuleTallies { versionRuleTallies[pair(key), default: Tally()].add(tally) }
+        for (key, tally) in later.screenRuleTallies { screenRuleTallies[pair(key), default: Tally()].add(tally) }
+        for (screen, tally) in later.screenTallies { screenTallies[ids[screen], default: Tally()].add(tally) }
+        for (kind, tally) in later.haptics {
+            haptics[kind, default: HapticTally()].count &+= tally.count
+            haptics[kind, default: HapticTally()].ratesPerMinute += tally.ratesPerMinute
+        }
+        appVersionsSeen.formUnion(later.appVersionsSeen)
+        devicesSeen.formUnion(later.devicesSeen)
+
+        let labelOffset = UInt32(sessionLabels.count)
+        sessionLabels += later.sessionLabels.map {
+            SessionLabel(name: $0.name, device: ids[$0.device], appVersion: ids[$0.appVersion])
+        }
+        records.reserveCapacity(records.count + later.records.count)
+        for var record in later.records {
+            record.rule = UInt32(ids[Int(record.rule)])
+            record.screen = UInt32(ids[Int(record.screen)])
+            record.session += labelOffset
+            record.detail = details.intern(record.detail)
+            records.append(record)
+        }
+    }
+}
+
 // MARK: - Stored values
 
 private struct Tally: Sendable {
@@ -325,6 +373,12 @@ private struct Tally: Sendable {
     mutating func add(newSession: Bool) {
         violations += 1
         if newSession { sessionsAffected += 1 }
+    }
+
+    /// The counts of other sessions.
+    mutating func add(_ other: Tally) {
+        violations += other.violations
+        sessionsAffected += other.sessionsAffected
     }
 }
 
