@@ -48,6 +48,8 @@ public struct StoredTables: Sendable {
                     db, sql: "SELECT session FROM sessions ORDER BY session LIMIT 1 OFFSET ?", arguments: [count / 2])
             }
         } catch {
+            // A damaged store is reported as such, as `read` would after its check.
+            try store.integrityCheck?.verdict()
             throw StoreError.describing(error, store: store.path)
         }
         guard let middle else { return try store.read { try load($0, selection: selection) } }

@@ -35,6 +35,8 @@ import Testing
             StoreSelection(filter: TableFilter(rules: ["haptic-overuse"], screens: ["home"])),
             StoreSelection(filter: TableFilter(devices: ["iPad1", "iPad3"]), severities: [.error]),
             StoreSelection(runs: [2]),
+            StoreSelection(filter: TableFilter(sessions: ["s3-31", "s140-32", "s7-31", "missing"])),
+            StoreSelection(filter: TableFilter(since: LogFixtures.base + 1_200_000, until: LogFixtures.base + 2_400_000)),
         ]
         for selection in selections {
             let whole = try store.read { try StoredTables.load($0, selection: selection) }
@@ -42,5 +44,10 @@ import Testing
             #expect(Self.csv(halves) == Self.csv(whole), "\(selection)")
             #expect(halves.accumulator.filterMisses == whole.accumulator.filterMisses)
         }
+        // In WAL mode the second half is read after the first, in the same transaction.
+        let everything = Self.csv(try store.read { try StoredTables.load($0) })
+        try DatabaseQueue(path: path).writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
+        let wal = try ResultsStore(readingAt: path)
+        #expect(Self.csv(try StoredTables.load(wal, minimumSessions: 1)) == everything)
     }
 }

@@ -326,6 +326,10 @@ extension AnalysisAccumulator {
     /// session was added to both. Every table orders its rows by the values' text; the only order
     /// taken from adding is that of equal `violations` rows, which stays this one's, then `later`'s.
     public mutating func merge(_ later: AnalysisAccumulator) {
+        assert(
+            rules.map(\.identifier) == later.rules.map(\.identifier) && filter == later.filter
+                && keepsViolations == later.keepsViolations,
+            "merged accumulators count with the same rules and filter")
         // `later`'s ids, in the order it made them, become this one's: a string new to this one gets
         // the id it would have got here, had `later`'s reports come after this one's.
         let ids = later.strings.strings.map { strings.intern($0) }
@@ -418,14 +422,32 @@ private struct ViolationRecord: Sendable {
 /// Makes equal violation details share one string buffer. Rules write details from templates, so most
 /// repeat; some embed a place and are unique, so after `limit` distinct details new ones are kept as
 /// they come instead of growing the table without bound.
+///
+/// Details are equal when their bytes are: `String`'s own equality would hand a detail the first
+/// spelling of a canonically equivalent one (`é` as one code point or two), rewriting the text the
+/// rule wrote, and which spelling came first would depend on where the limit fell.
 private struct DetailInterner: Sendable {
-    private var known: Set<String> = []
+    private var known: Set<Bytes> = []
     static let limit = 100_000
 
     mutating func intern(_ detail: String) -> String {
-        if let existing = known.firstIndex(of: detail) { return known[existing] }
-        if known.count < Self.limit { known.insert(detail) }
+        let key = Bytes(detail)
+        if let existing = known.firstIndex(of: key) { return known[existing].text }
+        if known.count < Self.limit { known.insert(key) }
         return detail
+    }
+
+    /// A text compared and hashed by its UTF-8 bytes.
+    private struct Bytes: Hashable, Sendable {
+        let text: String
+        init(_ text: String) { self.text = text }
+
+        static func == (a: Bytes, b: Bytes) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
+
+        func hash(into hasher: inout Hasher) {
+            var text = text
+            text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        }
     }
 }
 

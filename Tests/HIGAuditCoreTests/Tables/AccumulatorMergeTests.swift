@@ -45,11 +45,12 @@ import Testing
         let reports = Self.reports(seed: seed, count: 120)
         let filters = [TableFilter.none, TableFilter(appVersions: ["5.2", "7.0"], devices: ["dev-1", "dev-9"])]
         for filter in filters {
-            var whole = AnalysisAccumulator(rules: TableFixtures.rules, filter: filter)
+          for keepsViolations in [true, false] {
+            var whole = AnalysisAccumulator(rules: TableFixtures.rules, filter: filter, keepsViolations: keepsViolations)
             for report in reports { whole.add(report) }
             for split in [0, 1, Int(seed) * 17, reports.count - 1, reports.count] {
-                var first = AnalysisAccumulator(rules: TableFixtures.rules, filter: filter)
-                var later = AnalysisAccumulator(rules: TableFixtures.rules, filter: filter)
+                var first = AnalysisAccumulator(rules: TableFixtures.rules, filter: filter, keepsViolations: keepsViolations)
+                var later = AnalysisAccumulator(rules: TableFixtures.rules, filter: filter, keepsViolations: keepsViolations)
                 for report in reports[..<split] { first.add(report) }
                 for report in reports[split...] { later.add(report) }
                 first.merge(later)
@@ -57,6 +58,32 @@ import Testing
                 #expect(first.sessionsTotal == whole.sessionsTotal)
                 #expect(first.violationsTotal == whole.violationsTotal)
             }
+          }
+        }
+    }
+
+    /// A detail keeps the bytes its rule wrote, also when an earlier one is the same text in another
+    /// Unicode spelling: otherwise the spelling would depend on which came first, on which side of a
+    /// merge.
+    @Test func detailsKeepTheirOwnSpelling() {
+        let composed = "caf\u{E9} 3 ms"
+        let decomposed = "cafe\u{301} 3 ms"
+        #expect(composed == decomposed)
+        let reports = [composed, decomposed].enumerated().map { index, detail in
+            TableFixtures.report("s-\(index)", violations: [TableFixtures.violation("modal-depth", session: "s-\(index)", detail: detail)])
+        }
+        var first = AnalysisAccumulator(rules: TableFixtures.rules)
+        var later = AnalysisAccumulator(rules: TableFixtures.rules)
+        var whole = AnalysisAccumulator(rules: TableFixtures.rules)
+        first.add(reports[0])
+        later.add(reports[1])
+        for report in reports { whole.add(report) }
+        first.merge(later)
+        for accumulator in [whole, first] {
+            let details = accumulator.violationsTable(sources: SourceFileTable(paths: ["a"])).materializedRows.map { row in
+                Array(row[9].plainText.utf8)
+            }
+            #expect(details == [Array(composed.utf8), Array(decomposed.utf8)])
         }
     }
 }
