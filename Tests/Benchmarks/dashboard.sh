@@ -20,14 +20,7 @@ if [ -z "${HIG_AUDIT:-}" ]; then
 fi
 
 store="$work/store-$violations-$nights.sqlite"
-if [ ! -f "$store" ]; then
-    echo "filling $store" >&2
-    rm -f "$store.tmp"
-    # A real first night (ten minutes of the sample night) gives the store its schema and rules.
-    "$HIG_AUDIT" nightly --store "$store.tmp" --quiet --close-open "$root/SampleLogs/night-2026-11-20/2026-11-20/1800" || true
-    python3 "$here/dashboard_store.py" "$store.tmp" "$nights" "$violations"
-    mv "$store.tmp" "$store"
-fi
+"$here/filled_store.sh" "$HIG_AUDIT" "$store" "$nights" "$violations"
 sqlite_count() { python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])" "$store" "$1"; }
 echo "store: $(sqlite_count 'SELECT COUNT(*) FROM violations') violations, $(sqlite_count 'SELECT COUNT(*) FROM sessions') sessions, $(sqlite_count 'SELECT COUNT(*) FROM runs') runs, $(du -h "$store" | cut -f1)" >&2
 

@@ -23,14 +23,7 @@ if [ -z "${HIG:-}" ]; then
 fi
 
 store="$work/store-$violations-$nights.sqlite"
-if [ ! -f "$store" ]; then
-    echo "filling $store" >&2
-    rm -f "$store.tmp"
-    # A real first night (ten minutes of the sample night) gives the store its schema and rules.
-    "$HIG" nightly --store "$store.tmp" --quiet --close-open "$root/SampleLogs/night-2026-11-20/2026-11-20/1800" || true
-    python3 "$here/dashboard_store.py" "$store.tmp" "$nights" "$violations"
-    mv "$store.tmp" "$store"
-fi
+"$here/filled_store.sh" "$HIG" "$store" "$nights" "$violations"
 echo "store: $(du -h "$store" | cut -f1), $violations violations over $nights nights" >&2
 
 for encoding in uniform mixed; do
