@@ -873,16 +873,25 @@ private struct LineReader {
         let value = try present(.ts)
         switch value.kind {
         case .number:
-            guard value.flag else {
-                throw MalformedLine(
-                    reason: "field \"ts\" must be an integer of milliseconds (no fraction or exponent)",
-                    column: value.column)
+            let milliseconds: Int64?
+            if value.flag {
+                // The scan's value when it has one (at most 15 digits, so exact), else the digits again.
+                let number = numbers[EventField.ts.rawValue]
+                milliseconds = number.isNaN ? JSONNumber.int64(bytes(value)) : Int64(exactly: number)
+            } else {
+                // An integer written with a fraction or an exponent (`1763661826940.0`, as writers of
+                // floating-point numbers put it) is the same JSON number; only a fractional one is not
+                // an integer of milliseconds (SPEC §2 "Common fields").
+                switch JSONNumber.integralValue(bytes(value)) {
+                case .integer(let integer): milliseconds = integer
+                case .tooLarge: milliseconds = nil
+                case .fraction:
+                    throw MalformedLine(
+                        reason: "field \"ts\" must be an integer of milliseconds, not a fraction",
+                        column: value.column)
+                }
             }
-            // The scan's value when it has one (at most 15 digits, so exact), else the digits again.
-            let number = numbers[EventField.ts.rawValue]
-            guard let milliseconds = number.isNaN ? JSONNumber.int64(bytes(value)) : Int64(exactly: number),
-                TimestampParser.isWithinYears0To9999(milliseconds)
-            else {
+            guard let milliseconds, TimestampParser.isWithinYears0To9999(milliseconds) else {
                 throw MalformedLine(
                     reason: "field \"ts\" is out of range: milliseconds must fall in the years 0000–9999",
                     column: value.column)

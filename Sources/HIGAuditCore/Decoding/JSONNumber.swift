@@ -175,6 +175,80 @@ enum JSONNumber {
         return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
     }
 
+    /// What a number literal is worth as an integer: JSON has one number type, so `1000`, `1000.0`,
+    /// `1e3` and `10000e-1` are the same integer, while `1000.5` is none.
+    enum IntegralValue: Equatable {
+        case integer(Int64)
+        /// A value with a non-zero fractional part.
+        case fraction
+        /// An integer of more than 18 significant digits with its exponent, beyond every `Int64` use here.
+        case tooLarge
+    }
+
+    /// The validated literal's exact value as an integer, from its decimal digits (no `Double` on the
+    /// way, which would round a long mantissa): the integer and fraction digits shifted by the exponent,
+    /// every digit the shift leaves after the point being zero.
+    static func integralValue(_ b: ByteSlice) -> IntegralValue {
+        let p = b.start
+        let n = b.count
+        var i = 0
+        let negative = p[0] == 0x2D
+        if negative { i = 1 }
+        let integerStart = i
+        while i < n, JSONScanner.isDigit(p[i]) { i += 1 }
+        let integerCount = i - integerStart
+        var fractionStart = i
+        var fractionCount = 0
+        if i < n, p[i] == 0x2E {
+            i += 1
+            fractionStart = i
+            while i < n, JSONScanner.isDigit(p[i]) { i += 1 }
+            fractionCount = i - fractionStart
+        }
+        // The exponent, capped far beyond any digit count a line can hold (1 MiB), so that it cannot
+        // overflow and a capped one still shifts every digit out of range or into the fraction.
+        var exponent = 0
+        if i < n, p[i] | 0x20 == 0x65 {
+            i += 1
+            var exponentNegative = false
+            if p[i] == 0x2D || p[i] == 0x2B {
+                exponentNegative = p[i] == 0x2D
+                i += 1
+            }
+            while i < n {
+                exponent = min(exponent * 10 + Int(p[i] &- 0x30), 1 << 40)
+                i += 1
+            }
+            if exponentNegative { exponent = -exponent }
+        }
+        // The digits, integer part then fraction, as one sequence.
+        let digitCount = integerCount + fractionCount
+        func digit(_ j: Int) -> UInt8 {
+            j < integerCount ? p[integerStart + j] &- 0x30 : p[fractionStart + j - integerCount] &- 0x30
+        }
+        var first = 0
+        while first < digitCount, digit(first) == 0 { first += 1 }
+        if first == digitCount { return .integer(0) }
+        // The value is digits[first...] × 10^shift.
+        let shift = exponent - fractionCount
+        let significant = digitCount - first
+        let integerDigits = significant + shift
+        if integerDigits <= 0 { return .fraction }
+        if shift < 0 {
+            var j = digitCount + shift
+            while j < digitCount {
+                if digit(j) != 0 { return .fraction }
+                j += 1
+            }
+        }
+        if integerDigits > 18 { return .tooLarge }
+        var magnitude: Int64 = 0
+        for j in 0..<integerDigits {
+            magnitude = magnitude * 10 + (first + j < digitCount ? Int64(digit(first + j)) : 0)
+        }
+        return .integer(negative ? -magnitude : magnitude)
+    }
+
     /// The literal (validated) as the nearest `Double`: `scan`'s value, or the standard library's
     /// correctly rounded parser where `scan` gives none (long mantissas, large exponents).
     static func double(_ b: ByteSlice) -> Double {

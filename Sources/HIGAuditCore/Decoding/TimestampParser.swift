@@ -1,7 +1,9 @@
 /// Reads RFC 3339 timestamps (`2026-11-20T21:04:05.123Z`) into milliseconds since the Unix epoch.
 ///
 /// Integer arithmetic only (days from the civil date), no calendar library: this runs once per event.
-/// - `T`/`t` and `Z`/`z` are accepted; the offset may be `Z` or `±HH:MM` up to ±23:59 (`-00:00` too).
+/// - `T`/`t` and `Z`/`z` are accepted, and so is a space between date and time: RFC 3339 (§5.6, note)
+///   lets applications write one for readability, and writers do (PostgreSQL, Python's
+///   `str(datetime)`). The offset may be `Z` or `±HH:MM` up to ±23:59 (`-00:00` too).
 /// - 0–9 fraction digits, truncated (not rounded) to milliseconds; more digits, or a `.` without
 ///   digits, are rejected.
 /// - Real calendar validation: month 1–12, day within its month (leap years by the Gregorian rule),
@@ -71,7 +73,7 @@ public enum TimestampParser {
         let p = b.start
         // YYYY-MM-DDTHH:MM:SS is 19 bytes; at least an offset `Z` follows.
         guard b.count >= 19,
-              p[4] == 0x2D, p[7] == 0x2D, p[10] | 0x20 == 0x74, p[13] == 0x3A,
+              p[4] == 0x2D, p[7] == 0x2D, p[10] | 0x20 == 0x74 || p[10] == 0x20, p[13] == 0x3A,
               let year = digits(p, 0, 4), let month = digits(p, 5, 2), let day = digits(p, 8, 2),
               let hour = digits(p, 11, 2), let minute = digits(p, 14, 2)
         else { return .failure(.notRFC3339) }

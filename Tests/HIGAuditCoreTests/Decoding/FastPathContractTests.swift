@@ -17,6 +17,9 @@ import Testing
         ##"{"ts":"2026-11-20T18:00:0#.1Z","session":"s3","type":"session.start","haptics_enabled":false,"pencil_preferred_action":"ignore","app_version":"#.0"}"##,
         ##"{"ts":"2026-11-20T18:00:0#\u002B01:00","session":"s3","type":"loading.start","id":"l#","indicator":"spinner"}"##,
         ##"{"ts":1795197600#,"session":"s4","type":"widget.display","widget":"w#","content":"cached","load_ms":#}"##,
+        ##"{"ts":"2026-11-20 18:00:0#.5+00:00","session":"s5","type":"touch","phase":"ended","id":"e#"}"##,
+        ##"{"ts":1795197600#.0,"session":"s5","type":"touch","phase":"began","id":"e#"}"##,
+        ##"{"ts":1.79519760#e12,"session":"s6","type":"touch","phase":"moved","id":"e#"}"##,
     ]
 
     /// Bytes that make near-misses: JSON's structure, escapes, number parts, whitespace.

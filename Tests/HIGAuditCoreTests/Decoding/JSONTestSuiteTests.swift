@@ -101,13 +101,15 @@ import Testing
         #expect(Self.isMalformed(result) == !accepted, "\(name): \(result)")
     }
 
-    /// Integers are read exactly up to the bounds of the years 0000–9999; beyond them, in or out of
-    /// `Int64`'s range, the line is malformed.
+    /// Integers are read exactly up to the bounds of the years 0000–9999, in whichever JSON spelling
+    /// (`1.0`, `1E6`); beyond them, in or out of `Int64`'s range, or with a fractional part however
+    /// small, the line is malformed.
     @Test(arguments: [
         ("-62167219200000", -62_167_219_200_000 as Int64?), ("253402300799999", 253_402_300_799_999),
         ("-9223372036854775808", nil), ("9223372036854775807", nil), ("1000000000000000", nil),
         ("-9223372036854775809", nil), ("9223372036854775808", nil), ("10000000000000000999", nil),
-        ("1.0", nil), ("1.000000000000000005", nil), ("1E6", nil), ("1e-999", nil),
+        ("1.0", 1), ("1.000000000000000005", nil), ("1E6", 1_000_000), ("1e-999", nil),
+        ("2.53402300799999e14", 253_402_300_799_999), ("2.534023008e14", nil),
     ])
     func transformNumbersAsTimestamps(literal: String, milliseconds: Int64?) {
         let result = decodeLine(#"{"ts":\#(literal),"session":"s","type":"session.end"}"#)
