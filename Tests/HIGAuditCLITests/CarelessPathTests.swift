@@ -121,4 +121,19 @@ import Testing
             #expect(result.stderr.contains("z.zst: unreadable file: not a regular file (a character device)"))
         }
     }
+
+    /// An upload folder where one device's log came gzipped: the run reads the rest, says which file it
+    /// left out and why, and ends with the status of skipped input.
+    @Test func aGzippedLogInAnInputFolderIsSkippedInputNotSilence() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try ExitStatusTests.clean.write(to: directory.appendingPathComponent("a.ndjson"), atomically: true, encoding: .utf8)
+        try ExitStatusTests.clean.write(to: directory.appendingPathComponent("b.ndjson.gz"), atomically: true, encoding: .utf8)
+        try "{}".write(to: directory.appendingPathComponent("manifest.json"), atomically: true, encoding: .utf8)
+        let result = try HigAuditBinary.run(["analyze", directory.path, "--table", "ingest", "--format", "csv"])
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("b.ndjson.gz: unreadable file: a log compressed with gzip"))
+        #expect(!result.stderr.contains("manifest.json"))
+        #expect(result.stdout.contains("\r\n1,"))
+    }
 }

@@ -15,7 +15,8 @@ public enum InputResolver {
     /// `.jsonl` file below, recursively, in lexicographic byte order of the path below the directory;
     /// `displayPath` = the directory as named joined with that path), `-` = standard input.
     ///
-    /// Missing or unreadable paths and directories without logs become diagnostics, not failures.
+    /// Missing or unreadable paths and directories without logs become diagnostics, not failures, and
+    /// so do logs in a directory that come in a container the reader does not read (`x.ndjson.gz`).
     /// Inside a directory only regular files and symbolic links to them are taken: a FIFO, a device or
     /// a socket there becomes an unreadable-file diagnostic (skipped input), so that a scan never
     /// blocks on one; named as an argument, any file is read. Symbolic links to files are followed; symbolic links to directories are not descended into
@@ -83,6 +84,31 @@ public enum InputResolver {
         return logExtensions.contains { lowered.hasSuffix($0) && lowered.count > $0.count }
     }
 
+    /// Compressions a log may come in that the reader does not read, by file name ending.
+    static let foreignCompressions: [(ending: String, name: String)] = [
+        (".gz", "gzip"), (".gzip", "gzip"), (".bz2", "bzip2"), (".xz", "xz"), (".lz4", "LZ4"),
+        (".lzma", "LZMA"), (".br", "Brotli"), (".zip", "zip"), (".snappy", "Snappy"), (".zstd", "zstd"),
+    ]
+
+    /// Why a file in a directory that is named as a log in another container (`x.ndjson.gz`,
+    /// `x.jsonl.zstd`) is not read, or nil for any other name. Such a file is log data the run would
+    /// otherwise leave out without a word; other files (notes, manifests) are not logs and pass quietly.
+    static func unreadLogReason(_ name: String) -> String? {
+        let lowered = name.lowercased()
+        for (ending, compression) in foreignCompressions where lowered.hasSuffix(ending) {
+            let stem = lowered.dropLast(ending.count)
+            guard [".ndjson", ".jsonl", ".json"].contains(where: { stem.hasSuffix($0) && stem.count > $0.count }) else {
+                return nil
+            }
+            if ending == ".zstd" {
+                return "a zstd log named .zstd: a directory's logs are its .zst, .ndjson and .jsonl files; "
+                    + "skipped (rename it to .zst, or name it as an argument)"
+            }
+            return "a log compressed with \(compression), which hig-audit does not read; skipped (recompress it with zstd)"
+        }
+        return nil
+    }
+
     private static func collectLogs(
         in root: String, below relative: String, into found: inout [String], diagnostics: inout [Diagnostic]
     ) {
@@ -101,21 +127,31 @@ public enum InputResolver {
             if name == "." || name == ".." { continue }
             entries.append((name, entry.pointee.d_type))
         }
+        // In name order, so that the warnings come in the same order on every file system.
+        entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         for (name, type) in entries {
             let childRelative = relative.isEmpty ? name : relative + "/" + name
             // The directory entry's type, where the file system gives it, spares a regular file (most
             // entries, thousands in a layout of one file per upload) its own lstat.
+            let childPath = (root.hasSuffix("/") ? root : root + "/") + childRelative
             if type == UInt8(DT_REG) {
-                if isLogFileName(name) { found.append(childRelative) }
+                if isLogFileName(name) {
+                    found.append(childRelative)
+                } else if let reason = unreadLogReason(name) {
+                    diagnostics.append(Diagnostic(.unreadableFile, at: childPath, reason))
+                }
                 continue
             }
-            let childPath = (root.hasSuffix("/") ? root : root + "/") + childRelative
             var status = stat()
             guard lstat(childPath, &status) == 0 else { continue }
             let kind = status.st_mode & S_IFMT
             if kind == S_IFDIR {
                 collectLogs(in: root, below: childRelative, into: &found, diagnostics: &diagnostics)
-            } else if isLogFileName(name) {
+            } else if !isLogFileName(name) {
+                if let reason = unreadLogReason(name) {
+                    diagnostics.append(Diagnostic(.unreadableFile, at: childPath, reason))
+                }
+            } else {
                 var target = status
                 if kind == S_IFLNK {
                     // Follow links to files only; a dangling link is an unreadable file.

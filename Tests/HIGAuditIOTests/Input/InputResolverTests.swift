@@ -79,6 +79,28 @@ import Testing
         #expect(diagnostics.contains { $0.location == device && $0.message.contains("a character device") })
     }
 
+    /// A log gzipped by an uploader was left out of the run without a word: it is skipped input now,
+    /// said where and why, in path order; other files that are not logs still pass quietly.
+    @Test func logsInAContainerTheReaderDoesNotReadAreSkippedWithAReason() throws {
+        let root = try InputFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        for name in [
+            "b.ndjson.gz", "a.jsonl.XZ", "c.ndjson.zstd", "d.json.bz2", "up/e.ndjson.lz4", "up/f.zst",
+            "notes.txt.gz", "archive.tar.gz", ".ndjson.gz", "manifest.json", "g.ndjson",
+        ] {
+            try InputFixtures.write([0x0A], named: name, in: root)
+        }
+        let (sources, diagnostics) = InputResolver.resolve([root.path])
+        #expect(sources.map(\.displayPath) == ["g.ndjson", "up/f.zst"].map { root.path + "/" + $0 })
+        #expect(diagnostics.map(\.category) == Array(repeating: .unreadableFile, count: 5))
+        #expect(diagnostics.map(\.location) == ["a.jsonl.XZ", "b.ndjson.gz", "c.ndjson.zstd", "d.json.bz2", "up/e.ndjson.lz4"]
+            .map { root.path + "/" + $0 })
+        #expect(diagnostics[0].message.contains("compressed with xz"))
+        #expect(diagnostics[1].message.contains("compressed with gzip, which hig-audit does not read"))
+        #expect(diagnostics[2].message.contains("rename it to .zst"))
+        #expect(InputResolver.unreadLogReason("x.ndjson") == nil)
+    }
+
     @Test func aFifoNamedExplicitlyIsStillRead() throws {
         let root = try InputFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
