@@ -97,7 +97,7 @@ public enum InputResolver {
         let lowered = name.lowercased()
         for (ending, compression) in foreignCompressions where lowered.hasSuffix(ending) {
             let stem = lowered.dropLast(ending.count)
-            guard [".ndjson", ".jsonl", ".json"].contains(where: { stem.hasSuffix($0) && stem.count > $0.count }) else {
+            guard [".ndjson", ".jsonl"].contains(where: { stem.hasSuffix($0) && stem.count > $0.count }) else {
                 return nil
             }
             if ending == ".zstd" {
@@ -133,22 +133,26 @@ public enum InputResolver {
             let childRelative = relative.isEmpty ? name : relative + "/" + name
             // The directory entry's type, where the file system gives it, spares a regular file (most
             // entries, thousands in a layout of one file per upload) its own lstat.
-            let childPath = (root.hasSuffix("/") ? root : root + "/") + childRelative
             if type == UInt8(DT_REG) {
                 if isLogFileName(name) {
                     found.append(childRelative)
                 } else if let reason = unreadLogReason(name) {
-                    diagnostics.append(Diagnostic(.unreadableFile, at: childPath, reason))
+                    diagnostics.append(Diagnostic(.unreadableFile, at: (root.hasSuffix("/") ? root : root + "/") + childRelative, reason))
                 }
                 continue
             }
+            let childPath = (root.hasSuffix("/") ? root : root + "/") + childRelative
             var status = stat()
             guard lstat(childPath, &status) == 0 else { continue }
             let kind = status.st_mode & S_IFMT
             if kind == S_IFDIR {
                 collectLogs(in: root, below: childRelative, into: &found, diagnostics: &diagnostics)
             } else if !isLogFileName(name) {
-                if let reason = unreadLogReason(name) {
+                // Only a regular file, or a link to one, is log data in a foreign container; a link to
+                // a directory, a dangling link or a FIFO with such a name is passed over as before.
+                var target = status
+                if let reason = unreadLogReason(name), kind == S_IFREG || kind == S_IFLNK && stat(childPath, &target) == 0,
+                    target.st_mode & S_IFMT == S_IFREG {
                     diagnostics.append(Diagnostic(.unreadableFile, at: childPath, reason))
                 }
             } else {

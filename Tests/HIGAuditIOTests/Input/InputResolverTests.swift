@@ -80,20 +80,26 @@ import Testing
     }
 
     /// A log gzipped by an uploader was left out of the run without a word: it is skipped input now,
-    /// said where and why, in path order; other files that are not logs still pass quietly.
+    /// said where and why, folder by folder in name order; other files that are not logs still pass
+    /// quietly.
     @Test func logsInAContainerTheReaderDoesNotReadAreSkippedWithAReason() throws {
         let root = try InputFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         for name in [
-            "b.ndjson.gz", "a.jsonl.XZ", "c.ndjson.zstd", "d.json.bz2", "up/e.ndjson.lz4", "up/f.zst",
-            "notes.txt.gz", "archive.tar.gz", ".ndjson.gz", "manifest.json", "g.ndjson",
+            "b.ndjson.gz", "a.jsonl.XZ", "c.ndjson.zstd", "d.ndjson.bz2", "up/e.ndjson.lz4", "up/f.zst",
+            "notes.txt.gz", "archive.tar.gz", ".ndjson.gz", "manifest.json", "manifest.json.gz", "g.ndjson",
+            "sub/h.zst",
         ] {
             try InputFixtures.write([0x0A], named: name, in: root)
         }
+        // Links judged by what they point to: a log's, a directory's, nothing's.
+        try FileManager.default.createSymbolicLink(atPath: root.path + "/up/l.ndjson.gz", withDestinationPath: root.path + "/b.ndjson.gz")
+        try FileManager.default.createSymbolicLink(atPath: root.path + "/up/m.jsonl.xz", withDestinationPath: root.path + "/sub")
+        try FileManager.default.createSymbolicLink(atPath: root.path + "/up/n.ndjson.bz2", withDestinationPath: root.path + "/nowhere")
         let (sources, diagnostics) = InputResolver.resolve([root.path])
-        #expect(sources.map(\.displayPath) == ["g.ndjson", "up/f.zst"].map { root.path + "/" + $0 })
-        #expect(diagnostics.map(\.category) == Array(repeating: .unreadableFile, count: 5))
-        #expect(diagnostics.map(\.location) == ["a.jsonl.XZ", "b.ndjson.gz", "c.ndjson.zstd", "d.json.bz2", "up/e.ndjson.lz4"]
+        #expect(sources.map(\.displayPath) == ["g.ndjson", "sub/h.zst", "up/f.zst"].map { root.path + "/" + $0 })
+        #expect(diagnostics.map(\.category) == Array(repeating: .unreadableFile, count: 6))
+        #expect(diagnostics.map(\.location) == ["a.jsonl.XZ", "b.ndjson.gz", "c.ndjson.zstd", "d.ndjson.bz2", "up/e.ndjson.lz4", "up/l.ndjson.gz"]
             .map { root.path + "/" + $0 })
         #expect(diagnostics[0].message.contains("compressed with xz"))
         #expect(diagnostics[1].message.contains("compressed with gzip, which hig-audit does not read"))
