@@ -325,9 +325,16 @@ private final class FieldTable: @unchecked Sendable {
 /// The minute of the last RFC 3339 `ts`: consecutive events mostly fall in the same minute, and then
 /// only the seconds, fraction and offset need reading.
 struct RecentMinute {
-    /// The first 16 bytes, `YYYY-MM-DDTHH:MM`, as two little-endian words; zero when nothing is held.
-    var prefix: (UInt64, UInt64) = (0, 0)
+    /// The first 16 bytes, `YYYY-MM-DDTHH:MM`, as two little-endian words, of a timestamp whose minute
+    /// was read and checked. Before any, the epoch's: a held prefix that no timestamp checked (zero
+    /// bytes) would let an escaped `ts` of sixteen NULs through as 1970, on the first lines only.
+    var prefix: (UInt64, UInt64) = RecentMinute.epochPrefix
     var minuteStart: Int64 = 0
+
+    static let epochPrefix: (UInt64, UInt64) = {
+        let bytes = Array("1970-01-01T00:00".utf8)
+        return bytes.withUnsafeBytes { ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) }
+    }()
 }
 
 /// The work on one line: the scan that fills `fields`, then the typed reading of them.

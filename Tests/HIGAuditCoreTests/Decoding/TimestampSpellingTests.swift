@@ -63,6 +63,32 @@ import Testing
         #expect(problem.reason.contains(reason), "\(ts): \(problem.reason)")
     }
 
+    /// The decoder remembers the last minute it read; before it has read one, what it holds must still
+    /// be a minute it checked: sixteen escaped NULs were taken for 1970 on a decoder's first lines.
+    @Test func aFreshDecodersRememberedMinuteIsOneItChecked() {
+        let nul = String(repeating: #"\u0000"#, count: 16)
+        for ts in [#""\#(nul):00.000Z""#, #""1970-01-01T00:00:00.000Z""#] {
+            var fresh = EventDecoder()
+            var afterAnother = EventDecoder()
+            _ = Self.line(#""2026-11-20T21:04:05.123Z""#, id: 0).withUnsafeBytes { afterAnother.decode($0) }
+            let line = Self.line(ts, id: 1)
+            let first = line.withUnsafeBytes { fresh.decode($0) }
+            #expect(first == line.withUnsafeBytes { afterAnother.decode($0) }, "\(ts)")
+            if ts.contains("u0000") {
+                guard case .malformed = first else {
+                    Issue.record("\(ts): \(first)")
+                    continue
+                }
+            } else {
+                guard case .event(let event) = first else {
+                    Issue.record("\(ts): \(first)")
+                    continue
+                }
+                #expect(event.ts == 0)
+            }
+        }
+    }
+
     @Test func negativeZeroAndTheEarliestMillisecondAreIntegers() {
         var decoder = EventDecoder(learnsLineShapes: false)
         for (ts, expected) in [("-0.0", Int64(0)), ("-0e5", 0), ("-62167219200000.000", TimestampParser.earliestMilliseconds)] {
