@@ -119,13 +119,21 @@ public final class RunPipeline<Target: EventTarget> {
         try conclude(read, result)
     }
 
-    /// `read` with reader threads: inputs are asked for and handed to the threads up to a few ahead of
-    /// the one whose events the target is getting.
+    /// How many inputs, the front one included, are handed to `jobs` reader threads at most.
+    ///
+    /// Small inputs (a layout of one file per upload, a few lines each) are read in microseconds: with
+    /// only a few in flight the readers ran out of work at every input and waited for the run's thread
+    /// to hand over the next, two threads taking turns rather than working side by side. Memory does not
+    /// follow this number: each input read ahead takes its batches from the `ReadAheadBudget`.
+    static func inputsInFlight(jobs: Int) -> Int { 8 * jobs + 1 }
+
+    /// `read` with reader threads: inputs are asked for and handed to the threads up to
+    /// `inputsInFlight` ahead of the one whose events the target is getting.
     private func readAhead(
         _ next: () throws -> PreparedInput?, conclude: (FileRead, FileReadResult) throws -> Void,
         threads: InputReaderThreads
     ) throws {
-        let lookahead = 2 * jobs + 1
+        let lookahead = Self.inputsInFlight(jobs: jobs)
         var queued: [(input: PreparedInput, inFlight: InputInFlight?)] = []
         var front = 0
         var exhausted = false
