@@ -119,29 +119,46 @@ public final class RunPipeline<Target: EventTarget> {
         try conclude(read, result)
     }
 
-    /// How many inputs, the front one included, are handed to `jobs` reader threads at most.
+    /// How many inputs, the front one included, are handed to `jobs` reader threads whatever their size.
+    static func inputsInFlight(jobs: Int) -> Int { 2 * jobs + 1 }
+
+    /// How many while the inputs are small: the ones read lately held less than `smallInputBytes`
+    /// stored, on average.
     ///
     /// Small inputs (a layout of one file per upload, a few lines each) are read in microseconds: with
-    /// only a few in flight the readers ran out of work at every input and waited for the run's thread
-    /// to hand over the next, two threads taking turns rather than working side by side. Memory does not
-    /// follow this number: each input read ahead takes its batches from the `ReadAheadBudget`.
-    static func inputsInFlight(jobs: Int) -> Int { 8 * jobs + 1 }
+    /// only `inputsInFlight` of them the readers ran out of work at every input and waited for the run's
+    /// thread to hand over the next, two threads taking turns rather than working side by side. Larger
+    /// inputs keep their readers busy anyway, and each one more in flight would hold its batches too
+    /// (memory stays bounded by the `ReadAheadBudget` either way). The sizes are those the reads
+    /// counted, so that deciding costs nothing per input.
+    static func smallInputsInFlight(jobs: Int) -> Int { 8 * jobs + 1 }
+    static var smallInputBytes: Int { 4 << 10 }
 
     /// `read` with reader threads: inputs are asked for and handed to the threads up to
-    /// `inputsInFlight` ahead of the one whose events the target is getting.
+    /// `inputsInFlight` ahead of the one whose events the target is getting, or `smallInputsInFlight`
+    /// when they are small.
     private func readAhead(
         _ next: () throws -> PreparedInput?, conclude: (FileRead, FileReadResult) throws -> Void,
         threads: InputReaderThreads
     ) throws {
         let lookahead = Self.inputsInFlight(jobs: jobs)
+        let smallLookahead = Self.smallInputsInFlight(jobs: jobs)
         var queued: [(input: PreparedInput, inFlight: InputInFlight?)] = []
         var front = 0
         var exhausted = false
         defer { threads.shutDown(dropping: queued[front...].compactMap(\.inFlight)) }
+        // Stored bytes of the inputs read lately, a moving average; nil until one is read.
+        var recentInputBytes: Int?
+
+        func mayAskAhead() -> Bool {
+            let inFlight = queued.count - front
+            return inFlight < lookahead
+                || inFlight < smallLookahead && recentInputBytes.map { $0 < Self.smallInputBytes } == true
+        }
 
         func askAhead() throws {
             // An input decided at its turn holds back those after it.
-            while !exhausted, queued.count - front < lookahead, queued.last?.input.atTurn == nil || queued.count == front {
+            while !exhausted, mayAskAhead(), queued.last?.input.atTurn == nil || queued.count == front {
                 guard let input = try next() else {
                     exhausted = true
                     return
@@ -190,6 +207,8 @@ public final class RunPipeline<Target: EventTarget> {
             }
             guard let result else { preconditionFailure("a reader thread ended an input without its result") }
             try finish(read, result, conclude: conclude)
+            let bytes = Int(clamping: min(result.statistics.compressedBytes, 1 << 40))
+            recentInputBytes = recentInputBytes.map { (3 * $0 + bytes) / 4 } ?? bytes
             front += 1
             if front >= 64 {
                 queued.removeFirst(front)

@@ -28,7 +28,7 @@ import Testing
         // by each input in flight (each input here fills one batch at most, and the run's thread gives
         // it back before it asks for the next input). One an input: 300.
         #expect(run.pipeline.batchesMade > 0)
-        #expect(run.pipeline.batchesMade <= RunPipeline<SessionEngine>.inputsInFlight(jobs: jobs))
-        #expect(RunPipeline<SessionEngine>.inputsInFlight(jobs: jobs) < inputCount / 10)
+        #expect(run.pipeline.batchesMade <= RunPipeline<SessionEngine>.smallInputsInFlight(jobs: jobs))
+        #expect(RunPipeline<SessionEngine>.smallInputsInFlight(jobs: jobs) < inputCount / 10)
     }
 }
