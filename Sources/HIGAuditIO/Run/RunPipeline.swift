@@ -24,6 +24,8 @@ public final class RunPipeline<Target: EventTarget> {
     public private(set) var currentPath = ""
     /// Batches of events the reader threads made (`BatchPool`), for tests of what memory follows.
     private(set) var batchesMade = 0
+    /// The most inputs handed to the reader threads at once, the front one included; for tests.
+    private(set) var mostInputsInFlight = 0
     /// The decoder of the run's own thread, lent to each input it reads.
     private var decoder: EventDecoder? = EventDecoder.forRun()
 
@@ -166,6 +168,7 @@ public final class RunPipeline<Target: EventTarget> {
                 let inFlight = input.atTurn == nil ? input.read.map { InputInFlight($0, budget: threads.budget) } : nil
                 if let inFlight { threads.submit(inFlight) }
                 queued.append((input, inFlight))
+                mostInputsInFlight = max(mostInputsInFlight, queued.count - front)
             }
         }
 

@@ -31,4 +31,34 @@ import Testing
         #expect(run.pipeline.batchesMade <= RunPipeline<SessionEngine>.smallInputsInFlight(jobs: jobs))
         #expect(RunPipeline<SessionEngine>.smallInputsInFlight(jobs: jobs) < inputCount / 10)
     }
+
+    /// Many small inputs are handed to the readers several times `jobs` at once, so that they do not
+    /// wait for each next one; larger ones only `inputsInFlight`, since each holds its batches.
+    @Test func onlySmallInputsAreReadFurtherAhead() throws {
+        let jobs = 2
+        for (lineCount, small) in [(3, true), (120, false)] {
+            let directory = try InputFixtures.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            var sources: [InputSource] = []
+            for index in 0..<60 {
+                let lines = (0..<lineCount).map { line in
+                    #"{"ts":\#(1_795_208_646_000 + line),"session":"s-\#(index)","device":"d-\#(index)","id":"e-\#(line)","type":"touch","phase":"moved","target":"a","x":1,"y":2}"#
+                }
+                let path = try InputFixtures.write(
+                    Array(InputFixtures.ndjson(lines).utf8), named: String(format: "%04d.ndjson", index), in: directory)
+                sources.append(InputSource(path: path))
+            }
+            let run = AuditRun(configuration: AuditConfiguration(), reader: try InputReader(), jobs: jobs, onDiagnostic: { _ in })
+            run.read(sources)
+            _ = run.finish()
+            #expect(run.statistics.events == 60 * lineCount)
+            let most = run.pipeline.mostInputsInFlight
+            if small {
+                #expect(most == RunPipeline<SessionEngine>.smallInputsInFlight(jobs: jobs))
+                #expect(most > RunPipeline<SessionEngine>.inputsInFlight(jobs: jobs))
+            } else {
+                #expect(most == RunPipeline<SessionEngine>.inputsInFlight(jobs: jobs))
+            }
+        }
+    }
 }
