@@ -135,5 +135,11 @@ import Testing
         #expect(result.stderr.contains("b.ndjson.gz: unreadable file: a log compressed with gzip"))
         #expect(!result.stderr.contains("manifest.json"))
         #expect(result.stdout.contains("\r\n1,"))
+
+        // With nothing else in the folder, the refusal says why its one log was not taken.
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("a.ndjson"))
+        let alone = try HigAuditBinary.run(["analyze", directory.path])
+        #expect(alone.status == 66)
+        #expect(alone.stderr.contains("no log file in \(directory.path) (\(directory.path)/b.ndjson.gz: a log compressed with gzip"))
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HIGAuditCore
 import HIGAuditIO
 
 /// An error that ends a command: said once on standard error, then the exit status of its kind, so
@@ -42,7 +43,10 @@ struct NoInputError: CommandError {
     init(_ description: String) { self.description = description }
 
     /// Refuses a run over `arguments` whose named paths do not exist, or whose inputs hold no log.
-    static func check(_ arguments: [String], resolved sources: [InputSource], allowMissing: Bool) throws(NoInputError) {
+    /// `problems` are the resolver's: a folder whose only logs it could not take says why.
+    static func check(
+        _ arguments: [String], resolved sources: [InputSource], problems: [Diagnostic] = [], allowMissing: Bool
+    ) throws(NoInputError) {
         guard !allowMissing else { return }
         let missing = InputResolver.missingPaths(arguments)
         if let first = missing.first {
@@ -51,8 +55,12 @@ struct NoInputError: CommandError {
                 "input \(first) does not exist\(more); nothing was read (--allow-missing reads what exists and exits 3)")
         }
         if sources.isEmpty {
+            let skipped = problems.filter { $0.category == .unreadableFile }
+            let why = skipped.first.map { first in
+                " (\(first.location): \(first.message)\(skipped.count > 1 ? "; and \(skipped.count - 1) more" : ""))"
+            } ?? ""
             throw NoInputError(
-                "no log file in \(arguments.joined(separator: " ")); nothing was read (--allow-missing accepts an empty input)")
+                "no log file in \(arguments.joined(separator: " "))\(why); nothing was read (--allow-missing accepts an empty input)")
         }
     }
 }

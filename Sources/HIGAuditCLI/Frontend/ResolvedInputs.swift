@@ -19,7 +19,7 @@ struct ResolvedInputs {
     ) throws {
         reader = try input.makeReader()
         (sources, problems) = InputResolver.resolve(input.inputs)
-        try NoInputError.check(input.inputs, resolved: sources, allowMissing: input.allowMissing)
+        try NoInputError.check(input.inputs, resolved: sources, problems: problems, allowMissing: input.allowMissing)
         try OutputCheck.validate(
             malformedReport: input.malformedReport, outDirectory: outDirectory, exportedTables: exportedTables,
             inputs: sources, store: store)

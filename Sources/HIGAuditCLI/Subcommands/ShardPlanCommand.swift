@@ -61,8 +61,8 @@ struct ShardPlanCommand: ParsableCommand {
     }
 
     private func execute() throws {
-        let (sources, _) = InputResolver.resolve(inputs)
-        try NoInputError.check(inputs, resolved: sources, allowMissing: false)
+        let (sources, problems) = InputResolver.resolve(inputs)
+        try NoInputError.check(inputs, resolved: sources, problems: problems, allowMissing: false)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         var output = Data()
