@@ -15,6 +15,9 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
         case lateEvent = "late event"
         /// A file the nightly store counted before whose content has changed since (SPEC §5).
         case changedFile = "changed file"
+        /// A file read as plain text whose first bytes say it is something else (gzip, UTF-16): said
+        /// once, before the malformed lines it gives.
+        case notNDJSON = "not NDJSON"
     }
 
     public var category: Category

@@ -85,9 +85,9 @@ public enum InputResolver {
     }
 
     /// Compressions a log may come in that the reader does not read, by file name ending.
-    static let foreignCompressions: [(ending: String, name: String)] = [
-        (".gz", "gzip"), (".gzip", "gzip"), (".bz2", "bzip2"), (".xz", "xz"), (".lz4", "LZ4"),
-        (".lzma", "LZMA"), (".br", "Brotli"), (".zip", "zip"), (".snappy", "Snappy"), (".zstd", "zstd"),
+    static let foreignCompressions: [(ending: String, format: ForeignFormat)] = [
+        (".gz", .gzip), (".gzip", .gzip), (".bz2", .bzip2), (".xz", .xz), (".lz4", .lz4), (".lzma", .lzma),
+        (".br", .brotli), (".zip", .zip), (".snappy", .snappy), (".zstd", .zstdNamedZstd),
     ]
 
     /// Why a file in a directory that is named as a log in another container (`x.ndjson.gz`,
@@ -95,16 +95,16 @@ public enum InputResolver {
     /// otherwise leave out without a word; other files (notes, manifests) are not logs and pass quietly.
     static func unreadLogReason(_ name: String) -> String? {
         let lowered = name.lowercased()
-        for (ending, compression) in foreignCompressions where lowered.hasSuffix(ending) {
+        for (ending, format) in foreignCompressions where lowered.hasSuffix(ending) {
             let stem = lowered.dropLast(ending.count)
             guard [".ndjson", ".jsonl"].contains(where: { stem.hasSuffix($0) && stem.count > $0.count }) else {
                 return nil
             }
-            if ending == ".zstd" {
+            if format == .zstdNamedZstd {
                 return "a zstd log named .zstd: a directory's logs are its .zst, .ndjson and .jsonl files; "
                     + "skipped (rename it to .zst, or name it as an argument)"
             }
-            return "a log compressed with \(compression), which hig-audit does not read; skipped (recompress it with zstd)"
+            return "a log compressed with \(format.name), which hig-audit does not read; skipped (recompress it with zstd)"
         }
         return nil
     }

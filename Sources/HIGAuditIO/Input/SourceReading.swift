@@ -90,6 +90,9 @@ struct SourceReading<Sink: LineSink> {
             readFrames()
         case false?:
             summary.format = .plain
+            if origin.storedOffset == 0, let format = ForeignFormat.sniff(input + start, count: available) {
+                report(Diagnostic(.notNDJSON, at: path, format.plainTextWarning))
+            }
             readPlain()
         }
         summary.lines = splitter.linesDelivered

@@ -1,0 +1,55 @@
+/// What a log the reader cannot take may be instead: another compression, or UTF-16 text. Known by a
+/// file's name in a directory (`InputResolver`) or by its first bytes (`SourceReading`), so that the
+/// run says what the file is rather than only that its lines are malformed.
+enum ForeignFormat: Equatable {
+    case gzip, bzip2, xz, lz4, lzma, brotli, zip, snappy
+    /// zstd data under a name a directory's walk does not take (`.zstd`).
+    case zstdNamedZstd
+    case utf16LittleEndian, utf16BigEndian
+
+    var name: String {
+        switch self {
+        case .gzip: "gzip"
+        case .bzip2: "bzip2"
+        case .xz: "xz"
+        case .lz4: "LZ4"
+        case .lzma: "LZMA"
+        case .brotli: "Brotli"
+        case .zip: "zip"
+        case .snappy: "Snappy"
+        case .zstdNamedZstd: "zstd"
+        case .utf16LittleEndian: "UTF-16 (little-endian)"
+        case .utf16BigEndian: "UTF-16 (big-endian)"
+        }
+    }
+
+    /// The format whose signature the first `count` bytes at `bytes` carry, of those a log file is
+    /// likely to be by mistake; nil for anything else. NDJSON starts with `{`, whitespace or a UTF-8
+    /// byte order mark, none of which begins a signature here.
+    static func sniff(_ bytes: UnsafeRawPointer, count: Int) -> ForeignFormat? {
+        let b = bytes.assumingMemoryBound(to: UInt8.self)
+        func starts(with signature: [UInt8]) -> Bool {
+            count >= signature.count && signature.indices.allSatisfy { b[$0] == signature[$0] }
+        }
+        if starts(with: [0x1F, 0x8B]) { return .gzip }
+        if starts(with: [0x42, 0x5A, 0x68]) { return .bzip2 }
+        if starts(with: [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]) { return .xz }
+        if starts(with: [0x04, 0x22, 0x4D, 0x18]) { return .lz4 }
+        if starts(with: [0x50, 0x4B, 0x03, 0x04]) { return .zip }
+        if starts(with: [0xFF, 0xFE]) || starts(with: [0x7B, 0x00]) { return .utf16LittleEndian }
+        if starts(with: [0xFE, 0xFF]) || starts(with: [0x00, 0x7B]) { return .utf16BigEndian }
+        return nil
+    }
+
+    /// What the run says of a file it reads as plain text that starts like this.
+    var plainTextWarning: String {
+        switch self {
+        case .utf16LittleEndian, .utf16BigEndian:
+            "the file is \(name) text, and logs are UTF-8: its lines are read as malformed "
+                + "(convert it with iconv -f UTF-16 -t UTF-8)"
+        default:
+            "the file starts like \(name) data, which hig-audit does not read: its lines are read as "
+                + "malformed (decompress it, or recompress it with zstd)"
+        }
+    }
+}

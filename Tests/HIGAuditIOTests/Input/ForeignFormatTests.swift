@@ -1,0 +1,48 @@
+import Foundation
+import HIGAuditCore
+import Testing
+@testable import HIGAuditIO
+
+/// A file read as plain text that is gzip data or UTF-16 text gives nothing but malformed lines; the
+/// run says once, before them, what the file is.
+@Suite struct ForeignFormatTests {
+    static func sniff(_ bytes: [UInt8]) -> ForeignFormat? {
+        bytes.withUnsafeBytes { ForeignFormat.sniff($0.baseAddress!, count: $0.count) }
+    }
+
+    @Test func signaturesAreKnownAndNDJSONIsNot() {
+        #expect(Self.sniff([0x1F, 0x8B, 0x08, 0x00]) == .gzip)
+        #expect(Self.sniff(Array("BZh9".utf8)) == .bzip2)
+        #expect(Self.sniff([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00, 0x00]) == .xz)
+        #expect(Self.sniff([0x04, 0x22, 0x4D, 0x18]) == .lz4)
+        #expect(Self.sniff([0x50, 0x4B, 0x03, 0x04]) == .zip)
+        #expect(Self.sniff([0xFF, 0xFE, 0x7B, 0x00]) == .utf16LittleEndian)
+        #expect(Self.sniff([0x7B, 0x00, 0x22, 0x00]) == .utf16LittleEndian)
+        #expect(Self.sniff([0xFE, 0xFF, 0x00, 0x7B]) == .utf16BigEndian)
+        for ndjson in ["{\"ts\":1}", " {", "\t{", "\n{", "\r\n{", "\u{FEFF}{\"ts\"", "{}", "B", "[1,2]", "// comment"] {
+            #expect(Self.sniff(Array(ndjson.utf8)) == nil, "\(ndjson)")
+        }
+        #expect(Self.sniff([0x1F]) == nil)
+    }
+
+    @Test func aGzippedOrUTF16FileIsNamedOnceBeforeItsMalformedLines() throws {
+        let line = #"{"ts":1,"session":"s","type":"session.end"}"# + "\n"
+        let utf16: [UInt8] = [0xFF, 0xFE] + line.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let gzip: [UInt8] = [0x1F, 0x8B, 0x08, 0x00, 0x0A] + Array(line.utf8)
+        let cases: [(bytes: [UInt8], words: String)] = [(gzip, "starts like gzip data"), (utf16, "is UTF-16 (little-endian) text")]
+        for (bytes, words) in cases {
+            let result = try InputFixtures.read(bytes: bytes)
+            #expect(result.diagnostics.first?.category == Diagnostic.Category.notNDJSON)
+            #expect(result.diagnostics.first?.location == "input.zst")
+            #expect(result.diagnostics.first?.message.contains(words) == true, "\(result.diagnostics)")
+            #expect(result.diagnostics.filter { $0.category == .notNDJSON }.count == 1)
+            // The lines are read as before: counted, and their faults are the decoder's to find.
+            #expect(result.statistics.lines > 0)
+            #expect(result.statistics.faults == 0)
+        }
+        let plain: [[UInt8]] = [Array(line.utf8), [0xEF, 0xBB, 0xBF] + Array(line.utf8), try InputFixtures.frame(line)]
+        for plain in plain {
+            #expect(try InputFixtures.read(bytes: plain).diagnostics.isEmpty)
+        }
+    }
+}
