@@ -22,8 +22,7 @@ struct LineSplitter {
     /// Length so far of a line over the limit, or -1 when not inside one.
     private var oversizedBytes: Int64 = -1
     private var oversizedEndsInCR = false
-    /// The first line of a file read from its start, or of a zstd frame (`allowByteOrderMarkAtFrameStart`),
-    /// may begin with a byte order mark (SPEC §2).
+    /// The first line of a file read from its start may begin with a byte order mark (SPEC §2).
     private var byteOrderMarkPending: Bool
 
     /// The number the next line will get.
@@ -57,14 +56,6 @@ struct LineSplitter {
 
     /// True when no partial line is pending: the next byte starts a new line.
     var atLineStart: Bool { end == lineStart && oversizedBytes < 0 }
-
-    /// Lets the next line begin with a byte order mark, as a file's first line may (SPEC §2), when a
-    /// zstd frame starts here: uploads append frames, and a writer that marks the start of a file marks
-    /// the start of each upload (.NET's `StreamWriter` with `Encoding.UTF8` does). A frame that begins
-    /// inside a line continues that line, and a mark there stays the line's.
-    mutating func allowByteOrderMarkAtFrameStart() {
-        if atLineStart { byteOrderMarkPending = true }
-    }
 
     /// Room for the next fill (at least `fillBytes`), moving the partial line to the front if needed.
     mutating func space() -> UnsafeMutableRawBufferPointer {

@@ -373,8 +373,6 @@ struct SourceReading<Sink: LineSink> {
             ?? ZSTD_decompressBegin(reader.decoder)
         if ZSTD_isError(result) != 0 {
             skip(&frame, .missingDictionary, at: frameStart, String(cString: ZSTD_getErrorName(result)))
-        } else {
-            splitter.allowByteOrderMarkAtFrameStart()
         }
         return frame
     }

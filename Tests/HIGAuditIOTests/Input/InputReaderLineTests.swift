@@ -45,25 +45,6 @@ import Testing
         #expect(result.diagnostics.isEmpty)
     }
 
-    /// Uploads append frames, and a writer that marks a file with a byte order mark marks each upload:
-    /// the mark is dropped at the start of a frame that starts a line, as at the start of a file. One
-    /// inside a line, where a frame continues it, or in a plain file past its start, stays the line's.
-    @Test(arguments: chunkings)
-    func aByteOrderMarkAtTheStartOfEachUploadsFrameIsDropped(chunking: (read: Int, decode: Int)) throws {
-        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
-        var file: [UInt8] = []
-        for upload in ["a\nb\n", "c\n", "d"] { file += try InputFixtures.frame(bom + Array(upload.utf8)) }
-        // A frame that starts inside the line "e…": its mark is inside that line.
-        file += try InputFixtures.frame(Array("\ne".utf8))
-        file += try InputFixtures.frame(bom + Array("f\n".utf8))
-        let result = try InputFixtures.read(bytes: file, options: Self.options(chunking))
-        #expect(result.sink.texts == ["a", "b", "c", "d", "e\u{FEFF}f"])
-        #expect(result.diagnostics.isEmpty)
-
-        let plain = try InputFixtures.read(bytes: bom + Array("a\n".utf8) + bom + Array("b\n".utf8), options: Self.options(chunking))
-        #expect(plain.sink.texts == ["a", "\u{FEFF}b"])
-    }
-
     @Test(arguments: [
         ["--check"], ["--no-check"], ["-19"], ["--no-check", "-1"],
     ])
