@@ -57,10 +57,11 @@ struct NoInputError: CommandError {
         if sources.isEmpty {
             let skipped = problems.filter { $0.category == .unreadableFile }
             let why = skipped.first.map { first in
-                " (\(first.location): \(first.message)\(skipped.count > 1 ? "; and \(skipped.count - 1) more" : ""))"
+                "; \(first.location): \(first.message)"
+                    + (skipped.count > 1 ? "; and \(skipped.count - 1) more file(s) skipped" : "")
             } ?? ""
             throw NoInputError(
-                "no log file in \(arguments.joined(separator: " "))\(why); nothing was read (--allow-missing accepts an empty input)")
+                "no log file in \(arguments.joined(separator: " ")); nothing was read (--allow-missing accepts an empty input)\(why)")
         }
     }
 }

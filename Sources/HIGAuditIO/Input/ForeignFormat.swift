@@ -32,7 +32,8 @@ enum ForeignFormat: Equatable {
             count >= signature.count && signature.indices.allSatisfy { b[$0] == signature[$0] }
         }
         if starts(with: [0x1F, 0x8B]) { return .gzip }
-        if starts(with: [0x42, 0x5A, 0x68]) { return .bzip2 }
+        // `BZh` and the block size, `1` to `9`.
+        if starts(with: [0x42, 0x5A, 0x68]), count > 3, (0x31...0x39).contains(b[3]) { return .bzip2 }
         if starts(with: [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]) { return .xz }
         if starts(with: [0x04, 0x22, 0x4D, 0x18]) { return .lz4 }
         if starts(with: [0x50, 0x4B, 0x03, 0x04]) { return .zip }

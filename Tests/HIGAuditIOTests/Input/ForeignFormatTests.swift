@@ -19,7 +19,7 @@ import Testing
         #expect(Self.sniff([0xFF, 0xFE, 0x7B, 0x00]) == .utf16LittleEndian)
         #expect(Self.sniff([0x7B, 0x00, 0x22, 0x00]) == .utf16LittleEndian)
         #expect(Self.sniff([0xFE, 0xFF, 0x00, 0x7B]) == .utf16BigEndian)
-        for ndjson in ["{\"ts\":1}", " {", "\t{", "\n{", "\r\n{", "\u{FEFF}{\"ts\"", "{}", "B", "[1,2]", "// comment"] {
+        for ndjson in ["{\"ts\":1}", " {", "\t{", "\n{", "\r\n{", "\u{FEFF}{\"ts\"", "{}", "B", "[1,2]", "// comment", "BZhello"] {
             #expect(Self.sniff(Array(ndjson.utf8)) == nil, "\(ndjson)")
         }
         #expect(Self.sniff([0x1F]) == nil)
