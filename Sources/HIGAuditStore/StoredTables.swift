@@ -145,13 +145,13 @@ public struct StoredTables: Sendable {
                 session: row[0], device: row[1], appVersion: row[2], firstTs: row[3], lastTs: row[4], acceptedEvents: row[5],
                 hapticCounts: [:], violations: [])
             // SQLite orders text by its UTF-8 bytes; the merge compares the same way.
-            while let violation = nextViolation, !report.session.utf8.lexicographicallyPrecedes(violation.session.utf8) {
+            while let violation = nextViolation, !report.session.precedesInByteOrder(violation.session) {
                 if violation.session.utf8.elementsEqual(report.session.utf8), selection.admits(violation) {
                     report.violations.append(violation)
                 }
                 nextViolation = try violations.next().map(Self.violation)
             }
-            while let (session, kind, count) = nextHaptic, !report.session.utf8.lexicographicallyPrecedes(session.utf8) {
+            while let (session, kind, count) = nextHaptic, !report.session.precedesInByteOrder(session) {
                 if session.utf8.elementsEqual(report.session.utf8), let hapticKind = HapticKind(rawValue: kind) {
                     report.hapticCounts[hapticKind, default: 0] += count
                 }

@@ -45,7 +45,7 @@ public enum InputResolver {
                 diagnostics.append(Diagnostic(
                     .emptyFile, at: argument, "no .zst, .ndjson or .jsonl files in this directory"))
             }
-            found.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            found.sort { $0.precedesInByteOrder($1) }
             let prefix = argument.hasSuffix("/") ? argument : argument + "/"
             for relative in found {
                 sources.append(InputSource(path: prefix + relative))
@@ -128,7 +128,7 @@ public enum InputResolver {
             entries.append((name, entry.pointee.d_type))
         }
         // In name order, so that the warnings come in the same order on every file system.
-        entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        entries.sort { $0.name.precedesInByteOrder($1.name) }
         for (name, type) in entries {
             let childRelative = relative.isEmpty ? name : relative + "/" + name
             // The directory entry's type, where the file system gives it, spares a regular file (most
