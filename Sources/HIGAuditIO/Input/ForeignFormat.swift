@@ -1,11 +1,15 @@
-/// What a log the reader cannot take may be instead: another compression, or UTF-16 text. Known by a
-/// file's name in a directory (`InputResolver`) or by its first bytes (`SourceReading`), so that the
-/// run says what the file is rather than only that its lines are malformed.
+/// What a log the reader cannot take may be instead: another compression, UTF-16 text, or the metadata
+/// file macOS writes beside a log it copies. Known by a file's name in a directory (`InputResolver`) or
+/// by its first bytes (`SourceReading`), so that the run says what the file is rather than only that
+/// its lines are malformed.
 enum ForeignFormat: Equatable {
     case gzip, bzip2, xz, lz4, lzma, brotli, zip, snappy
     /// zstd data under a name a directory's walk does not take (`.zstd`).
     case zstdNamedZstd
     case utf16LittleEndian, utf16BigEndian
+    /// An AppleDouble file (`._NAME` beside `NAME`): the Finder's metadata of a file copied from a Mac
+    /// to a volume that cannot hold it. It takes the log's name and extension, and holds no log.
+    case appleDouble
 
     var name: String {
         switch self {
@@ -20,6 +24,7 @@ enum ForeignFormat: Equatable {
         case .zstdNamedZstd: "zstd"
         case .utf16LittleEndian: "UTF-16 (little-endian)"
         case .utf16BigEndian: "UTF-16 (big-endian)"
+        case .appleDouble: "AppleDouble"
         }
     }
 
@@ -37,14 +42,28 @@ enum ForeignFormat: Equatable {
         if starts(with: [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]) { return .xz }
         if starts(with: [0x04, 0x22, 0x4D, 0x18]) { return .lz4 }
         if starts(with: [0x50, 0x4B, 0x03, 0x04]) { return .zip }
-        if starts(with: [0xFF, 0xFE]) || starts(with: [0x7B, 0x00]) { return .utf16LittleEndian }
-        if starts(with: [0xFE, 0xFF]) || starts(with: [0x00, 0x7B]) { return .utf16BigEndian }
+        if starts(with: [0x00, 0x05, 0x16, 0x07]) { return .appleDouble }
+        if starts(with: [0xFF, 0xFE]) { return .utf16LittleEndian }
+        if starts(with: [0xFE, 0xFF]) { return .utf16BigEndian }
+        // Without a byte order mark: `{`, or the whitespace JSON allows before it, and a zero byte, in
+        // either order. UTF-8 text has no zero byte there.
+        if count >= 2, isJSONStart(b[0]), b[1] == 0 { return .utf16LittleEndian }
+        if count >= 2, b[0] == 0, isJSONStart(b[1]) { return .utf16BigEndian }
         return nil
+    }
+
+    /// `{` or the whitespace JSON allows before it.
+    private static func isJSONStart(_ byte: UInt8) -> Bool {
+        byte == 0x7B || byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     /// What the run says of a file it reads as plain text that starts like this.
     var plainTextWarning: String {
         switch self {
+        case .appleDouble:
+            "the file is AppleDouble metadata that macOS writes beside a file it copies (its name starts "
+                + "with ._), not a log: its bytes are read as malformed lines (delete such files, e.g. "
+                + "with dot_clean on the Mac or find -name '._*' -delete)"
         case .utf16LittleEndian, .utf16BigEndian:
             "the file is \(name) text, and logs are UTF-8: its lines are read as malformed "
                 + "(convert it with iconv -f UTF-16 -t UTF-8)"
