@@ -143,4 +143,35 @@ import Testing
         #expect(alone.stderr.contains("no log file in \(directory.path); nothing was read"))
         #expect(alone.stderr.contains("; \(directory.path)/b.ndjson.gz: a log compressed with gzip"))
     }
+
+    /// A writer that sends `ts` in seconds (`date +%s`) has every event read in January 1970 and every
+    /// time window a thousand times too wide, with no malformed line to show it. The run says so once a
+    /// file, where the first such event is, in the same place for every `--jobs`, and reads on.
+    @Test func secondsInTsAreSaidOnceAFileAndReadAsWritten() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let seconds = """
+            {"ts":1795208645,"session":"s","type":"session.start"}
+            {"ts":1795208646,"session":"s","type":"haptic","kind":"selection"}
+            {"ts":1795208647,"session":"s","type":"session.end"}
+
+            """
+        try seconds.write(to: directory.appendingPathComponent("a-seconds.ndjson"), atomically: true, encoding: .utf8)
+        try ExitStatusTests.clean.write(to: directory.appendingPathComponent("b-ms.ndjson"), atomically: true, encoding: .utf8)
+        var stderrs: Set<String> = []
+        for jobs in ["1", "2", "3"] {
+            let result = try HigAuditBinary.run(["analyze", "--jobs", jobs, directory.path, "--table", "ingest", "--format", "csv"])
+            #expect(result.status == 0)
+            let suspect = result.stderr.split(separator: "\n").filter { $0.contains("suspect timestamp") }
+            #expect(suspect.count == 1, "\(result.stderr)")
+            #expect(suspect.first?.contains("a-seconds.ndjson:1: suspect timestamp: ts reads as 1970-01-21T18:40:08.645Z") == true)
+            // Read as written: all six events count, none is malformed.
+            let rows = result.stdout.split(separator: "\r\n").map { $0.split(separator: ",").map(String.init) }
+            let ingest = Dictionary(uniqueKeysWithValues: zip(rows[0], rows[1]))
+            #expect(ingest["events"] == "6", "\(result.stdout)")
+            #expect(ingest["malformed_lines"] == "0")
+            stderrs.insert(result.stderr)
+        }
+        #expect(stderrs.count == 1)
+    }
 }

@@ -18,6 +18,9 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
         /// A file read as plain text whose first bytes say it is something else (gzip, UTF-16): said
         /// once, before the malformed lines it gives.
         case notNDJSON = "not NDJSON"
+        /// An integer `ts` that reads as a time in the Unix epoch's first years, as seconds written where
+        /// SPEC §2 asks for milliseconds do: said once per file, the events read as written.
+        case suspectTimestamp = "suspect timestamp"
     }
 
     public var category: Category

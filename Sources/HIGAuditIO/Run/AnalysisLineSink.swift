@@ -18,6 +18,9 @@ public struct AnalysisLineSink<Target: EventTarget>: LineSink {
     var bytesBefore: Int64 = 0
     private var bytesInFile: Int64 = 0
     private var linesSinceProgress = 0
+    /// Whether this file's events have been checked for seconds in `ts` (`SuspectTimestamp`) and
+    /// found some: the warning is said once a file.
+    private var saidSuspectTimestamp = false
 
     public init(target: Target, file: Int32, displayPath: String, statistics: IngestStatistics = IngestStatistics(),
          decoder: EventDecoder = EventDecoder.forRun(), onMalformed: @escaping (Diagnostic) -> Void) {
@@ -32,19 +35,36 @@ public struct AnalysisLineSink<Target: EventTarget>: LineSink {
     public mutating func line(_ bytes: UnsafeRawBufferPointer, number: Int64) {
         noteProgress(lineBytes: bytes.count)
         let target = self.target
-        let verdict = decoder.decode(bytes, source: SourceLocation(file: file, line: number), accept: { target.accept($0) })
+        var suspect: Int64?
+        let verdict = decoder.decode(bytes, source: SourceLocation(file: file, line: number)) { event in
+            if SuspectTimestamp.looksLikeSeconds(event.ts) { suspect = event.ts }
+            target.accept(event)
+        }
+        if let suspect { saySuspectTimestamp(suspect, number: number) }
         sort(verdict, number: number)
     }
 
     /// Most lines: decoded from a learned shape, which also tells where they end (see `LineSink`).
     public mutating func leadingLine(_ bytes: UnsafeRawPointer, readable: Int, number: Int64) -> Int? {
         let target = self.target
+        var suspect: Int64?
         guard let (length, verdict) = decoder.decodeLeadingLine(
-            bytes, readable: readable, source: SourceLocation(file: file, line: number), accept: { target.accept($0) })
+            bytes, readable: readable, source: SourceLocation(file: file, line: number), accept: { event in
+                if SuspectTimestamp.looksLikeSeconds(event.ts) { suspect = event.ts }
+                target.accept(event)
+            })
         else { return nil }
         noteProgress(lineBytes: length)
+        if let suspect { saySuspectTimestamp(suspect, number: number) }
         sort(verdict, number: number)
         return length
+    }
+
+    /// Says that the event just handed over has a `ts` that looks like seconds; once a file.
+    private mutating func saySuspectTimestamp(_ ts: Int64, number: Int64) {
+        guard !saidSuspectTimestamp else { return }
+        saidSuspectTimestamp = true
+        onMalformed(Diagnostic(.suspectTimestamp, at: "\(displayPath):\(number)", SuspectTimestamp.message(ts)))
     }
 
     @inline(__always)
