@@ -6,6 +6,8 @@
 /// 1970-01-12 and 1973-03-03, a span in which no iOS device logged anything.
 public enum SuspectTimestamp {
     static let range: Range<Int64> = 1_000_000_000..<100_000_000_000
+    /// A time outside `range`, for a line that handed over no event.
+    public static let unsuspected: Int64 = 0
 
     @inline(__always)
     public static func looksLikeSeconds(_ ts: Int64) -> Bool {

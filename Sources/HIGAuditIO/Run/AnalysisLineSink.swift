@@ -35,27 +35,27 @@ public struct AnalysisLineSink<Target: EventTarget>: LineSink {
     public mutating func line(_ bytes: UnsafeRawBufferPointer, number: Int64) {
         noteProgress(lineBytes: bytes.count)
         let target = self.target
-        var suspect: Int64?
+        var ts = SuspectTimestamp.unsuspected
         let verdict = decoder.decode(bytes, source: SourceLocation(file: file, line: number)) { event in
-            if SuspectTimestamp.looksLikeSeconds(event.ts) { suspect = event.ts }
+            ts = event.ts
             target.accept(event)
         }
-        if let suspect { saySuspectTimestamp(suspect, number: number) }
+        if SuspectTimestamp.looksLikeSeconds(ts) { saySuspectTimestamp(ts, number: number) }
         sort(verdict, number: number)
     }
 
     /// Most lines: decoded from a learned shape, which also tells where they end (see `LineSink`).
     public mutating func leadingLine(_ bytes: UnsafeRawPointer, readable: Int, number: Int64) -> Int? {
         let target = self.target
-        var suspect: Int64?
+        var ts = SuspectTimestamp.unsuspected
         guard let (length, verdict) = decoder.decodeLeadingLine(
             bytes, readable: readable, source: SourceLocation(file: file, line: number), accept: { event in
-                if SuspectTimestamp.looksLikeSeconds(event.ts) { suspect = event.ts }
+                ts = event.ts
                 target.accept(event)
             })
         else { return nil }
         noteProgress(lineBytes: length)
-        if let suspect { saySuspectTimestamp(suspect, number: number) }
+        if SuspectTimestamp.looksLikeSeconds(ts) { saySuspectTimestamp(ts, number: number) }
         sort(verdict, number: number)
         return length
     }
