@@ -174,4 +174,42 @@ import Testing
         }
         #expect(stderrs.count == 1)
     }
+
+    /// A writer that dumps its events as one JSON array, or pretty-prints them, gives a log whose lines
+    /// are nearly all malformed: the run says once, before them, what the file holds and how to turn it
+    /// into NDJSON, whether the file is plain or zstd and whatever `--jobs` is. A log whose first line
+    /// is merely broken gets no such note.
+    @Test func aJSONArrayOrPrettyPrintedJSONIsNamedBeforeItsMalformedLines() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let array = """
+            [
+              {"ts":1000,"session":"s","type":"session.start"},
+              {"ts":2000,"session":"s","type":"session.end"}
+            ]
+
+            """
+        let pretty = "\n{\n  \"ts\": 1000,\n  \"session\": \"t\",\n  \"type\": \"session.start\"\n}\n"
+        let broken = "{\"ts\":1000,\n" + ExitStatusTests.clean
+        try array.write(to: directory.appendingPathComponent("a.ndjson"), atomically: true, encoding: .utf8)
+        let prettyPlain = directory.appendingPathComponent("pretty.txt")
+        try pretty.write(to: prettyPlain, atomically: true, encoding: .utf8)
+        _ = try HigAuditBinary.shell(["zstd", "-q", prettyPlain.path, "-o", directory.appendingPathComponent("b.ndjson.zst").path])
+        try broken.write(to: directory.appendingPathComponent("c.ndjson"), atomically: true, encoding: .utf8)
+        var stderrs: Set<String> = []
+        for jobs in ["1", "2"] {
+            let result = try HigAuditBinary.run(["analyze", "--jobs", jobs, directory.path, "--table", "ingest", "--format", "csv"])
+            #expect(result.status == 3)
+            let lines = result.stderr.split(separator: "\n").map(String.init)
+            let notes = lines.filter { $0.contains(": not NDJSON: ") }
+            #expect(notes.count == 2, "\(result.stderr)")
+            let arrayNote = lines.firstIndex { $0.hasSuffix("a.ndjson: not NDJSON: the file is a JSON array of events, and a log holds one JSON object a line (NDJSON): only the objects that stand alone on their lines are read, the other lines are malformed (convert it with jq -c '.[]')") }
+            let arrayFirst = lines.firstIndex { $0.contains("a.ndjson:1: malformed line") }
+            #expect(arrayNote != nil && arrayFirst != nil && arrayNote! < arrayFirst!, "\(result.stderr)")
+            #expect(lines.contains { $0.hasSuffix("b.ndjson.zst: not NDJSON: the file holds JSON objects laid out over several lines, and a log holds one JSON object a line (NDJSON): its lines are read as malformed (convert it with jq -c .)") })
+            #expect(!notes.contains { $0.contains("c.ndjson") })
+            stderrs.insert(result.stderr)
+        }
+        #expect(stderrs.count == 1)
+    }
 }

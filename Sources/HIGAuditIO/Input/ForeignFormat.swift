@@ -1,7 +1,8 @@
-/// What a log the reader cannot take may be instead: another compression, UTF-16 text, or the metadata
-/// file macOS writes beside a log it copies. Known by a file's name in a directory (`InputResolver`) or
-/// by its first bytes (`SourceReading`), so that the run says what the file is rather than only that
-/// its lines are malformed.
+/// What a log the reader cannot take may be instead: another compression, UTF-16 text, the metadata
+/// file macOS writes beside a log it copies, or JSON laid out over several lines. Known by a file's name
+/// in a directory (`InputResolver`), by its first bytes (`SourceReading`) or by its first line
+/// (`sniffFirstLine`), so that the run says what the file is rather than only that its lines are
+/// malformed.
 enum ForeignFormat: Equatable {
     case gzip, bzip2, xz, lz4, lzma, brotli, zip, snappy
     /// zstd data under a name a directory's walk does not take (`.zstd`).
@@ -10,6 +11,11 @@ enum ForeignFormat: Equatable {
     /// An AppleDouble file (`._NAME` beside `NAME`): the Finder's metadata of a file copied from a Mac
     /// to a volume that cannot hold it. It takes the log's name and extension, and holds no log.
     case appleDouble
+    /// One JSON array of events (`[` then an object a line, each but the last followed by `,`): the
+    /// objects that happen to stand alone on their lines are read, the others are malformed.
+    case jsonArray
+    /// Pretty-printed JSON: an object opened on a line of its own, its members on the lines after.
+    case multilineJSON
 
     var name: String {
         switch self {
@@ -25,6 +31,8 @@ enum ForeignFormat: Equatable {
         case .utf16LittleEndian: "UTF-16 (little-endian)"
         case .utf16BigEndian: "UTF-16 (big-endian)"
         case .appleDouble: "AppleDouble"
+        case .jsonArray: "JSON array"
+        case .multilineJSON: "multi-line JSON"
         }
     }
 
@@ -52,6 +60,21 @@ enum ForeignFormat: Equatable {
         return nil
     }
 
+    /// The layout a file's first line shows, when that line is not an event: a JSON array's opening `[`
+    /// (what `json.dump(events)` or `JSONEncoder` writes for a list), or an object's `{` alone on its
+    /// line (a pretty-printer's). Nil for anything else: an NDJSON line, malformed or not, is the
+    /// decoder's to judge.
+    static func sniffFirstLine(_ line: UnsafeRawBufferPointer) -> ForeignFormat? {
+        guard let first = line.firstIndex(where: { !isJSONWhitespace($0) }) else { return nil }
+        if line[first] == UInt8(ascii: "[") { return .jsonArray }
+        if line[first] == UInt8(ascii: "{"), line[(first + 1)...].allSatisfy(isJSONWhitespace) { return .multilineJSON }
+        return nil
+    }
+
+    private static func isJSONWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
     /// `{` or the whitespace JSON allows before it.
     private static func isJSONStart(_ byte: UInt8) -> Bool {
         byte == 0x7B || byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
@@ -64,6 +87,13 @@ enum ForeignFormat: Equatable {
             "the file is AppleDouble metadata that macOS writes beside a file it copies (its name starts "
                 + "with ._), not a log: its bytes are read as malformed lines (delete such files, e.g. "
                 + "with dot_clean on the Mac or find -name '._*' -delete)"
+        case .jsonArray:
+            "the file is a JSON array of events, and a log holds one JSON object a line (NDJSON): only the "
+                + "objects that stand alone on their lines are read, the other lines are malformed "
+                + "(convert it with jq -c '.[]')"
+        case .multilineJSON:
+            "the file holds JSON objects laid out over several lines, and a log holds one JSON object a "
+                + "line (NDJSON): its lines are read as malformed (convert it with jq -c .)"
         case .utf16LittleEndian, .utf16BigEndian:
             "the file is \(name) text, and logs are UTF-8: its lines are read as malformed "
                 + "(convert it with iconv -f UTF-16 -t UTF-8)"

@@ -21,6 +21,10 @@ public struct AnalysisLineSink<Target: EventTarget>: LineSink {
     /// Whether this file's events have been checked for seconds in `ts` (`SuspectTimestamp`) and
     /// found some: the warning is said once a file.
     private var saidSuspectTimestamp = false
+    /// Blank lines read before the first other line from line 1, while that line is still to come: its
+    /// layout is looked at (`ForeignFormat.sniffFirstLine`). Nil once it has come or cannot (a read
+    /// resumed in the middle of a file).
+    private var blankLinesBeforeFirst: Int64? = 0
 
     public init(target: Target, file: Int32, displayPath: String, statistics: IngestStatistics = IngestStatistics(),
          decoder: EventDecoder = EventDecoder.forRun(), onMalformed: @escaping (Diagnostic) -> Void) {
@@ -41,7 +45,27 @@ public struct AnalysisLineSink<Target: EventTarget>: LineSink {
             target.accept(event)
         }
         if SuspectTimestamp.looksLikeSeconds(ts) { saySuspectTimestamp(ts, number: number) }
+        if let blanks = blankLinesBeforeFirst { noteFirstLine(bytes, number: number, blanksBefore: blanks, verdict) }
         sort(verdict, number: number)
+    }
+
+    /// Says, before its malformed line, that the file's first line shows JSON laid out another way
+    /// than one object a line. Lines a learned shape took are events, and come here only as `line`s.
+    private mutating func noteFirstLine(
+        _ bytes: UnsafeRawBufferPointer, number: Int64, blanksBefore: Int64, _ verdict: LineVerdict
+    ) {
+        guard number == blanksBefore + 1 else {
+            blankLinesBeforeFirst = nil
+            return
+        }
+        if case .blank = verdict {
+            blankLinesBeforeFirst = blanksBefore + 1
+            return
+        }
+        blankLinesBeforeFirst = nil
+        if case .malformed = verdict, let layout = ForeignFormat.sniffFirstLine(bytes) {
+            onMalformed(Diagnostic(.notNDJSON, at: displayPath, layout.plainTextWarning))
+        }
     }
 
     /// Most lines: decoded from a learned shape, which also tells where they end (see `LineSink`).

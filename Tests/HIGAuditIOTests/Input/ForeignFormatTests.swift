@@ -70,4 +70,21 @@ import Testing
             #expect(try InputFixtures.read(bytes: plain).diagnostics.isEmpty)
         }
     }
+
+    static func sniffFirstLine(_ line: String) -> ForeignFormat? {
+        Array(line.utf8).withUnsafeBytes { ForeignFormat.sniffFirstLine($0) }
+    }
+
+    @Test func aFirstLineThatOpensAnArrayOrAnObjectAloneIsKnown() {
+        for line in ["[", "  [", "[{\"ts\":1,\"session\":\"s\",\"type\":\"session.end\"},", "[]"] {
+            #expect(Self.sniffFirstLine(line) == .jsonArray, "\(line)")
+        }
+        for line in ["{", "{  ", " {\r", "\t{\t"] {
+            #expect(Self.sniffFirstLine(line) == .multilineJSON, "\(line)")
+        }
+        // NDJSON lines, malformed or not, are the decoder's to judge.
+        for line in ["", "   ", "{\"ts\":1}", "{\"ts\":", "{ \"ts\"", "]", "// comment", "<html>"] {
+            #expect(Self.sniffFirstLine(line) == nil, "\(line)")
+        }
+    }
 }
