@@ -203,10 +203,10 @@ import Testing
             let lines = result.stderr.split(separator: "\n").map(String.init)
             let notes = lines.filter { $0.contains(": not NDJSON: ") }
             #expect(notes.count == 2, "\(result.stderr)")
-            let arrayNote = lines.firstIndex { $0.hasSuffix("a.ndjson: not NDJSON: the file is a JSON array of events, and a log holds one JSON object a line (NDJSON): only the objects that stand alone on their lines are read, the other lines are malformed (convert it with jq -c '.[]')") }
+            let arrayNote = lines.firstIndex { $0.hasSuffix("a.ndjson: not NDJSON: the file is a JSON array of events, and a log holds one JSON object a line (NDJSON): an object alone on its line is read, the other lines are malformed (convert it with jq -c '.[]')") }
             let arrayFirst = lines.firstIndex { $0.contains("a.ndjson:1: malformed line") }
             #expect(arrayNote != nil && arrayFirst != nil && arrayNote! < arrayFirst!, "\(result.stderr)")
-            #expect(lines.contains { $0.hasSuffix("b.ndjson.zst: not NDJSON: the file holds JSON objects laid out over several lines, and a log holds one JSON object a line (NDJSON): its lines are read as malformed (convert it with jq -c .)") })
+            #expect(lines.contains { $0.hasSuffix("b.ndjson.zst: not NDJSON: the file holds JSON objects laid out over several lines, and a log holds one JSON object a line (NDJSON): lines laid out this way are malformed (convert it with jq -c .)") })
             #expect(!notes.contains { $0.contains("c.ndjson") })
             stderrs.insert(result.stderr)
         }

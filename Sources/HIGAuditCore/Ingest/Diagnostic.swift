@@ -15,11 +15,12 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
         case lateEvent = "late event"
         /// A file the nightly store counted before whose content has changed since (SPEC §5).
         case changedFile = "changed file"
-        /// A file read as plain text whose first bytes say it is something else (gzip, UTF-16): said
-        /// once, before the malformed lines it gives.
+        /// A file whose first bytes say it is something else (gzip, UTF-16, AppleDouble), or whose first
+        /// line opens JSON laid out another way than one object a line: said once, before the malformed
+        /// lines it gives.
         case notNDJSON = "not NDJSON"
-        /// An integer `ts` that reads as a time in the Unix epoch's first years, as seconds written where
-        /// SPEC §2 asks for milliseconds do: said once per file, the events read as written.
+        /// A `ts` that reads as a time in the Unix epoch's first years, as seconds written where SPEC §2
+        /// asks for milliseconds do: said once per file in a run, the events read as written.
         case suspectTimestamp = "suspect timestamp"
     }
 

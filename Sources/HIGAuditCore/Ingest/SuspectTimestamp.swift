@@ -15,7 +15,8 @@ public enum SuspectTimestamp {
     }
 
     public static func message(_ ts: Int64) -> String {
-        "ts reads as \(TimestampFormatter.rfc3339(ts)) (\(ts) ms), in the Unix epoch's first years: an integer ts "
-            + "counts milliseconds, and this looks like seconds; the file's events are read as written (said once a file)"
+        "ts reads as \(TimestampFormatter.rfc3339(ts)) (\(ts) ms since the epoch), in the Unix epoch's first "
+            + "years; if the writer sends seconds (as seconds it would be \(TimestampFormatter.rfc3339(ts &* 1000))), "
+            + "ts must be milliseconds. The file's events are read as written (said once per file in a run)"
     }
 }

@@ -53,8 +53,8 @@ enum ForeignFormat: Equatable {
         if starts(with: [0x00, 0x05, 0x16, 0x07]) { return .appleDouble }
         if starts(with: [0xFF, 0xFE]) { return .utf16LittleEndian }
         if starts(with: [0xFE, 0xFF]) { return .utf16BigEndian }
-        // Without a byte order mark: `{`, or the whitespace JSON allows before it, and a zero byte, in
-        // either order. UTF-8 text has no zero byte there.
+        // Without a byte order mark: `{` or `[`, or the whitespace JSON allows before them, and a zero
+        // byte, in either order. UTF-8 text has no zero byte there.
         if count >= 2, isJSONStart(b[0]), b[1] == 0 { return .utf16LittleEndian }
         if count >= 2, b[0] == 0, isJSONStart(b[1]) { return .utf16BigEndian }
         return nil
@@ -75,9 +75,9 @@ enum ForeignFormat: Equatable {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
-    /// `{` or the whitespace JSON allows before it.
+    /// `{`, `[` or the whitespace JSON allows before them.
     private static func isJSONStart(_ byte: UInt8) -> Bool {
-        byte == 0x7B || byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+        byte == 0x7B || byte == 0x5B || byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     /// What the run says of a file it reads as plain text that starts like this.
@@ -86,17 +86,19 @@ enum ForeignFormat: Equatable {
         case .appleDouble:
             "the file is AppleDouble metadata that macOS writes beside a file it copies (its name starts "
                 + "with ._), not a log: its bytes are read as malformed lines (delete such files, e.g. "
-                + "with dot_clean on the Mac or find -name '._*' -delete)"
+                + "with dot_clean on the Mac or find DIR -name '._*' -delete)"
         case .jsonArray:
-            "the file is a JSON array of events, and a log holds one JSON object a line (NDJSON): only the "
-                + "objects that stand alone on their lines are read, the other lines are malformed "
-                + "(convert it with jq -c '.[]')"
+            "the file is a JSON array of events, and a log holds one JSON object a line (NDJSON): an "
+                + "object alone on its line is read, the other lines are malformed (convert it with jq -c '.[]')"
         case .multilineJSON:
             "the file holds JSON objects laid out over several lines, and a log holds one JSON object a "
-                + "line (NDJSON): its lines are read as malformed (convert it with jq -c .)"
-        case .utf16LittleEndian, .utf16BigEndian:
+                + "line (NDJSON): lines laid out this way are malformed (convert it with jq -c .)"
+        case .utf16LittleEndian:
             "the file is \(name) text, and logs are UTF-8: its lines are read as malformed "
-                + "(convert it with iconv -f UTF-16 -t UTF-8)"
+                + "(convert it with iconv -f UTF-16LE -t UTF-8, and drop a byte order mark it keeps)"
+        case .utf16BigEndian:
+            "the file is \(name) text, and logs are UTF-8: its lines are read as malformed "
+                + "(convert it with iconv -f UTF-16BE -t UTF-8, and drop a byte order mark it keeps)"
         default:
             "the file starts like \(name) data, which hig-audit does not read: its lines are read as "
                 + "malformed (decompress it, or recompress it with zstd)"

@@ -19,10 +19,11 @@ import Testing
         }
     }
 
-    @Test func theMessageSaysWhenTheTimeFallsAndWhatTsCounts() {
+    @Test func theMessageSaysWhenTheTimeFallsAndWhatItWouldBeInSeconds() {
         let message = SuspectTimestamp.message(1_795_208_645)
         #expect(message.contains("1970-01-21T18:40:08.645Z"))
-        #expect(message.contains("1795208645 ms"))
-        #expect(message.contains("looks like seconds"))
+        #expect(message.contains("1795208645 ms since the epoch"))
+        // What the value means as seconds, so that the reader can tell at a glance.
+        #expect(message.contains("as seconds it would be 2026-11-20T21:04:05.000Z"))
     }
 }

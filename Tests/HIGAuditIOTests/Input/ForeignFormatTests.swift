@@ -20,7 +20,7 @@ import Testing
         #expect(Self.sniff([0x7B, 0x00, 0x22, 0x00]) == .utf16LittleEndian)
         #expect(Self.sniff([0xFE, 0xFF, 0x00, 0x7B]) == .utf16BigEndian)
         // UTF-16 without a byte order mark, starting with `{` or whitespace.
-        for start: UInt8 in [0x7B, 0x20, 0x09, 0x0A, 0x0D] {
+        for start: UInt8 in [0x7B, 0x5B, 0x20, 0x09, 0x0A, 0x0D] {
             #expect(Self.sniff([start, 0x00, 0x7B, 0x00]) == .utf16LittleEndian)
             #expect(Self.sniff([0x00, start, 0x00, 0x7B]) == .utf16BigEndian)
         }
