@@ -786,7 +786,11 @@ private struct LineReader {
     private func setText(_ field: EventField, _ value: FieldValue, _ slot: EventTexts.Slot, in texts: inout EventTexts) throws(MalformedLine) {
         let length = Int(value.end) &- Int(value.start)
         if value.flag || length > CompactText.inlineCapacity {
-            try setLongText(field, value, slot, in: &texts)
+            if !value.flag, length == PackedUUID.textLength, let uuid = PackedUUID.pack(base + Int(value.start)) {
+                texts.setPacked(slot, low: uuid.low, high: uuid.high, count: uuid.count)
+            } else {
+                try setLongText(field, value, slot, in: &texts)
+            }
         } else {
             texts.setInline(slot, bytes: base + Int(value.start), count: length, readable: count &- Int(value.start))
         }
@@ -796,11 +800,16 @@ private struct LineReader {
     @inline(never)
     private func setLongText(_ field: EventField, _ value: FieldValue, _ slot: EventTexts.Slot, in texts: inout EventTexts) throws(MalformedLine) {
         let text = try keptString(field, value)
-        // Escaped values may be short once unescaped, and are then inline as any short text.
-        if text.utf8.count > CompactText.inlineCapacity {
+        // Escaped values may be short once unescaped, or a UUID, and are then inline as any such text.
+        if text.utf8.count > CompactText.inlineCapacity, text.utf8.count != PackedUUID.textLength {
             texts.setLong(slot, text, reuse: longTexts)
         } else {
-            texts[slot] = CompactText(text)
+            let compact = CompactText(text)
+            if compact.inlineParts == nil {
+                texts.setLong(slot, text, reuse: longTexts)
+            } else {
+                texts[slot] = compact
+            }
         }
     }
 

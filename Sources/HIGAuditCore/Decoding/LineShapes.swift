@@ -1170,8 +1170,8 @@ struct LineShapes {
     }
 
     /// Keeps the common texts that every line of the shape will have as this one has them: constant,
-    /// and absent, `null` or a plain string of up to 16 bytes, read as the decoder reads them
-    /// (`EventTexts.setInline`). The others the decoder reads from each line; returns them.
+    /// and absent, `null`, a plain string of up to 16 bytes or a canonical UUID, read as the decoder
+    /// reads them (`EventTexts.setInline`, `PackedUUID`). The others the decoder reads from each line; returns them.
     private static func storeSharedTexts(
         _ target: UnsafeMutableRawPointer, _ base: UnsafePointer<UInt8>, count: Int,
         fields: UnsafePointer<FieldValue>, variableFields: FieldMask
@@ -1185,6 +1185,9 @@ struct LineShapes {
                 lineFields |= field.bit
             } else if value.kind == .string && !value.flag && length <= CompactText.inlineCapacity {
                 shared.setInline(slot, bytes: base + Int(value.start), count: length, readable: count &- Int(value.start))
+            } else if value.kind == .string && !value.flag && length == PackedUUID.textLength,
+                      let uuid = PackedUUID.pack(base + Int(value.start)) {
+                shared.setWords(slot, low: uuid.low, high: uuid.high, length: UInt64(uuid.count) &+ 1)
             } else if value.kind != .absent && value.kind != .null {
                 lineFields |= field.bit
             }

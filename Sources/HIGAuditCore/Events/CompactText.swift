@@ -1,5 +1,6 @@
 /// A text field of an event (`session`, `device`, `app`, `app_version`, `os_version`, `screen`, `id`),
-/// held inline when it is at most 16 bytes of UTF-8, as those fields nearly always are.
+/// held inline when it is at most 16 bytes of UTF-8, as those fields nearly always are, or a canonical
+/// UUID (`PackedUUID`), as session ids often are.
 ///
 /// A `String` per field would cost every decoded event a `String` to build or a retain of a remembered
 /// one, and a release per field when the event is done with; an inline value is two words the decoder
@@ -12,7 +13,8 @@
 /// long to be inline. Duplicate ids were always told apart by their bytes.
 struct CompactText: Sendable {
     private enum Storage: Sendable {
-        /// Bytes 0–7 and 8–15, little-endian, zero beyond `count`.
+        /// Bytes 0–7 and 8–15, little-endian, zero beyond `count`; or, with a count of
+        /// `PackedUUID.lowercase` or `.uppercase`, a UUID's 128 bits.
         case inline(UInt64, UInt64, count: UInt8)
         case text(String)
     }
@@ -23,6 +25,13 @@ struct CompactText: Sendable {
 
     init(_ text: String) {
         guard text.utf8.count <= Self.inlineCapacity else {
+            if text.utf8.count == PackedUUID.textLength {
+                var text = text
+                if let packed = text.withUTF8({ PackedUUID.pack($0.baseAddress!) }) {
+                    storage = .inline(packed.low, packed.high, count: packed.count)
+                    return
+                }
+            }
             storage = .text(text)
             return
         }
@@ -66,7 +75,8 @@ struct CompactText: Sendable {
         storage = .inline(low, high, count: count)
     }
 
-    /// The words and count of an inline text; nil for a text of more than 16 bytes (see `longText`).
+    /// The words and count of an inline text (a `PackedUUID` count for a packed UUID); nil for another
+    /// text of more than 16 bytes (see `longText`).
     @inline(__always)
     var inlineParts: (low: UInt64, high: UInt64, count: UInt8)? {
         if case .inline(let low, let high, let count) = storage { return (low, high, count) }
@@ -81,6 +91,8 @@ struct CompactText: Sendable {
 
     var string: String {
         switch storage {
+        case .inline(let low, let high, let count) where PackedUUID.isPacked(count: count):
+            PackedUUID.string(low: low, high: high, count: count)
         case .inline(let low, let high, let count):
             withUnsafeBytes(of: (low.littleEndian, high.littleEndian)) { raw in
                 String(decoding: raw.prefix(Int(count)), as: UTF8.self)
@@ -106,6 +118,7 @@ extension CompactText {
     /// `fingerprint` of the inline text with these words.
     @inline(__always)
     static func inlineFingerprint(low: UInt64, high: UInt64, count: UInt8) -> UInt64 {
+        if PackedUUID.isPacked(count: count) { return PackedUUID.fingerprint(low: low, high: high, count: count) }
         var hash = EventIdentity.offsetBasis
         var word = low
         var i = 0
@@ -157,7 +170,7 @@ extension CompactText: Hashable {
         case let (.text(aText), .text(bText)):
             return sameBytes(aText, bText)
         default:
-            // An inline text has at most 16 bytes and a `.text` one more.
+            // An inline text has at most 16 bytes or is a canonical UUID, and a `.text` one is neither.
             return false
         }
     }

@@ -1,5 +1,6 @@
 /// The seven text fields of an event (`session`, `device`, `app`, `app_version`, `os_version`,
-/// `screen`, `id`) as plain words, with the rare text of more than 16 bytes kept aside.
+/// `screen`, `id`) as plain words (a canonical UUID as its 128 bits, `PackedUUID`), with the rare other
+/// text of more than 16 bytes kept aside.
 ///
 /// Held as seven `CompactText?`, an event would cost a switch over each of them whenever it is copied
 /// or destroyed, and 168 bytes that the engine's reorder buffer copies. Here they take 128 bytes, and
@@ -68,6 +69,13 @@ struct EventTexts: Sendable {
         inline.setInline(slot, bytes: start, count: count, readable: readable)
     }
 
+    /// Sets an absent slot to a UUID that `PackedUUID.pack` packed.
+    @inline(__always)
+    mutating func setPacked(_ slot: Slot, low: UInt64, high: UInt64, count: UInt8) {
+        assert(!has(slot), "setPacked on a slot already set")
+        inline.setWords(slot, low: low, high: high, length: UInt64(count) &+ 1)
+    }
+
     /// Whether both have their long texts in the same object, shared as the decoder shares it between
     /// events with the same long texts (`setLong`); for tests.
     func sharesLongTexts(with other: EventTexts) -> Bool {
@@ -100,12 +108,12 @@ struct EventTexts: Sendable {
             low: stored.low, high: stored.high, count: UInt8(truncatingIfNeeded: length &- 1))
     }
 
-    /// The slot's text as `CompactText`'s inline words and byte count; nil when it has none or it is
-    /// long. The bytes after `count` are zero.
+    /// The slot's text as `CompactText`'s inline words and byte count; nil when it has none, it is
+    /// long or it is a packed UUID. The bytes after `count` are zero.
     @inline(__always)
     func inlineWords(_ slot: Slot) -> (low: UInt64, high: UInt64, count: Int)? {
         let length = length(slot)
-        if length == Self.absent || length == Self.long { return nil }
+        if length == Self.absent || length > UInt64(CompactText.inlineCapacity) &+ 1 { return nil }
         let stored = inline.words[slot]
         return (stored.low, stored.high, Int(truncatingIfNeeded: length &- 1))
     }
@@ -219,8 +227,9 @@ struct InlineTexts: Equatable, Sendable {
     }
 
     fileprivate var words = PerSlot(Words())
-    /// Byte `slot.rawValue` is the slot's length in bytes + 1 when inline (1–17), else `EventTexts.long`
-    /// or `EventTexts.absent` (0, so that no texts is all zeros and setting a slot that has none is an `or`).
+    /// Byte `slot.rawValue` is the slot's length in bytes + 1 when inline (1–17), a `PackedUUID` count
+    /// + 1 for a packed UUID, else `EventTexts.long` or `EventTexts.absent` (0, so that no texts is all
+    /// zeros and setting a slot that has none is an `or`).
     fileprivate var lengths: UInt64 = 0
 
     init() {}
@@ -232,6 +241,13 @@ struct InlineTexts: Equatable, Sendable {
         let parts = CompactText.inlineWords(start, count: count, readable: readable)
         lengths |= UInt64(count &+ 1) &<< UInt64(slot.rawValue &* 8)
         words[slot] = Words(low: parts.low, high: parts.high)
+    }
+
+    /// Sets an absent slot to these words and length byte.
+    @inline(__always)
+    mutating func setWords(_ slot: EventTexts.Slot, low: UInt64, high: UInt64, length: UInt64) {
+        lengths |= length &<< UInt64(slot.rawValue &* 8)
+        words[slot] = Words(low: low, high: high)
     }
 }
 
@@ -308,8 +324,9 @@ private final class LongTexts: Sendable {
 }
 
 /// What lets events with the same long texts share one `LongTexts` (see `EventTexts.setLong`): the long
-/// texts of the line being decoded, and the object made for the last line that had any. Logs with UUID
-/// session ids have a long text on every line, and an object for each would be an allocation a line.
+/// texts of the line being decoded, and the object made for the last line that had any. Logs with long
+/// session ids (other than canonical UUIDs, which are packed inline: `PackedUUID`) have a long text on
+/// every line, and an object for each would be an allocation a line.
 ///
 /// Owned by one decoder behind a pointer (a reference in the decoder's line reader was retained and
 /// released on every line), and used only while it decodes a line.

@@ -20,6 +20,12 @@ import Testing
         ##"{"ts":"2026-11-20 18:00:0#.5+00:00","session":"s5","type":"touch","phase":"ended","id":"e#"}"##,
         ##"{"ts":1795197600#.0,"session":"s5","type":"touch","phase":"began","id":"e#"}"##,
         ##"{"ts":1.79519760#e12,"session":"s6","type":"touch","phase":"moved","id":"e#"}"##,
+        // UUID session and event ids, in both cases, mixed, escaped, and of a changing length.
+        ##"{"ts":#,"session":"3f2b8c1e-5d4a-4b7e-9c1f-6a0d2e4b8c1f","type":"touch","phase":"moved","id":"9C1F6A0D-2E4B-4B7E-8C1F-00000000000#"}"##,
+        ##"{"ts":#,"session":"3F2B8C1E-5D4A-4B7E-9C1F-6A0D2E4B8C1F","type":"haptic","kind":"selection","device":"d-0000000#"}"##,
+        ##"{"ts":#,"session":"3f2b8c1e-5d4a-4b7e-9c1f-6a0d2e4b8C1F","type":"touch","phase":"began"}"##,
+        ##"{"ts":#,"session":"3f2b8c1e-5d4a-4b7e-9c1f-6a0d2e4b8c1f","type":"nav.pop","to":"s#"}"##,
+        ##"{"ts":#,"session":"00000000-0000-4000-8000-00000000000#","type":"touch","phase":"ended","screen":"12345678-1234-1234-1234-12345678901#"}"##,
     ]
 
     /// Bytes that make near-misses: JSON's structure, escapes, number parts, whitespace.
