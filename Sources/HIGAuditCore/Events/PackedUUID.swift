@@ -102,12 +102,29 @@ enum PackedUUID {
     }
 
     /// `EventIdentity.fingerprint` of the text, as it was before packing, so that an id keeps its
-    /// fingerprint in checkpoints written either way.
+    /// fingerprint in checkpoints written either way. Hashed digit by digit from the words, without
+    /// writing the text out: duplicate detection asks it for every event whose id is a UUID.
     static func fingerprint(low: UInt64, high: UInt64, count: UInt8) -> UInt64 {
-        withText(low: low, high: high, count: count) { text in
-            var hash = EventIdentity.offsetBasis
-            for byte in text { hash = (hash ^ UInt64(byte)) &* EventIdentity.prime }
-            return hash
+        // A nibble of 10 or more becomes a letter: `letters` + nibble.
+        let letters: UInt64 = (count == uppercase ? UInt64(UInt8(ascii: "A")) : UInt64(UInt8(ascii: "a"))) &- 10
+        var hash = EventIdentity.offsetBasis
+        @inline(__always) func add(_ byte: UInt64) { hash = (hash ^ byte) &* EventIdentity.prime }
+        @inline(__always) func digits(_ word: UInt64, from first: Int, count: Int) {
+            for index in first..<(first &+ count) {
+                let nibble = (word &>> UInt64(60 &- 4 &* index)) & 0xF
+                add(nibble < 10 ? UInt64(UInt8(ascii: "0")) &+ nibble : letters &+ nibble)
+            }
         }
+        let dash = UInt64(UInt8(ascii: "-"))
+        digits(low, from: 0, count: 8)
+        add(dash)
+        digits(low, from: 8, count: 4)
+        add(dash)
+        digits(low, from: 12, count: 4)
+        add(dash)
+        digits(high, from: 0, count: 4)
+        add(dash)
+        digits(high, from: 4, count: 12)
+        return hash
     }
 }

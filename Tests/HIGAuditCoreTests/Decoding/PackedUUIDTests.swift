@@ -123,4 +123,24 @@ import Testing
             }
         }
     }
+
+    /// Retried uploads repeat events: a UUID event id seen again in its session is a duplicate, read from
+    /// a line or made from a `String`; the same UUID in the other letter case is another id.
+    @Test func aRepeatedUUIDIdIsADuplicate() {
+        let engine = SessionEngine(onReport: { _ in })
+        let session = "3F2B8C1E-5D4A-4B7E-9C1F-6A0D2E4B8C1F"
+        let id = "9c1f6a0d-2e4b-4b7e-8c1f-3f2b8c1e5d4a"
+        var decoder = EventDecoder()
+        func decoded(_ ts: Int, _ id: String) -> Event {
+            guard case .event(let event) = decoder.decode(
+                #"{"ts":"# + String(ts) + #","session":""# + session + #"","type":"touch","phase":"began","id":""# + id + #""}"#)
+            else { preconditionFailure("the line did not decode") }
+            return event
+        }
+        #expect(engine.ingest(decoded(1, id)) == .accepted)
+        #expect(engine.ingest(decoded(2, id)) == .duplicate)
+        #expect(engine.ingest(Event(ts: 3, session: session, payload: .touch(Touch(phase: .ended)), id: id)) == .duplicate)
+        #expect(engine.ingest(decoded(4, id.uppercased())) == .accepted)
+        #expect(engine.statistics.duplicateEvents == 2)
+    }
 }
