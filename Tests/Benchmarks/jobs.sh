@@ -25,11 +25,7 @@ runs="${RUNS:-5}"
 work="$here/work/jobs"
 mkdir -p "$work"
 
-if [ -z "${HIG:-}" ]; then
-    echo "== building (release, Swift runtime linked in: the README's install build)" >&2
-    swift build -c release --static-swift-stdlib --package-path "$root" --product hig-audit >&2
-    HIG="$root/.build/release/hig-audit"
-fi
+source "$here/release_binary.sh"
 
 encodings=(uniform)
 if "$HIG" sample --help | grep -q -- '--encoders'; then encodings+=(mixed); fi

@@ -17,10 +17,7 @@ work="$here/work/history"
 jobs_work="$here/work/jobs"
 mkdir -p "$work"
 
-if [ -z "${HIG:-}" ]; then
-    swift build -c release --static-swift-stdlib --package-path "$root" --product hig-audit >&2
-    HIG="$(swift build -c release --static-swift-stdlib --package-path "$root" --show-bin-path)/hig-audit"
-fi
+source "$here/release_binary.sh"
 
 store="$work/store-$violations-$nights.sqlite"
 "$here/filled_store.sh" "$HIG" "$store" "$nights" "$violations"

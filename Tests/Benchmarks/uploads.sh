@@ -19,11 +19,7 @@ source_file="$here/work/jobs/uniform-one-file/all.ndjson.zst"
 work="$here/work/uploads-$files-$lines_per_file"
 [ -f "$source_file" ] || { echo "no $source_file: run Tests/Benchmarks/jobs.sh once first" >&2; exit 2; }
 
-if [ -z "${HIG:-}" ]; then
-    echo "== building (release, Swift runtime linked in: the README's install build)" >&2
-    swift build -c release --static-swift-stdlib --package-path "$root" --product hig-audit >&2
-    HIG="$root/.build/release/hig-audit"
-fi
+source "$here/release_binary.sh"
 
 if [ ! -f "$work/list.txt" ]; then
     echo "== writing $files files of $lines_per_file lines" >&2

@@ -17,11 +17,7 @@ hex="$here/work/jobs/uniform-six-files"
 uuid="$here/work/uuid-six-files"
 [ -d "$hex" ] || { echo "no $hex: run Tests/Benchmarks/jobs.sh once first" >&2; exit 2; }
 
-if [ -z "${HIG:-}" ]; then
-    echo "== building (release, Swift runtime linked in: the README's install build)" >&2
-    swift build -c release --static-swift-stdlib --package-path "$root" --product hig-audit >&2
-    HIG="$root/.build/release/hig-audit"
-fi
+source "$here/release_binary.sh"
 
 if [ ! -d "$uuid" ]; then
     echo "== rewriting the session ids of $hex as UUIDs" >&2
