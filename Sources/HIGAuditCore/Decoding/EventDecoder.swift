@@ -800,8 +800,9 @@ private struct LineReader {
     @inline(never)
     private func setLongText(_ field: EventField, _ value: FieldValue, _ slot: EventTexts.Slot, in texts: inout EventTexts) throws(MalformedLine) {
         let text = try keptString(field, value)
-        // Escaped values may be short once unescaped, or a UUID, and are then inline as any such text.
-        if text.utf8.count > CompactText.inlineCapacity, text.utf8.count != PackedUUID.textLength {
+        // Escaped values may be short once unescaped, or a UUID, and are then inline as any such text;
+        // an unescaped one of a UUID's length was tried by `setText` already.
+        if text.utf8.count > CompactText.inlineCapacity, text.utf8.count != PackedUUID.textLength || !value.flag {
             texts.setLong(slot, text, reuse: longTexts)
         } else {
             let compact = CompactText(text)

@@ -69,9 +69,11 @@ struct CompactText: Sendable {
         return (low, high)
     }
 
-    /// The inline text of `count` ≤ 16 bytes whose bytes are `low` and `high` (as `inline` makes them).
+    /// The inline text of `count` ≤ 16 bytes whose bytes are `low` and `high` (as `inline` makes them),
+    /// or the UUID packed with a `PackedUUID` count.
     @inline(__always)
     init(low: UInt64, high: UInt64, count: UInt8) {
+        assert(count <= Self.inlineCapacity || count == PackedUUID.lowercase || count == PackedUUID.uppercase)
         storage = .inline(low, high, count: count)
     }
 
@@ -197,4 +199,9 @@ extension CompactText: Codable {
         var container = encoder.singleValueContainer()
         try container.encode(string)
     }
+}
+
+/// The text, not the words, in failed expectations and debuggers.
+extension CompactText: CustomStringConvertible {
+    var description: String { string.debugDescription }
 }

@@ -19,7 +19,7 @@ enum PackedUUID {
     static let uppercase: UInt8 = 0xF1
 
     @inline(__always)
-    static func isPacked(count: UInt8) -> Bool { count > UInt8(CompactText.inlineCapacity) }
+    static func isPacked(count: UInt8) -> Bool { count == lowercase || count == uppercase }
 
     /// Whether the `index`th byte of the text is a dash (after 8, 12, 16 and 20 digits).
     @inline(__always)

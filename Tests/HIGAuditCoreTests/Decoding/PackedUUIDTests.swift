@@ -143,4 +143,23 @@ import Testing
         #expect(engine.ingest(decoded(4, id.uppercased())) == .accepted)
         #expect(engine.statistics.duplicateEvents == 2)
     }
+
+    /// A nightly run checkpoints the open sessions with their ids' fingerprints; the next run, restored
+    /// from the checkpoint's JSON, still knows a UUID id it saw, as one read from a line.
+    @Test func aCheckpointedUUIDIdIsStillADuplicateAfterRestore() throws {
+        let session = "3f2b8c1e-5d4a-4b7e-9c1f-6a0d2e4b8c1f"
+        let id = "9C1F6A0D-2E4B-4B7E-8C1F-3F2B8C1E5D4A"
+        let configuration = AuditConfiguration()
+        let first = SessionEngine(configuration: configuration, onReport: { _ in })
+        #expect(first.ingest(Event(ts: 1_000, session: session, payload: .touch(Touch(phase: .began)), id: id)) == .accepted)
+        let data = try JSONEncoder().encode(first.checkpoint())
+        let checkpoint = try JSONDecoder().decode(EngineCheckpoint.self, from: data)
+        let second = SessionEngine(configuration: configuration, checkpoint: checkpoint, onReport: { _ in })
+        var decoder = EventDecoder()
+        guard case .event(let retried) = decoder.decode(
+            #"{"ts":1000,"session":""# + session + #"","type":"touch","phase":"began","id":""# + id + #""}"#)
+        else { preconditionFailure("the line did not decode") }
+        #expect(second.ingest(retried) == .duplicate)
+        #expect(second.ingest(Event(ts: 1_001, session: session, payload: .touch(Touch(phase: .ended)), id: id.lowercased())) == .accepted)
+    }
 }
