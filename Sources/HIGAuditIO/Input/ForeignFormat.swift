@@ -80,7 +80,8 @@ enum ForeignFormat: Equatable {
         byte == 0x7B || byte == 0x5B || byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
-    /// What the run says of a file it reads as plain text that starts like this.
+    /// What the run says of a file that starts like this (its first bytes read as plain text, or its
+    /// first line, plain or decompressed).
     var plainTextWarning: String {
         switch self {
         case .appleDouble:

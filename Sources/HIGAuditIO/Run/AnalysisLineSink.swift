@@ -18,8 +18,7 @@ public struct AnalysisLineSink<Target: EventTarget>: LineSink {
     var bytesBefore: Int64 = 0
     private var bytesInFile: Int64 = 0
     private var linesSinceProgress = 0
-    /// Whether this file's events have been checked for seconds in `ts` (`SuspectTimestamp`) and
-    /// found some: the warning is said once a file.
+    /// Whether the `suspect timestamp` warning (`SuspectTimestamp`) was said for this file: once a file.
     private var saidSuspectTimestamp = false
     /// Blank lines read before the first other line from line 1, while that line is still to come: its
     /// layout is looked at (`ForeignFormat.sniffFirstLine`). Nil once it has come or cannot (a read
@@ -50,7 +49,7 @@ public struct AnalysisLineSink<Target: EventTarget>: LineSink {
     }
 
     /// Says, before its malformed line, that the file's first line shows JSON laid out another way
-    /// than one object a line. Lines a learned shape took are events, and come here only as `line`s.
+    /// than one object a line. Only `line` looks: a line a learned shape takes is an event.
     private mutating func noteFirstLine(
         _ bytes: UnsafeRawBufferPointer, number: Int64, blanksBefore: Int64, _ verdict: LineVerdict
     ) {
