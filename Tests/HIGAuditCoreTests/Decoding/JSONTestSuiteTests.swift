@@ -2,13 +2,12 @@ import Foundation
 import Testing
 @testable import HIGAuditCore
 
-/// nst/JSONTestSuite (see `../shared/conformance/README.md`): strict RFC 8259 validation, also inside
-/// fields the decoder otherwise skips.
+/// nst/JSONTestSuite (`Tests/Conformance/json-test-suite`, see `Tests/Conformance/README.md`): strict
+/// RFC 8259 validation, also inside fields the decoder otherwise skips.
 @Suite struct JSONTestSuiteTests {
     static let suiteFolder = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("shared/conformance/json-test-suite")
+        .appendingPathComponent("Conformance/json-test-suite")
 
     static func documents(in folder: String) -> [String] {
         let path = suiteFolder.appendingPathComponent(folder).path

@@ -42,8 +42,6 @@ enum InputFixtures {
         .deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    static var sharedFolder: URL { packageRoot.deletingLastPathComponent().appendingPathComponent("shared") }
-
     /// A fresh directory for one test.
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory

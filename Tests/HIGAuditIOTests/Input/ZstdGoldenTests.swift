@@ -3,13 +3,13 @@ import HIGAuditCore
 import Testing
 @testable import HIGAuditIO
 
-/// facebook/zstd's golden vectors (`../shared/conformance/zstd-golden/`), read through `InputReader`.
+/// facebook/zstd's golden vectors (`Tests/Conformance/zstd-golden/`), read through `InputReader`.
 ///
 /// Expectations follow `ZSTD_versionNumber()` (README of the conformance folder): libzstd before
 /// 1.5.6 wrongly fails `zeroSeq_2B.zst`; before 1.5.7 it may wrongly accept the error files (1.5.4
 /// accepts all three; 1.5.5 and 1.5.6 have only part of the fixes, so there only "no crash" is asserted).
 @Suite struct ZstdGoldenTests {
-    static let folder = InputFixtures.sharedFolder.appendingPathComponent("conformance/zstd-golden")
+    static let folder = InputFixtures.packageRoot.appendingPathComponent("Tests/Conformance/zstd-golden")
     static let version = ZstdLibrary.versionNumber
 
     struct Golden: Sendable, CustomStringConvertible {
