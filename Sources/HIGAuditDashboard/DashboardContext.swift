@@ -145,7 +145,7 @@ enum DashboardContext {
     static func catalogue(_ entry: CatalogueEntry) -> [String: Any] {
         [
             "rule": entry.rule, "name": entry.name, "severity": entry.severity, "summary": entry.summary,
-            "guideline": entry.guideline, "quote": entry.quote, "hasParameters": !entry.parameters.isEmpty,
+            "guideline": entry.guideline, "pageTitle": entry.pageTitle, "pageURL": entry.pageURL, "hasParameters": !entry.parameters.isEmpty,
             "parameters": entry.parameters.map { ["name": $0.name, "value": $0.value, "summary": $0.summary] },
         ]
     }

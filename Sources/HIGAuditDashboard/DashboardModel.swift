@@ -254,7 +254,9 @@ public struct CatalogueEntry: Sendable, Equatable {
     public var summary: String
     public var parameters: [(name: String, value: String, summary: String)]
     public var guideline: String
-    public var quote: String
+    /// The Apple Human Interface Guidelines page the rule cites: its title and address.
+    public var pageTitle: String
+    public var pageURL: String
 
     public init(_ description: RuleDescription) {
         rule = description.identifier
@@ -263,12 +265,13 @@ public struct CatalogueEntry: Sendable, Equatable {
         summary = description.summary
         parameters = description.parameters.map { ($0.name, String($0.defaultValue), $0.summary) }
         guideline = description.citation.guideline
-        quote = description.citation.quote
+        pageTitle = description.citation.page.title
+        pageURL = description.citation.page.url
     }
 
     public static func == (a: CatalogueEntry, b: CatalogueEntry) -> Bool {
         a.rule == b.rule && a.name == b.name && a.severity == b.severity && a.summary == b.summary
             && a.parameters.map(\.name) == b.parameters.map(\.name) && a.parameters.map(\.value) == b.parameters.map(\.value)
-            && a.guideline == b.guideline && a.quote == b.quote
+            && a.guideline == b.guideline && a.pageTitle == b.pageTitle && a.pageURL == b.pageURL
     }
 }

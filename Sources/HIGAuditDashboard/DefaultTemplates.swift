@@ -246,8 +246,7 @@ blockquote { margin: 0.3rem 0; padding-left: 0.8rem; border-left: 3px solid var(
 {{#catalogue}}
 <h3 id="catalogue-{{rule}}"><code>{{rule}}</code>: {{name}} <span class="severity-{{severity}}">({{severity}})</span></h3>
 <p>{{summary}}</p>
-<p><strong>Guideline:</strong> {{guideline}}</p>
-<blockquote>{{quote}}</blockquote>
+<p><strong>Guideline:</strong> {{guideline}} (Apple Human Interface Guidelines: <a href="{{pageURL}}">{{pageTitle}}</a>)</p>
 {{#hasParameters}}
 <table><thead><tr><th>parameter</th><th class="num">default</th><th>meaning</th></tr></thead><tbody>
 {{#parameters}}<tr><td><code>{{name}}</code></td><td class="num">{{value}}</td><td>{{summary}}</td></tr>

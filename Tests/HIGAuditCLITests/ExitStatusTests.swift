@@ -150,6 +150,21 @@ import Testing
         #expect(result.stdout == golden)
     }
 
+    /// Every format of the listing cites Apple's public guidelines, never the contract's seed texts,
+    /// whose file names and French, Chinese and Russian quotes users do not have (SPEC "Guideline sources").
+    @Test(arguments: ["table", "csv", "json", "markdown"])
+    func rulesCiteApplesGuidelinesPagesInEveryFormat(format: String) throws {
+        let listing = try HigAuditBinary.run(["rules", "--format", format])
+        #expect(listing.status == 0)
+        #expect(listing.stdout.contains("Playing haptics") && listing.stdout.contains("Apple Pencil and Scribble"))
+        if format != "table" {
+            #expect(listing.stdout.contains("https://developer.apple.com/design/human-interface-guidelines/tab-bars"))
+            #expect(listing.stdout.contains("Never use the Apple Pencil double-tap gesture to perform an action that changes content."))
+        }
+        #expect(!listing.stdout.contains(".txt") && !listing.stdout.contains("seed"))
+        #expect(listing.stdout.unicodeScalars.allSatisfy { $0.isASCII }, "English only")
+    }
+
     @Test func filtersSelectViolations() throws {
         let result = try HigAuditBinary.run(["analyze", GoldenOutputTests.fixture, "--table", "violations", "--format", "csv",
                                              "--rule", "modal-depth", "--app-version", "5.2.0"])

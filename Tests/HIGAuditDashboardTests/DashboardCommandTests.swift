@@ -13,11 +13,20 @@ struct DashboardCommandTests {
         let problems = try CommandNumbers.mismatches(page: html, store: sample.store)
         #expect(problems.isEmpty, "\(problems.prefix(20).joined(separator: "\n"))")
         #expect(html.contains(#"href="../tables/violations.csv""#))
-        // Every chart is a figure with a caption; the page asks nothing of the network.
+        // Every chart is a figure with a caption; the page asks nothing of the network: the only web
+        // addresses are links a reader may follow, each rule's page of Apple's guidelines.
         #expect(PageText.all("(<figure)", in: html).count == PageText.all("(<figcaption)", in: html).count)
         #expect(PageText.all("(<svg)", in: html).count >= 3)
         #expect(!html.contains("<script"))
-        #expect(!html.contains("http://") && !html.contains("https://"))
+        #expect(!html.contains("http://"))
+        let guidelinesLink = #"<a href="https://developer.apple.com/design/human-interface-guidelines/"#
+        #expect(PageText.all("(https://)", in: html).count == PageText.all("(\(guidelinesLink))", in: html).count)
+        for rule in ["haptic-overuse", "forced-tab-switch", "widget-placeholder"] {
+            let entry = try #require(PageText.all(#"(<h3 id="catalogue-\#(rule)">.*?</table>|<h3 id="catalogue-\#(rule)">.*?<h3)"#, in: html).first)
+            #expect(entry.contains(guidelinesLink), "\(rule)")
+        }
+        // The contract's background texts are not the reader's: no seed file names, no quotes from them.
+        #expect(!html.contains("_a5135006b5b70e41") && !html.contains("<blockquote"))
     }
 
     @Test func rerunReplacesThePageAndLeavesNoStagingDirectory() throws {

@@ -8,8 +8,8 @@ struct RulesCommand: ParsableCommand {
         commandName: "rules",
         abstract: "List the guideline rules with their citation, severity and parameters.",
         discussion: """
-            Every rule cites the guideline it enforces: a file of the guideline texts in the project's \
-            shared/seeds folder and a short quote from it. Parameters can be changed in a YAML config file \
+            Every rule cites the guideline it enforces: one sentence, and the page of Apple's Human Interface \
+            Guidelines that states it (its title here; its address in the other formats). Parameters can be changed in a YAML config file \
             passed with --config (keys rules.<id>.<parameter> and rules.<id>.enabled).
 
             Examples:
@@ -43,17 +43,17 @@ struct RulesCommand: ParsableCommand {
     }
 
     /// One row per rule, in id order. A terminal gets the columns that fit a screen; the other formats
-    /// also carry the summary and the quote.
+    /// also carry the summary and the page's address.
     static func listing(_ rules: [RuleDescription], compact: Bool) -> Table {
         let names = compact
-            ? ["rule", "severity", "parameters", "seed", "guideline"]
-            : ["rule", "severity", "name", "summary", "parameters", "seed", "quote", "guideline"]
+            ? ["rule", "severity", "parameters", "hig_page"]
+            : ["rule", "severity", "name", "summary", "parameters", "guideline", "hig_page", "hig_url"]
         let rows: [[TableCell]] = rules.sorted { $0.identifier < $1.identifier }.map { rule in
             let parameters = rule.parameters.map { "\($0.name)=\($0.defaultValue)" }.joined(separator: " ")
             let values: [String: String] = [
                 "rule": rule.identifier, "severity": rule.severity.rawValue, "name": rule.name,
-                "summary": rule.summary, "parameters": parameters, "seed": rule.citation.seedFile,
-                "quote": rule.citation.quote, "guideline": rule.citation.guideline,
+                "summary": rule.summary, "parameters": parameters,
+                "guideline": rule.citation.guideline, "hig_page": rule.citation.page.title, "hig_url": rule.citation.page.url,
             ]
             return names.map { TableCell.label(values[$0] ?? "") }
         }

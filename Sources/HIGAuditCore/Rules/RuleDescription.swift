@@ -39,19 +39,68 @@ public struct RuleDescription: Sendable {
     }
 }
 
-/// The guideline a rule enforces: a seed file of `shared/seeds/` and a short quote from it.
+/// The guideline a rule enforces, as people can follow it: the public page of Apple's Human Interface
+/// Guidelines that states it, and the guideline in one sentence of our own (SPEC "Guideline sources").
 public struct GuidelineCitation: Sendable, Equatable {
-    /// File name in `seeds/`, e.g. `001_a5135006b5b70e41.txt`.
-    public var seedFile: String
+    public var page: GuidelinePage
+    /// The guideline in one English sentence, in the project's own words.
+    public var guideline: String
+    /// The contract's background text the rule was drawn from. Never shown to users (they do not have
+    /// these texts); a test holds the quote to its file, so the rule's origin stays checkable.
+    public var origin: SeedOrigin
+
+    public init(page: GuidelinePage, guideline: String, origin: SeedOrigin) {
+        self.page = page
+        self.guideline = guideline
+        self.origin = origin
+    }
+}
+
+/// A page of Apple's Human Interface Guidelines that a rule cites.
+public enum GuidelinePage: String, Sendable, CaseIterable {
+    case applePencilAndScribble = "apple-pencil-and-scribble"
+    case launching
+    case loading
+    case modality
+    case playingHaptics = "playing-haptics"
+    case popovers
+    case privacy
+    case ratingsAndReviews = "ratings-and-reviews"
+    case tabBars = "tab-bars"
+    case widgets
+
+    /// The page's title as Apple's site shows it.
+    public var title: String {
+        switch self {
+        case .applePencilAndScribble: "Apple Pencil and Scribble"
+        case .launching: "Launching"
+        case .loading: "Loading"
+        case .modality: "Modality"
+        case .playingHaptics: "Playing haptics"
+        case .popovers: "Popovers"
+        case .privacy: "Privacy"
+        case .ratingsAndReviews: "Ratings and reviews"
+        case .tabBars: "Tab bars"
+        case .widgets: "Widgets"
+        }
+    }
+
+    public static let baseURL = "https://developer.apple.com/design/human-interface-guidelines/"
+
+    public var url: String { Self.baseURL + rawValue }
+}
+
+/// Where in the contract's background texts (SPEC "Guideline sources": seed files in French, Chinese
+/// and Russian, not part of the project) a rule's guideline was read.
+public struct SeedOrigin: Sendable, Equatable {
+    /// File name among the seeds, e.g. `001_a5135006b5b70e41.txt`.
+    public var file: String
     /// A short quote, in the seed's own language.
     public var quote: String
-    /// The guideline in one English sentence.
-    public var guideline: String
 
-    public init(seedFile: String, quote: String, guideline: String) {
-        self.seedFile = seedFile
+    public init(file: String, quote: String) {
+        self.file = file
         self.quote = quote
-        self.guideline = guideline
     }
 }
 

@@ -1,10 +1,10 @@
 import HIGAuditCore
 
 /// Writes a complete config file with every setting at its default, each explained in a comment, for a
-/// user to start from (`hig-audit config --default` or similar).
+/// user to start from (`hig-audit rules --defaults`).
 ///
-/// Every rule gets its name, default severity, summary and the guideline it enforces (seed file and
-/// quote), and every parameter its summary and minimum, so the file documents itself. Loading the
+/// Every rule gets its name, default severity, summary and the guideline it enforces (in a sentence, and
+/// the Apple Human Interface Guidelines page that states it), and every parameter its summary and minimum, so the file documents itself. Loading the
 /// output back gives the defaults exactly (tested).
 public enum DefaultConfigWriter {
     public static func render(rules: [RuleDescription]) -> String {
@@ -37,7 +37,7 @@ public enum DefaultConfigWriter {
             lines += comment("\(rule.name) (default severity: \(rule.severity.rawValue)).", indent: 2)
             lines += comment(rule.summary, indent: 2)
             lines += comment("Guideline: \(rule.citation.guideline)", indent: 2)
-            lines += comment("Source: \(rule.citation.seedFile): \"\(rule.citation.quote)\"", indent: 2)
+            lines += comment("Apple HIG, \(rule.citation.page.title): \(rule.citation.page.url)", indent: 2)
             lines.append("  \(key(rule.identifier)):")
             lines.append("    enabled: true")
             for parameter in rule.parameters {

@@ -3,12 +3,16 @@ import Testing
 @testable import HIGAuditCore
 
 @Suite struct RuleRegistryTests {
+    /// The contract's background texts, beside the repository (`../shared/seeds`) where the project's
+    /// developers and CI have them; a clone on its own does not.
     static var seedsFolder: URL {
         URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("shared/seeds")
     }
+
+    static var seedsArePresent: Bool { FileManager.default.fileExists(atPath: seedsFolder.path) }
 
     static var rulesFolder: URL {
         URL(fileURLWithPath: #filePath)
@@ -54,13 +58,39 @@ import Testing
         ])
     }
 
-    @Test(arguments: RuleRegistry.descriptions.map(\.identifier))
-    func citationQuotesItsSeedVerbatim(identifier: String) throws {
+    /// A rule's origin quotes its seed word for word, so where a rule came from stays checkable.
+    @Test(
+        .enabled(if: seedsArePresent, "needs the contract's seed texts in ../shared/seeds (the developers' and CI's checkout)"),
+        arguments: RuleRegistry.descriptions.map(\.identifier))
+    func originQuotesItsSeedVerbatim(identifier: String) throws {
         let description = try #require(RuleRegistry.description(of: identifier))
-        let url = Self.seedsFolder.appendingPathComponent(description.citation.seedFile)
+        let url = Self.seedsFolder.appendingPathComponent(description.citation.origin.file)
         let text = try String(contentsOf: url, encoding: .utf8)
-        #expect(text.contains(description.citation.quote))
-        #expect(!description.citation.guideline.isEmpty)
+        #expect(text.contains(description.citation.origin.quote))
+    }
+
+    /// What users see cites the public page of Apple's Human Interface Guidelines that states the
+    /// guideline (SPEC "Guideline sources"), with one English sentence of our own.
+    @Test(arguments: RuleRegistry.descriptions.map(\.identifier))
+    func citesAnAppleGuidelinesPageInEnglish(identifier: String) throws {
+        let citation = try #require(RuleRegistry.description(of: identifier)).citation
+        #expect(citation.page.url == "https://developer.apple.com/design/human-interface-guidelines/" + citation.page.rawValue)
+        #expect(!citation.page.title.isEmpty)
+        let sentence = citation.guideline
+        #expect(sentence.first?.isUppercase == true && sentence.hasSuffix("."), "\(sentence)")
+        #expect(sentence.filter { $0 == "." }.count == 1, "one sentence: \(sentence)")
+        #expect(sentence.unicodeScalars.allSatisfy { $0.isASCII }, "English, in plain ASCII: \(sentence)")
+        #expect(sentence != citation.origin.quote)
+    }
+
+    /// The pages SPEC "Guideline sources" lists are the ones cited, each by at least one rule.
+    @Test func everyListedPageIsCited() {
+        let cited = Set(RuleRegistry.descriptions.map(\.citation.page))
+        #expect(cited == Set(GuidelinePage.allCases))
+        #expect(GuidelinePage.allCases.map(\.rawValue).sorted() == [
+            "apple-pencil-and-scribble", "launching", "loading", "modality", "playing-haptics", "popovers", "privacy",
+            "ratings-and-reviews", "tab-bars", "widgets",
+        ])
     }
 
     @Test(arguments: RuleRegistry.descriptions.map(\.identifier))

@@ -6,7 +6,9 @@ enum TableFixtures {
     static func rule(_ id: String, _ severity: Severity = .warning, parameters: [RuleParameter] = []) -> RuleDescription {
         RuleDescription(
             identifier: id, name: id, summary: "Summary of \(id).", severity: severity,
-            citation: GuidelineCitation(seedFile: "001_a5135006b5b70e41.txt", quote: "Quote", guideline: "Guideline."),
+            citation: GuidelineCitation(
+                page: .playingHaptics, guideline: "Guideline.", origin: SeedOrigin(file: "001_a5135006b5b70e41.txt", quote: "Quote")
+            ),
             parameters: parameters, triggeringExamples: [], nonTriggeringExamples: []
         )
     }

@@ -7,7 +7,10 @@ enum ConfigFixtures {
     static func rule(_ id: String, _ parameters: [RuleParameter]) -> RuleDescription {
         RuleDescription(
             identifier: id, name: "Name of \(id)", summary: "Summary of \(id).", severity: .warning,
-            citation: GuidelineCitation(seedFile: "001_a5135006b5b70e41.txt", quote: "Avoid \"overusing\"\nhaptics.", guideline: "Be sparing."),
+            citation: GuidelineCitation(
+                page: .playingHaptics, guideline: "Avoid \"overusing\"\nhaptics.",
+                origin: SeedOrigin(file: "001_a5135006b5b70e41.txt", quote: "Évitez l’abus.")
+            ),
             parameters: parameters, triggeringExamples: [], nonTriggeringExamples: []
         )
     }
@@ -179,14 +182,18 @@ enum ConfigFixtures {
         let text = DefaultConfigWriter.render(rules: ConfigFixtures.rules)
         for rule in ConfigFixtures.rules {
             #expect(text.contains("  # \(rule.summary)"))
-            #expect(text.contains("\(rule.citation.seedFile): \"Avoid \"overusing\""))
+            #expect(text.contains("  # Guideline: Avoid \"overusing\""))
+            #expect(text.contains(
+                "  # Apple HIG, Playing haptics: https://developer.apple.com/design/human-interface-guidelines/playing-haptics\n"))
+            // The contract's background texts are not the user's: neither their file names nor their words.
+            #expect(!text.contains(rule.citation.origin.file) && !text.contains(rule.citation.origin.quote))
             for parameter in rule.parameters {
                 #expect(text.contains("# \(parameter.summary) Minimum \(parameter.minimum)."))
                 #expect(text.contains("    \(parameter.name): \(parameter.defaultValue)\n"))
             }
         }
-        // The multi-line quote stays inside comments.
-        #expect(text.contains("\n  # haptics.\""))
+        // A multi-line guideline stays inside comments.
+        #expect(text.contains("\n  # haptics.\n"))
     }
 
     @Test func defaultConfigWithoutRulesLoads() throws {

@@ -12,9 +12,12 @@ public struct HapticDuringCaptureRule: SessionRule {
         summary: "A haptic played while a camera or microphone capture is running.",
         severity: .warning,
         citation: GuidelineCitation(
-            seedFile: "001_a5135006b5b70e41.txt",
-            quote: "Assurez-vous que l’haptique ne perturbe pas les expériences utilisateur impliquant la caméra, le gyroscope ou le microphone.",
-            guideline: "Make sure haptics don't disturb experiences that involve the camera, gyroscope or microphone."
+            page: .playingHaptics,
+            guideline: "Make sure haptics don't disturb experiences that involve the camera, gyroscope or microphone.",
+            origin: SeedOrigin(
+                file: "001_a5135006b5b70e41.txt",
+                quote: "Assurez-vous que l’haptique ne perturbe pas les expériences utilisateur impliquant la caméra, le gyroscope ou le microphone."
+            )
         ),
         parameters: [],
         triggeringExamples: [

@@ -20,9 +20,12 @@ public struct HapticMismatchRule: SessionRule {
         summary: "A success haptic next to a failure, or a warning/error haptic next to a success.",
         severity: .warning,
         citation: GuidelineCitation(
-            seedFile: "001_a5135006b5b70e41.txt",
-            quote: "Les gens reconnaissent les haptiques définies par le système, il est donc important de les utiliser conformément à leurs significations documentées.",
-            guideline: "Use system haptics according to their documented meaning; the same pattern for success and failure confuses people."
+            page: .playingHaptics,
+            guideline: "Use system haptics according to their documented meaning; the same pattern for success and failure confuses people.",
+            origin: SeedOrigin(
+                file: "001_a5135006b5b70e41.txt",
+                quote: "Les gens reconnaissent les haptiques définies par le système, il est donc important de les utiliser conformément à leurs significations documentées."
+            )
         ),
         parameters: [windowMs],
         triggeringExamples: [

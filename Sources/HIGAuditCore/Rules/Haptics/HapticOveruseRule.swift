@@ -28,9 +28,12 @@ public struct HapticOveruseRule: SessionRule {
         summary: "Bursts of many haptics in a short window, or a single haptic that plays too long.",
         severity: .warning,
         citation: GuidelineCitation(
-            seedFile: "001_a5135006b5b70e41.txt",
-            quote: "En général, évitez de concevoir une expérience qui produit un retour haptique prolongé ou répétitif.",
-            guideline: "Avoid prolonged or repetitive haptics; playing haptics for many trivial interactions overwhelms people."
+            page: .playingHaptics,
+            guideline: "Avoid prolonged or repetitive haptics; playing haptics for many trivial interactions overwhelms people.",
+            origin: SeedOrigin(
+                file: "001_a5135006b5b70e41.txt",
+                quote: "En général, évitez de concevoir une expérience qui produit un retour haptique prolongé ou répétitif."
+            )
         ),
         parameters: [burstCount, burstWindowMs, maxDurationMs],
         triggeringExamples: [

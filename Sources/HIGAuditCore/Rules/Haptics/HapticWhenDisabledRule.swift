@@ -12,9 +12,12 @@ public struct HapticWhenDisabledRule: SessionRule {
         summary: "An impact or custom haptic in a session whose haptics setting is off.",
         severity: .error,
         citation: GuidelineCitation(
-            seedFile: "001_a5135006b5b70e41.txt",
-            quote: "Rendre l’haptique facultative. Laissez les gens désactiver ou mettre en sourdine l’haptique s’ils le souhaitent",
-            guideline: "Make haptics optional, and honour the setting that turns them off."
+            page: .playingHaptics,
+            guideline: "Make haptics optional, and honour the setting that turns them off.",
+            origin: SeedOrigin(
+                file: "001_a5135006b5b70e41.txt",
+                quote: "Rendre l’haptique facultative. Laissez les gens désactiver ou mettre en sourdine l’haptique s’ils le souhaitent"
+            )
         ),
         parameters: [],
         triggeringExamples: [

@@ -19,9 +19,12 @@ public struct EarlyRatingPromptRule: SessionRule {
         summary: "A rating prompt in the first minute of a session, or a second one in the same session.",
         severity: .warning,
         citation: GuidelineCitation(
-            seedFile: "002_6bec7e881585a269.txt",
-            quote: "不要过快或过频繁地要求用户评价应用程序。",
-            guideline: "Don't ask people to rate the app too early or too often."
+            page: .ratingsAndReviews,
+            guideline: "Don't ask people to rate the app too early or too often.",
+            origin: SeedOrigin(
+                file: "002_6bec7e881585a269.txt",
+                quote: "不要过快或过频繁地要求用户评价应用程序。"
+            )
         ),
         parameters: [minSessionMs],
         triggeringExamples: [

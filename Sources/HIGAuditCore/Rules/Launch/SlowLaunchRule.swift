@@ -20,9 +20,12 @@ public struct SlowLaunchRule: SessionRule {
         summary: "The first screen becomes usable long after the app was launched.",
         severity: .warning,
         citation: GuidelineCitation(
-            seedFile: "002_6bec7e881585a269.txt",
-            quote: "快速启动。避免显示启动屏幕、菜单和说明,那会需要更长时间才能访问内容并开始使用应用程序。",
-            guideline: "Launch quickly: the launch screen is replaced by the first screen almost at once."
+            page: .launching,
+            guideline: "Launch quickly: the launch screen is replaced by the first screen almost at once.",
+            origin: SeedOrigin(
+                file: "002_6bec7e881585a269.txt",
+                quote: "快速启动。避免显示启动屏幕、菜单和说明,那会需要更长时间才能访问内容并开始使用应用程序。"
+            )
         ),
         parameters: [maxMs],
         triggeringExamples: [

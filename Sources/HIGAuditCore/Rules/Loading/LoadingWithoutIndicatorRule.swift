@@ -18,9 +18,12 @@ public struct LoadingWithoutIndicatorRule: SessionRule {
         summary: "Content loading for longer than a moment without any activity indicator.",
         severity: .warning,
         citation: GuidelineCitation(
-            seedFile: "002_6bec7e881585a269.txt",
-            quote: "加载时确保其清晰可见。至少显示一个活动转轮表示活动正在进行",
-            guideline: "Make loading obvious: show at least an activity indicator while content loads."
+            page: .loading,
+            guideline: "Make loading obvious: show at least an activity indicator while content loads.",
+            origin: SeedOrigin(
+                file: "002_6bec7e881585a269.txt",
+                quote: "加载时确保其清晰可见。至少显示一个活动转轮表示活动正在进行"
+            )
         ),
         parameters: [maxMs],
         triggeringExamples: [

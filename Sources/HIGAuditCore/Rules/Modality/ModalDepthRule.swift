@@ -20,9 +20,12 @@ public struct ModalDepthRule: SessionRule {
         summary: "A modal presented on top of too many other (non-alert) modals.",
         severity: .warning,
         citation: GuidelineCitation(
-            seedFile: "002_6bec7e881585a269.txt",
-            quote: "特别注意创建涉及层次结构的模态任务,因为用户可能会迷失方向,而忘记了如何回溯其步骤。",
-            guideline: "Keep modal tasks simple; hierarchies inside modals make people lose their way."
+            page: .modality,
+            guideline: "Keep modal tasks simple; hierarchies inside modals make people lose their way.",
+            origin: SeedOrigin(
+                file: "002_6bec7e881585a269.txt",
+                quote: "特别注意创建涉及层次结构的模态任务,因为用户可能会迷失方向,而忘记了如何回溯其步骤。"
+            )
         ),
         parameters: [maxDepth],
         triggeringExamples: [

@@ -9,9 +9,12 @@ public struct ModalOverPopoverRule: SessionRule {
         summary: "A modal other than an alert presented while the topmost modal is a popover.",
         severity: .error,
         citation: GuidelineCitation(
-            seedFile: "002_6bec7e881585a269.txt",
-            quote: "不要在弹出窗口上显示模态视图。除了警报之外,任何应用都不要出现在弹出窗口上。",
-            guideline: "Nothing but an alert appears over a popover; dismiss the popover before presenting a modal view."
+            page: .popovers,
+            guideline: "Nothing but an alert appears over a popover; dismiss the popover before presenting a modal view.",
+            origin: SeedOrigin(
+                file: "002_6bec7e881585a269.txt",
+                quote: "不要在弹出窗口上显示模态视图。除了警报之外,任何应用都不要出现在弹出窗口上。"
+            )
         ),
         parameters: [],
         triggeringExamples: [

@@ -29,9 +29,12 @@ public struct ForcedTabSwitchRule: SessionRule {
         summary: "A tab change that no tab-bar touch just before it asked for, outside launch-time state restoration.",
         severity: .error,
         citation: GuidelineCitation(
-            seedFile: "000_65c60053ce5cc84b.txt",
-            quote: "L’application ne doit jamais forcer un changement d’onglet\u{00A0}; c’est l’utilisateur qui fait passer l’application d’un onglet à l’autre.",
-            guideline: "The app must never force a tab change: people move between tabs themselves."
+            page: .tabBars,
+            guideline: "The app must never force a tab change: people move between tabs themselves.",
+            origin: SeedOrigin(
+                file: "000_65c60053ce5cc84b.txt",
+                quote: "L’application ne doit jamais forcer un changement d’onglet\u{00A0}; c’est l’utilisateur qui fait passer l’application d’un onglet à l’autre."
+            )
         ),
         parameters: [userWindowMs, restoreGraceMs],
         triggeringExamples: [

@@ -22,9 +22,12 @@ public struct TabStateLostRule: SessionRule {
         summary: "Returning to a tab shows a different screen from the one the user left there.",
         severity: .warning,
         citation: GuidelineCitation(
-            seedFile: "000_65c60053ce5cc84b.txt",
-            quote: "Quand un utilisateur change d’onglet et revient au précédent, il doit retrouver la même vue.",
-            guideline: "When people switch tabs and come back, they find the view they left."
+            page: .tabBars,
+            guideline: "When people switch tabs and come back, they find the view they left.",
+            origin: SeedOrigin(
+                file: "000_65c60053ce5cc84b.txt",
+                quote: "Quand un utilisateur change d’onglet et revient au précédent, il doit retrouver la même vue."
+            )
         ),
         parameters: [],
         triggeringExamples: [

@@ -20,9 +20,12 @@ public struct DestructiveDoubleTapRule: SessionRule {
         summary: "Content changed right after an Apple Pencil double-tap, with no touch in between.",
         severity: .error,
         citation: GuidelineCitation(
-            seedFile: "004_4db11df21ef2440e.txt",
-            quote: "Никогда не используйте жест двойного касания для выполнения действия, которое изменяет контент.",
-            guideline: "Never use the Apple Pencil double-tap gesture to perform an action that changes content."
+            page: .applePencilAndScribble,
+            guideline: "Never use the Apple Pencil double-tap gesture to perform an action that changes content.",
+            origin: SeedOrigin(
+                file: "004_4db11df21ef2440e.txt",
+                quote: "Никогда не используйте жест двойного касания для выполнения действия, которое изменяет контент."
+            )
         ),
         parameters: [windowMs],
         triggeringExamples: [

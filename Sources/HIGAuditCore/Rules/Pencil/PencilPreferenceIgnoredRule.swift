@@ -14,9 +14,12 @@ public struct PencilPreferenceIgnoredRule: SessionRule {
         summary: "An Apple Pencil double-tap that ignored the system-wide setting or ran a custom action the user did not turn on.",
         severity: .warning,
         citation: GuidelineCitation(
-            seedFile: "004_4db11df21ef2440e.txt",
-            quote: "обеспечьте консистентный опыт, соблюдая общесистемные настройки пользователя для двойного касания",
-            guideline: "Respect the system-wide double-tap setting; offer custom behaviour only when people turn it on."
+            page: .applePencilAndScribble,
+            guideline: "Respect the system-wide double-tap setting; offer custom behaviour only when people turn it on.",
+            origin: SeedOrigin(
+                file: "004_4db11df21ef2440e.txt",
+                quote: "обеспечьте консистентный опыт, соблюдая общесистемные настройки пользователя для двойного касания"
+            )
         ),
         parameters: [],
         triggeringExamples: [

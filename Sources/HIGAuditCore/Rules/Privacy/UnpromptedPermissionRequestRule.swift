@@ -19,9 +19,12 @@ public struct UnpromptedPermissionRequestRule: SessionRule {
         summary: "A permission prompt that no action of the person led to, such as one at launch.",
         severity: .warning,
         citation: GuidelineCitation(
-            seedFile: "002_6bec7e881585a269.txt",
-            quote: "确保权限请求仅在用户使用时,明确需要个人数据的功能时才会发生。",
-            guideline: "Ask for personal data only when a feature that people are using clearly needs it."
+            page: .privacy,
+            guideline: "Ask for personal data only when a feature that people are using clearly needs it.",
+            origin: SeedOrigin(
+                file: "002_6bec7e881585a269.txt",
+                quote: "确保权限请求仅在用户使用时,明确需要个人数据的功能时才会发生。"
+            )
         ),
         parameters: [userWindowMs],
         triggeringExamples: [

@@ -17,9 +17,12 @@ public struct WidgetPlaceholderRule: SessionRule {
         summary: "A widget that appears with a placeholder, or takes long to show its content.",
         severity: .warning,
         citation: GuidelineCitation(
-            seedFile: "003_8ed0dd8d0940eb5d.txt",
-            quote: "l’utilisateur ne doit jamais avoir à attendre que le contenu soit chargé une fois qu’un widget est affiché.",
-            guideline: "People must never wait for a widget's content: it caches its content and shows it while fresh content loads."
+            page: .widgets,
+            guideline: "People must never wait for a widget's content: it caches its content and shows it while fresh content loads.",
+            origin: SeedOrigin(
+                file: "003_8ed0dd8d0940eb5d.txt",
+                quote: "l’utilisateur ne doit jamais avoir à attendre que le contenu soit chargé une fois qu’un widget est affiché."
+            )
         ),
         parameters: [maxLoadMs],
         triggeringExamples: [
