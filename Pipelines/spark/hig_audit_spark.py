@@ -30,6 +30,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 
@@ -49,9 +50,10 @@ def parse_arguments(argv):
                         help="ship the executable (and --config) to the nodes with the job (SparkContext.addFile)")
     parser.add_argument("--master", help="Spark master, e.g. local[2] (spark-submit passes its own)")
     parser.add_argument("--shards", type=int, help="how many shards (default: Spark's default parallelism)")
-    parser.add_argument("--work-dir", help="directory for partial stores and file lists, shared by every node "
-                                           "(default: STORE.parts beside the store); removed at the end")
-    parser.add_argument("--keep-parts", action="store_true", help="keep --work-dir and the partial stores")
+    parser.add_argument("--work-dir", help="directory shared by every node, in which the job makes a new folder "
+                                           "of its own for partial stores and file lists (default: the store's "
+                                           "directory); only that folder is removed at the end")
+    parser.add_argument("--keep-parts", action="store_true", help="keep the job's folder and the partial stores")
     parser.add_argument("--plan-batch", type=int, default=64, help="files per planning task (default 64)")
     parser.add_argument("--config", help="rule config (YAML) for every shard")
     parser.add_argument("--max-lateness-ms", type=int)
@@ -62,7 +64,51 @@ def parse_arguments(argv):
     parser.add_argument("--simulate-kill-shard", type=int,
                         help="tests: the first attempt of this shard SIGKILLs its hig-audit mid-run and its Python "
                              "worker exits hard, as a lost executor would; Spark must retry it (local[2,3])")
-    return parser.parse_args(argv)
+    options = parser.parse_args(argv)
+    problem = output_problem(options)
+    if problem:
+        parser.error(problem)
+    return options
+
+
+def output_problem(options):
+    """What is wrong with the job's outputs, found before any work (a mistake found after an hour of shards
+    costs the hour): --store and --report must be files in existing folders, --work-dir a folder."""
+    for flag, path in (("--store", options.store), ("--report", options.report)):
+        if path is None:
+            continue
+        if os.path.isdir(path):
+            return "%s %s is a folder; name the file to write" % (flag, path)
+        parent = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(parent):
+            return "%s %s: the folder %s does not exist" % (flag, path, parent)
+        if not os.access(parent, os.W_OK | os.X_OK):
+            return "%s %s: cannot write in %s" % (flag, path, parent)
+    if options.work_dir is not None and os.path.exists(options.work_dir) and not os.path.isdir(options.work_dir):
+        return "--work-dir %s is not a folder" % options.work_dir
+    return None
+
+
+def make_job_folder(options, store):
+    """A new folder of the job's own for its lists and parts, inside --work-dir or beside the store.
+
+    The job removes only what it made: never --work-dir itself, which may hold anything (even the
+    inputs), and a --work-dir it had to create only if nothing else was put there meanwhile.
+    """
+    parent = os.path.abspath(options.work_dir) if options.work_dir else os.path.dirname(store)
+    created = not os.path.exists(parent)
+    os.makedirs(parent, exist_ok=True)
+    folder = tempfile.mkdtemp(prefix="%s.parts-" % os.path.basename(store), dir=parent)
+    os.chmod(folder, 0o755)
+
+    def remove():
+        shutil.rmtree(folder, ignore_errors=True)
+        if created:
+            try:
+                os.rmdir(parent)
+            except OSError:
+                pass
+    return folder, remove
 
 
 def reader_options(options):
@@ -217,93 +263,101 @@ def main(argv):
     shards = options.shards or context.defaultParallelism
     executable_of = executable_getter(options)
     store = os.path.abspath(options.store)
-    work_dir = os.path.abspath(options.work_dir or store + ".parts")
-    os.makedirs(work_dir, exist_ok=True)
-    timings = {}
+    work_dir, remove_work_dir = make_job_folder(options, store)
+    try:
+        timings = {}
 
-    # 1. list
-    started = time.time()
-    files = list_files(options.hig_audit, options)
-    timings["list"] = time.time() - started
+        # 1. list
+        started = time.time()
+        files = list_files(options.hig_audit, options)
+        timings["list"] = time.time() - started
 
-    # 2. plan
-    started = time.time()
-    batches = max(1, (len(files) + options.plan_batch - 1) // options.plan_batch)
-    reader_arguments = reader_options(options)
-    partitions = context.defaultParallelism
-    records = context.parallelize(list(enumerate(files)), batches).mapPartitions(
-        lambda batch: plan_batch(executable_of, reader_arguments, batch))
+        # 2. plan
+        started = time.time()
+        batches = max(1, (len(files) + options.plan_batch - 1) // options.plan_batch)
+        reader_arguments = reader_options(options)
+        partitions = context.defaultParallelism
+        records = context.parallelize(list(enumerate(files)), batches).mapPartitions(
+            lambda batch: plan_batch(executable_of, reader_arguments, batch))
 
-    # 3. assign: by session, its files, the first of them and its owner; then by file, the owners of its
-    # sessions and their first files (two shuffles; only the per-file sets reach the driver).
-    per_file = (records.map(lambda r: (r[1], (r[0], r[2])))
-                .groupByKey(partitions)
-                .flatMap(lambda item: session_files(item[1], shards))
-                .reduceByKey(lambda a, b: (a[0] | b[0], a[1] | b[1]), partitions)
-                .collectAsMap())
-    reads, counter = assign_files(per_file, len(files), shards)
-    lists = {}
-    for shard in range(shards):
-        if not reads[shard]:
-            continue
-        path = os.path.join(work_dir, "shard-%d-of-%d.files" % (shard, shards))
-        with open(path, "w", encoding="utf-8") as listing:
-            for index in reads[shard]:
-                listing.write("%s\t%s\n" % ("count" if counter[index] == shard else "read", files[index]))
-        lists[shard] = path
-    timings["plan"] = time.time() - started
-    file_reads = sum(len(r) for r in reads)
+        # 3. assign: by session, its files, the first of them and its owner; then by file, the owners of its
+        # sessions and their first files (two shuffles; only the per-file sets reach the driver).
+        per_file = (records.map(lambda r: (r[1], (r[0], r[2])))
+                    .groupByKey(partitions)
+                    .flatMap(lambda item: session_files(item[1], shards))
+                    .reduceByKey(lambda a, b: (a[0] | b[0], a[1] | b[1]), partitions)
+                    .collectAsMap())
+        reads, counter = assign_files(per_file, len(files), shards)
+        lists = {}
+        for shard in range(shards):
+            if not reads[shard]:
+                continue
+            path = os.path.join(work_dir, "shard-%d-of-%d.files" % (shard, shards))
+            with open(path, "w", encoding="utf-8") as listing:
+                for index in reads[shard]:
+                    listing.write("%s\t%s\n" % ("count" if counter[index] == shard else "read", files[index]))
+            lists[shard] = path
+        timings["plan"] = time.time() - started
+        file_reads = sum(len(r) for r in reads)
 
-    # 4. shards
-    started = time.time()
-    arguments = shard_arguments(options)
-    if options.ship and options.config:
-        config_name = os.path.basename(options.config)
+        # 4. shards
+        started = time.time()
+        arguments = shard_arguments(options)
+        if options.ship and options.config:
+            config_name = os.path.basename(options.config)
 
-        def resolve(arguments=arguments):
-            from pyspark import SparkFiles
-            return [SparkFiles.get(config_name) if a == "SPARKFILES:" + config_name else a for a in arguments]
-    else:
-        def resolve(arguments=arguments):
-            return arguments
-    kill_shard = options.simulate_kill_shard
-    active = sorted(lists)
-    results = context.parallelize(active, max(1, len(active))).map(
-        lambda shard: run_shard(executable_of, resolve(), work_dir, shards, lists, kill_shard, shard)).collect()
-    timings["shards"] = time.time() - started
-    spark.stop()
+            def resolve(arguments=arguments):
+                from pyspark import SparkFiles
+                return [SparkFiles.get(config_name) if a == "SPARKFILES:" + config_name else a for a in arguments]
+        else:
+            def resolve(arguments=arguments):
+                return arguments
+        kill_shard = options.simulate_kill_shard
+        active = sorted(lists)
+        results = context.parallelize(active, max(1, len(active))).map(
+            lambda shard: run_shard(executable_of, resolve(), work_dir, shards, lists, kill_shard, shard)).collect()
+        timings["shards"] = time.time() - started
+        spark.stop()
 
-    # 5. merge
-    started = time.time()
-    merged = store + ".merge-%d" % os.getpid()
-    if os.path.exists(merged):
-        os.remove(merged)
-    parts = [path for _, path, _, _, _ in sorted(results)]
-    subprocess.run([options.hig_audit, "merge", "--quiet", "--store", merged] + parts, check=True)
-    os.replace(merged, store)
-    timings["merge"] = time.time() - started
-    if not options.keep_parts:
-        shutil.rmtree(work_dir, ignore_errors=True)
+        # 5. merge
+        started = time.time()
+        merged = store + ".merge-%d" % os.getpid()
+        if os.path.exists(merged):
+            os.remove(merged)
+        parts = [path for _, path, _, _, _ in sorted(results)]
+        try:
+            subprocess.run([options.hig_audit, "merge", "--quiet", "--store", merged] + parts, check=True)
+            os.replace(merged, store)
+        finally:
+            if os.path.exists(merged):
+                os.remove(merged)
+        timings["merge"] = time.time() - started
 
-    if options.report:
-        with open(options.report, "w", encoding="utf-8") as report:
-            json.dump({
-                "files": files,
-                "shards": shards,
-                "reads": {str(shard): reads[shard] for shard in range(shards)},
-                "counted_by": [counter[index] for index in range(len(files))],
-                "results": [{"shard": shard, "status": status, "attempt": attempt, "seconds": round(seconds, 3)}
-                            for shard, _, status, attempt, seconds in sorted(results)],
-                "seconds": {stage: round(value, 3) for stage, value in timings.items()},
-            }, report, indent=1)
-    for shard, _, status, attempt, seconds in sorted(results):
-        sys.stderr.write("hig-audit-spark: shard %d/%d: status %d, attempt %d, %.2f s\n"
-                         % (shard, shards, status, attempt, seconds))
-    sys.stderr.write("hig-audit-spark: %d files, %d file reads by %d shards; list %.2f s, plan %.2f s, "
-                     "shards %.2f s, merge %.2f s\n"
-                     % (len(files), file_reads, len(active), timings["list"], timings["plan"],
-                        timings["shards"], timings["merge"]))
-    return 3 if any(status == 3 for _, _, status, _, _ in results) else 0
+        if options.report:
+            with open(options.report, "w", encoding="utf-8") as report:
+                json.dump({
+                    "files": files,
+                    "shards": shards,
+                    "reads": {str(shard): reads[shard] for shard in range(shards)},
+                    "counted_by": [counter[index] for index in range(len(files))],
+                    "results": [{"shard": shard, "status": status, "attempt": attempt, "seconds": round(seconds, 3)}
+                                for shard, _, status, attempt, seconds in sorted(results)],
+                    "seconds": {stage: round(value, 3) for stage, value in timings.items()},
+                }, report, indent=1)
+        for shard, _, status, attempt, seconds in sorted(results):
+            sys.stderr.write("hig-audit-spark: shard %d/%d: status %d, attempt %d, %.2f s\n"
+                             % (shard, shards, status, attempt, seconds))
+        sys.stderr.write("hig-audit-spark: %d files, %d file reads by %d shards; list %.2f s, plan %.2f s, "
+                         "shards %.2f s, merge %.2f s\n"
+                         % (len(files), file_reads, len(active), timings["list"], timings["plan"],
+                            timings["shards"], timings["merge"]))
+        return 3 if any(status == 3 for _, _, status, _, _ in results) else 0
+    finally:
+        # Also when a stage failed: a retry starts from nothing, so what this job made is only debris.
+        if options.keep_parts:
+            sys.stderr.write("hig-audit-spark: partial stores kept in %s\n" % work_dir)
+        else:
+            remove_work_dir()
 
 
 if __name__ == "__main__":

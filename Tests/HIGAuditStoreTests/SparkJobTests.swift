@@ -130,6 +130,62 @@ import Testing
         #expect(plan.results.map(\.shard) == [0, 1, 2])
         #expect(plan.results.first { $0.shard == 1 }?.attempt == 1, "the killed attempt was retried")
         #expect(plan.results.filter { $0.shard != 1 }.allSatisfy { $0.attempt == 0 })
-        #expect(!FileManager.default.fileExists(atPath: store + ".parts"))
+        // The job's own folder beside the store is gone; nothing else was made there.
+        let left = try FileManager.default.contentsOfDirectory(atPath: root).filter { $0.hasPrefix("merged.sqlite.") }
+        #expect(left.isEmpty, "\(left)")
+    }
+
+    /// `--work-dir` may name any folder, even the uploads themselves: the job works in a new folder of its
+    /// own inside it and removes only that, so every file that was there stays, byte for byte.
+    @Test(.enabled(if: sparkReady || mustRun, "Java or PySpark missing: apt-get install default-jre-headless; pip install 'pyspark==4.*'"))
+    func aWorkDirHoldingTheInputsKeepsEveryInput() throws {
+        guard Self.sparkReady, let executable = KillRecoveryTests.executable else {
+            Issue.record("Java, PySpark or the built hig-audit executable is missing")
+            return
+        }
+        let directory = try LogFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let uploads = directory.appendingPathComponent("uploads").path
+        #expect(try Self.run(executable, ["sample", "--quiet", "--out", uploads, "--sessions", "20", "--seed", "5"]).status == 0)
+        func contents() throws -> [String: Data] {
+            var files: [String: Data] = [:]
+            for case let name as String in FileManager.default.enumerator(atPath: uploads)?.allObjects ?? [] {
+                var isFolder: ObjCBool = false
+                FileManager.default.fileExists(atPath: uploads + "/" + name, isDirectory: &isFolder)
+                files[name] = isFolder.boolValue ? Data() : try Data(contentsOf: URL(fileURLWithPath: uploads + "/" + name))
+            }
+            return files
+        }
+        let before = try contents()
+        #expect(before.keys.contains { $0.hasSuffix(".zst") })
+        let store = directory.appendingPathComponent("results.sqlite").path
+        let job = try Self.run("/usr/bin/env", [
+            "python3", Self.job, "--master", "local[2]", "--hig-audit", executable, "--shards", "2",
+            "--work-dir", uploads, "--store", store, uploads,
+        ])
+        #expect(job.status == 0 || job.status == 3, "\(job.errors.suffix(3000))")
+        #expect(FileManager.default.fileExists(atPath: store))
+        #expect(try contents() == before)
+    }
+
+    /// A mistake in an output is found before Spark starts, not after the shards have run.
+    @Test func outputsThatCannotBeWrittenAreRefusedBeforeAnyWork() throws {
+        let directory = try LogFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let root = directory.path
+        try Data("x\n".utf8).write(to: URL(fileURLWithPath: root + "/a-file"))
+        let cases: [(arguments: [String], message: String)] = [
+            (["--store", root], "--store \(root) is a folder"),
+            (["--store", root + "/no/such/folder/results.sqlite"], "does not exist"),
+            (["--store", root + "/results.sqlite", "--report", root], "--report \(root) is a folder"),
+            (["--store", root + "/results.sqlite", "--work-dir", root + "/a-file"], "is not a folder"),
+        ]
+        for (arguments, message) in cases {
+            // No Spark is needed to refuse: the job stops before it imports PySpark.
+            let job = try Self.run("/usr/bin/env", ["python3", Self.job, "--hig-audit", "/nonexistent"] + arguments + [root])
+            #expect(job.status == 2, "\(arguments): \(job.errors)")
+            #expect(job.errors.contains(message), "\(arguments): \(job.errors)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root) == ["a-file"])
     }
 }
