@@ -24,7 +24,9 @@
 ///   So are the text values that identify things: session ids and event ids (see `CompactText`).
 /// - `ts` as a number must be an integer that fits `Int64` (no fraction, no exponent, even `1.0`);
 ///   RFC 3339 details (leap second, truncation) are in `TimestampParser`.
-/// - Numbers too large for a `Double` (`x`, `y`, `duration_ms`, `load_ms`) become ±infinity.
+/// - A number too large for a `Double` (`x`, `y`, `duration_ms`, `load_ms`: `1e999`) makes the line
+///   malformed: it measures nothing, and a rule would report it as "inf ms". So does a negative
+///   `duration_ms` or `load_ms`: a time that went backwards is a broken writer, not a short haptic.
 ///
 /// Keep one decoder per reading loop: it remembers the shapes of recent lines, the last value of each
 /// field and the last timestamp's minute to skip repeated work. Results never depend on what it
@@ -637,7 +639,7 @@ private struct LineReader {
         case .haptic:
             payload = .haptic(
                 kind: try requiredEnum(.kind, "haptic kind", HapticKind.init(wireBytes:)),
-                durationMs: try optionalNumber(.durationMs))
+                durationMs: try optionalNumber(.durationMs, nonNegative: true))
         case .outcome:
             payload = .outcome(
                 result: try requiredEnum(.result, "outcome result", OutcomeResult.init(wireBytes:)),
@@ -681,7 +683,7 @@ private struct LineReader {
             payload = .widgetDisplay(
                 widget: try requiredString(.widget),
                 content: try requiredEnum(.content, "widget content", WidgetContent.init(wireBytes:)),
-                loadMs: try optionalNumber(.loadMs))
+                loadMs: try optionalNumber(.loadMs, nonNegative: true))
         }
         texts.finishLongTexts(longTexts)
         accept(Event(ts: ts, texts: consume texts, payload: payload, source: source))
@@ -835,13 +837,20 @@ private struct LineReader {
     }
 
     @inline(__always)
-    private func optionalNumber(_ field: EventField) throws(MalformedLine) -> Double? {
+    private func optionalNumber(_ field: EventField, nonNegative: Bool = false) throws(MalformedLine) -> Double? {
         let value = try checked(field)
         switch value.kind {
         case .absent, .null: return nil
         case .number:
-            let number = numbers[field.rawValue]
-            return number.isNaN ? JSONNumber.double(bytes(value)) : number
+            let remembered = numbers[field.rawValue]
+            let number = remembered.isNaN ? JSONNumber.double(bytes(value)) : remembered
+            guard number.isFinite else {
+                throw MalformedLine(reason: "field \"\(field.key)\" is a number too large to hold", column: value.column)
+            }
+            if nonNegative, number < 0 {
+                throw MalformedLine(reason: "field \"\(field.key)\" must not be negative", column: value.column)
+            }
+            return number
         default: throw wrongType(field, value, expected: "a number")
         }
     }

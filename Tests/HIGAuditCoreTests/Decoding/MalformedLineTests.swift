@@ -29,6 +29,14 @@ import Testing
         (#"{"ts":1e999999999999,"session":"s","type":"session.end"}"#, #"field "ts" is out of range"#),
         (#"{"ts":99999999999999999999,"session":"s","type":"session.end"}"#, #"field "ts" is out of range"#),
         (#"{"ts":1,"session":7,"type":"session.end"}"#, #"field "session" must be a string, not a number"#),
+        // A number past a Double's range measures nothing; a negative time is a broken writer.
+        (#"{"ts":1,"session":"s","type":"haptic","kind":"custom","duration_ms":1e999}"#, #"field "duration_ms" is a number too large to hold"#),
+        (#"{"ts":1,"session":"s","type":"haptic","kind":"custom","duration_ms":-1e308}"#, #"field "duration_ms" must not be negative"#),
+        (#"{"ts":1,"session":"s","type":"haptic","kind":"custom","duration_ms":-0.5}"#, #"field "duration_ms" must not be negative"#),
+        (#"{"ts":1,"session":"s","type":"widget.display","widget":"w","content":"fresh","load_ms":-1}"#, #"field "load_ms" must not be negative"#),
+        (#"{"ts":1,"session":"s","type":"widget.display","widget":"w","content":"fresh","load_ms":-1E400}"#, #"field "load_ms" is a number too large to hold"#),
+        (#"{"ts":1,"session":"s","type":"touch","phase":"began","x":1e999}"#, #"field "x" is a number too large to hold"#),
+        (#"{"ts":1,"session":"s","type":"touch","phase":"began","y":-1e999}"#, #"field "y" is a number too large to hold"#),
         (#"{"ts":1,"session":"","type":"session.end"}"#, #"field "session" must be a non-empty string"#),
         (#"{"ts":1,"session":"s","type":{"name":"touch"}}"#, #"field "type" must be a string, not an object"#),
         (#"{"ts":1,"session":"s","type":"session.end","device":42}"#, #"field "device" must be a string, not a number"#),
@@ -187,6 +195,23 @@ import Testing
             return
         }
         #expect(reason.contains(expected), "reason: \(reason)")
+    }
+
+    /// Numbers a measurement cannot hold are malformed also where a learned line shape reads the value,
+    /// after many lines of the same shape with ordinary values.
+    @Test(arguments: ["1e999", "-1e999", "-1", "-0.001", "1E+400"])
+    func durationsOutOfRangeAreMalformedAfterLinesOfTheSameShape(value: String) {
+        var decoder = EventDecoder()
+        func line(_ duration: String) -> String {
+            #"{"ts":1795197600123,"session":"s","type":"haptic","kind":"custom","duration_ms":"# + duration + "}"
+        }
+        for duration in 0..<64 { _ = decoder.decode(line(String(duration * 10))) }
+        #expect(Self.reason(decoder.decode(line(value)))?.contains(#"field "duration_ms""#) == true, "\(value)")
+        if case .event(let event) = decoder.decode(line("1500.5")), case .haptic(_, let duration) = event.payload {
+            #expect(duration == 1500.5)
+        } else {
+            Issue.record("an ordinary duration after the bad one is read")
+        }
     }
 
     @Test(arguments: [
