@@ -38,6 +38,9 @@ import uuid
 # malformed lines, corrupt frames; counted in the ingest table).
 _COMMITTED = (0, 3)
 
+# `hig-audit nightly --shard K/N` takes N up to this (DeviceShard.maximumCount).
+MAXIMUM_SHARDS = 1 << 20
+
 
 def parse_arguments(argv):
     parser = argparse.ArgumentParser(
@@ -65,6 +68,8 @@ def parse_arguments(argv):
                         help="tests: the first attempt of this shard SIGKILLs its hig-audit mid-run and its Python "
                              "worker exits hard, as a lost executor would; Spark must retry it (local[2,3])")
     options = parser.parse_args(argv)
+    if options.shards is not None and not 1 <= options.shards <= MAXIMUM_SHARDS:
+        parser.error("--shards takes 1 to %d, not %d" % (MAXIMUM_SHARDS, options.shards))
     problem = output_problem(options)
     if problem:
         parser.error(problem)

@@ -214,4 +214,22 @@ import Testing
             try StoreMerge.merge(parts: [open], into: plain)
         }
     }
+
+    /// A shard count past what a run can hold is a usage error before any work, not a trap mid-run.
+    @Test func shardCountsPastTheBoundAreUsageErrors() throws {
+        guard let executable = KillRecoveryTests.executable else {
+            Issue.record("the hig-audit executable was not found under .build; build with `swift build --build-tests` first")
+            return
+        }
+        let directory = try LogFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let files = try Self.files(in: directory)
+        for shard in ["0/4611686018427387904", "0/1048577", "9223372036854775806/9223372036854775807"] {
+            let store = directory.appendingPathComponent("part-\(shard.count).sqlite").path
+            let result = try SparkJobTests.run(executable, ["nightly", "--store", store, "--close-open", "--shard", shard] + files)
+            #expect(result.status == 64, "\(shard): \(result.errors)")
+            #expect(result.errors.contains("--shard takes K/N with 0 ≤ K < N ≤ 1048576"), "\(result.errors)")
+            #expect(!FileManager.default.fileExists(atPath: store))
+        }
+    }
 }

@@ -80,7 +80,7 @@ struct NightlyCommand: ParsableCommand {
             throw ValidationError("Give at least one input: a log file or a directory.")
         }
         if let shard, DeviceShard(parsing: shard) == nil {
-            throw ValidationError("--shard takes K/N with 0 ≤ K < N, not \(shard).")
+            throw ValidationError("--shard takes K/N with 0 ≤ K < N ≤ \(DeviceShard.maximumCount), not \(shard).")
         }
         if shard != nil, !closeOpen {
             throw ValidationError("--shard writes a partial store, which closes its sessions: add --close-open.")

@@ -9,8 +9,12 @@ public struct DeviceShard: Sendable, Hashable, CustomStringConvertible {
     public let index: Int
     public let count: Int
 
+    /// The most shards a run may be split into: far more than any cluster runs tasks, and small
+    /// enough that a shard number fits every place that keeps one (32-bit routing tables, SQLite).
+    public static let maximumCount = 1 << 20
+
     public init?(index: Int, count: Int) {
-        guard count >= 1, (0..<count).contains(index) else { return nil }
+        guard (1...Self.maximumCount).contains(count), (0..<count).contains(index) else { return nil }
         self.index = index
         self.count = count
     }

@@ -9,8 +9,9 @@ public struct SessionShardRouter<Session: Hashable> {
     public let count: Int
     private var shards: [Session: Int32] = [:]
 
+    /// `count` is clamped to 1...`DeviceShard.maximumCount`, so every shard number fits its `Int32`.
     public init(count: Int) {
-        self.count = max(count, 1)
+        self.count = min(max(count, 1), DeviceShard.maximumCount)
     }
 
     /// The session's shard: the one of `firstDevice` the first time the session is seen (`firstDevice`

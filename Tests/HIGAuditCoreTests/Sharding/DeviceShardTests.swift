@@ -19,7 +19,8 @@ import Testing
     @Test func parsesKOfN() {
         #expect(DeviceShard(parsing: "0/1") == DeviceShard(index: 0, count: 1))
         #expect(DeviceShard(parsing: "3/4")?.index == 3)
-        for bad in ["4/4", "-1/4", "1/0", "1", "1/2/3", "a/2", "/2", "1/"] {
+        #expect(DeviceShard(parsing: "1048575/1048576")?.count == DeviceShard.maximumCount)
+        for bad in ["4/4", "-1/4", "1/0", "1", "1/2/3", "a/2", "/2", "1/", "0/1048577", "0/4611686018427387904"] {
             #expect(DeviceShard(parsing: bad) == nil, "\(bad)")
         }
     }
