@@ -22,7 +22,7 @@ enum DashboardContext {
             "catalogue": model.catalogue.map(catalogue),
         ]
         if let lastDay = model.lastDay { context["lastDay"] = lastDay }
-        if let csvLink = model.csvLink { context["csvLink"] = csvLink }
+        if let csvLink = model.csvLink, DashboardLink.isAllowed(csvLink) { context["csvLink"] = csvLink }
         return context
     }
 

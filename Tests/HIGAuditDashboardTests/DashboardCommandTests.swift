@@ -29,6 +29,18 @@ struct DashboardCommandTests {
         #expect(!html.contains("_a5135006b5b70e41") && !html.contains("<blockquote"))
     }
 
+    /// `--csv-link` goes into an `href`: a `javascript:` link would run when a reader clicks it.
+    @Test func aCSVLinkThatWouldRunCodeIsAUsageError() throws {
+        let sample = try SampleStore.get()
+        let out = sample.directory.appendingPathComponent("page-\(UUID().uuidString)").path
+        for link in ["javascript:alert(document.domain)", " javascript:alert(1)", "data:text/html,x"] {
+            let result = try HigAudit.run(["dashboard", "--store", sample.store, "--out", out, "--csv-link", link])
+            #expect(result.status == 64, "\(link): \(result.stderr)")
+            #expect(result.stderr.contains("--csv-link takes an http(s) URL or a path relative to the page"))
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+    }
+
     @Test func rerunReplacesThePageAndLeavesNoStagingDirectory() throws {
         let sample = try SampleStore.get()
         let parent = try HigAudit.temporaryDirectory()

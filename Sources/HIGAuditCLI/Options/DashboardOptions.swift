@@ -1,4 +1,5 @@
 import ArgumentParser
+import HIGAuditDashboard
 
 /// `--dashboard DIR` of `analyze` and `nightly`: the page `hig-audit dashboard` writes, rendered after
 /// the run (from the run's tables, or from the store).
@@ -27,6 +28,8 @@ struct DashboardOptions: ParsableArguments {
     /// The page's link to `violations.csv` of `--out DIR`, relative to the page.
     func csvLink(out: String?) -> String? {
         guard let dashboard, let out else { return nil }
-        return DashboardOutput.relativePath(from: dashboard, to: out + "/violations.csv")
+        let path = DashboardOutput.relativePath(from: dashboard, to: out + "/violations.csv")
+        // A first folder named like `a:b` would read as a scheme: `./` keeps it a path.
+        return DashboardLink.isAllowed(path) ? path : "./" + path
     }
 }

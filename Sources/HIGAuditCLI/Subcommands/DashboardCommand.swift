@@ -52,6 +52,13 @@ struct DashboardCommand: ParsableCommand {
     /// Accepted for uniformity: dashboard says nothing on standard error but errors.
     @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
 
+    func validate() throws {
+        if let csvLink, !DashboardLink.isAllowed(csvLink) {
+            throw ValidationError(
+                "--csv-link takes an http(s) URL or a path relative to the page, not \(csvLink.debugDescription).")
+        }
+    }
+
     func run() throws {
         do {
             let output = try DashboardOutput.prepare(out: out, templates: templates)
