@@ -30,6 +30,90 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == before)
     }
 
+    /// Every file a run reads is protected from its outputs, not only its logs: the config, a
+    /// dictionary, a file list, the templates (issue 45.3). Each case failed before: the file was replaced.
+    @Test func anOutputThatIsAnotherFileTheRunReadsIsAUsageError() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = try copiedFixture(in: directory)
+        let config = directory.appendingPathComponent("rules.yml").path
+        try Data("max_lateness_ms: 10000\n".utf8).write(to: URL(fileURLWithPath: config))
+        let dictionary = directory.appendingPathComponent("uploads.dict").path
+        let samples = directory.appendingPathComponent("samples")
+        try FileManager.default.createDirectory(at: samples, withIntermediateDirectories: true)
+        for index in 0..<200 {
+            try #"{"ts":\#(index),"session":"s\#(index % 7)","type":"touch","phase":"began","screen":"canvas.editor"}"#
+                .write(to: samples.appendingPathComponent("\(index).ndjson"), atomically: true, encoding: .utf8)
+        }
+        let train = try HigAuditBinary.shell(["sh", "-c", "zstd -q --train '\(samples.path)'/*.ndjson --maxdict=4096 -o '\(dictionary)'"])
+        #expect(train.status == 0, "\(train.stderr)")
+        let list = directory.appendingPathComponent("shard-0.files").path
+        try Data("count\t\(input)\n".utf8).write(to: URL(fileURLWithPath: list))
+        let templates = directory.appendingPathComponent("templates")
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        let template = templates.appendingPathComponent("index.mustache").path
+        try Data("<p>{{generatedAt}}</p>".utf8).write(to: URL(fileURLWithPath: template))
+        let store = directory.appendingPathComponent("part.sqlite").path
+        let page = directory.appendingPathComponent("page").path
+        let cases: [(arguments: [String], message: String)] = [
+            (["analyze", input, "--config", config, "--malformed-report", config],
+             "--malformed-report would write \(config), which is the config file (--config) of this run"),
+            (["show", "--session", "s-alpha", input, "--config", config, "--malformed-report", config], "which is the config file (--config)"),
+            (["nightly", "--store", store, "--config", config, "--malformed-report", config, input], "which is the config file (--config)"),
+            (["analyze", input, "--dictionary", dictionary, "--malformed-report", dictionary], "which is a dictionary (--dictionary)"),
+            (["nightly", "--store", store, "--close-open", "--shard", "0/1", "--shard-files", list, "--malformed-report", list],
+             "which is the file list (--shard-files)"),
+            (["analyze", input, "--dashboard", page, "--dashboard-templates", templates.path, "--malformed-report", template],
+             "which is a template (--dashboard-templates)"),
+        ]
+        let kept = try [config, dictionary, list, template].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        for (arguments, message) in cases {
+            let result = try HigAuditBinary.run(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+        #expect(try [config, dictionary, list, template].map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == kept)
+        #expect(!FileManager.default.fileExists(atPath: store) && !FileManager.default.fileExists(atPath: page))
+    }
+
+    /// `--dashboard DIR` replaces DIR whole: a run that reads from it, or writes other outputs into it,
+    /// would lose them with the old page.
+    @Test func aDashboardDirectoryHoldingWhatTheRunReadsOrWritesIsAUsageError() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let site = directory.appendingPathComponent("site")
+        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+        let input = try copiedFixture(in: site, named: "index.html")
+        _ = try copiedFixture(in: site, named: "logs.ndjson")
+        let outside = try copiedFixture(in: directory)
+        let config = site.appendingPathComponent("rules.yml").path
+        try Data("max_lateness_ms: 10000\n".utf8).write(to: URL(fileURLWithPath: config))
+        let store = site.appendingPathComponent("results.sqlite").path
+        let cases: [(arguments: [String], message: String)] = [
+            (["analyze", input, "--dashboard", site.path], "--dashboard \(site.path) is replaced whole, and it holds an input (\(input))"),
+            (["analyze", site.path, "--dashboard", site.path + "/"], "holds an input"),
+            (["analyze", outside, "--dashboard", site.path, "--config", config], "holds the config file (--config)"),
+            (["analyze", outside, "--dashboard", site.path, "--out", site.path + "/tables"], "holds the --out directory"),
+            (["analyze", outside, "--dashboard", site.path, "--out", site.path], "holds the --out directory"),
+            (["nightly", "--store", store, "--dashboard", site.path, outside], "holds the store"),
+        ]
+        for (arguments, message) in cases {
+            let result = try HigAuditBinary.run(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+        #expect(FileManager.default.fileExists(atPath: input) && FileManager.default.fileExists(atPath: config))
+        #expect(!FileManager.default.fileExists(atPath: store))
+
+        // `hig-audit dashboard --out DIR` likewise, for the store it reads.
+        let kept = directory.appendingPathComponent("kept.sqlite").path
+        #expect(try HigAuditBinary.run(["nightly", "--store", kept, outside]).status == 3)
+        let result = try HigAuditBinary.run(["dashboard", "--store", kept, "--out", directory.path])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains("holds the store"), "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: kept))
+    }
+
     @Test func anOutDirectoryFileThatIsAnInputIsAUsageError() throws {
         let directory = try HigAuditBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -32,7 +32,7 @@ struct AnalysisFrontend {
         let progress = verbosity == .quiet ? ProgressLine(enabled: false) : ProgressLine()
         let inputs = try ResolvedInputs(
             input, outDirectory: output.out, exportedTables: TableName.exported.map(\.rawValue),
-            progress: progress, verbosity: verbosity)
+            otherReads: config.readFiles, dashboard: dashboard, progress: progress, verbosity: verbosity)
         let sources = inputs.sources
         let dashboardOutput = try dashboard.prepare()
         let run = AuditRun(

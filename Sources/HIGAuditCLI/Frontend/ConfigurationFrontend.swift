@@ -3,6 +3,9 @@ import HIGAuditIO
 
 extension ConfigOptions {
     /// The run's configuration: the YAML file if one was given, then the command-line overrides.
+    /// The config file the run reads, which no output may replace.
+    var readFiles: [ReadFile] { config.map { [ReadFile(what: "the config file (--config)", path: $0)] } ?? [] }
+
     func resolved() throws(FatalError) -> AuditConfiguration {
         var configuration = AuditConfiguration()
         if let path = config {

@@ -66,24 +66,47 @@ struct NoInputError: CommandError {
     }
 }
 
+/// A file a run reads besides its logs, named as the user knows it: "the config file (--config)".
+struct ReadFile {
+    var what: String
+    var path: String
+}
+
 /// The checks every reading command makes on its outputs before it reads anything.
 enum OutputCheck {
-    /// Refuses outputs that are inputs (or the store), and prepares `--out`'s directory.
+    /// Refuses outputs that are files the run reads (inputs, the store, the config, dictionaries, file
+    /// lists, templates), and a replaced-whole directory (`--dashboard`) that holds any of them or
+    /// another output; then prepares `--out`'s directory.
     static func validate(
         malformedReport: String?, outDirectory: String?, exportedTables: [String], inputs: [InputSource],
-        store: String? = nil
+        inputArguments: [String] = [], store: String? = nil, otherReads: [ReadFile] = [],
+        replacedDirectory: (option: String, path: String)? = nil
     ) throws {
         var outputs: [(option: String, path: String)] = []
         if let malformedReport { outputs.append(("--malformed-report", malformedReport)) }
         if let outDirectory {
             for path in OutputPaths.tableFiles(in: outDirectory, tables: exportedTables) { outputs.append(("--out", path)) }
         }
-        var protected = inputs.compactMap(\.filePath)
-        if let store { protected.append(store) }
-        if let (output, input) = OutputPaths.firstInputReplaced(by: outputs.map(\.path), inputs: protected) {
+        var protected = inputs.compactMap(\.filePath).map { ReadFile(what: "an input", path: $0) }
+        if let store { protected.append(ReadFile(what: "the store", path: store)) }
+        protected += otherReads
+        if let (output, input) = OutputPaths.firstInputReplaced(by: outputs.map(\.path), inputs: protected.map(\.path)) {
             let option = outputs.first { $0.path == output }?.option ?? "an output"
-            let what = input == store ? "the store" : "an input"
+            let what = protected.first { $0.path == input }?.what ?? "an input"
             throw UsageError("\(option) would write \(output), which is \(what) of this run (\(input)); nothing was read")
+        }
+        if let replacedDirectory {
+            var kept = inputArguments.filter { $0 != "-" }.map { ReadFile(what: "an input", path: $0) }
+            if let store { kept.append(ReadFile(what: "the store", path: store)) }
+            kept += otherReads
+            if let outDirectory { kept.append(ReadFile(what: "the --out directory", path: outDirectory)) }
+            if let malformedReport { kept.append(ReadFile(what: "the --malformed-report file", path: malformedReport)) }
+            if let inside = OutputPaths.firstPathInside(replacedDirectory.path, of: kept.map(\.path)) {
+                let what = kept.first { $0.path == inside }?.what ?? "a file of this run"
+                throw UsageError(
+                    "\(replacedDirectory.option) \(replacedDirectory.path) is replaced whole, and it holds \(what) (\(inside)); "
+                        + "choose a directory of its own; nothing was read")
+            }
         }
         if let outDirectory, let problem = OutputPaths.prepareDirectory(outDirectory) {
             throw FatalError(problem)

@@ -28,9 +28,11 @@ struct NightlyFrontend {
         if command.shard != nil, FileManager.default.fileExists(atPath: command.store) {
             throw UsageError("--shard writes a new partial store in one run, and \(command.store) exists")
         }
+        let fileList = command.shardFiles.map { [ReadFile(what: "the file list (--shard-files)", path: $0)] } ?? []
         let inputs = try ResolvedInputs(
             inputOptions, outDirectory: command.out, exportedTables: TableName.exported.map(\.rawValue),
-            store: command.store, progress: nil, verbosity: command.verbosity.level)
+            store: command.store, otherReads: command.config.readFiles + fileList, dashboard: command.dashboard,
+            progress: nil, verbosity: command.verbosity.level)
         let dashboardOutput = try command.dashboard.prepare()
         let store: ResultsStore
         do {

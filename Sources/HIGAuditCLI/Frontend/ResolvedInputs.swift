@@ -13,16 +13,22 @@ struct ResolvedInputs {
 
     /// - Throws: `FatalError` for a reader or report that cannot be made, `NoInputError` (66) for a
     ///   missing input without `--allow-missing`, a usage error for an output that names an input.
+    ///   `otherReads` are the files the run reads besides its logs and `input`'s dictionaries (the
+    ///   config, a file list, templates); `dashboard` the directory the run replaces whole.
     init(
         _ input: InputOptions, outDirectory: String?, exportedTables: [String], store: String? = nil,
+        otherReads: [ReadFile] = [], dashboard: DashboardOptions? = nil,
         progress: ProgressLine?, verbosity: Verbosity
     ) throws {
         reader = try input.makeReader()
         (sources, problems) = InputResolver.resolve(input.inputs)
         try NoInputError.check(input.inputs, resolved: sources, problems: problems, allowMissing: input.allowMissing)
+        let dictionaries = input.dictionaries.map { ReadFile(what: "a dictionary (--dictionary)", path: $0) }
         try OutputCheck.validate(
             malformedReport: input.malformedReport, outDirectory: outDirectory, exportedTables: exportedTables,
-            inputs: sources, store: store)
+            inputs: sources, inputArguments: input.inputs, store: store,
+            otherReads: otherReads + dictionaries + (dashboard?.templateFiles ?? []),
+            replacedDirectory: dashboard?.dashboard.map { ("--dashboard", $0) })
         do {
             reporter = try DiagnosticReporter(
                 malformedReportPath: input.malformedReport, progress: progress, verbosity: verbosity)

@@ -31,7 +31,8 @@ struct ShowFrontend {
         let configuration = try config.resolved()
         let progress = verbosity == .quiet ? ProgressLine(enabled: false) : ProgressLine()
         let inputs = try ResolvedInputs(
-            input, outDirectory: nil, exportedTables: [], progress: progress, verbosity: verbosity)
+            input, outDirectory: nil, exportedTables: [], otherReads: config.readFiles, progress: progress,
+            verbosity: verbosity)
         let sources = inputs.sources
         let run = SessionTraceRun(
             configuration: configuration, reader: inputs.reader, session: session, jobs: input.jobCount,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import HIGAuditDashboard
 
 /// `--dashboard DIR` of `analyze` and `nightly`: the page `hig-audit dashboard` writes, rendered after
@@ -17,6 +18,14 @@ struct DashboardOptions: ParsableArguments {
         if dashboardTemplates != nil, dashboard == nil {
             throw ValidationError("--dashboard-templates styles the page of --dashboard; give --dashboard DIR too.")
         }
+    }
+
+    /// The templates the run reads (every file of `--dashboard-templates`), which no output may replace.
+    var templateFiles: [ReadFile] {
+        guard let dashboardTemplates else { return [] }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dashboardTemplates)) ?? []
+        return [ReadFile(what: "the templates directory (--dashboard-templates)", path: dashboardTemplates)]
+            + names.map { ReadFile(what: "a template (--dashboard-templates)", path: dashboardTemplates + "/" + $0) }
     }
 
     /// The checked output, or nil without `--dashboard`.

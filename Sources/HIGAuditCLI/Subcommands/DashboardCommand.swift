@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HIGAuditDashboard
 import HIGAuditStore
+import HIGAuditIO
 
 /// `hig-audit dashboard`: the static HTML page of a results store.
 struct DashboardCommand: ParsableCommand {
@@ -53,6 +54,12 @@ struct DashboardCommand: ParsableCommand {
     @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
 
     func validate() throws {
+        // --out is replaced whole: the store or the templates inside it would be lost with it.
+        let kept = [store] + (templates.map { [$0] } ?? [])
+        if let inside = OutputPaths.firstPathInside(out, of: kept) {
+            throw ValidationError(
+                "--out \(out) is replaced whole, and it holds \(inside == store ? "the store" : "the templates") (\(inside)); choose a directory of its own.")
+        }
         if let csvLink, !DashboardLink.isAllowed(csvLink) {
             throw ValidationError(
                 "--csv-link takes an http(s) URL or a path relative to the page, not \(csvLink.debugDescription).")

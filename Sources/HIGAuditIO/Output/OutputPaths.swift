@@ -39,6 +39,35 @@ public enum OutputPaths {
         return nil
     }
 
+    /// The first of `paths` that is `directory` itself or lies below it, links followed; nil when none
+    /// does. A path that does not exist yet is placed by its parent directory.
+    public static func firstPathInside(_ directory: String, of paths: [String]) -> String? {
+        guard let folder = canonical(directory) else { return nil }
+        return paths.first { path in
+            guard let resolved = canonical(path) else { return false }
+            return resolved == folder || resolved.hasPrefix(folder == "/" ? "/" : folder + "/")
+        }
+    }
+
+    /// `path` with links, `.` and `..` resolved (`realpath`); for a path that does not exist, its
+    /// parent's resolved path and its last component; nil when neither can be resolved.
+    static func canonical(_ path: String) -> String? {
+        if let resolved = realpath(path, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        guard let slash = trimmed.lastIndex(of: "/") else {
+            return canonical(".").map { $0 + "/" + trimmed }
+        }
+        let parent = slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+        let name = String(trimmed[trimmed.index(after: slash)...])
+        guard !name.isEmpty, name != ".", name != "..", let base = realpath(parent, nil) else { return nil }
+        defer { free(base) }
+        let folder = String(cString: base)
+        return (folder == "/" ? "" : folder) + "/" + name
+    }
+
     /// Makes `directory` (one level, as `mkdir`) if it is missing and checks that the run can write
     /// files in it; the reason it cannot otherwise.
     public static func prepareDirectory(_ directory: String) -> String? {
