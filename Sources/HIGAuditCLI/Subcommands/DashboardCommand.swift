@@ -54,8 +54,9 @@ struct DashboardCommand: ParsableCommand {
     @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
 
     func validate() throws {
-        // --out is replaced whole: the store or the templates inside it would be lost with it.
-        let kept = [store] + (templates.map { [$0] } ?? [])
+        // --out is replaced whole: the store or the templates inside it would be lost with it (a store
+        // that does not exist is reported as such when it is opened).
+        let kept = ([store] + (templates.map { [$0] } ?? [])).filter { FileManager.default.fileExists(atPath: $0) }
         if let inside = OutputPaths.firstPathInside(out, of: kept) {
             throw ValidationError(
                 "--out \(out) is replaced whole, and it holds \(inside == store ? "the store" : "the templates") (\(inside)); choose a directory of its own.")
