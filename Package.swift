@@ -59,7 +59,7 @@ var package = Package(
         .target(
             name: "HIGAuditDashboard",
             dependencies: [
-                "HIGAuditCore", "HIGAuditStore", .product(name: "GRDB", package: "GRDB.swift"),
+                "HIGAuditCore", "HIGAuditIO", "HIGAuditStore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),

@@ -334,8 +334,11 @@ def main(argv):
             subprocess.run([options.hig_audit, "merge", "--quiet", "--store", merged] + parts, check=True)
             os.replace(merged, store)
         finally:
-            if os.path.exists(merged):
-                os.remove(merged)
+            # The temporary store's lock file (merges into one store take turns on STORE.lock) is the
+            # job's own: nobody else merges into this name.
+            for leftover in (merged, merged + ".lock"):
+                if os.path.exists(leftover):
+                    os.remove(leftover)
         timings["merge"] = time.time() - started
 
         if options.report:

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import HIGAuditIO
 
 /// Where the page goes: `DIR/index.html`, written into a new sibling directory that then takes `DIR`'s
 /// place in one step, so that a reader (a web server, a browser reloading) sees the old page or the new
@@ -47,7 +48,10 @@ public struct DashboardDirectory: Sendable {
     /// Writes `files` (name → content) as the directory's whole content and puts it in place.
     public func replace(with files: [String: String]) throws(DashboardOutputError) {
         let parent = Self.parent(of: path)
-        let staging = "\(parent)/.\(Self.lastComponent(of: path)).new-\(getpid())"
+        let name = Self.lastComponent(of: path)
+        // What a killed run left: its staged page and the old page it was swapping out.
+        for stem in [".\(name).new-", ".\(name).old-"] { DeadRunLeftovers.remove(in: parent, stem: stem) }
+        let staging = "\(parent)/.\(name).new-\(getpid())"
         removeTree(staging)
         guard mkdir(staging, 0o755) == 0 else {
             throw DashboardOutputError(path: staging, message: String(cString: strerror(errno)))

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HIGAuditIO
 
 #if canImport(Glibc)
 import Glibc
@@ -26,9 +27,27 @@ public struct StoreMergeOutcome: Sendable, Equatable {
 /// so merging the same parts again changes nothing.
 ///
 /// The merged store is built in a temporary file beside it and renamed over it only when every part is
-/// in: a merge that fails or is killed leaves the store as it was.
+/// in: a merge that fails or is killed leaves the store as it was. Merges into one store take turns
+/// (`StoreLock`), and a store that changed while a merge built its replacement is not replaced. The
+/// store must be a file of its own: not a link, and not one of the parts.
 public enum StoreMerge {
-    public static func merge(parts: [String], into output: String) throws -> StoreMergeOutcome {
+    public static func merge(parts: [String], into output: String, waiting: () -> Void = {}) throws -> StoreMergeOutcome {
+        try merge(parts: parts, into: output, waiting: waiting, beforeReplacing: {})
+    }
+
+    /// `beforeReplacing` runs once the replacement is built, before the store is checked and replaced
+    /// (tests change the store there).
+    static func merge(
+        parts: [String], into output: String, waiting: () -> Void, beforeReplacing: () -> Void
+    ) throws -> StoreMergeOutcome {
+        try checkOwnFile(output, parts: parts)
+        let lock = try StoreLock(store: output, waiting: waiting)
+        defer { withExtendedLifetime(lock) {} }
+        let directory = output.lastIndex(of: "/").map { $0 == output.startIndex ? "/" : String(output[..<$0]) } ?? "."
+        let name = output.lastIndex(of: "/").map { String(output[output.index(after: $0)...]) } ?? output
+        DeadRunLeftovers.remove(in: directory, stem: name + ".merge-tmp-", tails: ["-journal", "-wal", "-shm"])
+        let readIdentity = FileIdentityStamp(output)
+
         var outcome = StoreMergeOutcome()
         var known = Set<String>()
         var configuration: String?
@@ -68,6 +87,8 @@ public enum StoreMerge {
                 try FileManager.default.copyItem(atPath: output, toPath: temporary)
             }
             try build(temporary, adding: adding, fileOrder: order, outcome: &outcome)
+            beforeReplacing()
+            guard FileIdentityStamp(output) == readIdentity else { throw StoreMergeError.changedWhileMerging(output) }
             guard rename(temporary, output) == 0 else {
                 throw StoreMergeError.cannotReplace(output, String(cString: strerror(errno)))
             }
@@ -76,6 +97,21 @@ public enum StoreMerge {
             throw error
         }
         return outcome
+    }
+
+    /// Refuses a store that is a symbolic link (the rename would replace the link, not its target), has
+    /// other hard links (they would keep the old store), or is one of the parts.
+    private static func checkOwnFile(_ output: String, parts: [String]) throws {
+        var status = stat()
+        guard lstat(output, &status) == 0 else { return }
+        if status.st_mode & S_IFMT == S_IFLNK { throw StoreMergeError.storeIsALink(output) }
+        if status.st_nlink > 1 { throw StoreMergeError.storeHasHardLinks(output, Int(status.st_nlink)) }
+        for part in parts {
+            var partStatus = stat()
+            if stat(part, &partStatus) == 0, partStatus.st_dev == status.st_dev, partStatus.st_ino == status.st_ino {
+                throw StoreMergeError.storeIsAPart(store: output, part: part)
+            }
+        }
     }
 
     private static func build(
@@ -238,6 +274,11 @@ public enum StoreMergeError: Error, Equatable, CustomStringConvertible {
     case overlappingSessions(part: String, session: String)
     case filesInConflictingOrder
     case cannotReplace(String, String)
+    case cannotLock(String, String)
+    case changedWhileMerging(String)
+    case storeIsALink(String)
+    case storeHasHardLinks(String, Int)
+    case storeIsAPart(store: String, part: String)
 
     public var description: String {
         switch self {
@@ -261,6 +302,37 @@ public enum StoreMergeError: Error, Equatable, CustomStringConvertible {
             "the parts read their input files in different orders: they were not made from one run"
         case .cannotReplace(let path, let why):
             "cannot replace \(path): \(why)"
+        case .cannotLock(let path, let why):
+            "cannot lock \(path): \(why)"
+        case .changedWhileMerging(let path):
+            "\(path) was changed by another process while the parts were merged; run the merge again"
+        case .storeIsALink(let path):
+            "\(path) is a symbolic link; give the store's own path (the merge replaces the file it names)"
+        case .storeHasHardLinks(let path, let count):
+            "\(path) has \(count) hard links; the merge would leave the others with the old store: give a store of its own"
+        case .storeIsAPart(let store, let part):
+            "\(store) is the same file as the part \(part); merge into another path"
         }
+    }
+}
+
+/// A file's identity and last change (device, inode, size, modification time), or nil when it does not
+/// exist: equal stamps before and after mean nobody replaced or wrote the file in between.
+private struct FileIdentityStamp: Equatable {
+    var device: UInt64, inode: UInt64, size: Int64, seconds: Int, nanoseconds: Int
+
+    init?(_ path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+        size = Int64(status.st_size)
+        #if canImport(Darwin)
+        seconds = Int(status.st_mtimespec.tv_sec)
+        nanoseconds = Int(status.st_mtimespec.tv_nsec)
+        #else
+        seconds = Int(status.st_mtim.tv_sec)
+        nanoseconds = Int(status.st_mtim.tv_nsec)
+        #endif
     }
 }

@@ -53,6 +53,31 @@ struct DashboardCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: out) == ["index.html"])
     }
 
+    /// `kill -9` while the page was written leaves `.DIR.new-PID` (a partial page) or `.DIR.old-PID`; the
+    /// next run removes those whose process is gone and keeps those of a run still going.
+    @Test func leftoversOfAKilledRunAreRemovedByTheNext() throws {
+        let sample = try SampleStore.get()
+        let parent = try HigAudit.temporaryDirectory()
+        let out = parent.appendingPathComponent("site").path
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let sleeping = Process()
+        sleeping.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        sleeping.arguments = ["30"]
+        try sleeping.run()
+        defer { sleeping.terminate() }
+        for name in [".site.new-\(ended.processIdentifier)", ".site.old-\(ended.processIdentifier)", ".site.new-\(sleeping.processIdentifier)"] {
+            let folder = parent.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data("<html><body>half a pa".utf8).write(to: folder.appendingPathComponent("index.html"))
+        }
+        let result = try HigAudit.run(["dashboard", "--store", sample.store, "--out", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: parent.path)) == ["site", ".site.new-\(sleeping.processIdentifier)"])
+    }
+
     @Test func emptyStoreSaysThereIsNoDataYet() throws {
         let directory = try HigAudit.temporaryDirectory()
         let store = directory.appendingPathComponent("empty.sqlite").path

@@ -10,7 +10,10 @@ struct MergeCommand: ParsableCommand {
             Unions the parts' runs, input files, sessions, violations, haptics, unknown types and rules into \
             --store (created if missing), which query, compare and export then read as any store: its tables \
             equal those of one run over all the files. The store is built under a temporary name and renamed \
-            when every part is in, so a merge that fails or is killed changes nothing.
+            when every part is in, so a merge that fails or is killed changes nothing (the next merge removes \
+            what a killed one left). Merges into one store take turns (a lock on STORE.lock): a second one \
+            waits, then adds its parts to what the first wrote. --store must be the store's own file: not a \
+            symbolic or hard link, and not one of the parts.
 
             A part is refused, and nothing is written, when it holds a session the store or another part \
             holds (the same shard twice, or runs split differently), when it was made with another \
@@ -44,7 +47,10 @@ struct MergeCommand: ParsableCommand {
         do {
             let outcome: StoreMergeOutcome
             do {
-                outcome = try StoreMerge.merge(parts: parts, into: store)
+                let quiet = verbosity.level == .quiet
+                outcome = try StoreMerge.merge(parts: parts, into: store, waiting: {
+                    if !quiet { StandardError.write("hig-audit: another merge into \(store) is running; waiting for it to finish\n") }
+                })
             } catch {
                 throw FatalError("nothing was merged, \(store) is unchanged: \(error)")
             }
