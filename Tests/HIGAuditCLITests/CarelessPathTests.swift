@@ -114,6 +114,37 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: kept))
     }
 
+    /// `--shard-files` and the files it names are regular files: `/dev/zero` was read for ever, and a FIFO
+    /// blocked the run (issue 45.8). Each is a usage error naming the list's line, before any work.
+    @Test func aShardFileListOrAListedFileThatIsNotARegularFileIsAUsageError() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = try copiedFixture(in: directory)
+        let fifo = directory.appendingPathComponent("pipe").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let store = directory.appendingPathComponent("part.sqlite").path
+        func list(_ lines: [String]) throws -> String {
+            let path = directory.appendingPathComponent("list-\(UUID().uuidString).files").path
+            try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let zeroList = try list(["count\t\(input)", "read\t/dev/zero"])
+        let cases: [(list: String, message: String)] = [
+            ("/dev/zero", "--shard-files /dev/zero is a device, not a regular file"),
+            (fifo, "--shard-files \(fifo) is a FIFO, not a regular file"),
+            (directory.path, "is a folder, not a file"),
+            (zeroList, "--shard-files \(zeroList):2: /dev/zero is a device, not a regular file; the list names log files only"),
+            (try list(["count\t\(fifo)"]), ":1: \(fifo) is a FIFO, not a regular file"),
+            (try list(["count\t\(directory.path)"]), ":1: \(directory.path) is a folder, not a file"),
+        ]
+        for (list, message) in cases {
+            let result = try HigAuditBinary.run(["nightly", "--store", store, "--close-open", "--shard", "0/1", "--shard-files", list])
+            #expect(result.status == 64, "\(list): \(result.stderr)")
+            #expect(result.stderr.contains(message), "\(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: store))
+    }
+
     @Test func anOutDirectoryFileThatIsAnInputIsAUsageError() throws {
         let directory = try HigAuditBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

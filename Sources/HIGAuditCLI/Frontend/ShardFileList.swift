@@ -1,13 +1,26 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 
 /// `nightly --shard-files`: the files one shard reads, in the run's order, and which of them it counts
 /// (`count<TAB>path`) or only reads for its sessions (`read<TAB>path`). Written by the Spark job's
 /// planner; a list file keeps the command line short for shards of many thousand files.
+///
+/// The list and every file it names must be regular files: the planner lists log files only, so a
+/// device (`/dev/zero`, read for ever), a FIFO (blocks) or a folder in it is a mistake, reported with
+/// its line before any work.
 struct ShardFileList {
     var paths: [String]
     var counted: Set<String>
 
+    /// Far more than a list of a million paths needs; a bigger file is not a list.
+    static let maximumSize = 1 << 30
+
     static func read(_ path: String) throws -> ShardFileList {
+        if let problem = notARegularFile(path, largest: maximumSize) { throw UsageError("--shard-files \(path) \(problem)") }
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
@@ -21,10 +34,28 @@ struct ShardFileList {
                 throw UsageError("--shard-files \(path):\(index + 1): expected `count<TAB>path` or `read<TAB>path`")
             }
             let file = String(fields[1])
+            // A missing file is the run's to report (status 66, or read past with --allow-missing).
+            if FileManager.default.fileExists(atPath: file), let problem = notARegularFile(file) {
+                throw UsageError("--shard-files \(path):\(index + 1): \(file) \(problem); the list names log files only")
+            }
             list.paths.append(file)
             if fields[0] == "count" { list.counted.insert(file) }
         }
         guard !list.paths.isEmpty else { throw UsageError("--shard-files \(path) lists no file") }
         return list
+    }
+
+    /// Why `path` is not a regular file (of at most `largest` bytes), or nil when it is one (links followed).
+    private static func notARegularFile(_ path: String, largest: Int = .max) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return "cannot be read: \(String(cString: strerror(errno)))" }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return status.st_size > largest ? "is larger than \(largest >> 30) GiB: not a file list" : nil
+        case S_IFDIR: return "is a folder, not a file"
+        case S_IFIFO: return "is a FIFO, not a regular file"
+        case S_IFCHR, S_IFBLK: return "is a device, not a regular file"
+        case S_IFSOCK: return "is a socket, not a regular file"
+        default: return "is not a regular file"
+        }
     }
 }
