@@ -41,7 +41,27 @@ public struct DashboardTemplates: Sendable {
 
     /// The page for `model`.
     public func render(_ model: DashboardModel) -> String {
-        library.render(DashboardContext.make(model), withTemplate: "index") ?? ""
+        Self.writingOutBidiControls(library.render(DashboardContext.make(model), withTemplate: "index") ?? "")
+    }
+
+    /// A bidirectional override or isolate from log data (U+202E in a screen id) would reverse the text
+    /// around it on the page, making one value look like another: each is shown as its code instead.
+    /// The templates hold none of their own, so the whole page can be treated alike.
+    static func writingOutBidiControls(_ page: String) -> String {
+        func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+            (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+        }
+        guard page.unicodeScalars.contains(where: isBidiControl) else { return page }
+        var result = ""
+        result.unicodeScalars.reserveCapacity(page.unicodeScalars.count)
+        for scalar in page.unicodeScalars {
+            if isBidiControl(scalar) {
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HIGAuditCore
+import HIGAuditIO
 
 /// `compare`: per rule, how often sessions of two sides (app versions, periods or runs) broke it, and
 /// whether the difference is beyond noise (SPEC §1: "whether a release made it better or worse").
@@ -102,6 +103,6 @@ public enum ReleaseComparison {
     static func closestVersions(_ db: Database, to version: String) throws -> String {
         let existing = try String.fetchAll(db, sql: "SELECT DISTINCT app_version FROM sessions")
         let closest = ClosestValues.to(version, among: existing)
-        return closest.isEmpty ? "the store has no sessions yet" : "versions in the store: " + closest.joined(separator: ", ")
+        return closest.isEmpty ? "the store has no sessions yet" : "versions in the store: " + closest.map(TerminalText.visible).joined(separator: ", ")
     }
 }

@@ -32,11 +32,12 @@ final class DiagnosticReporter {
         let seen = counts[diagnostic.category, default: 0] + 1
         counts[diagnostic.category] = seen
         if diagnostic.category == .malformedLine {
-            malformedReport?.write("\(diagnostic.location)\t\(diagnostic.message)\n")
+            // One record a line: a tab or line break in a file name or a value is written out.
+            malformedReport?.write("\(TerminalText.visible(diagnostic.location))\t\(TerminalText.visible(diagnostic.message))\n")
         }
         if seen <= shown {
             progress?.finish()
-            StandardError.write("hig-audit: \(diagnostic)\n")
+            StandardError.write("hig-audit: \(TerminalText.visible(diagnostic.description))\n")
         }
     }
 
@@ -54,9 +55,12 @@ final class DiagnosticReporter {
 }
 
 /// Unbuffered writes to standard error, for diagnostics that must appear even if the run dies.
+///
+/// Every character a terminal would act on is written out (`TerminalText`): messages echo file names
+/// and log data, which must not drive the terminal. A message's own line breaks stay.
 enum StandardError {
     static func write(_ text: String) {
-        var text = text
+        var text = TerminalText.visibleKeepingLineBreaks(text)
         text.withUTF8 { bytes in _ = Glibc.write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
     }
 }

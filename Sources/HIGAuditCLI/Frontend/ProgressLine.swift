@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import HIGAuditIO
 
 /// One redrawn line on standard error while a long run reads its input, like SwiftLint's progress bar:
 /// only when stderr is a terminal, at most ten redraws a second, erased when the run ends.
@@ -26,7 +27,8 @@ final class ProgressLine {
         let seconds = Double(now &- start) / 1e9
         let megabytes = Double(bytes) / 1_000_000
         let rate = seconds > 0 ? megabytes / seconds : 0
-        let name = path.count > 40 ? "…" + path.suffix(39) : path
+        let shown = TerminalText.visible(path)
+        let name = shown.count > 40 ? "…" + shown.suffix(39) : shown
         let text = "file \(file)/\(files) \(name) · \(Int(megabytes)) MB read · \(Int(rate)) MB/s · \(events) events"
         emit("\r\u{1B}[2K" + text)
         drawn = true

@@ -55,7 +55,7 @@ struct ShowFrontend {
         case .none:
             throw FatalError("no session id starts with '\(session)' in \(input.inputs.joined(separator: " ")); nothing to show")
         case .ambiguous(let candidates):
-            let listed = candidates.prefix(Self.listedCandidates).joined(separator: ", ")
+            let listed = candidates.prefix(Self.listedCandidates).map(TerminalText.visible).joined(separator: ", ")
             let more = candidates.count > Self.listedCandidates ? " and \(candidates.count - Self.listedCandidates) more" : ""
             throw UsageError(
                 "session '\(session)' is ambiguous: \(candidates.count) sessions start with it: \(listed)\(more); give more of the id")

@@ -4,7 +4,9 @@ import HIGAuditCore
 ///
 /// `|` and `\` are escaped in every cell; line breaks inside a cell become `<br>`; text from log data
 /// also has Markdown and HTML punctuation escaped (`` ` * _ [ ] < > & ~``) so a screen name cannot turn
-/// into a link, emphasis or markup. Numbers are right-aligned (`---:`).
+/// into a link, emphasis or markup. Control characters (an escape sequence, a carriage return) and
+/// bidirectional controls from any cell are written out as `\u{…}` (`TerminalText`), since Markdown is
+/// read in terminals too. Numbers are right-aligned (`---:`).
 public struct MarkdownWriter: TableWriter {
     public init() {}
 
@@ -48,6 +50,9 @@ public struct MarkdownWriter: TableWriter {
                 result += "\\" + String(scalar)
             case _ where fromInput && punctuation.contains(scalar):
                 result += "\\" + String(scalar)
+            case _ where TerminalText.isHidden(scalar):
+                // Markdown is read in terminals too (`cat`, a pager): an escape must not reach one.
+                result += TerminalText.visible(String(scalar))
             default:
                 result.unicodeScalars.append(scalar)
             }

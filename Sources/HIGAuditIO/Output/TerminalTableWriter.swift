@@ -75,27 +75,7 @@ public struct TerminalTableWriter: TableWriter {
 
     /// The text with everything a terminal would act on instead of showing made visible.
     static func visible(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isHidden) else { return text }
-        var result = ""
-        for scalar in text.unicodeScalars {
-            guard isHidden(scalar) else {
-                result.unicodeScalars.append(scalar)
-                continue
-            }
-            switch scalar {
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default: result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            }
-        }
-        return result
-    }
-
-    private static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
-        let value = scalar.value
-        return value < 0x20 || (0x7F..<0xA0).contains(value) || value == 0x2028 || value == 0x2029
-            || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
+        TerminalText.visible(text)
     }
 }
 
