@@ -300,7 +300,9 @@ def main(argv):
             path = os.path.join(work_dir, "shard-%d-of-%d.files" % (shard, shards))
             with open(path, "w", encoding="utf-8") as listing:
                 for index in reads[shard]:
-                    listing.write("%s\t%s\n" % ("count" if counter[index] == shard else "read", files[index]))
+                    # The path as a JSON string: a newline or tab in a file name stays inside its line.
+                    listing.write("%s\t%s\n" % ("count" if counter[index] == shard else "read",
+                                                 json.dumps(files[index], ensure_ascii=False)))
             lists[shard] = path
         timings["plan"] = time.time() - started
         file_reads = sum(len(r) for r in reads)

@@ -147,6 +147,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let uploads = directory.appendingPathComponent("uploads").path
         #expect(try Self.run(executable, ["sample", "--quiet", "--out", uploads, "--sessions", "20", "--seed", "5"]).status == 0)
+        // Upload names with a line break and a tab (issue 45.4): the job's file lists carry them whole.
+        for (index, name) in ["night\nupload.ndjson", "tab\there.ndjson"].enumerated() {
+            try Data(#"{"ts":1795197600000,"session":"odd-\#(index)","type":"session.start","device":"odd"}"#.utf8 + [0x0A])
+                .write(to: URL(fileURLWithPath: uploads + "/" + name))
+        }
         func contents() throws -> [String: Data] {
             var files: [String: Data] = [:]
             for case let name as String in FileManager.default.enumerator(atPath: uploads)?.allObjects ?? [] {
@@ -166,6 +171,14 @@ import Testing
         #expect(job.status == 0 || job.status == 3, "\(job.errors.suffix(3000))")
         #expect(FileManager.default.fileExists(atPath: store))
         #expect(try contents() == before)
+        // Every file was read: the merged store's tables are one analyze's.
+        let exported = directory.appendingPathComponent("export").path
+        #expect(try Self.run(executable, ["export", "--store", store, "--out", exported]).status == 0)
+        let analyzed = directory.appendingPathComponent("analyze").path
+        _ = try Self.run(executable, ["analyze", "--quiet", "--out", analyzed, uploads])
+        let expected = try Self.csvFiles(analyzed), actual = try Self.csvFiles(exported)
+        for name in ["summary.csv", "violations.csv", "by_screen.csv"] { #expect(actual[name] == expected[name], "\(name)") }
+        #expect(actual["violations.csv"]?.isEmpty == false)
     }
 
     /// A mistake in an output is found before Spark starts, not after the shards have run.

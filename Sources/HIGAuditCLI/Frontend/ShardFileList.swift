@@ -7,7 +7,9 @@ import Foundation
 
 /// `nightly --shard-files`: the files one shard reads, in the run's order, and which of them it counts
 /// (`count<TAB>path`) or only reads for its sessions (`read<TAB>path`). Written by the Spark job's
-/// planner; a list file keeps the command line short for shards of many thousand files.
+/// planner; a list file keeps the command line short for shards of many thousand files. The path is a
+/// JSON string (`count<TAB>"uploads/a\nb.zst"`), so that any name, a line break or tab in it included,
+/// fits one line; a path written plainly (not starting with `"`) is read as it stands.
 ///
 /// The list and every file it names must be regular files: the planner lists log files only, so a
 /// device (`/dev/zero`, read for ever), a FIFO (blocks) or a folder in it is a mistake, reported with
@@ -33,7 +35,9 @@ struct ShardFileList {
             guard fields.count == 2, fields[0] == "count" || fields[0] == "read", !fields[1].isEmpty else {
                 throw UsageError("--shard-files \(path):\(index + 1): expected `count<TAB>path` or `read<TAB>path`")
             }
-            let file = String(fields[1])
+            guard let file = Self.path(in: fields[1]) else {
+                throw UsageError("--shard-files \(path):\(index + 1): the path is not a valid JSON string")
+            }
             // A missing file is the run's to report (status 66, or read past with --allow-missing).
             if FileManager.default.fileExists(atPath: file), let problem = notARegularFile(file) {
                 throw UsageError("--shard-files \(path):\(index + 1): \(file) \(problem); the list names log files only")
@@ -43,6 +47,12 @@ struct ShardFileList {
         }
         guard !list.paths.isEmpty else { throw UsageError("--shard-files \(path) lists no file") }
         return list
+    }
+
+    /// The path a list line names: a JSON string decoded, or the field as it stands.
+    private static func path(in field: Substring) -> String? {
+        guard field.first == "\"" else { return String(field) }
+        return try? JSONDecoder().decode(String.self, from: Data(field.utf8))
     }
 
     /// Why `path` is not a regular file (of at most `largest` bytes), or nil when it is one (links followed).

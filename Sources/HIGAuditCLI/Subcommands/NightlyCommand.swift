@@ -66,7 +66,7 @@ struct NightlyCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "With --shard: read the files listed here (one per line, in the run's order) instead of the inputs; a line `count<TAB>path` marks a file whose file counters this shard counts, `read<TAB>path` one another shard counts. Without it every shard reads every input and shard 0 counts the files.",
+            "With --shard: read the files listed here (one per line, in the run's order) instead of the inputs; a line `count<TAB>path` marks a file whose file counters this shard counts, `read<TAB>path` one another shard counts; a path that starts with a double quote is a JSON string, so that a name with a line break or tab fits its line. Without it every shard reads every input and shard 0 counts the files.",
             valueName: "file"))
     var shardFiles: String?
 
