@@ -159,11 +159,9 @@ private final class RunTransaction {
     @discardableResult
     private func startEngine() throws -> SessionEngine {
         if let engine { return engine }
-        let checkpoint = try Data.fetchOne(db, sql: "SELECT state FROM engine_checkpoint WHERE id = 1")
-            .map { try JSONDecoder().decode(EngineCheckpoint.self, from: $0) } ?? EngineCheckpoint()
         let files = self.files
-        let engine = SessionEngine(
-            configuration: run.configuration, checkpoint: checkpoint,
+        let engine = try StoredCheckpoint.engine(
+            db, configuration: run.configuration,
             onLate: { [unowned self] event, reason in run.onDiagnostic(files.lateDiagnostic(event, reason)) },
             onReport: { [unowned self] report in
                 do { try record(report) } catch { failure = failure ?? error }
@@ -387,13 +385,7 @@ private final class RunTransaction {
         outcome.statistics = statistics
         outcome.openSessions = engine.openSessionCount
 
-        let checkpoint = engine.checkpoint()
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO engine_checkpoint VALUES (1, ?, ?, ?, ?)",
-            arguments: [outcome.runID, checkpoint.newestDeviceClock, checkpoint.sessions.count,
-                        try encoder.encode(checkpoint)])
+        try StoredCheckpoint.write(engine, runID: outcome.runID, db: db)
         for rule in engine.enabledRules {
             try db.execute(
                 sql: "INSERT OR REPLACE INTO rules VALUES (?, ?)", arguments: [rule.identifier, rule.severity.rawValue])

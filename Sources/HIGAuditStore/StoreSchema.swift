@@ -13,6 +13,11 @@ enum StoreSchema {
     /// application id have it and no id; new stores record it too, so that older readers know them.
     static let firstMigration = "v1"
 
+    /// The migration that moved the open sessions' checkpoint from one value of `engine_checkpoint` into
+    /// rows of `checkpoint_devices` and `checkpoint_sessions` (`StoredCheckpoint`). A version that
+    /// knows only `v1` refuses such a store instead of reading an empty checkpoint from it.
+    static let checkpointRowsMigration = "v2"
+
     /// Checks, creates or completes the schema for a nightly run. Call it inside an immediate
     /// transaction: the decision to create the tables and their creation are then one step.
     static func prepareForWriting(_ db: Database, path: String) throws {
@@ -42,7 +47,7 @@ enum StoreSchema {
 
     /// The migrations this version knows; a store that records another was made by a later version,
     /// whose tables this one would misread.
-    static let knownMigrations: Set<String> = [firstMigration]
+    static let knownMigrations: Set<String> = [firstMigration, checkpointRowsMigration]
 
     /// Refuses a store whose schema this version does not know.
     static func checkSchemaVersion(_ db: Database, path: String) throws {
@@ -74,6 +79,9 @@ enum StoreSchema {
     private static func addMissingColumns(_ db: Database) throws {
         try db.execute(sql: runsReadable)
         try db.execute(sql: inputFileLeads)
+        try db.execute(sql: StoredCheckpoint.tables)
+        try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+        try db.execute(sql: "INSERT OR IGNORE INTO grdb_migrations VALUES (?)", arguments: [checkpointRowsMigration])
         let present = try runsColumns(db)
         for counter in IngestStatistics.counters where !present.contains(counter.name) {
             try db.execute(sql: "ALTER TABLE runs ADD COLUMN \(counter.name) INTEGER NOT NULL DEFAULT 0")

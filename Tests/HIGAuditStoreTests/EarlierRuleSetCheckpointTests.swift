@@ -45,14 +45,16 @@ import Testing
         let paths = try LogFixtures.writeZstdFiles([first, second], in: directory, framesPerFile: 1)
         try nightly(storePath, [paths[0]])
 
-        // Write the checkpoint back as the eleven-rule version wrote it.
+        // Write the checkpoint back as the eleven-rule version wrote it: one JSON value, no rows.
         let queue = try DatabaseQueue(path: storePath)
         try queue.write { db in
-            let data = try #require(try Data.fetchOne(db, sql: "SELECT state FROM engine_checkpoint WHERE id = 1"))
+            let data = try JSONEncoder().encode(try StoredCheckpoint.load(db))
             let stripped = try Self.removingKeys(Self.launchRuleKeys, from: data)
             let sessions = try JSONDecoder().decode(EngineCheckpoint.self, from: stripped).sessions
             #expect(sessions.count == 6)
             #expect(stripped.count < data.count)
+            try db.execute(sql: "DELETE FROM checkpoint_sessions")
+            try db.execute(sql: "DELETE FROM checkpoint_devices")
             try db.execute(sql: "UPDATE engine_checkpoint SET state = ? WHERE id = 1", arguments: [stripped])
         }
         try queue.close()

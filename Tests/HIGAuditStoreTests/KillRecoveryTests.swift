@@ -52,8 +52,8 @@ import Glibc
                 for row in try Row.fetchAll(db, sql: sql) { text += row.description + "\n" }
                 text += "--\n"
             }
-            let state = try Data.fetchOne(db, sql: "SELECT state FROM engine_checkpoint")
-            return Fingerprint(tables: text, checkpoint: try state.map { try JSONDecoder().decode(EngineCheckpoint.self, from: $0) })
+            let stored = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM engine_checkpoint") ?? 0
+            return Fingerprint(tables: text, checkpoint: stored == 0 ? nil : try StoredCheckpoint.load(db))
         }
     }
 

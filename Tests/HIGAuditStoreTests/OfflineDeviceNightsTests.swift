@@ -55,8 +55,7 @@ import Testing
     static func openSessionsInCheckpoint(_ storePath: String) throws -> [String] {
         let store = try ResultsStore(readingAt: storePath)
         return try store.read { db in
-            guard let data = try Data.fetchOne(db, sql: "SELECT state FROM engine_checkpoint WHERE id = 1") else { return [] }
-            return try JSONDecoder().decode(EngineCheckpoint.self, from: data).sessions.map(\.id)
+            try StoredCheckpoint.load(db).sessions.map(\.id)
         }
     }
 

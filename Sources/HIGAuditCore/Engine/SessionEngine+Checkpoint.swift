@@ -28,6 +28,12 @@ public struct DeviceCheckpoint: Sendable, Equatable, Codable {
     /// Runs in a row, up to and including the one that wrote the checkpoint, in which the device sent
     /// no accepted event (nightly's `idle_runs`).
     public var idleRuns: Int
+
+    public init(device: String, clock: Int64, idleRuns: Int) {
+        self.device = device
+        self.clock = clock
+        self.idleRuns = idleRuns
+    }
 }
 
 /// One open session as the engine holds it: its ordering and closing bounds, the event ids it has
@@ -72,20 +78,32 @@ extension SessionEngine {
     /// `init(configuration:checkpoint:onLate:onReport:)` by the next one. The engine is not changed;
     /// each device's idle runs count this run.
     public func checkpoint() -> EngineCheckpoint {
-        let sessions = open.values.sorted(by: OpenSession.idOrder).map { session -> SessionCheckpoint in
-            SessionCheckpoint(
-                id: session.pointee.id, device: session.pointee.device.pointee.key.string,
-                newestTs: session.pointee.newestTs, endTs: session.pointee.endTs,
-                seenIds: session.pointee.seenIds.checkpointFingerprints, pendingEvents: session.pointee.buffer.pending,
-                context: session.pointee.context,
-                ruleStates: session.pointee.ruleStates.settled(in: session.pointee.context))
-        }
-        let devices = self.devices.values.map { device in
+        var sessions: [SessionCheckpoint] = []
+        sessions.reserveCapacity(open.count)
+        forEachCheckpointSession { sessions.append($0) }
+        return EngineCheckpoint(devices: checkpointDevices(), sessions: sessions)
+    }
+
+    /// The devices with open sessions, in device order, as `checkpoint()` lists them.
+    public func checkpointDevices() -> [DeviceCheckpoint] {
+        devices.values.map { device in
             DeviceCheckpoint(
                 device: device.pointee.key.string, clock: device.pointee.clock,
                 idleRuns: device.pointee.acceptedInThisRun ? 0 : device.pointee.idleRuns + 1)
         }.sorted { $0.device.utf8.lexicographicallyPrecedes($1.device.utf8) }
-        return EngineCheckpoint(devices: devices, sessions: sessions)
+    }
+
+    /// Each open session as `checkpoint()` lists it, in session-id order, one at a time: a store can
+    /// write a million of them without holding them all at once.
+    public func forEachCheckpointSession(_ body: (SessionCheckpoint) throws -> Void) rethrows {
+        for session in open.values.sorted(by: OpenSession.idOrder) {
+            try body(SessionCheckpoint(
+                id: session.pointee.id, device: session.pointee.device.pointee.key.string,
+                newestTs: session.pointee.newestTs, endTs: session.pointee.endTs,
+                seenIds: session.pointee.seenIds.checkpointFingerprints, pendingEvents: session.pointee.buffer.pending,
+                context: session.pointee.context,
+                ruleStates: session.pointee.ruleStates.settled(in: session.pointee.context)))
+        }
     }
 
     /// An engine that continues where the one that made `checkpoint` stopped: feeding it the rest of
@@ -94,27 +112,44 @@ extension SessionEngine {
         configuration: AuditConfiguration, checkpoint: EngineCheckpoint,
         onLate: @escaping LateSink = { _, _ in }, onReport: @escaping ReportSink
     ) {
+        self.init(configuration: configuration, checkpointDevices: checkpoint.devices, onLate: onLate, onReport: onReport)
+        for saved in checkpoint.sessions { restore(saved) }
+        finishRestoring()
+    }
+
+    /// The first step of restoring a checkpoint session by session (a store reads them one at a time):
+    /// the devices; then `restore(_:)` for each session in the checkpoint's order, then
+    /// `finishRestoring()`, before any event.
+    public convenience init(
+        configuration: AuditConfiguration, checkpointDevices: [DeviceCheckpoint],
+        onLate: @escaping LateSink = { _, _ in }, onReport: @escaping ReportSink
+    ) {
         self.init(configuration: configuration, onLate: onLate, onReport: onReport)
-        for saved in checkpoint.devices {
+        for saved in checkpointDevices {
             let device = deviceStream(for: CompactText(saved.device), clock: saved.clock)
             device.pointee.clock = saved.clock
             device.pointee.idleRuns = saved.idleRuns
         }
-        for saved in checkpoint.sessions {
-            let deviceKey = CompactText(saved.device ?? saved.labelDevice)
-            let device = deviceStream(for: deviceKey, clock: saved.newestTs)
-            let session = OpenSession.make(OpenSession(
-                key: CompactText(saved.id), device: device, newestTs: saved.newestTs, ruleStates: saved.ruleStates,
-                seenIds: SeenIds(fingerprints: saved.seenIds)))
-            session.pointee.endTs = saved.endTs
-            session.pointee.context = saved.context
-            for event in saved.pendingEvents { session.pointee.buffer.insert(event) }
-            // A checkpoint that lists a session twice (one edited by hand): the later entry counts,
-            // as it always did, and the earlier one is let go.
-            if let earlier = open.updateValue(session, forKey: session.pointee.key) { forget(earlier) }
-            adopt(session)
-        }
-        // Devices listed without an open session hold nothing.
+    }
+
+    /// One open session of a checkpoint, back in the engine.
+    public func restore(_ saved: SessionCheckpoint) {
+        let deviceKey = CompactText(saved.device ?? saved.labelDevice)
+        let device = deviceStream(for: deviceKey, clock: saved.newestTs)
+        let session = OpenSession.make(OpenSession(
+            key: CompactText(saved.id), device: device, newestTs: saved.newestTs, ruleStates: saved.ruleStates,
+            seenIds: SeenIds(fingerprints: saved.seenIds)))
+        session.pointee.endTs = saved.endTs
+        session.pointee.context = saved.context
+        for event in saved.pendingEvents { session.pointee.buffer.insert(event) }
+        // A checkpoint that lists a session twice (one edited by hand): the later entry counts,
+        // as it always did, and the earlier one is let go.
+        if let earlier = open.updateValue(session, forKey: session.pointee.key) { forget(earlier) }
+        adopt(session)
+    }
+
+    /// Ends a restore: devices listed without an open session hold nothing.
+    public func finishRestoring() {
         for (key, device) in devices where device.pointee.sessions.isEmpty {
             devices[key] = nil
             device.free()
