@@ -14,6 +14,8 @@ enum DashboardContext {
             "examplesPerRule": model.examplesPerRule,
             "overview": model.overview.map { overview($0, days: model.trendDays) },
             "releases": releases(model.releases, hasHistory: model.hasHistory),
+            "screens": model.screens.map(screen),
+            "hasScreens": !model.screens.isEmpty,
             "worstScreens": model.worstScreens.map(worstScreens),
             "hasWorstScreens": !model.worstScreens.isEmpty,
             "examples": model.examples.map(examples),
@@ -28,7 +30,7 @@ enum DashboardContext {
 
     static func rate(_ rate: Rate?) -> [String: Any]? {
         guard let rate else { return nil }
-        return ["perThousand": rate.perThousand, "affected": rate.affected, "total": rate.total]
+        return ["percent": rate.percent, "affected": rate.affected, "total": rate.total]
     }
 
     static func overview(_ rule: RuleOverview, days: [String]) -> [String: Any] {
@@ -41,8 +43,9 @@ enum DashboardContext {
         context["last30"] = rate(rule.last30)
         if !days.isEmpty {
             context["trendSVG"] = SVGChart.trend(
-                rule.trend.map { $0?.perThousand },
-                label: "\(rule.rule): sessions affected per 1,000 sessions, one point per day, \(days.first!) to \(days.last!)")
+                rule.trend.map { $0?.percent },
+                label: "\(rule.rule): percent of sessions affected, one point per day, \(days.first!) to \(days.last!)",
+                xLabels: (days.first!, days.last!), unit: "%")
             context["trendRows"] = zip(days, rule.trend).map { day, rate -> [String: Any] in
                 var row: [String: Any] = ["day": day]
                 row["rate"] = Self.rate(rate)
@@ -91,12 +94,20 @@ enum DashboardContext {
                 [
                     "rule": rule,
                     "svg": SVGChart.bars(
-                        zip(releases.versions, rates).map { (version($0), $1?.perThousand ?? "0.00") },
-                        caption: "\(rule): sessions affected per 1,000 sessions by app version"),
+                        zip(releases.versions, rates).map { (version($0), $1?.percent ?? "0.00") },
+                        caption: "\(rule): percent of sessions affected by app version"),
                 ]
             }
         }
         return context
+    }
+
+    static func screen(_ screen: WorstScreen) -> [String: Any] {
+        [
+            "screen": screen.screen.isEmpty ? "(no screen)" : screen.screen, "violations": screen.violations,
+            "sessionsAffected": screen.sessionsAffected, "topRule": screen.topRule,
+            "topRuleViolations": screen.topRuleViolations,
+        ]
     }
 
     static func worstScreens(_ rule: RuleScreens) -> [String: Any] {
@@ -117,9 +128,12 @@ enum DashboardContext {
             "hasMore": rule.total > Int64(rule.violations.count),
             "violations": rule.violations.map { example -> [String: Any] in
                 [
-                    "session": example.session, "device": example.device, "appVersion": version(example.appVersion),
+                    "session": example.session, "shortSession": ShortForm.id(example.session),
+                    "device": example.device, "shortDevice": ShortForm.id(example.device),
+                    "appVersion": version(example.appVersion),
                     "screen": example.screen.isEmpty ? "(no screen)" : example.screen, "time": example.time,
-                    "detail": example.detail, "source": example.source,
+                    "shortTime": ShortForm.time(example.time),
+                    "detail": example.detail, "source": example.source, "shortSource": ShortForm.source(example.source),
                 ]
             },
         ]

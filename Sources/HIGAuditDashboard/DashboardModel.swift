@@ -18,6 +18,8 @@ public struct DashboardModel: Sendable, Equatable {
     /// The days of the trend charts, oldest first (`YYYY-MM-DD`).
     public var trendDays: [String]
     public var releases: Releases
+    /// The screens with the most violations over all rules, as the CLI's `worst_screens` table has them.
+    public var screens: [WorstScreen]
     public var worstScreens: [RuleScreens]
     public var examples: [RuleExamples]
     /// How many examples each rule shows at most; the rest is in the CSV export.
@@ -31,7 +33,7 @@ public struct DashboardModel: Sendable, Equatable {
         source: String, generatedAt: String, hasHistory: Bool, isEmpty: Bool, lastDay: String?,
         overview: [RuleOverview], trendDays: [String], releases: Releases, worstScreens: [RuleScreens],
         examples: [RuleExamples], examplesPerRule: Int, health: [NightHealth], catalogue: [CatalogueEntry],
-        csvLink: String?
+        csvLink: String?, screens: [WorstScreen] = []
     ) {
         self.source = source
         self.generatedAt = generatedAt
@@ -42,6 +44,7 @@ public struct DashboardModel: Sendable, Equatable {
         self.trendDays = trendDays
         self.releases = releases
         self.worstScreens = worstScreens
+        self.screens = screens
         self.examples = examples
         self.examplesPerRule = examplesPerRule
         self.health = health
@@ -50,17 +53,17 @@ public struct DashboardModel: Sendable, Equatable {
     }
 }
 
-/// A rate as `query` prints it: sessions affected, sessions in the population and the rate per 1,000
-/// sessions (two decimals), all as text.
+/// A rate as `query` prints it: sessions affected, sessions in the population and the percent of the
+/// population affected (two decimals, `pct_sessions_affected`), all as text.
 public struct Rate: Sendable, Equatable {
     public var affected: String
     public var total: String
-    public var perThousand: String
+    public var percent: String
 
-    public init(affected: String, total: String, perThousand: String) {
+    public init(affected: String, total: String, percent: String) {
         self.affected = affected
         self.total = total
-        self.perThousand = perThousand
+        self.percent = percent
     }
 }
 
@@ -134,6 +137,36 @@ public struct Comparison: Sendable, Equatable {
         self.test = test
         self.pValue = pValue
         self.verdict = verdict
+    }
+}
+
+/// One row of the `worst_screens` table (`hig-audit analyze`, `query`): a screen, its violations and
+/// sessions affected over all rules, and the rule it breaks most.
+public struct WorstScreen: Sendable, Equatable {
+    /// `''` when no screen was known at the violation.
+    public var screen: String
+    public var violations: String
+    public var sessionsAffected: String
+    /// Empty when the screen has no violation of a rule the page lists.
+    public var topRule: String
+    public var topRuleViolations: String
+
+    public init(screen: String, violations: String, sessionsAffected: String, topRule: String, topRuleViolations: String) {
+        self.screen = screen
+        self.violations = violations
+        self.sessionsAffected = sessionsAffected
+        self.topRule = topRule
+        self.topRuleViolations = topRuleViolations
+    }
+
+    /// The rows of a `worst_screens` table.
+    public static func rows(of table: Table) -> [WorstScreen] {
+        table.rows.map { row in
+            func cell(_ name: String) -> String { table.columnIndex(named: name).map { row[$0].plainText } ?? "" }
+            return WorstScreen(
+                screen: cell("screen"), violations: cell("violations"), sessionsAffected: cell("sessions_affected"),
+                topRule: cell("top_rule"), topRuleViolations: cell("top_rule_violations"))
+        }
     }
 }
 

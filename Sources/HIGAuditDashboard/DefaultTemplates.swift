@@ -39,7 +39,7 @@ enum DefaultTemplates {
 {{> catalogue}}
 </main>
 <footer>
-<p>Rates are sessions with at least one violation of the rule per 1,000 sessions, as <code>hig-audit query --group-by rule</code> computes them; a session counts on every UTC day its events span. Verdicts are those of <code>hig-audit compare</code> (α = 0.01).</p>
+<p>Rates are the percent of sessions with at least one violation of the rule, as <code>hig-audit query --group-by rule</code> computes them; a session counts on every UTC day its events span. Verdicts are those of <code>hig-audit compare</code> (α = 0.01).</p>
 </footer>
 </body>
 </html>
@@ -71,6 +71,10 @@ th { background: var(--panel); font-weight: 600; }
 td.num, th.num { text-align: right; }
 td.count { color: var(--muted); font-size: 0.85em; }
 code, .mono { font-family: ui-monospace, "SF Mono", Menlo, Consolas, monospace; font-size: 0.88em; }
+/* Ids, times and paths stay whole on one line (the full value is in the cell's title). */
+td.id { font-family: ui-monospace, "SF Mono", Menlo, Consolas, monospace; font-size: 0.88em; white-space: nowrap; word-break: keep-all; }
+table.examples { font-size: 0.9em; }
+table.examples tr.group th { background: none; padding-top: 0.7rem; font-weight: 400; }
 .severity-error { color: var(--worse); font-weight: 600; }
 .verdict-worse { color: var(--worse); font-weight: 700; }
 .verdict-better { color: var(--better); font-weight: 700; }
@@ -85,6 +89,7 @@ svg circle.series { fill: var(--series); stroke: none; }
 svg .series-end { fill: var(--accent); stroke: var(--text); stroke-width: 0.8; }
 svg .bar { fill: var(--bar); }
 svg text { fill: var(--text); font-size: 11px; font-family: system-ui, sans-serif; }
+svg text.tick { fill: var(--muted); font-size: 10px; }
 details > summary { cursor: pointer; color: var(--series); }
 .trend-grid { display: flex; flex-wrap: wrap; gap: 0.6rem; }
 .trend-grid figure { width: 270px; }
@@ -106,25 +111,25 @@ blockquote { margin: 0.3rem 0; padding-left: 0.8rem; border-left: 3px solid var(
 <h2>Overview</h2>
 {{#noHistory}}<p class="note" id="no-history">One <code>analyze</code> run, not a store: there are no nights to compare, so the last-night, 7- and 30-night rates and the trends are left out. The rate is over the whole run.</p>{{/noHistory}}
 <table id="overview-table">
-<thead><tr><th>rule</th><th>severity</th>{{#hasHistory}}<th class="num">last night</th><th class="num">last 7 nights</th><th class="num">last 30 nights</th>{{/hasHistory}}<th class="num">{{#hasHistory}}all nights{{/hasHistory}}{{#noHistory}}this run{{/noHistory}}</th><th class="num">sessions affected</th></tr></thead>
+<thead><tr><th>rule</th><th>severity</th>{{#hasHistory}}<th class="num">% last night</th><th class="num">% last 7 nights</th><th class="num">% last 30 nights</th>{{/hasHistory}}<th class="num">{{#hasHistory}}% all nights{{/hasHistory}}{{#noHistory}}% this run{{/noHistory}}</th><th class="num">sessions affected</th></tr></thead>
 <tbody>
 {{#overview}}
-<tr data-rule="{{rule}}"><td><a href="#rule-{{rule}}"><code>{{rule}}</code></a></td><td class="severity-{{severity}}">{{severity}}</td>{{#hasHistory}}<td class="num" data-window="last-night">{{#lastNight}}{{perThousand}}{{/lastNight}}{{^lastNight}}–{{/lastNight}}</td><td class="num" data-window="last-7">{{#last7}}{{perThousand}}{{/last7}}{{^last7}}–{{/last7}}</td><td class="num" data-window="last-30">{{#last30}}{{perThousand}}{{/last30}}{{^last30}}–{{/last30}}</td>{{/hasHistory}}<td class="num" data-window="all">{{overall.perThousand}}</td><td class="num count">{{overall.affected}} of {{overall.total}}</td></tr>
+<tr data-rule="{{rule}}"><td><a href="#rule-{{rule}}"><code>{{rule}}</code></a></td><td class="severity-{{severity}}">{{severity}}</td>{{#hasHistory}}<td class="num" data-window="last-night">{{#lastNight}}{{percent}}{{/lastNight}}{{^lastNight}}–{{/lastNight}}</td><td class="num" data-window="last-7">{{#last7}}{{percent}}{{/last7}}{{^last7}}–{{/last7}}</td><td class="num" data-window="last-30">{{#last30}}{{percent}}{{/last30}}{{^last30}}–{{/last30}}</td>{{/hasHistory}}<td class="num" data-window="all">{{overall.percent}}</td><td class="num count">{{overall.affected}} of {{overall.total}}</td></tr>
 {{/overview}}
 </tbody>
 </table>
-<p class="note">Sessions affected per 1,000 sessions. Last night is the UTC day on which most sessions of the latest run started; the 7- and 30-night windows end with it.</p>
+<p class="note">Percent of sessions with at least one violation of the rule. Last night is the UTC day on which most sessions of the latest run started; the 7- and 30-night windows end with it.</p>
 {{#hasHistory}}
 <h3>Trend per rule</h3>
 <div class="trend-grid">
 {{#overview}}
 {{#hasTrend}}
 <figure id="trend-{{rule}}">
-<figcaption><code>{{rule}}</code> per 1,000 sessions by day, {{trendFirst}} to {{trendLast}}</figcaption>
+<figcaption><code>{{rule}}</code>: % of sessions affected by day, {{trendFirst}} to {{trendLast}}</figcaption>
 {{{trendSVG}}}
 <details><summary>Numbers</summary>
-<table><thead><tr><th>day</th><th class="num">per 1,000</th><th class="num">affected</th><th class="num">sessions</th></tr></thead><tbody>
-{{#trendRows}}<tr><td>{{day}}</td>{{#rate}}<td class="num">{{perThousand}}</td><td class="num">{{affected}}</td><td class="num">{{total}}</td>{{/rate}}{{^rate}}<td class="num">–</td><td class="num">0</td><td class="num">0</td>{{/rate}}</tr>
+<table><thead><tr><th>day</th><th class="num">% of sessions</th><th class="num">affected</th><th class="num">sessions</th></tr></thead><tbody>
+{{#trendRows}}<tr><td>{{day}}</td>{{#rate}}<td class="num">{{percent}}</td><td class="num">{{affected}}</td><td class="num">{{total}}</td>{{/rate}}{{^rate}}<td class="num">–</td><td class="num">0</td><td class="num">0</td>{{/rate}}</tr>
 {{/trendRows}}
 </tbody></table>
 </details>
@@ -144,25 +149,25 @@ blockquote { margin: 0.3rem 0; padding-left: 0.8rem; border-left: 3px solid var(
 {{#hasComparisons}}
 <h3>Between consecutive versions{{#hasRegressions}}: <span class="verdict-worse">{{regressions}} regression(s)</span>{{/hasRegressions}}</h3>
 <table id="comparisons">
-<thead><tr><th>base → head</th><th>rule</th><th class="num">base</th><th class="num">head</th><th class="num">change</th><th>test</th><th class="num">p</th><th>verdict</th></tr></thead>
+<thead><tr><th>base → head</th><th>rule</th><th class="num">base %</th><th class="num">head %</th><th class="num">change (points)</th><th>test</th><th class="num">p</th><th>verdict</th></tr></thead>
 <tbody>
 {{#comparisons}}
 <tr data-base="{{base}}" data-head="{{head}}" data-rule="{{rule}}"><td>{{base}} → {{head}}</td><td><code>{{rule}}</code></td><td class="num">{{baseRate}}</td><td class="num">{{headRate}}</td><td class="num">{{change}}</td><td>{{test}}</td><td class="num">{{pValue}}</td><td class="verdict-{{verdict}}">{{#isWorse}}▲ {{/isWorse}}{{#isBetter}}▼ {{/isBetter}}{{verdict}}</td></tr>
 {{/comparisons}}
 </tbody>
 </table>
-<p class="note">Rates per 1,000 sessions, as <code>hig-audit compare --base BASE --head HEAD</code> gives them; regressions first.</p>
+<p class="note">Percent of sessions affected, as <code>hig-audit compare --base BASE --head HEAD</code> gives them; regressions first.</p>
 {{/hasComparisons}}
 {{^hasComparisons}}<p class="note">Only one app version: nothing to compare yet.</p>{{/hasComparisons}}
 {{/canCompare}}
 {{^canCompare}}<p class="note">Verdicts need the results store: run <code>hig-audit compare</code> on a store for them.</p>{{/canCompare}}
 {{#hasVersions}}
-<h3>Rate per app version</h3>
+<h3>% of sessions affected per app version</h3>
 <table id="version-rates">
 <thead><tr><th>rule</th>{{#versions}}<th class="num">{{version}}</th>{{/versions}}</tr></thead>
 <tbody>
 {{#rows}}
-<tr data-rule="{{rule}}"><td><code>{{rule}}</code></td>{{#cells}}<td class="num" data-version="{{version}}">{{#rate}}{{perThousand}}{{/rate}}{{^rate}}–{{/rate}}</td>{{/cells}}</tr>
+<tr data-rule="{{rule}}"><td><code>{{rule}}</code></td>{{#cells}}<td class="num" data-version="{{version}}">{{#rate}}{{percent}}{{/rate}}{{^rate}}–{{/rate}}</td>{{/cells}}</tr>
 {{/rows}}
 </tbody>
 </table>
@@ -170,7 +175,7 @@ blockquote { margin: 0.3rem 0; padding-left: 0.8rem; border-left: 3px solid var(
 <details><summary>Charts per rule</summary>
 <div class="trend-grid">
 {{#charts}}
-<figure><figcaption><code>{{rule}}</code> per 1,000 sessions by version (numbers in the table above)</figcaption>{{{svg}}}</figure>
+<figure><figcaption><code>{{rule}}</code>: % of sessions affected by version (numbers in the table above)</figcaption>{{{svg}}}</figure>
 {{/charts}}
 </div>
 </details>
@@ -182,8 +187,19 @@ blockquote { margin: 0.3rem 0; padding-left: 0.8rem; border-left: 3px solid var(
 """#####,
         "screens": #####"""
 <section id="screens">
-<h2>Worst screens per rule</h2>
+<h2>Worst screens</h2>
 {{^hasWorstScreens}}<p class="note">No violation on any screen.</p>{{/hasWorstScreens}}
+{{#hasScreens}}
+<table id="worst-screens">
+<thead><tr><th>screen</th><th class="num">violations</th><th class="num">sessions affected</th><th>rule broken most</th><th class="num">its violations</th></tr></thead>
+<tbody>
+{{#screens}}<tr><td class="mono">{{screen}}</td><td class="num">{{violations}}</td><td class="num">{{sessionsAffected}}</td><td><code>{{topRule}}</code></td><td class="num">{{topRuleViolations}}</td></tr>
+{{/screens}}
+</tbody>
+</table>
+<p class="note">Over all rules, the screens with the most violations, as the <code>worst_screens</code> table of <code>hig-audit query</code> and <code>analyze</code> lists them.</p>
+{{/hasScreens}}
+{{#hasWorstScreens}}<h3>Per rule</h3>{{/hasWorstScreens}}
 <div class="trend-grid">
 {{#worstScreens}}
 <div>
@@ -201,17 +217,21 @@ blockquote { margin: 0.3rem 0; padding-left: 0.8rem; border-left: 3px solid var(
         "examples": #####"""
 <section id="examples">
 <h2>Examples</h2>
-<p class="note">The {{examplesPerRule}} most recent violations of each rule, with the log file and line they come from.
+<p class="note">The {{examplesPerRule}} most recent violations of each rule, with the log file and line they come from; times are UTC, and a shortened id or path shows whole when pointed at.
 {{#csvLink}}All of them: <a href="{{csvLink}}" id="csv-link">the violations table (CSV)</a>.{{/csvLink}}
 {{^csvLink}}All of them: <code>hig-audit export</code> or <code>--out</code> writes the violations table as CSV.{{/csvLink}}</p>
+{{#hasExamples}}
+<table id="examples-table" class="examples">
+<thead><tr><th>time (UTC)</th><th>session</th><th>device</th><th>version</th><th>screen</th><th>detail</th><th>source</th></tr></thead>
 {{#examples}}
-<h3 id="rule-{{rule}}"><code>{{rule}}</code>: {{shown}} of {{total}}</h3>
-<table data-rule="{{rule}}"><thead><tr><th>time (UTC)</th><th>session</th><th>device</th><th>version</th><th>screen</th><th>detail</th><th>source</th></tr></thead><tbody>
-{{#violations}}<tr><td class="mono">{{time}}</td><td class="mono">{{session}}</td><td>{{device}}</td><td>{{appVersion}}</td><td class="mono">{{screen}}</td><td>{{detail}}</td><td class="mono">{{source}}</td></tr>
+<tbody data-rule="{{rule}}">
+<tr class="group" id="rule-{{rule}}"><th colspan="7"><code>{{rule}}</code>: {{shown}} of {{total}}{{#hasMore}} · {{#csvLink}}<a href="{{csvLink}}">all {{total}} in the CSV export</a>{{/csvLink}}{{^csvLink}}the CSV export has every one{{/csvLink}}{{/hasMore}}</th></tr>
+{{#violations}}<tr><td class="id"><time datetime="{{time}}" title="{{time}}">{{shortTime}}</time></td><td class="id" title="{{session}}">{{shortSession}}</td><td class="id" title="{{device}}">{{shortDevice}}</td><td class="id">{{appVersion}}</td><td class="id">{{screen}}</td><td>{{detail}}</td><td class="id" title="{{source}}">{{shortSource}}</td></tr>
 {{/violations}}
-</tbody></table>
-{{#hasMore}}<p class="note">{{#csvLink}}<a href="{{csvLink}}">All {{total}} in the CSV export.</a>{{/csvLink}}{{^csvLink}}{{total}} in all; the CSV export has every one.{{/csvLink}}</p>{{/hasMore}}
+</tbody>
 {{/examples}}
+</table>
+{{/hasExamples}}
 </section>
 
 """#####,

@@ -1,8 +1,8 @@
 import HIGAuditCore
 
 /// The dashboard of one `analyze` run: the tables `analyze` prints, with no nights to trend over and
-/// no store to run `compare` on (the page says so). Rates per 1,000 sessions are the `by_version` and
-/// `summary` counts put as `query` puts them (`FixedDecimal.ratio`, scale 1,000).
+/// no store to run `compare` on (the page says so). Percents of sessions affected are the `by_version` and
+/// `summary` counts put as `query` puts them (`FixedDecimal.ratio`, scale 100: percent).
 public enum RunDashboard {
     public static func model(
         _ accumulator: AnalysisAccumulator, ingest: IngestStatistics, sources: SourceFileTable, source: String,
@@ -25,14 +25,15 @@ public enum RunDashboard {
             examples: examples(accumulator.violationsTable(sources: sources), rules: rules.map(\.rule)),
             examplesPerRule: StoreDashboard.examplesPerRule,
             health: [NightHealth(label: "this run", finished: "", statistics: ingest)], catalogue: catalogue,
-            csvLink: csvLink)
+            csvLink: csvLink,
+            screens: WorstScreen.rows(of: accumulator.worstScreensTable(limit: StoreDashboard.worstScreens)))
     }
 
     static func rate(_ affected: TableCell, _ total: TableCell) -> Rate {
         guard case .integer(let a) = affected, case .integer(let t) = total else {
-            return Rate(affected: affected.plainText, total: total.plainText, perThousand: "")
+            return Rate(affected: affected.plainText, total: total.plainText, percent: "")
         }
-        return Rate(affected: String(a), total: String(t), perThousand: FixedDecimal.ratio(a, t, scale: 1000).description)
+        return Rate(affected: String(a), total: String(t), percent: FixedDecimal.ratio(a, t, scale: 100).description)
     }
 
     /// `by_version`'s counts per version and rule; no verdicts without a store.

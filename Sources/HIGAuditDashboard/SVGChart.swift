@@ -3,14 +3,24 @@
 ///
 /// Every value is text as the table prints it; a chart parses it for drawing only.
 enum SVGChart {
-    /// A line over `values` (nil: no point that day), scaled to the largest value (at least 1).
-    static func trend(_ values: [String?], label: String, width: Int = 240, height: Int = 48) -> String {
+    /// A line over `values` (nil: no point that day), scaled to the largest value (a flat zero line
+    /// when all are zero), with its axes labelled: the largest value (as the table prints it, with
+    /// `unit`) at the top and 0 at the bottom of the vertical axis, and `xLabels` under the ends of the
+    /// horizontal one.
+    static func trend(
+        _ values: [String?], label: String, xLabels: (first: String, last: String)? = nil, unit: String = "",
+        width: Int = 240, height: Int = 64
+    ) -> String {
         let numbers = values.map { $0.flatMap(Double.init) }
-        let peak = max(1, numbers.compactMap { $0 }.max() ?? 0)
-        let step = numbers.count > 1 ? Double(width - 8) / Double(numbers.count - 1) : 0
+        let largest = numbers.indices.filter { numbers[$0] != nil }.max { numbers[$0]! < numbers[$1]! }
+        let peak = largest.map { numbers[$0]! }.flatMap { $0 > 0 ? $0 : nil } ?? 1
+        let left = 40, right = 4, top = 6, bottom = xLabels == nil ? 4 : 16
+        let baseline = height - bottom
+        let plot = Double(baseline - top)
+        let step = numbers.count > 1 ? Double(width - left - right) / Double(numbers.count - 1) : 0
         func point(_ index: Int, _ value: Double) -> String {
-            let x = 4 + step * Double(index)
-            let y = Double(height - 4) - (value / peak) * Double(height - 8)
+            let x = Double(left) + step * Double(index)
+            let y = Double(baseline) - (value / peak) * plot
             return "\(format(x)),\(format(y))"
         }
         var segments: [[String]] = [[]]
@@ -21,7 +31,15 @@ enum SVGChart {
                 segments.append([])
             }
         }
-        var body = "<line class=\"axis\" x1=\"4\" y1=\"\(height - 4)\" x2=\"\(width - 4)\" y2=\"\(height - 4)\"/>"
+        var body = "<line class=\"axis\" x1=\"\(left)\" y1=\"\(baseline)\" x2=\"\(width - right)\" y2=\"\(baseline)\"/>"
+        body += "<line class=\"axis\" x1=\"\(left)\" y1=\"\(top)\" x2=\"\(left)\" y2=\"\(baseline)\"/>"
+        let peakText = largest.flatMap { values[$0] }.flatMap { (Double($0) ?? 0) > 0 ? $0 : nil } ?? "1"
+        body += "<text class=\"tick\" x=\"\(left - 4)\" y=\"\(top + 8)\" text-anchor=\"end\">\(escape(peakText + unit))</text>"
+        body += "<text class=\"tick\" x=\"\(left - 4)\" y=\"\(baseline)\" text-anchor=\"end\">\(escape("0" + unit))</text>"
+        if let xLabels {
+            body += "<text class=\"tick\" x=\"\(left)\" y=\"\(height - 3)\">\(escape(xLabels.first))</text>"
+            body += "<text class=\"tick\" x=\"\(width - right)\" y=\"\(height - 3)\" text-anchor=\"end\">\(escape(xLabels.last))</text>"
+        }
         for segment in segments where !segment.isEmpty {
             if segment.count == 1 {
                 let xy = segment[0].split(separator: ",")

@@ -12,8 +12,11 @@ public enum StoreDashboard {
     public static let trendDays = 30
     /// How many runs the input-health table lists (the latest).
     public static let healthRuns = 90
-    public static let examplesPerRule = 10
+    /// Few, so the page stays short: every violation is in the CSV export.
+    public static let examplesPerRule = 3
     public static let screensPerRule = 5
+    /// How many screens the overall worst-screens table lists, as the CLI's `worst_screens`.
+    public static let worstScreens = 10
 
     public static func model(
         _ store: ResultsStore, source: String, generatedAt: Int64, csvLink: String? = nil
@@ -31,7 +34,8 @@ public enum StoreDashboard {
             source: source, generatedAt: TimestampFormatter.rfc3339(generatedAt), hasHistory: true, isEmpty: false,
             lastDay: DayArithmetic.day(lastMidnight), overview: history.overview, trendDays: history.trendDays,
             releases: breakdowns.releases, worstScreens: breakdowns.worstScreens, examples: breakdowns.examples,
-            examplesPerRule: examplesPerRule, health: breakdowns.health, catalogue: catalogue, csvLink: csvLink)
+            examplesPerRule: examplesPerRule, health: breakdowns.health, catalogue: catalogue, csvLink: csvLink,
+            screens: breakdowns.screens)
     }
 
     /// Each rule's rates overall, last night and over the last 7 and 30 nights, and its trend.
@@ -53,7 +57,7 @@ public enum StoreDashboard {
         let overview = rules.map { rule, severity in
             RuleOverview(
                 rule: rule, severity: severity,
-                overall: overall[rule] ?? Rate(affected: "0", total: "0", perThousand: "0.00"),
+                overall: overall[rule] ?? Rate(affected: "0", total: "0", percent: "0.00"),
                 lastNight: lastNight[rule], last7: last7[rule], last30: last30[rule],
                 trend: days.map { trend[[$0, rule]] })
         }
@@ -63,6 +67,7 @@ public enum StoreDashboard {
     /// Releases, worst screens, examples and input health.
     struct Breakdowns: Sendable {
         var releases: Releases
+        var screens: [WorstScreen]
         var worstScreens: [RuleScreens]
         var examples: [RuleExamples]
         var health: [NightHealth]
@@ -73,8 +78,11 @@ public enum StoreDashboard {
         let violationCounts = try Dictionary(
             uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT rule, COUNT(*) FROM violations GROUP BY rule")
                 .map { ($0[0] as String, $0[1] as Int64) })
+        let byRuleAndScreen = try StoreQuery.grouped(db, by: [.rule, .screen], selection: .everything)
         return Breakdowns(
-            releases: try releases(db, rules: rules), worstScreens: try worstScreens(db, rules: rules),
+            releases: try releases(db, rules: rules),
+            screens: try screens(db, rules: rules, byRuleAndScreen: byRuleAndScreen),
+            worstScreens: worstScreens(byRuleAndScreen, rules: rules),
             examples: try examples(db, rules: rules, counts: violationCounts), health: try health(db))
     }
 
@@ -154,10 +162,41 @@ public enum StoreDashboard {
         return Releases(versions: versions, rates: rates, comparisons: comparisons)
     }
 
+    /// The `worst_screens` table of `query`, from `query --group-by screen` (violations and sessions
+    /// affected over all rules) and `--group-by rule,screen` (each screen's rule with the most
+    /// violations; of equals, the first in rule-id order): the screens with the most violations, ties
+    /// by screen name, as `AnalysisAccumulator.worstScreensTable` orders them.
+    static func screens(_ db: Database, rules: [String], byRuleAndScreen: HIGAuditCore.Table) throws -> [WorstScreen] {
+        let byScreen = try StoreQuery.grouped(db, by: [.screen], selection: .everything)
+        var top: [String: (rule: String, violations: Int64)] = [:]
+        let order = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1, $0) })
+        for row in byRuleAndScreen.rows {
+            guard case .integer(let violations) = row[2], violations > 0 else { continue }
+            let rule = row[0].plainText, screen = row[1].plainText
+            if let current = top[screen] {
+                let better = violations > current.violations
+                    || (violations == current.violations && (order[rule] ?? .max) < (order[current.rule] ?? .max))
+                if !better { continue }
+            }
+            top[screen] = (rule, violations)
+        }
+        let rows = byScreen.rows.compactMap { row -> (screen: String, violations: Int64, affected: String)? in
+            guard case .integer(let violations) = row[1] else { return nil }
+            return (row[0].plainText, violations, row[2].plainText)
+        }
+        let worst = rows.sorted { a, b in
+            a.violations != b.violations ? a.violations > b.violations : a.screen < b.screen
+        }.prefix(worstScreens)
+        return worst.map { screen in
+            WorstScreen(
+                screen: screen.screen, violations: String(screen.violations), sessionsAffected: screen.affected,
+                topRule: top[screen.screen]?.rule ?? "", topRuleViolations: top[screen.screen].map { String($0.violations) } ?? "")
+        }
+    }
+
     /// `query --group-by rule --group-by screen`: each rule's screens with the most sessions affected
     /// (then violations, then screen name).
-    static func worstScreens(_ db: Database, rules: [String]) throws -> [RuleScreens] {
-        let table = try StoreQuery.grouped(db, by: [.rule, .screen], selection: .everything)
+    static func worstScreens(_ table: HIGAuditCore.Table, rules: [String]) -> [RuleScreens] {
         var byRule: [String: [ScreenCount]] = [:]
         for row in table.rows {
             byRule[row[0].plainText, default: []].append(
@@ -206,9 +245,9 @@ public enum StoreDashboard {
 }
 
 extension Rate {
-    /// The `sessions_affected`, `sessions_total` and `rate_per_1000_sessions` cells of a `grouped` row.
+    /// The `sessions_affected`, `sessions_total` and `pct_sessions_affected` cells of a `grouped` row.
     init(_ row: [TableCell], from index: Int) {
-        self.init(affected: row[index].plainText, total: row[index + 1].plainText, perThousand: row[index + 2].plainText)
+        self.init(affected: row[index].plainText, total: row[index + 1].plainText, percent: row[index + 2].plainText)
     }
 }
 
@@ -216,8 +255,8 @@ extension Comparison {
     init(base: String, head: String, row: [TableCell], columns table: HIGAuditCore.Table) {
         func cell(_ name: String) -> String { table.columnIndex(named: name).map { row[$0].plainText } ?? "" }
         self.init(
-            base: base, head: head, rule: cell("rule"), baseRate: cell("base_rate_per_1000"), headRate: cell("head_rate_per_1000"),
-            change: cell("change_per_1000"), test: cell("test"), pValue: cell("p_value"), verdict: cell("verdict"))
+            base: base, head: head, rule: cell("rule"), baseRate: cell("base_pct"), headRate: cell("head_pct"),
+            change: cell("change_pct"), test: cell("test"), pValue: cell("p_value"), verdict: cell("verdict"))
     }
 }
 

@@ -12,15 +12,17 @@ public enum ReleaseComparison {
 
     /// How the `p_value` column is written.
     public enum PValueStyle: Sendable {
-        /// Text for people: four significant digits, and below 10⁻¹⁶ the bound `<0.0000000000000001`.
+        /// Text for people (terminal, Markdown, the dashboard): four decimals from 0.001 up, scientific
+        /// notation with two significant digits below (`4.4e-16`), and below 10⁻¹⁶ the bound `<1e-16`.
         case readable
         /// A decimal number for programs and spreadsheets (JSON, CSV): the same digits without an
         /// exponent, and below 10⁻¹⁶ zero to 16 places, where the test says nothing more precise.
         case number
     }
 
-    /// One row per recorded rule (id order): sessions and sessions affected on each side, rate per
-    /// 1,000 sessions on each, the change (head − base), the test used, z, the two-sided p-value, and
+    /// One row per recorded rule (id order): sessions and sessions affected on each side, the percent
+    /// of sessions affected on each (`base_pct`, `head_pct`, as `summary`'s `pct_sessions_affected`),
+    /// the change in percentage points (`change_pct`, head − base), the test used, z, the two-sided p-value, and
     /// `verdict`: `worse` or `better` when p < `alpha`, else `noise`. Throws when a side has no sessions.
     public static func table(
         _ db: Database, base: ComparisonSide, head: ComparisonSide, alpha: Double = defaultAlpha,
@@ -44,8 +46,8 @@ public enum ReleaseComparison {
         let totalBase = base.sessions, totalHead = head.sessions
         let rows = rules.map { rule -> [TableCell] in
             let a = base.affected[rule] ?? 0, b = head.affected[rule] ?? 0
-            let rateBase = FixedDecimal.ratio(a, totalBase, scale: 1000)
-            let rateHead = FixedDecimal.ratio(b, totalHead, scale: 1000)
+            let rateBase = FixedDecimal.ratio(a, totalBase, scale: 100)
+            let rateHead = FixedDecimal.ratio(b, totalHead, scale: 100)
             let test = RateTest.compare(affectedBase: a, totalBase: totalBase, affectedHead: b, totalHead: totalHead)
             let change = FixedDecimal(units: rateHead.units &- rateBase.units, places: 2)
             let verdict = test.pValue < alpha ? (rateHead.units > rateBase.units ? "worse" : "better") : "noise"
@@ -61,9 +63,11 @@ public enum ReleaseComparison {
             ]
         }
         let columns: [TableColumn] = [
-            .text("rule"), .integer("base_sessions"), .integer("base_affected"), .decimal("base_rate_per_1000"),
-            .integer("head_sessions"), .integer("head_affected"), .decimal("head_rate_per_1000"), .decimal("change_per_1000"),
-            .text("test"), .decimal("z"),
+            // A narrow terminal keeps the rates, the p-value and the verdict (`TerminalFit`).
+            .text("rule"), TableColumn.integer("base_sessions").droppable(2), TableColumn.integer("base_affected").droppable(1),
+            .decimal("base_pct"), TableColumn.integer("head_sessions").droppable(2),
+            TableColumn.integer("head_affected").droppable(1), .decimal("head_pct"), .decimal("change_pct"),
+            TableColumn.text("test").droppable(0), TableColumn.decimal("z").droppable(0),
             pValues == .number ? .decimal("p_value") : TableColumn("p_value", kind: .text, alignment: .right),
             .text("verdict"),
         ]
@@ -85,9 +89,20 @@ public enum ReleaseComparison {
     /// says nothing more precise.
     static let smallestPValue = 1e-16
 
-    /// p-values in plain notation with four significant digits (no exponent, which spreadsheets misread).
+    /// p-values for people: `0.0123` from 0.001 up, `7.2e-4` … `4.4e-16` below (a run of zeros is
+    /// unreadable), `<1e-16` below 10⁻¹⁶. Programs get `decimal(_:)`, without an exponent.
     static func format(_ p: Double) -> String {
-        p < smallestPValue ? "<0.0000000000000001" : decimal(p).description
+        guard p.isFinite, p >= 0.001 else {
+            if p < smallestPValue { return "<1e-16" }
+            var exponent = Int(Foundation.floor(Foundation.log10(p)))
+            var tenths = (p / Foundation.pow(10, Double(exponent)) * 10).rounded()
+            if tenths >= 100 {
+                exponent += 1
+                tenths = (tenths / 10).rounded()
+            }
+            return "\(Int(tenths) / 10).\(Int(tenths) % 10)e\(exponent)"
+        }
+        return FixedDecimal(units: Int64((p * 10_000).rounded()), places: 4).description
     }
 
     /// `p` as a decimal with four significant digits (at least four places; at most 18, the most a

@@ -45,8 +45,8 @@ public enum GroupDimension: String, CaseIterable, Sendable {
 /// The ad-hoc questions of `hig-audit query` over the store (SPEC §1 "Ad-hoc CLI queries").
 public enum StoreQuery {
     /// Violations broken down by `dimensions`: per group, `violations`, `sessions_affected` (distinct
-    /// sessions with one of them), `sessions_total` and `rate_per_1000_sessions` = 1000 × affected ÷
-    /// total (two decimals).
+    /// sessions with one of them), `sessions_total` and `pct_sessions_affected` = 100 × affected ÷
+    /// total (two decimals), the unit of `summary` and `compare`.
     ///
     /// `sessions_total` counts the sessions of the population (the selection's session filters) that
     /// share the group's app version, device and day — a session belongs to every UTC day its events
@@ -102,12 +102,12 @@ public enum StoreQuery {
             }
             return labels + [
                 .integer(count.violations), .integer(count.affected), .integer(total),
-                .decimal(FixedDecimal.ratio(count.affected, total, scale: 1000)),
+                .decimal(FixedDecimal.ratio(count.affected, total, scale: 100)),
             ]
         }
         let columns = dimensions.map { TableColumn.text($0.rawValue) } + [
-            .integer("violations"), .integer("sessions_affected"), .integer("sessions_total"),
-            .decimal("rate_per_1000_sessions"),
+            .integer("violations"), .integer("sessions_affected"), TableColumn.integer("sessions_total").droppable(0),
+            .decimal("pct_sessions_affected"),
         ]
         return HIGAuditCore.Table(name: "grouped", columns: columns, rows: rows)
     }

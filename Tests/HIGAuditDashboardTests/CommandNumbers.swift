@@ -33,7 +33,7 @@ enum CommandNumbers {
             for row in rows {
                 let rule = row["rule"] ?? ""
                 let shown = PageText.first(#"<tr data-rule="\#(rule)">.*?data-window="\#(window)">([^<]*)</td>"#, in: html)
-                expect(shown, row["rate_per_1000_sessions"], "\(rule) \(window)")
+                expect(shown, row["pct_sessions_affected"], "\(rule) \(window)")
             }
         }
 
@@ -43,7 +43,7 @@ enum CommandNumbers {
             let rule = row["rule"] ?? ""
             let tableRow = PageText.first(#"(<tr data-rule="\#(rule)"><td><code>[^<]*</code></td><td class="num" data-version=.*?</tr>)"#, in: html) ?? ""
             let shown = PageText.first(#"data-version="\#(NSRegularExpression.escapedPattern(for: version))">([^<]*)</td>"#, in: tableRow)
-            expect(shown, row["rate_per_1000_sessions"], "\(rule) version \(version)")
+            expect(shown, row["pct_sessions_affected"], "\(rule) version \(version)")
         }
 
         let named = Array(Set(versions.compactMap { $0["app_version"] }.filter { !$0.isEmpty })).sorted { $0.compare($1, options: .numeric) == .orderedAscending }
@@ -56,11 +56,24 @@ enum CommandNumbers {
                 let cells = PageText.all(#"<td[^>]*>([^<]*(?:<code>[^<]*</code>)?)</td>"#, in: shown)
                 // base → head, rule, base rate, head rate, change, test, p, verdict (with its arrow).
                 guard cells.count == 8 else { problems.append("no comparison row for \(rule) \(base) → \(head)"); continue }
-                expect(cells[2], row["base_rate_per_1000"], "\(rule) \(base) → \(head) base rate")
-                expect(cells[3], row["head_rate_per_1000"], "\(rule) \(base) → \(head) head rate")
-                expect(cells[4], row["change_per_1000"], "\(rule) \(base) → \(head) change")
+                expect(cells[2], row["base_pct"], "\(rule) \(base) → \(head) base rate")
+                expect(cells[3], row["head_pct"], "\(rule) \(base) → \(head) head rate")
+                expect(cells[4], row["change_pct"], "\(rule) \(base) → \(head) change")
                 expect(cells[7].split(separator: " ").last.map(String.init), row["verdict"], "\(rule) \(base) → \(head) verdict")
             }
+        }
+
+        // The overall worst screens, row for row as `query --table worst_screens` prints them.
+        let screens = try csv(["query", "--store", store, "--table", "worst_screens"])
+        let table = PageText.first(#"(<table id="worst-screens">.*?</table>)"#, in: html) ?? ""
+        let shownRows = PageText.all(#"(<tr><td class="mono">.*?</tr>)"#, in: table).map {
+            PageText.all(#"<td[^>]*>(?:<code>)?([^<]*)(?:</code>)?</td>"#, in: $0)
+        }
+        if shownRows.count != screens.count { problems.append("worst screens: page shows \(shownRows.count) rows, query \(screens.count)") }
+        for (shown, row) in zip(shownRows, screens) {
+            let screen = row["screen"].flatMap { $0.isEmpty ? "(no screen)" : $0 } ?? ""
+            let expected = [screen, row["violations"], row["sessions_affected"], row["top_rule"], row["top_rule_violations"]].map { $0 ?? "" }
+            expect(shown.joined(separator: " | "), expected.joined(separator: " | "), "worst screen \(screen)")
         }
 
         let runs = try csv(["query", "--store", store, "--sql", "SELECT id FROM runs ORDER BY id"]).compactMap { $0["id"] }

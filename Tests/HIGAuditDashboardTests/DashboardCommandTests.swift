@@ -143,14 +143,14 @@ struct DashboardCommandTests {
         let html = try String(contentsOfFile: page + "/index.html", encoding: .utf8)
         #expect(html.contains(#"id="no-history""#))
         #expect(html.contains(#"href="../tables/violations.csv""#))
-        // Each rule's rate is summary's sessions_affected per 1,000 sessions_total.
+        // Each rule's rate is summary's pct_sessions_affected.
         let summary = try HigAudit.run(["analyze", "SampleLogs/night-2026-11-20/2026-11-20/1800", "--table", "summary", "--format", "csv", "--quiet"])
         for row in SimpleCSV.rows(summary.stdout) {
             let rule = row["rule"] ?? "", affected = Int64(row["sessions_affected"] ?? "") ?? -1, total = Int64(row["sessions_total"] ?? "") ?? -1
             let shown = PageText.first(#"<tr data-rule="\#(rule)">.*?data-window="all">([^<]*)</td><td class="num count">([^<]*)</td>"#, in: html)
             let count = PageText.first(#"<tr data-rule="\#(rule)">.*?<td class="num count">([^<]*)</td>"#, in: html)
             #expect(count == "\(affected) of \(total)", "\(rule)")
-            let expected = total == 0 ? 0 : Double(affected) * 1000 / Double(total)
+            let expected = total == 0 ? 0 : Double(affected) * 100 / Double(total)
             #expect(abs((Double(shown ?? "") ?? -1) - expected) <= 0.005, "\(rule): \(shown ?? "nothing") vs \(expected)")
         }
     }

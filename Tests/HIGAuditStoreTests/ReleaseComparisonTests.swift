@@ -57,12 +57,12 @@ import Testing
         let table = try ResultsStore(readingAt: path).read { try ReleaseComparison.table($0, base: "5.1", head: "5.2") }
         let rows = table.materializedRows.map { $0.map(\.plainText) }
         #expect(table.columnNames == [
-            "rule", "base_sessions", "base_affected", "base_rate_per_1000", "head_sessions", "head_affected",
-            "head_rate_per_1000", "change_per_1000", "test", "z", "p_value", "verdict",
+            "rule", "base_sessions", "base_affected", "base_pct", "head_sessions", "head_affected",
+            "head_pct", "change_pct", "test", "z", "p_value", "verdict",
         ])
-        #expect(rows[0] == ["forced-tab-switch", "1000", "100", "100.00", "1000", "150", "150.00", "50.00", "z-test", "3.38", "0.0007", "worse"])
+        #expect(rows[0] == ["forced-tab-switch", "1000", "100", "10.00", "1000", "150", "15.00", "5.00", "z-test", "3.38", "7.2e-4", "worse"])
         #expect(rows[1][0] == "modal-depth")
-        #expect(rows[1][7] == "-2.00")
+        #expect(rows[1][7] == "-0.20")
         #expect(rows[1][11] == "noise")
         #expect(ReleaseComparison.worseRules(in: table) == ["forced-tab-switch"])
         #expect(throws: StoreError.self) { try ResultsStore(readingAt: path).read { try ReleaseComparison.table($0, base: "5.1", head: "9.9") } }

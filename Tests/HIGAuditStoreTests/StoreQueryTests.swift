@@ -69,7 +69,7 @@ import Testing
             #expect(row[1] == String(matching.count), "\(row[0])")
             #expect(row[2] == String(affected))
             #expect(row[3] == String(total))
-            #expect(row[4] == FixedDecimal.ratio(Int64(affected), Int64(total), scale: 1000).description)
+            #expect(row[4] == FixedDecimal.ratio(Int64(affected), Int64(total), scale: 100).description)
         }
         #expect(rows.contains { $0[1] != "0" })
     }

@@ -84,7 +84,8 @@ struct AnalysisFrontend {
             ? accumulator.overview(ingest: statistics)
             : names.map { output.printed(accumulator.table($0, ingest: statistics, sources: sources), $0) }
         var stdout = FileOutput.standardOutput()
-        output.format.writer(colors: output.color.isEnabledForStandardOutput).write(tables, to: &stdout)
+        output.format.writer(colors: output.color.isEnabledForStandardOutput, screen: .standardOutput(pathBases: input.inputs))
+            .write(tables, to: &stdout)
         do {
             try stdout.close()
         } catch {

@@ -64,7 +64,7 @@ struct QueryFrontend {
             }
         }
         var stdout = FileOutput.standardOutput()
-        output.format.writer(colors: output.color.isEnabledForStandardOutput).write(tables, to: &stdout)
+        output.format.writer(colors: output.color.isEnabledForStandardOutput, screen: .standardOutput()).write(tables, to: &stdout)
         do {
             try stdout.close()
         } catch {

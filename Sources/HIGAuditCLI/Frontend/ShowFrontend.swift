@@ -77,7 +77,8 @@ struct ShowFrontend {
         case .table, .markdown:
             var tables = [trace.sessionTable(), trace.eventsTable(sources: sources)]
             if !trace.notAccepted.isEmpty { tables.append(trace.notAcceptedTable(sources: sources)) }
-            format.writer(colors: color.isEnabledForStandardOutput).write(tables, to: &stdout)
+            format.writer(colors: color.isEnabledForStandardOutput, screen: .standardOutput(pathBases: input.inputs))
+                .write(tables, to: &stdout)
         }
         do {
             try stdout.close()

@@ -14,7 +14,7 @@ enum CompareFailure: String, ExpressibleByArgument, CaseIterable {
 struct CompareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compare",
-        abstract: "Compare two app versions, days, time ranges or runs rule by rule: rates per 1,000 sessions and whether the change is beyond noise.",
+        abstract: "Compare two app versions, days, time ranges or runs rule by rule: percent of sessions affected and whether the change is beyond noise.",
         discussion: """
             Each side is one of: an app version (--base/--head, matched by whole components: 5.2 is 5.2, \
             5.2.0 and 5.2.1), a UTC day (--base-day/--head-day), a time range (--base-since/--base-until, \
@@ -26,13 +26,13 @@ struct CompareCommand: ParsableCommand {
             spanning midnight counts on both days.
 
             For each rule: the sessions of each side, the sessions with at least one violation of the rule, \
-            the rate per 1,000 sessions, the change (head − base), and a two-sided test of whether the two \
+            the percent of sessions affected (base_pct, head_pct), the change in percentage points (change_pct, head − base), and a two-sided test of whether the two \
             shares of sessions affected differ: a pooled two-proportion z-test, or Fisher's exact test when an \
             expected count is below 5. The verdict is worse or better when p < --alpha (default 0.01, strict \
             because every rule is tested at once), else noise. Sessions, not violations, are the unit: one \
             session's violations are not independent of each other. p_value is text in the table and \
-            markdown (below 10⁻¹⁶ the bound <0.0000000000000001) and a plain decimal number in csv and json \
-            (below 10⁻¹⁶, 0 to 16 places).
+            markdown (0.0123; below 0.001 in scientific notation, 4.4e-16; below 10⁻¹⁶ the bound <1e-16) and a \
+            plain decimal number in csv and json (below 10⁻¹⁶, 0 to 16 places).
 
             --fail-on worse prints the table, then exits with status 5 when any rule's verdict is worse, so \
             that a scheduled job can alert.
@@ -92,7 +92,7 @@ struct CompareCommand: ParsableCommand {
                 throw FatalError("\(error)")
             }
             var stdout = FileOutput.standardOutput()
-            format.writer(colors: color.isEnabledForStandardOutput).write(table, to: &stdout)
+            format.writer(colors: color.isEnabledForStandardOutput, screen: .standardOutput()).write(table, to: &stdout)
             do {
                 try stdout.close()
             } catch {

@@ -10,7 +10,7 @@ struct DashboardCommand: ParsableCommand {
         commandName: "dashboard",
         abstract: "Write the results store as a static HTML dashboard (DIR/index.html) that opens from a file or any web server.",
         discussion: """
-            One self-contained page: per rule its sessions affected per 1,000 sessions last night, over the \
+            One self-contained page: per rule the percent of sessions it affected last night, over the \
             last 7 and 30 nights and over everything, with a trend chart per day; app versions × rules and \
             compare's verdict between consecutive versions, regressions first; the worst screens per rule; the \
             latest violations of each rule with their log file and line; the input's health per run; and the \

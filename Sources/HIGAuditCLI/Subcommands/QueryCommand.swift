@@ -29,7 +29,8 @@ struct QueryCommand: ParsableCommand {
             --screen and --since/--until (on start_ts) choose the violations that count.
 
             --group-by (one or more of rule, app_version, screen, day, device) prints one row per group with \
-            violations, sessions_affected, sessions_total and rate_per_1000_sessions = 1000 × affected ÷ total. \
+            violations, sessions_affected, sessions_total and pct_sessions_affected = 100 × affected ÷ total (percent, \
+            as in summary and compare). \
             sessions_total counts the population's sessions with the group's app version, device and UTC day \
             (a session counts on every day its events span); rule and screen do not narrow it.
 

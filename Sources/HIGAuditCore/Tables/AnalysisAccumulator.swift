@@ -146,9 +146,12 @@ public struct AnalysisAccumulator: Sendable {
             return a < b
         }
         let columns: [TableColumn] = [
-            .text("rule"), .text("severity"), .text("session"), .text("device"), .text("app_version"),
-            .text("screen"), .timestamp("start_ts"), .timestamp("end_ts"), .integer("count"), .text("detail"),
-            .text("source"),
+            // On a narrow terminal, what a violation is and where to look stay longest (`TerminalFit`).
+            .text("rule"), TableColumn.text("severity").droppable(4), TableColumn.text("session").narrowed(.identifier).droppable(8),
+            TableColumn.text("device").droppable(1), TableColumn.text("app_version").droppable(2),
+            TableColumn.text("screen").droppable(7), TableColumn.timestamp("start_ts").droppable(6),
+            TableColumn.timestamp("end_ts").droppable(0), TableColumn.integer("count").droppable(3),
+            TableColumn.text("detail").narrowed(.wrap), TableColumn.text("source").narrowed(.path).droppable(5),
         ]
         return Table(name: "violations", columns: columns, rowCount: order.count) { index in
             let record = records[order[index]]
@@ -166,8 +169,8 @@ public struct AnalysisAccumulator: Sendable {
     /// severity; `pct_sessions_affected` = 100 × affected ÷ total, 0.00 when there are no sessions.
     public func summaryTable() -> Table {
         let columns: [TableColumn] = [
-            .text("rule"), .text("severity"), .integer("violations"), .integer("sessions_affected"),
-            .integer("sessions_total"), .decimal("pct_sessions_affected"),
+            .text("rule"), TableColumn.text("severity").droppable(1), .integer("violations"), .integer("sessions_affected"),
+            TableColumn.integer("sessions_total").droppable(0), .decimal("pct_sessions_affected"),
         ]
         let rows = reportedRules.map { rule -> [TableCell] in
             let tally = ruleTallies[rule] ?? Tally()
@@ -184,8 +187,8 @@ public struct AnalysisAccumulator: Sendable {
     /// row by row. `sessions_total` is the version's session count, and the percentage is relative to it.
     public func byVersionTable() -> Table {
         let columns: [TableColumn] = [
-            .text("app_version"), .text("rule"), .text("severity"), .integer("violations"),
-            .integer("sessions_affected"), .integer("sessions_total"), .decimal("pct_sessions_affected"),
+            .text("app_version"), .text("rule"), TableColumn.text("severity").droppable(1), .integer("violations"),
+            .integer("sessions_affected"), TableColumn.integer("sessions_total").droppable(0), .decimal("pct_sessions_affected"),
         ]
         let versions = Set(sessionsByVersion.keys).union(versionRuleTallies.keys.map(\.first))
             .sorted { VersionOrder.areInIncreasingOrder(strings[$0], strings[$1]) }
@@ -211,8 +214,8 @@ public struct AnalysisAccumulator: Sendable {
     /// happened on the screen (empty screen: no screen was known at the violation).
     public func byScreenTable() -> Table {
         let columns: [TableColumn] = [
-            .text("screen"), .text("rule"), .text("severity"), .integer("violations"), .integer("sessions_affected"),
-            .decimal("pct_rule_violations"),
+            TableColumn.text("screen").narrowed(.wrap), .text("rule"), TableColumn.text("severity").droppable(0), .integer("violations"),
+            .integer("sessions_affected"), .decimal("pct_rule_violations"),
         ]
         let keys = screenRuleTallies.keys.sorted { a, b in
             if a.first != b.first { return strings[a.first] < strings[b.first] }
@@ -233,8 +236,8 @@ public struct AnalysisAccumulator: Sendable {
     /// The `limit` screens with the most violations (ties: screen name), for the terminal overview.
     public func worstScreensTable(limit: Int) -> Table {
         let columns: [TableColumn] = [
-            .text("screen"), .integer("violations"), .integer("sessions_affected"), .text("top_rule"),
-            .integer("top_rule_violations"),
+            TableColumn.text("screen").narrowed(.wrap), .integer("violations"), .integer("sessions_affected"), .text("top_rule"),
+            TableColumn.integer("top_rule_violations").droppable(0),
         ]
         let screens = screenTallies.sorted { a, b in
             if a.value.violations != b.value.violations { return a.value.violations > b.value.violations }

@@ -6,8 +6,15 @@ public enum IngestTables {
     public static func ingestTable(_ statistics: IngestStatistics) -> Table {
         let values = IngestStatistics.counters.map { ($0.name, $0.value(in: statistics)) }
         return Table(
-            name: "ingest", columns: values.map { .integer($0.0) }, rows: [values.map { .integer($0.1) }]
+            name: "ingest", columns: values.map { .integer($0.0) },
+            rows: [values.map { name, value in Self.countsBytes(name) ? .byteCount(value) : .integer(value) }]
         )
+    }
+
+    /// Whether the counter `name` is a number of bytes (`compressed_bytes`, `skipped_bytes`, …), which a
+    /// terminal prints in KB or MB.
+    static func countsBytes(_ name: String) -> Bool {
+        name.hasSuffix("_bytes")
     }
 
     /// `unknown_types`: events of each unknown `type`, by type name.

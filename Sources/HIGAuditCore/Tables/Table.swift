@@ -62,6 +62,8 @@ public struct TableColumn: Sendable, Equatable {
     public var name: String
     public var alignment: Alignment
     public var kind: Kind
+    /// What a terminal narrower than the table may do with this column (`droppable`, `narrowed`).
+    public var terminalFit = TerminalFit.keep
 
     /// Numbers are right-aligned, everything else left-aligned, unless said otherwise.
     public init(_ name: String, kind: Kind, alignment: Alignment? = nil) {
@@ -87,6 +89,9 @@ public enum TableCell: Sendable, Equatable {
     case decimal(FixedDecimal)
     /// Milliseconds since the Unix epoch, printed as RFC 3339 UTC with milliseconds.
     case timestamp(Int64)
+    /// A number of bytes: a plain integer in every format but the terminal's, which prints it in KB,
+    /// MB or GB for a person.
+    case byteCount(Int64)
     /// No value (a percentile over no sessions); JSON prints `null`.
     case empty
 
@@ -101,7 +106,7 @@ public enum TableCell: Sendable, Equatable {
     public var plainText: String {
         switch self {
         case .text(let string, _): string
-        case .integer(let value): String(value)
+        case .integer(let value), .byteCount(let value): String(value)
         case .decimal(let value): value.description
         case .timestamp(let ms): TimestampFormatter.rfc3339(ms)
         case .empty: ""
@@ -111,7 +116,7 @@ public enum TableCell: Sendable, Equatable {
     /// True for cells a JSON writer prints as a bare number.
     public var isNumber: Bool {
         switch self {
-        case .integer, .decimal: true
+        case .integer, .decimal, .byteCount: true
         default: false
         }
     }

@@ -43,7 +43,7 @@ extension SessionTrace {
             Self.eventCells(entry.event, sources: sources)
                 + [.label(entry.disposition.label), .input(reason(for: entry, sources: sources) ?? "")]
         }
-        return Table(name: "not_accepted", columns: Self.eventColumns + [.text("disposition"), .text("reason")], rows: rows)
+        return Table(name: "not_accepted", columns: Self.eventColumns + [.text("disposition"), TableColumn.text("reason").narrowed(.below)], rows: rows)
     }
 
     /// Every event of the session in one table, for formats that print one table (CSV): the accepted
@@ -64,10 +64,16 @@ extension SessionTrace {
             columns: Self.eventColumns + [.text("disposition"), .text("reason")] + Self.violationColumns, rows: rows)
     }
 
+    /// On a narrow terminal (`TerminalFit`) the table reads as a story: when, what, where, with what
+    /// the rules said under the event that caused it; the source line goes first.
     static let eventColumns: [TableColumn] = [
-        .timestamp("ts"), .text("type"), .text("screen"), .text("fields"), .text("source"),
+        .timestamp("ts"), .text("type"), TableColumn.text("screen").narrowed(.wrap), TableColumn.text("fields").narrowed(.wrap),
+        TableColumn.text("source").narrowed(.path).droppable(0),
     ]
-    static let violationColumns: [TableColumn] = [.text("rule"), .text("severity"), .text("detail")]
+    static let violationColumns: [TableColumn] = [
+        TableColumn.text("rule").narrowed(.below), TableColumn.text("severity").narrowed(.below),
+        TableColumn.text("detail").narrowed(.below),
+    ]
 
     static func eventCells(_ event: Event, sources: SourceFileTable) -> [TableCell] {
         [

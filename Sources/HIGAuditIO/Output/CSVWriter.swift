@@ -47,7 +47,7 @@ public struct CSVWriter: TableWriter {
     static func write(_ cell: TableCell, to output: FileOutput) {
         switch cell {
         case .text(let text, let fromInput): writeText(text, fromInput: fromInput, to: output)
-        case .integer(let value): output.write(integer: value)
+        case .integer(let value), .byteCount(let value): output.write(integer: value)
         case .timestamp(let ms): output.write(timestamp: ms)
         case .decimal, .empty: output.write(cell.plainText)
         }

@@ -67,7 +67,7 @@ public struct JSONWriter: TableWriter {
                     output.write(byte: UInt8(ascii: "\""))
                 }
             }
-        case .integer(let value): output.write(integer: value)
+        case .integer(let value), .byteCount(let value): output.write(integer: value)
         case .decimal: output.write(cell.plainText)
         case .timestamp(let ms):
             output.write(byte: UInt8(ascii: "\""))

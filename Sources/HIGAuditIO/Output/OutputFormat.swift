@@ -19,11 +19,11 @@ public enum OutputFormat: String, CaseIterable, Sendable {
         }
     }
 
-    /// The writer for this format. `colors` only affects `.table`; the caller decides it from
-    /// `isatty` and `NO_COLOR`.
-    public func writer(colors: Bool = false) -> any TableWriter {
+    /// The writer for this format. `colors` and `screen` only affect `.table`; the caller decides them
+    /// from `isatty` and `NO_COLOR` (`TerminalScreen.standardOutput`).
+    public func writer(colors: Bool = false, screen: TerminalScreen? = nil) -> any TableWriter {
         switch self {
-        case .table: TerminalTableWriter(colors: colors)
+        case .table: TerminalTableWriter(colors: colors, screen: screen)
         case .csv: CSVWriter()
         case .json: JSONWriter()
         case .markdown: MarkdownWriter()
