@@ -105,7 +105,7 @@ struct TerminalLayout: Equatable {
         shrink(&widths, floors: kept.map { floor($0, wrapsAllText: wrapsAllText) }, to: width, gap: gap)
         // A column whose header was broken needs only its widest header line or cell.
         for (position, index) in kept.enumerated() where cells(index) <= widths[position] {
-            let header = TerminalText.header(columns[index].name, width: widths[position]).map(TerminalWidth.of).max() ?? 0
+            let header = TerminalCellText.header(columns[index].name, width: widths[position]).map(TerminalWidth.of).max() ?? 0
             widths[position] = max(header, cells(index))
         }
         return TerminalLayout(
@@ -135,8 +135,9 @@ extension TerminalLayout {
     }
 }
 
-/// Cutting text to a width in terminal columns (`TerminalWidth`).
-enum TerminalText {
+/// Cutting text to a width in terminal columns (`TerminalWidth`), for a table's cells; what a
+/// terminal must not be sent is `TerminalText`'s.
+enum TerminalCellText {
     /// `text` in lines at most `width` wide: broken at spaces where it can be, inside a word where a word
     /// is wider than a line.
     static func wrapped(_ text: String, width: Int) -> [String] {

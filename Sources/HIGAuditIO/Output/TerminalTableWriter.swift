@@ -35,7 +35,7 @@ public struct TerminalTableWriter: TableWriter {
         }
         writeFitted(table, layout: layout, screen: screen, to: &output)
         for note in notes(table, layout: layout, day: day, screen: screen) {
-            for line in TerminalText.wrapped(note, width: screen.width) { output.write(line + "\n") }
+            for line in TerminalCellText.wrapped(note, width: screen.width) { output.write(line + "\n") }
         }
     }
 
@@ -67,7 +67,7 @@ public struct TerminalTableWriter: TableWriter {
     private func plan(_ table: Table, screen: TerminalScreen) -> (TerminalLayout, String?) {
         var measures = table.columns.map { column -> TerminalLayout.Measure in
             let name = Self.visible(column.name)
-            let pieces = TerminalText.headerPieces(name)
+            let pieces = TerminalCellText.headerPieces(name)
             return TerminalLayout.Measure(
                 header: TerminalWidth.of(name), headerPiece: pieces.map(TerminalWidth.of).max() ?? 0, cells: 0,
                 cellsAsTimesOfDay: column.kind == .timestamp ? 0 : nil)
@@ -104,7 +104,7 @@ public struct TerminalTableWriter: TableWriter {
     ) {
         let columns = layout.columns
         let severityColumn = table.columnIndex(named: "severity")
-        let headers = columns.map { TerminalText.header(Self.visible(table.columns[$0.index].name), width: $0.width) }
+        let headers = columns.map { TerminalCellText.header(Self.visible(table.columns[$0.index].name), width: $0.width) }
         writeLines(headers, table: table, layout: layout, to: &output) { line, _ in colors ? "\u{1B}[1m" + line + "\u{1B}[0m" : line }
         writeLines(columns.map { [String(repeating: "-", count: $0.width)] }, table: table, layout: layout, to: &output) { line, _ in line }
         // Columns printed under their row start under the second column, if that leaves room.
@@ -122,7 +122,7 @@ public struct TerminalTableWriter: TableWriter {
                 if !under.isEmpty {
                     let room = max(10, (screen?.width ?? Int.max) - indent)
                     let prefix = String(repeating: " ", count: indent)
-                    for (number, line) in TerminalText.wrapped(under.joined(separator: " · "), width: room - 2).enumerated() {
+                    for (number, line) in TerminalCellText.wrapped(under.joined(separator: " · "), width: room - 2).enumerated() {
                         output.write(prefix + (number == 0 ? "↳ " : "  ") + line + "\n")
                     }
                 }
@@ -175,9 +175,9 @@ public struct TerminalTableWriter: TableWriter {
     private static func lines(_ text: String, width: Int, column: TableColumn) -> [String] {
         guard TerminalWidth.of(text) > width else { return [text] }
         switch column.terminalFit.narrowing {
-        case .path: return [TerminalText.elidingStart(text, width: width)]
-        case .identifier: return [TerminalText.elidingEnd(text, width: width)]
-        case .wrap, .none, .below: return TerminalText.wrapped(text, width: width)
+        case .path: return [TerminalCellText.elidingStart(text, width: width)]
+        case .identifier: return [TerminalCellText.elidingEnd(text, width: width)]
+        case .wrap, .none, .below: return TerminalCellText.wrapped(text, width: width)
         }
     }
 
@@ -185,7 +185,7 @@ public struct TerminalTableWriter: TableWriter {
     /// time stamps as times of day when the table says the day once.
     private func display(_ cell: TableCell, column: TableColumn, screen: TerminalScreen, timesOfDay: Bool) -> String {
         switch cell {
-        case .byteCount(let bytes): return TerminalText.byteCount(bytes)
+        case .byteCount(let bytes): return TerminalCellText.byteCount(bytes)
         case .timestamp(let ms) where timesOfDay: return Self.timeOfDay(TimestampFormatter.rfc3339(ms))
         case .text(let text, _) where column.terminalFit.narrowing == .path: return Self.visible(screen.relativePath(text))
         default: return Self.visible(cell.plainText)

@@ -56,11 +56,11 @@ import HIGAuditCore
     }
 
     @Test func idsKeepTheirStart() {
-        #expect(TerminalText.elidingEnd("00237b515bc80a49f00d", width: 9) == "00237b51…")
-        #expect(TerminalText.elidingStart("a/b/part-0003.ndjson.zst:4812", width: 16) == "…ndjson.zst:4812")
-        #expect(TerminalText.wrapped("one two three", width: 7) == ["one two", "three"])
-        #expect(TerminalText.wrapped("abcdefghij", width: 4) == ["abcd", "efgh", "ij"])
-        #expect(TerminalText.header("pct_sessions_affected", width: 12) == ["pct_", "sessions_", "affected"])
+        #expect(TerminalCellText.elidingEnd("00237b515bc80a49f00d", width: 9) == "00237b51…")
+        #expect(TerminalCellText.elidingStart("a/b/part-0003.ndjson.zst:4812", width: 16) == "…ndjson.zst:4812")
+        #expect(TerminalCellText.wrapped("one two three", width: 7) == ["one two", "three"])
+        #expect(TerminalCellText.wrapped("abcdefghij", width: 4) == ["abcd", "efgh", "ij"])
+        #expect(TerminalCellText.header("pct_sessions_affected", width: 12) == ["pct_", "sessions_", "affected"])
     }
 
     @Test func aTableThatFitsIsPrintedAsOffATerminal() {
@@ -88,11 +88,11 @@ import HIGAuditCore
     }
 
     @Test func byteCountsAreInKilobytesAndMegabytesOnATerminalOnly() {
-        #expect(TerminalText.byteCount(512) == "512 B")
-        #expect(TerminalText.byteCount(1_500) == "1.5 KB")
-        #expect(TerminalText.byteCount(34_210_000) == "34.2 MB")
-        #expect(TerminalText.byteCount(999_999) == "1 MB")
-        #expect(TerminalText.byteCount(2_000_000_000) == "2 GB")
+        #expect(TerminalCellText.byteCount(512) == "512 B")
+        #expect(TerminalCellText.byteCount(1_500) == "1.5 KB")
+        #expect(TerminalCellText.byteCount(34_210_000) == "34.2 MB")
+        #expect(TerminalCellText.byteCount(999_999) == "1 MB")
+        #expect(TerminalCellText.byteCount(2_000_000_000) == "2 GB")
         let table = Table(name: "ingest", columns: [.text("metric"), .integer("value")], rows: [[.label("compressed_bytes"), .byteCount(9_830_000)]])
         #expect(TerminalTableWriter(screen: TerminalScreen(width: 80)).render(table).contains("9.8 MB"))
         #expect(TerminalTableWriter().render(table).contains("9830000"))
