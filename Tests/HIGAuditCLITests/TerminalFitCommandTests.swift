@@ -90,4 +90,12 @@ import HIGAuditIO
             #expect(Self.tooWide(query).isEmpty, "\(arguments): \(Self.tooWide(query).prefix(5).joined(separator: "\n"))")
         }
     }
+
+    /// `rules` too: each rule's parameters go under its row, whole, rather than cut mid-name.
+    @Test func theRulesListingFitsWithItsParametersUnderTheirRule() throws {
+        let text = try Self.onTerminal(["rules"])
+        #expect(Self.tooWide(text).isEmpty, "\(Self.tooWide(text))")
+        #expect(text.contains("↳ burst_count=5 burst_window_ms=2000"))
+        #expect(text.contains("Apple Pencil and Scribble"))
+    }
 }

@@ -33,7 +33,8 @@ struct RulesCommand: ParsableCommand {
         if defaults {
             stdout.write(DefaultConfigWriter.render(rules: RuleRegistry.descriptions))
         } else {
-            format.writer().write(Self.listing(RuleRegistry.descriptions, compact: format == .table), to: &stdout)
+            format.writer(colors: false, screen: .standardOutput()).write(
+                Self.listing(RuleRegistry.descriptions, compact: format == .table), to: &stdout)
         }
         do {
             try stdout.close()
@@ -57,6 +58,8 @@ struct RulesCommand: ParsableCommand {
             ]
             return names.map { TableCell.label(values[$0] ?? "") }
         }
-        return Table(name: "rules", columns: names.map { TableColumn.text($0) }, rows: rows)
+        // On a narrow terminal the parameters go under their rule's row, whole, rather than cut.
+        let columns = names.map { $0 == "parameters" ? TableColumn.text($0).narrowed(.below) : TableColumn.text($0) }
+        return Table(name: "rules", columns: columns, rows: rows)
     }
 }
