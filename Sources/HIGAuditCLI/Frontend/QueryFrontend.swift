@@ -45,7 +45,7 @@ struct QueryFrontend {
                 let notes: [String]
                 (notes, tables) = try store.read { db -> ([String], [Table]) in
                     let notes = try StoredTables.filterMisses(db, filter: selection.filter)
-                    if !command.groupBy.isEmpty { return (notes, [try StoreQuery.grouped(db, by: command.groupBy, selection: selection)]) }
+                    if !command.groupBy.isEmpty { return (notes, [try StoreQuery.grouped(db, by: command.groupBy, selection: selection, order: command.sort)]) }
                     let stored = try StoredTables.load(db, selection: selection)
                     if !output.tables.isEmpty { return (notes, output.tables.map { output.printed(stored.table($0), $0) }) }
                     if output.format != .table { return (notes, [stored.table(.summary)]) }

@@ -1,8 +1,23 @@
 import ArgumentParser
+import Foundation
 import HIGAuditCore
 import HIGAuditStore
 
-extension GroupDimension: ExpressibleByArgument {}
+extension GroupOrder: ExpressibleByArgument {}
+
+extension GroupDimension {
+    /// `--group-by`'s value: one dimension or several separated by commas (`app_version,day`).
+    static func list(_ text: String) throws -> [GroupDimension] {
+        let names = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        return try names.map { name in
+            guard let dimension = GroupDimension(rawValue: name) else {
+                let known = allCases.map(\.rawValue).joined(separator: ", ")
+                throw ValidationError("'\(name)' is no dimension; --group-by takes \(known), one or more separated by commas")
+            }
+            return dimension
+        }
+    }
+}
 extension Severity: ExpressibleByArgument {}
 
 /// The store and the store-only filters shared by `query` and `export`.
@@ -61,8 +76,21 @@ struct QueryCommand: ParsableCommand {
 
     @Option(
         name: .customLong("group-by"),
-        help: ArgumentHelp("Break violations down by rule, app_version, screen, day or device (repeatable, in order).", valueName: "dimension"))
-    var groupBy: [GroupDimension] = []
+        help: ArgumentHelp(
+            "Break violations down by rule, app_version, screen, day or device: one or more, comma-separated (app_version,day) or repeated, in order.",
+            valueName: "dimensions"),
+        completion: .list(GroupDimension.allCases.map(\.rawValue)),
+        transform: GroupDimension.list)
+    var groupByLists: [[GroupDimension]] = []
+
+    /// The dimensions of every `--group-by`, in the order given.
+    var groupBy: [GroupDimension] { groupByLists.flatMap { $0 } }
+
+    @Option(
+        help: ArgumentHelp(
+            "Order of --group-by's rows: violations (the default: most first, within each day and app version, which keep their order), rate (highest rate first, likewise) or dimensions (by the dimensions' values in the order given).",
+            valueName: "order"))
+    var sort: GroupOrder = .violations
 
     @Option(help: ArgumentHelp("Run this SELECT on a read-only connection and print its result. It may read the store only: ATTACH, transactions, writes, most pragmas and functions that reach outside the data (fts3_tokenizer, load_extension) are refused.", valueName: "select"))
     var sql: String?
@@ -75,6 +103,7 @@ struct QueryCommand: ParsableCommand {
             throw ValidationError("--sql-timeout must be a number of seconds above 0, not \(sqlTimeout).")
         }
         if sql != nil, !groupBy.isEmpty { throw ValidationError("--sql and --group-by cannot be combined.") }
+        if sort != .violations, groupBy.isEmpty { throw ValidationError("--sort orders the rows of --group-by; give --group-by too.") }
         if sql != nil || !groupBy.isEmpty, !output.tables.isEmpty {
             throw ValidationError("--table chooses analyze's tables; it cannot be combined with --sql or --group-by.")
         }
