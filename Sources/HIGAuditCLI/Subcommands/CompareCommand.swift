@@ -78,6 +78,10 @@ struct CompareCommand: ParsableCommand {
             throw ValidationError(
                 "\(base.option) compares \(base.kind.rawValue) but \(head.option) compares \(head.kind.rawValue): both sides must be of the same kind (versions, times or runs).")
         }
+        if base.side.overlaps(head.side) {
+            throw ValidationError(
+                "The base side (\(base.side)) and the head side (\(head.side)) overlap: their common sessions would count on both sides. Choose sides that do not overlap.")
+        }
     }
 
     func run() throws {
@@ -85,11 +89,25 @@ struct CompareCommand: ParsableCommand {
             let table: Table
             let base = try baseSide().side, head = try headSide().side
             let pValues: ReleaseComparison.PValueStyle = format == .csv || format == .json ? .number : .readable
+            var versions: (base: [SideVersion], head: [SideVersion]) = ([], [])
+            var overlap: String?
             do {
                 let opened = try ResultsStore(readingAt: store)
-                table = try opened.read { try ReleaseComparison.table($0, base: base, head: head, alpha: alpha, pValues: pValues) }
+                table = try opened.read { db -> Table in
+                    versions = (try base.versions(db), try head.versions(db))
+                    if case .version(let baseVersion) = base, case .version(let headVersion) = head {
+                        overlap = CompareSideVersions.overlap(base: baseVersion, head: headVersion, versions.base, versions.head)
+                        if overlap != nil { return Table(name: "compare", columns: [], rows: []) }
+                    }
+                    return try ReleaseComparison.table(db, base: base, head: head, alpha: alpha, pValues: pValues)
+                }
             } catch {
                 throw FatalError("\(error)")
+            }
+            if let overlap { throw UsageError(overlap) }
+            if verbosity.level.saysNotes {
+                StandardError.write("hig-audit: note: \(CompareSideVersions.note(side: "base", base, versions.base))\n")
+                StandardError.write("hig-audit: note: \(CompareSideVersions.note(side: "head", head, versions.head))\n")
             }
             var stdout = FileOutput.standardOutput()
             format.writer(colors: color.isEnabledForStandardOutput).write(table, to: &stdout)
@@ -107,7 +125,7 @@ struct CompareCommand: ParsableCommand {
                     throw ExitCode(ExitStatus.worseVerdict)
                 }
             }
-        } catch let error as FatalError {
+        } catch let error as any CommandError {
             throw error.exit()
         }
     }
@@ -199,5 +217,20 @@ private struct ChosenSide {
             throw ValidationError("--\(name)-since (\(since ?? "")) must be before --\(name)-until (\(until ?? "")): the range is since ≤ t < until.")
         }
         return ChosenSide(side: .period(since: start, until: end), kind: .times, option: option)
+    }
+}
+
+extension ComparisonSide {
+    /// Whether two sides of the same kind choose some of the same sessions by their very definition:
+    /// the same run, or periods with time in common. (Versions are checked against the store, where a
+    /// side's versions are known: `CompareSideVersions.overlap`.)
+    func overlaps(_ other: ComparisonSide) -> Bool {
+        switch (self, other) {
+        case (.run(let a), .run(let b)): return a == b
+        case (.period(let since, let until), .period(let otherSince, let otherUntil)):
+            let start = max(since ?? .min, otherSince ?? .min), end = min(until ?? .max, otherUntil ?? .max)
+            return start < end
+        default: return false
+        }
     }
 }
