@@ -34,6 +34,7 @@ struct QueryFrontend {
 
     private func execute() throws {
         let store = try command.storeOptions.open()
+        ShardCoverageWarning.check(store, path: command.storeOptions.store, verbosity: command.verbosity.level)
         let selection = try command.storeOptions.selection(command.filters)
         let output = command.output
         let tables: [Table]

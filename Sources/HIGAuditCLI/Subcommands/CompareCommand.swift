@@ -93,6 +93,7 @@ struct CompareCommand: ParsableCommand {
             var overlap: String?
             do {
                 let opened = try ResultsStore(readingAt: store)
+                ShardCoverageWarning.check(opened, path: store, verbosity: verbosity.level)
                 table = try opened.read { db -> Table in
                     versions = (try base.versions(db), try head.versions(db))
                     if case .version(let baseVersion) = base, case .version(let headVersion) = head {

@@ -49,7 +49,7 @@ struct DashboardCommand: ParsableCommand {
         help: ArgumentHelp("Where the page links the whole violations table: a URL or a path relative to the page.", valueName: "url"))
     var csvLink: String?
 
-    /// Accepted for uniformity: dashboard says nothing on standard error but errors.
+    /// dashboard says nothing on standard error but errors and the warning of a store that lacks shards.
     @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
 
     func run() throws {
@@ -61,6 +61,7 @@ struct DashboardCommand: ParsableCommand {
             } catch {
                 throw FatalError("cannot open the store \(store): \(error)")
             }
+            ShardCoverageWarning.check(results, path: store, verbosity: verbosity.level)
             let model: DashboardModel
             do {
                 model = try StoreDashboard.model(

@@ -30,7 +30,7 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup(title: "Store") var storeOptions: StoreOptions
     @OptionGroup(title: "Filters") var filters: FilterOptions
-    /// Accepted for uniformity: export says nothing on standard error but errors.
+    /// export says nothing on standard error but errors and the warning of a store that lacks shards.
     @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
 
     @Option(help: ArgumentHelp("The directory to write the CSV files to (created if missing).", valueName: "dir"))
@@ -42,6 +42,7 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         do {
             let store = try storeOptions.open()
+            ShardCoverageWarning.check(store, path: storeOptions.store, verbosity: verbosity.level)
             do {
                 try StoreExport.write(
                     store, to: out, formats: [.csv], spreadsheet: excel, selection: try storeOptions.selection(filters))
