@@ -4,7 +4,7 @@ import Foundation
 /// directory: `uploads/` (15 clean nights of `hig-audit sample`, 2026-11-06 to 2026-11-20, app versions
 /// 5.1.0, 5.2.0 and 5.2.1), `logs/` (two small hand-written sessions, s-bravo and one whose id starts
 /// 9F3A, beside a copy of one night of uploads), `archive/`, `upload.zst`, `rules.yml`,
-/// `our-templates/`, `SampleLogs/` (the repository's) and `results.sqlite`, a store of one nightly run
+/// `our-templates/` (the default style), `SampleLogs/` (the repository's) and `results.sqlite`, a store of one nightly run
 /// per night (runs 1 to 15) and one that closes the sessions left open and reads `logs/` (run 16).
 enum ExampleFixtures {
     /// Two clean sessions: s-bravo (as in Fixtures/mixed.ndjson, without its late and malformed lines)
@@ -58,6 +58,9 @@ enum ExampleFixtures {
         let defaults = try HigAuditBinary.run(["rules", "--defaults"])
         try Data(defaults.stdout.utf8).write(to: root.appendingPathComponent("rules.yml"))
         try files.createDirectory(at: root.appendingPathComponent("our-templates"), withIntermediateDirectories: true)
+        try files.copyItem(
+            at: HigAuditBinary.packageRoot.appendingPathComponent("Dashboards/templates/style.mustache"),
+            to: root.appendingPathComponent("our-templates/style.mustache"))
         try files.createSymbolicLink(
             at: root.appendingPathComponent("SampleLogs"), withDestinationURL: HigAuditBinary.packageRoot.appendingPathComponent("SampleLogs"))
         for day in 6...20 {

@@ -11,6 +11,37 @@ extension StoreOptions {
         StoreSelection(filter: try filters.tableFilter(), severities: Set(severities), runs: Set(runs))
     }
 
+    /// The selection with each `--session` taken as an id or the start of one, as `show` takes it: the
+    /// session whose id it is, else the only one it starts. A prefix of several ids is a usage error
+    /// that lists them; one that starts none is kept (it matches nothing) and said in a note.
+    func selection(_ filters: FilterOptions, in store: ResultsStore, verbosity: Verbosity) throws -> StoreSelection {
+        var selection = try selection(filters)
+        guard !selection.filter.sessions.isEmpty else { return selection }
+        let matches: [(String, SessionPrefix.Match)]
+        do {
+            matches = try store.read { db in
+                try selection.filter.sessions.sorted().map { ($0, try SessionPrefix.match(db, prefix: $0)) }
+            }
+        } catch {
+            throw FatalError("\(error)")
+        }
+        var sessions = Set<String>()
+        for (given, match) in matches {
+            switch match {
+            case .session(let id):
+                sessions.insert(id)
+            case .none:
+                sessions.insert(given)
+                if verbosity.saysNotes { StandardError.write("hig-audit: note: --session \(given) matches no session id in \(self.store)\n") }
+            case .ambiguous(let ids, let more):
+                throw UsageError(
+                    "--session \(given) starts several session ids: \(ids.joined(separator: ", "))\(more ? ", …" : ""); give more of the id")
+            }
+        }
+        selection.filter.sessions = sessions
+        return selection
+    }
+
     func open() throws(FatalError) -> ResultsStore {
         do {
             return try ResultsStore(readingAt: store)
@@ -27,7 +58,7 @@ struct QueryFrontend {
     func run() throws {
         do {
             try execute()
-        } catch let error as FatalError {
+        } catch let error as any CommandError {
             throw error.exit()
         }
     }
@@ -35,7 +66,7 @@ struct QueryFrontend {
     private func execute() throws {
         let store = try command.storeOptions.open()
         ShardCoverageWarning.check(store, path: command.storeOptions.store, verbosity: command.verbosity.level)
-        let selection = try command.storeOptions.selection(command.filters)
+        let selection = try command.storeOptions.selection(command.filters, in: store, verbosity: command.verbosity.level)
         let output = command.output
         let tables: [Table]
         do {

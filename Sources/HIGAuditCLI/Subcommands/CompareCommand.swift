@@ -45,7 +45,7 @@ struct CompareCommand: ParsableCommand {
                   --base-day 2026-11-19 --head-day 2026-11-20 --fail-on worse
               hig-audit compare --store results.sqlite --base-since 2026-11-01 \\
                   --base-until 2026-11-08 --head-since 2026-11-08 --head-until 2026-11-15
-              hig-audit compare --store results.sqlite --base-run 41 --head-run 42
+              hig-audit compare --store results.sqlite --base-run 14 --head-run 15
 
             Exit status: 0 on success; 1 when the store cannot be read or a side has no sessions; 5 with \
             --fail-on worse when a rule's verdict is worse (the table is printed first); 64 on a usage error.

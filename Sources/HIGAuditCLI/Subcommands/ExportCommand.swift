@@ -33,7 +33,7 @@ struct ExportCommand: ParsableCommand {
     /// export says nothing on standard error but errors and the warning of a store that lacks shards.
     @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
 
-    @Option(help: ArgumentHelp("The directory to write the CSV files to (created if missing).", valueName: "dir"))
+    @Option(help: ArgumentHelp("The directory to write the CSV files to (created, with its parent folders, if missing).", valueName: "dir"))
     var out: String
 
     @Flag(help: "For spreadsheets: a UTF-8 byte order mark, and number-like ids kept as text.")
@@ -43,13 +43,13 @@ struct ExportCommand: ParsableCommand {
         do {
             let store = try storeOptions.open()
             ShardCoverageWarning.check(store, path: storeOptions.store, verbosity: verbosity.level)
+            let selection = try storeOptions.selection(filters, in: store, verbosity: verbosity.level)
             do {
-                try StoreExport.write(
-                    store, to: out, formats: [.csv], spreadsheet: excel, selection: try storeOptions.selection(filters))
+                try StoreExport.write(store, to: out, formats: [.csv], spreadsheet: excel, selection: selection)
             } catch {
                 throw FatalError("\(error)")
             }
-        } catch let error as FatalError {
+        } catch let error as any CommandError {
             throw error.exit()
         }
     }
