@@ -80,7 +80,8 @@ struct QueryFrontend {
                     if !command.groupBy.isEmpty { return (notes, [try StoreQuery.grouped(db, by: command.groupBy, selection: selection, order: command.sort)]) }
                     let stored = try StoredTables.load(db, selection: selection)
                     if !output.tables.isEmpty { return (notes, output.tables.map { output.printed(stored.table($0), $0) }) }
-                    if output.format != .table { return (notes, [stored.table(.summary)]) }
+                    // As analyze: a CSV holds one table, the summary; every other format gets the overview.
+                    if output.format == .csv { return (notes, [stored.table(.summary)]) }
                     return (notes, [stored.table(.summary), stored.table(.worstScreens), stored.table(.ingest).transposed(name: "ingest")])
                 }
                 for note in notes where command.verbosity.level.saysNotes { StandardError.write("hig-audit: note: \(note)\n") }

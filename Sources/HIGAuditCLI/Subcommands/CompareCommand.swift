@@ -57,7 +57,7 @@ struct CompareCommand: ParsableCommand {
 
     @OptionGroup(title: "Base side (one of)") var base: BaseSideOptions
     @OptionGroup(title: "Head side (one of, of the base's kind)") var head: HeadSideOptions
-    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
+    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions<CompareMessages>
 
     @Option(help: ArgumentHelp("Significance level for the verdict.", valueName: "p"))
     var alpha: Double = ReleaseComparison.defaultAlpha

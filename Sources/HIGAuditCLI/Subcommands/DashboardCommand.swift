@@ -50,7 +50,7 @@ struct DashboardCommand: ParsableCommand {
     var csvLink: String?
 
     /// dashboard says nothing on standard error but errors and the warning of a store that lacks shards.
-    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
+    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions<DashboardMessages>
 
     func run() throws {
         do {

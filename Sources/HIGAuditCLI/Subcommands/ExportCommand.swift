@@ -31,7 +31,7 @@ struct ExportCommand: ParsableCommand {
     @OptionGroup(title: "Store") var storeOptions: StoreOptions
     @OptionGroup(title: "Filters") var filters: FilterOptions
     /// export says nothing on standard error but errors and the warning of a store that lacks shards.
-    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
+    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions<StoreReadingMessages>
 
     @Option(help: ArgumentHelp("The directory to write the CSV files to (created, with its parent folders, if missing).", valueName: "dir"))
     var out: String

@@ -38,7 +38,7 @@ struct MergeCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Partial stores written by `nightly --shard K/N --close-open`.", valueName: "part"))
     var parts: [String] = []
 
-    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
+    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions<MergeMessages>
 
     func validate() throws {
         if parts.isEmpty { throw ValidationError("Give at least one partial store to merge.") }

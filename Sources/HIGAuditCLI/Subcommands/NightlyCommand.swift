@@ -73,7 +73,7 @@ struct NightlyCommand: ParsableCommand {
     @OptionGroup(title: "Input") var input: InputOptions
     @OptionGroup(title: "Configuration") var config: ConfigOptions
     @OptionGroup(title: "Dashboard") var dashboard: DashboardOptions
-    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
+    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions<NightlyMessages>
 
     func validate() throws {
         if input.inputs.isEmpty, shardFiles == nil {

@@ -72,7 +72,7 @@ struct QueryCommand: ParsableCommand {
     @OptionGroup(title: "Store") var storeOptions: StoreOptions
     @OptionGroup(title: "Output") var output: OutputOptions
     @OptionGroup(title: "Filters") var filters: FilterOptions
-    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
+    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions<StoreReadingMessages>
 
     @Option(
         name: .customLong("group-by"),

@@ -32,7 +32,7 @@ struct ShardPlanCommand: ParsableCommand {
     @OptionGroup(title: "Input") var input: InputOptions
 
     /// Accepted for uniformity: shard-plan says nothing on standard error but errors.
-    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
+    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions<SilentMessages>
 
     private var inputs: [String] { input.inputs }
 

@@ -43,7 +43,7 @@ struct ShowCommand: ParsableCommand {
 
     @OptionGroup(title: "Input") var input: InputOptions
     @OptionGroup(title: "Configuration") var config: ConfigOptions
-    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
+    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions<LogReadingMessages>
 
     @Option(help: "Output format: table (aligned, for people), csv (one table of every event), json (one object per event, with its violations) or markdown.")
     var format: OutputFormat = .table
