@@ -23,7 +23,9 @@ struct CompareCommand: ParsableCommand {
             (--base-run/--head-run: the sessions that run closed). Both sides are of the same kind: versions, \
             times (a day and a range mix) or runs. A session belongs to a day or range when its events overlap \
             it, and only its violations starting inside count, as with query's --since/--until; a session \
-            spanning midnight counts on both days.
+            spanning midnight counts on both days. Standard error names the app versions each side holds. \
+            Sides that share sessions by their definition are refused: version sides that share a version \
+            (--base 5.2 --head 5.2.1), the same run twice, periods with time in common.
 
             For each rule: the sessions of each side, the sessions with at least one violation of the rule, \
             the rate per 1,000 sessions, the change (head − base), and a two-sided test of whether the two \
@@ -48,7 +50,8 @@ struct CompareCommand: ParsableCommand {
               hig-audit compare --store results.sqlite --base-run 14 --head-run 15
 
             Exit status: 0 on success; 1 when the store cannot be read or a side has no sessions; 5 with \
-            --fail-on worse when a rule's verdict is worse (the table is printed first); 64 on a usage error.
+            --fail-on worse when a rule's verdict is worse (the table is printed first); 64 on a usage error \
+            (sides that overlap included).
             """
     )
 

@@ -18,13 +18,15 @@ struct ExportCommand: ParsableCommand {
             needs it for non-ASCII text) and keeps ids that look like numbers or dates (app version 5.10, session \
             00123) as text by writing them as ="5.10". Without --excel the files are plain, for scripts.
 
-            The filters of `query` narrow the export the same way.
+            The filters of `query` narrow the export the same way (--session takes the start of an id too). \
+            --out is created with its parent folders if missing.
 
             Examples:
               hig-audit export --store results.sqlite --out exports/ --excel
               hig-audit export --store results.sqlite --out exports/5.2 --app-version 5.2
 
-            Exit status: 0 on success; 1 when the store cannot be read or a file cannot be written; 64 on a usage error.
+            Exit status: 0 on success; 1 when the store cannot be read or a file cannot be written; 64 on a usage \
+            error (a --session prefix of several ids included).
             """
     )
 

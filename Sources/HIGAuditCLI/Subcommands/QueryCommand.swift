@@ -41,12 +41,18 @@ struct QueryCommand: ParsableCommand {
             Without --group-by or --sql, prints the tables of `analyze` (--table) over every session the store \
             holds, narrowed by the filters exactly as analyze narrows them: --app-version, --device, --session, \
             --run and --since/--until (as an overlap) choose the session population; --rule, --severity, \
-            --screen and --since/--until (on start_ts) choose the violations that count.
+            --screen and --since/--until (on start_ts) choose the violations that count. --session takes an id \
+            or the start of one, as show does: a prefix of several ids lists them (usage error). Without \
+            --table, every format but csv gets an overview (summary, worst screens, ingest health); csv, which \
+            holds one table, the summary.
 
-            --group-by (one or more of rule, app_version, screen, day, device) prints one row per group with \
-            violations, sessions_affected, sessions_total and rate_per_1000_sessions = 1000 × affected ÷ total. \
-            sessions_total counts the population's sessions with the group's app version, device and UTC day \
-            (a session counts on every day its events span); rule and screen do not narrow it.
+            --group-by (one or more of rule, app_version, screen, day, device, comma-separated or repeated) \
+            prints one row per group with violations, sessions_affected, sessions_total and \
+            rate_per_1000_sessions = 1000 × affected ÷ total. sessions_total counts the population's sessions \
+            with the group's app version, device and UTC day (a session counts on every day its events span); \
+            rule and screen do not narrow it. Rows come with the most violations first (--sort rate: the \
+            highest rate first), within each day and app version, which keep their order; --sort dimensions \
+            orders them by the dimensions' values.
 
             --sql runs your own SELECT on a read-only connection (the schema is in Pipelines/README.md); it \
             cannot change the store or reach outside it: ATTACH, transactions, writes, most pragmas and \
@@ -57,7 +63,7 @@ struct QueryCommand: ParsableCommand {
               hig-audit query --store results.sqlite
               hig-audit query --store results.sqlite --group-by screen \\
                   --rule forced-tab-switch --app-version 5.2
-              hig-audit query --store results.sqlite --group-by day --group-by rule \\
+              hig-audit query --store results.sqlite --group-by day,rule \\
                   --since 2026-11-01
               hig-audit query --store results.sqlite --table violations --session 9F3A \\
                   --format csv
@@ -65,7 +71,8 @@ struct QueryCommand: ParsableCommand {
                   --sql "SELECT app_version, COUNT(*) FROM sessions GROUP BY 1"
 
             Exit status: 0 on success; 1 when the store cannot be read, is damaged or is not a hig-audit store, \
-            or the SQL is invalid, refused or timed out; 64 on a usage error.
+            or the SQL is invalid, refused or timed out; 64 on a usage error (a --session prefix of several \
+            ids included).
             """
     )
 
