@@ -36,6 +36,11 @@ enum ExampleFixtures {
 
     private static func make() throws -> URL {
         let root = try HigAuditBinary.temporaryDirectory()
+        // Made once for the whole test run, so removed when the test process ends.
+        exampleFixturesRoot = root.path
+        atexit {
+            if let root = exampleFixturesRoot { try? FileManager.default.removeItem(atPath: root) }
+        }
         func run(_ arguments: [String], allowing statuses: Set<Int32> = [0]) throws {
             let result = try HigAuditBinary.shell([HigAuditBinary.executable.path] + arguments, workingDirectory: root)
             guard statuses.contains(result.status) else {
@@ -74,3 +79,6 @@ enum ExampleFixtures {
         var description: String
     }
 }
+
+/// The fixtures' folder, for the exit handler (a C function, which captures nothing).
+nonisolated(unsafe) private var exampleFixturesRoot: String?
