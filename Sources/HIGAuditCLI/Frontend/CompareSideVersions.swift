@@ -23,6 +23,21 @@ enum CompareSideVersions {
         let exact = baseVersions.count > 1 ? baseVersions.map(\.version).first { !headNames.contains($0) } : nil
         let instead = exact.map { "; compare one release with the other, e.g. --base \($0) --head \(head)" } ?? ""
         return "--base \(base) and --head \(head) share app version\(shared.count > 1 ? "s" : "") \(shared.joined(separator: ", ")): "
-            + "its sessions would count on both sides\(instead)"
+            + "\(shared.count > 1 ? "their" : "its") sessions would count on both sides\(instead)"
+    }
+}
+
+extension ComparisonSide {
+    /// Whether two sides of the same kind choose some of the same sessions by their very definition:
+    /// the same run, or periods with time in common. (Versions are checked against the store, where a
+    /// side's versions are known: `CompareSideVersions.overlap`.)
+    func overlaps(_ other: ComparisonSide) -> Bool {
+        switch (self, other) {
+        case (.run(let a), .run(let b)): return a == b
+        case (.period(let since, let until), .period(let otherSince, let otherUntil)):
+            let start = max(since ?? .min, otherSince ?? .min), end = min(until ?? .max, otherUntil ?? .max)
+            return start < end
+        default: return false
+        }
     }
 }

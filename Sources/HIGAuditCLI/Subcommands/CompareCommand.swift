@@ -89,7 +89,7 @@ struct CompareCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let table: Table
+            let compared: Table?
             let base = try baseSide().side, head = try headSide().side
             let pValues: ReleaseComparison.PValueStyle = format == .csv || format == .json ? .number : .readable
             var versions: (base: [SideVersion], head: [SideVersion]) = ([], [])
@@ -97,18 +97,19 @@ struct CompareCommand: ParsableCommand {
             do {
                 let opened = try ResultsStore(readingAt: store)
                 ShardCoverageWarning.check(opened, path: store, verbosity: verbosity.level)
-                table = try opened.read { db -> Table in
+                // No table when the sides share a version: that is said instead.
+                compared = try opened.read { db -> Table? in
                     versions = (try base.versions(db), try head.versions(db))
                     if case .version(let baseVersion) = base, case .version(let headVersion) = head {
                         overlap = CompareSideVersions.overlap(base: baseVersion, head: headVersion, versions.base, versions.head)
-                        if overlap != nil { return Table(name: "compare", columns: [], rows: []) }
+                        if overlap != nil { return nil }
                     }
                     return try ReleaseComparison.table(db, base: base, head: head, alpha: alpha, pValues: pValues)
                 }
             } catch {
                 throw FatalError("\(error)")
             }
-            if let overlap { throw UsageError(overlap) }
+            guard let table = compared else { throw UsageError(overlap ?? "the sides overlap") }
             if verbosity.level.saysNotes {
                 StandardError.write("hig-audit: note: \(CompareSideVersions.note(side: "base", base, versions.base))\n")
                 StandardError.write("hig-audit: note: \(CompareSideVersions.note(side: "head", head, versions.head))\n")
@@ -221,20 +222,5 @@ private struct ChosenSide {
             throw ValidationError("--\(name)-since (\(since ?? "")) must be before --\(name)-until (\(until ?? "")): the range is since ≤ t < until.")
         }
         return ChosenSide(side: .period(since: start, until: end), kind: .times, option: option)
-    }
-}
-
-extension ComparisonSide {
-    /// Whether two sides of the same kind choose some of the same sessions by their very definition:
-    /// the same run, or periods with time in common. (Versions are checked against the store, where a
-    /// side's versions are known: `CompareSideVersions.overlap`.)
-    func overlaps(_ other: ComparisonSide) -> Bool {
-        switch (self, other) {
-        case (.run(let a), .run(let b)): return a == b
-        case (.period(let since, let until), .period(let otherSince, let otherUntil)):
-            let start = max(since ?? .min, otherSince ?? .min), end = min(until ?? .max, otherUntil ?? .max)
-            return start < end
-        default: return false
-        }
     }
 }
