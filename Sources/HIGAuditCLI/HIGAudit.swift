@@ -24,15 +24,41 @@ struct HIGAudit: ParsableCommand {
         defaultSubcommand: AnalyzeCommand.self
     )
 
-    /// Runs the command line, but refuses a mistyped subcommand before `analyze` (the default) takes it
-    /// for an input (`SubcommandTypo`).
+    /// Runs the command line after the checks that must come before parsing: swift-argument-parser
+    /// answers `--version` first and checks a command's own rules before unknown options, and `analyze`,
+    /// the default subcommand, would take a mistyped subcommand or `help NAME` for inputs.
+    ///
+    /// No arguments at all print the overview (the root help) on standard output, with the usage status
+    /// (64): nothing was asked, and a script whose arguments went missing must not pass for a run.
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        let names = configuration.subcommands.compactMap { $0.configuration.commandName }
-        if let typo = SubcommandTypo.find(in: arguments, subcommands: names, pathExists: FileManager.default.fileExists(atPath:)) {
-            FileHandle.standardError.write(Data("hig-audit: error: \(typo.message)\n".utf8))
+        let subcommands = configuration.subcommands
+        let names = subcommands.compactMap { $0.configuration.commandName }
+        if arguments.isEmpty {
+            FileHandle.standardOutput.write(Data((helpMessage() + "\n").utf8))
             exit(withError: ExitCode(ExitStatus.usage))
         }
+        switch HelpSubcommand.answer(to: arguments) {
+        case .help(let text)?:
+            FileHandle.standardOutput.write(Data((text + "\n").utf8))
+            exit(withError: ExitCode.success)
+        case .usageError(let message)?:
+            usageError(message)
+        case nil:
+            break
+        }
+        if let message = VersionFlagMisuse.message(for: arguments) { usageError(message) }
+        if let typo = SubcommandTypo.find(in: arguments, subcommands: names, pathExists: FileManager.default.fileExists(atPath:)) {
+            usageError(typo.message)
+        }
+        if let unknown = UnknownOption.find(in: arguments, subcommands: subcommands, defaultCommand: AnalyzeCommand.self) {
+            usageError(unknown.message)
+        }
         main(arguments)
+    }
+
+    private static func usageError(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("hig-audit: error: \(message)\n".utf8))
+        exit(withError: ExitCode(ExitStatus.usage))
     }
 }

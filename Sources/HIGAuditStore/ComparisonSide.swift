@@ -39,6 +39,18 @@ public enum ComparisonSide: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The app versions of this side's sessions with the sessions of each, in version order: what
+    /// `compare` says before its table, since a version side takes every version extending it
+    /// (`--base 5.2` is 5.2.0 and 5.2.1), and how it finds two version sides that share a version.
+    public func versions(_ db: Database) throws -> [SideVersion] {
+        let (sql, arguments) = selection.sessionConditions()
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT s.app_version, COUNT(*) FROM sessions s \(sql.whereClause) GROUP BY s.app_version",
+            arguments: arguments)
+        return rows.map { SideVersion(version: $0[0] ?? "", sessions: $0[1]) }
+            .sorted { VersionOrder.areInIncreasingOrder($0.version, $1.version) }
+    }
+
     /// The sessions of this side and, per rule, those affected.
     func counts(_ db: Database) throws -> ComparisonCounts {
         ComparisonCounts(sessions: try sessionCount(db), affected: try affectedCounts(db))
@@ -87,4 +99,17 @@ public enum ComparisonSide: Sendable, Equatable, CustomStringConvertible {
             return "the store has no sessions closed by run \(id); \(known)"
         }
     }
+}
+
+/// One app version of a side of `compare`, and how many of the side's sessions are of it.
+public struct SideVersion: Sendable, Equatable, CustomStringConvertible {
+    public var version: String
+    public var sessions: Int64
+
+    public init(version: String, sessions: Int64) {
+        self.version = version
+        self.sessions = sessions
+    }
+
+    public var description: String { "\(version.isEmpty ? "(no version)" : version) (\(sessions) sessions)" }
 }

@@ -25,9 +25,8 @@ public enum StoreExport {
         _ store: ResultsStore, to directory: String, formats: [OutputFormat] = [.csv, .json],
         spreadsheet: Bool = false, selection: StoreSelection = .everything
     ) throws -> [String] {
-        if mkdir(directory, 0o755) != 0, errno != EEXIST {
-            throw ExportError(path: directory, message: String(cString: strerror(errno)))
-        }
+        let failure = OutputPaths.makeDirectory(directory)
+        if failure != 0 { throw ExportError(path: directory, message: String(cString: strerror(failure))) }
         let tables = try StoredTables.load(store, selection: selection)
         let files = TableName.exported.flatMap { name in
             let table = spreadsheet ? keepingTextAsText(tables.table(name)) : tables.table(name)

@@ -53,10 +53,12 @@ public enum StoreQuery {
     /// span. Rule and screen do not narrow it: every session could have broken any rule, and the store
     /// does not know which sessions visited a screen. Groups are those with at least one violation;
     /// when grouping by rule and not by screen, every recorded rule gets a row, zero rows included,
-    /// so that versions and days compare row by row. Rows are ordered by the dimensions in the order
-    /// given (app versions in version order, 5.9 before 5.10).
+    /// so that versions and days compare row by row. Rows are in `order`; by default (for the
+    /// dashboard and programs) by the dimensions in the order given (app versions in version order,
+    /// 5.9 before 5.10).
     public static func grouped(
-        _ db: Database, by dimensions: [GroupDimension], selection: StoreSelection = .everything
+        _ db: Database, by dimensions: [GroupDimension], selection: StoreSelection = .everything,
+        order: GroupOrder = .dimensions
     ) throws -> HIGAuditCore.Table {
         let dimensions = dimensions.reduce(into: [GroupDimension]()) { if !$0.contains($1) { $0.append($1) } }
         let (conditions, arguments) = selection.violationConditions()
@@ -86,17 +88,31 @@ public enum StoreQuery {
                 }
             }
         }
-        let sorted = keys.sorted { a, b in
-            for (index, dimension) in dimensions.enumerated() where a[index] != b[index] {
-                if dimension == .appVersion { return VersionOrder.areInIncreasingOrder(a[index], b[index]) }
-                return a[index].utf8.lexicographicallyPrecedes(b[index].utf8)
+        func total(_ key: [String]) -> Int64 {
+            totals[zip(dimensions, key).filter { $0.0.describesSessions }.map(\.1)] ?? 0
+        }
+        func byDimensions(_ a: [String], _ b: [String], series: Bool = false) -> Bool? {
+            for (index, dimension) in dimensions.enumerated() where a[index] != b[index] && (!series || dimension.isSeries) {
+                return dimension.orders(a[index], before: b[index])
             }
-            return false
+            return nil
+        }
+        let sorted = keys.sorted { a, b in
+            if order != .dimensions {
+                if let inSeries = byDimensions(a, b, series: true) { return inSeries }
+                let ca = counts[a] ?? (0, 0), cb = counts[b] ?? (0, 0)
+                if order == .violations, ca.violations != cb.violations { return ca.violations > cb.violations }
+                if order == .rate {
+                    let ra = FixedDecimal.ratio(ca.affected, total(a), scale: 1000)
+                    let rb = FixedDecimal.ratio(cb.affected, total(b), scale: 1000)
+                    if ra != rb { return ra > rb }
+                }
+            }
+            return byDimensions(a, b) ?? false
         }
         let rows = sorted.map { key -> [TableCell] in
             let count = counts[key] ?? (0, 0)
-            let sessionKey = zip(dimensions, key).filter { $0.0.describesSessions }.map(\.1)
-            let total = totals[sessionKey] ?? 0
+            let total = total(key)
             let labels = zip(dimensions, key).map { dimension, value -> TableCell in
                 dimension == .rule || dimension == .day ? .label(value) : .input(value)
             }

@@ -109,3 +109,48 @@ import Testing
         #expect(day.status == 1 && day.stderr.contains("its sessions span"))
     }
 }
+
+/// `compare` names the app versions each side holds, and refuses sides that overlap.
+@Suite struct CompareSidesTests {
+    static func compare(_ arguments: [String]) throws -> HigAuditBinary.Result {
+        let store = try ExampleFixtures.url().appendingPathComponent("results.sqlite").path
+        return try HigAuditBinary.run(["compare", "--store", store] + arguments)
+    }
+
+    @Test func eachSideSaysWhichVersionsItHolds() throws {
+        let result = try Self.compare(["--base", "5.1", "--head", "5.2"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n")
+        let head = try #require(lines.first { $0.contains("head is app version '5.2'") }, "\(result.stderr)")
+        #expect(head.contains("5.2.0 (") && head.contains("5.2.1 ("))
+        #expect(lines.contains { $0.contains("base is app version '5.1', holding 5.1.0 (") })
+        let quiet = try Self.compare(["--base", "5.1", "--head", "5.2", "--quiet"])
+        #expect(quiet.stderr.isEmpty)
+        #expect(quiet.stdout == result.stdout)
+    }
+
+    @Test func versionSidesSharingAVersionAreRefused() throws {
+        let result = try Self.compare(["--base", "5.2", "--head", "5.2.1"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("share app version 5.2.1"), "\(result.stderr)")
+        #expect(result.stderr.contains("--base 5.2.0 --head 5.2.1"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test(arguments: [
+        ["--base-run", "3", "--head-run", "3"],
+        ["--base-since", "2026-11-10", "--base-until", "2026-11-15", "--head-since", "2026-11-12"],
+        ["--base-day", "2026-11-19", "--head-since", "2026-11-19T12:00:00Z", "--head-until", "2026-11-21"],
+    ])
+    func sidesThatOverlapByDefinitionAreRefused(arguments: [String]) throws {
+        let result = try Self.compare(arguments)
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains("overlap"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func adjacentDaysDoNotOverlap() throws {
+        let result = try Self.compare(["--base-day", "2026-11-19", "--head-day", "2026-11-20"])
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+}

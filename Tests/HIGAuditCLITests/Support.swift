@@ -29,12 +29,14 @@ enum HigAuditBinary {
         try shell([executable.path] + arguments, stdin: stdin, environment: environment)
     }
 
-    /// Runs any command line from the package root; stdout and stderr are captured whole.
-    static func shell(_ command: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Result {
+    /// Runs any command line from the package root (or `workingDirectory`); stdout and stderr are captured whole.
+    static func shell(
+        _ command: [String], stdin: Data? = nil, environment: [String: String] = [:], workingDirectory: URL? = nil
+    ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = command
-        process.currentDirectoryURL = packageRoot
+        process.currentDirectoryURL = workingDirectory ?? packageRoot
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
         for (key, value) in environment { env[key] = value }

@@ -52,4 +52,17 @@ import Testing
             #expect(help.contains("-q, --quiet") && help.contains("-v, --verbose"), "\(command)")
         }
     }
+
+    /// The flags' help says what each subcommand says: only those that read logs have warnings about
+    /// their input to drop.
+    @Test func theFlagsHelpFitsEachCommand() throws {
+        let readers: Set<String> = ["analyze", "nightly", "show"]
+        for command in HIGAudit.configuration.subcommands.compactMap({ $0.configuration.commandName }) {
+            let help = try HigAuditBinary.run([command, "--help"]).stdout
+            let flags = help.components(separatedBy: "-q, --quiet").last?.components(separatedBy: "\n\n").first ?? ""
+            #expect(flags.contains("input") == readers.contains(command), "\(command): \(flags)")
+        }
+        let compare = try HigAuditBinary.run(["compare", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(compare.contains("app versions each side holds"))
+    }
 }

@@ -98,8 +98,9 @@ struct AnalysisFrontend {
         accumulator: AnalysisAccumulator, statistics: IngestStatistics, sources: SourceFileTable
     ) throws {
         guard let directory = output.out else { return }
-        if mkdir(directory, 0o755) != 0, errno != EEXIST {
-            throw FatalError("cannot create the output directory \(directory): \(String(cString: strerror(errno)))")
+        let failure = OutputPaths.makeDirectory(directory)
+        if failure != 0 {
+            throw FatalError("cannot create the output directory \(directory): \(String(cString: strerror(failure)))")
         }
         let files = TableName.exported.flatMap { name in
             let table = accumulator.table(name, ingest: statistics, sources: sources)

@@ -7,7 +7,8 @@ enum ExitStatus {
     /// A fatal error: unreadable config, unwritable output, or skipped input under `--strict`.
     static let fatal: Int32 = 1
     /// The run finished and its reports are written, but some input was skipped (malformed lines, corrupt or
-    /// refused frames, truncated or unreadable files).
+    /// refused frames, truncated or unreadable files). For `merge`: the store is written but lacks some
+    /// shards of a split run, the same "finished, but not over all the input" a scheduler acts on.
     static let skippedInput: Int32 = 3
     /// `nightly` only: the run is committed to the store, but an output (`--out`, `--malformed-report`)
     /// could not be written afterwards. Re-running commits nothing new; `export` writes the tables.

@@ -11,6 +11,37 @@ extension StoreOptions {
         StoreSelection(filter: try filters.tableFilter(), severities: Set(severities), runs: Set(runs))
     }
 
+    /// The selection with each `--session` taken as an id or the start of one, as `show` takes it: the
+    /// session whose id it is, else the only one it starts. A prefix of several ids is a usage error
+    /// that lists them; one that starts none is kept (it matches nothing) and said in a note.
+    func selection(_ filters: FilterOptions, in store: ResultsStore, verbosity: Verbosity) throws -> StoreSelection {
+        var selection = try selection(filters)
+        guard !selection.filter.sessions.isEmpty else { return selection }
+        let matches: [(String, SessionPrefix.Match)]
+        do {
+            matches = try store.read { db in
+                try selection.filter.sessions.sorted().map { ($0, try SessionPrefix.match(db, prefix: $0)) }
+            }
+        } catch {
+            throw FatalError("\(error)")
+        }
+        var sessions = Set<String>()
+        for (given, match) in matches {
+            switch match {
+            case .session(let id):
+                sessions.insert(id)
+            case .none:
+                sessions.insert(given)
+                if verbosity.saysNotes { StandardError.write("hig-audit: note: --session \(given) matches no session id in \(self.store)\n") }
+            case .ambiguous(let ids, let more):
+                throw UsageError(
+                    "--session \(given) starts several session ids: \(ids.joined(separator: ", "))\(more ? ", …" : ""); give more of the id")
+            }
+        }
+        selection.filter.sessions = sessions
+        return selection
+    }
+
     func open() throws(FatalError) -> ResultsStore {
         do {
             return try ResultsStore(readingAt: store)
@@ -27,14 +58,15 @@ struct QueryFrontend {
     func run() throws {
         do {
             try execute()
-        } catch let error as FatalError {
+        } catch let error as any CommandError {
             throw error.exit()
         }
     }
 
     private func execute() throws {
         let store = try command.storeOptions.open()
-        let selection = try command.storeOptions.selection(command.filters)
+        ShardCoverageWarning.check(store, path: command.storeOptions.store, verbosity: command.verbosity.level)
+        let selection = try command.storeOptions.selection(command.filters, in: store, verbosity: command.verbosity.level)
         let output = command.output
         let tables: [Table]
         do {
@@ -45,10 +77,11 @@ struct QueryFrontend {
                 let notes: [String]
                 (notes, tables) = try store.read { db -> ([String], [Table]) in
                     let notes = try StoredTables.filterMisses(db, filter: selection.filter)
-                    if !command.groupBy.isEmpty { return (notes, [try StoreQuery.grouped(db, by: command.groupBy, selection: selection)]) }
+                    if !command.groupBy.isEmpty { return (notes, [try StoreQuery.grouped(db, by: command.groupBy, selection: selection, order: command.sort)]) }
                     let stored = try StoredTables.load(db, selection: selection)
                     if !output.tables.isEmpty { return (notes, output.tables.map { output.printed(stored.table($0), $0) }) }
-                    if output.format != .table { return (notes, [stored.table(.summary)]) }
+                    // As analyze: a CSV holds one table, the summary; every other format gets the overview.
+                    if output.format == .csv { return (notes, [stored.table(.summary)]) }
                     return (notes, [stored.table(.summary), stored.table(.worstScreens), stored.table(.ingest).transposed(name: "ingest")])
                 }
                 for note in notes where command.verbosity.level.saysNotes { StandardError.write("hig-audit: note: \(note)\n") }

@@ -35,7 +35,7 @@ struct OutputOptions: ParsableArguments {
     @Option(
         name: .customLong("table"),
         help: ArgumentHelp(
-            "A table to print: \(TableName.allCases.map(\.rawValue).joined(separator: ", ")). Repeatable. Without it, a terminal gets an overview (summary, worst screens, ingest health) and a pipe gets the summary.",
+            "A table to print: \(TableName.allCases.map(\.rawValue).joined(separator: ", ")). Repeatable. Without it, an overview (summary, worst screens, ingest health), in a terminal or a pipe alike; with --format csv, which holds one table, the summary.",
             valueName: "name"
         )
     )

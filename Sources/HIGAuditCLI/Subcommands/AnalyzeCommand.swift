@@ -40,7 +40,7 @@ struct AnalyzeCommand: ParsableCommand {
     @OptionGroup(title: "Output") var output: OutputOptions
     @OptionGroup(title: "Filters") var filters: FilterOptions
     @OptionGroup(title: "Dashboard") var dashboard: DashboardOptions
-    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
+    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions<LogReadingMessages>
 
     func validate() throws {
         if input.inputs.isEmpty {

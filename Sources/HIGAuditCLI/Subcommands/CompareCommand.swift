@@ -23,7 +23,9 @@ struct CompareCommand: ParsableCommand {
             (--base-run/--head-run: the sessions that run closed). Both sides are of the same kind: versions, \
             times (a day and a range mix) or runs. A session belongs to a day or range when its events overlap \
             it, and only its violations starting inside count, as with query's --since/--until; a session \
-            spanning midnight counts on both days.
+            spanning midnight counts on both days. Standard error names the app versions each side holds. \
+            Sides that share sessions by their definition are refused: version sides that share a version \
+            (--base 5.2 --head 5.2.1), the same run twice, periods with time in common.
 
             For each rule: the sessions of each side, the sessions with at least one violation of the rule, \
             the percent of sessions affected (base_pct, head_pct), the change in percentage points (change_pct, head − base), and a two-sided test of whether the two \
@@ -45,10 +47,11 @@ struct CompareCommand: ParsableCommand {
                   --base-day 2026-11-19 --head-day 2026-11-20 --fail-on worse
               hig-audit compare --store results.sqlite --base-since 2026-11-01 \\
                   --base-until 2026-11-08 --head-since 2026-11-08 --head-until 2026-11-15
-              hig-audit compare --store results.sqlite --base-run 41 --head-run 42
+              hig-audit compare --store results.sqlite --base-run 14 --head-run 15
 
             Exit status: 0 on success; 1 when the store cannot be read or a side has no sessions; 5 with \
-            --fail-on worse when a rule's verdict is worse (the table is printed first); 64 on a usage error.
+            --fail-on worse when a rule's verdict is worse (the table is printed first); 64 on a usage error \
+            (sides that overlap included).
             """
     )
 
@@ -57,7 +60,7 @@ struct CompareCommand: ParsableCommand {
 
     @OptionGroup(title: "Base side (one of)") var base: BaseSideOptions
     @OptionGroup(title: "Head side (one of, of the base's kind)") var head: HeadSideOptions
-    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
+    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions<CompareMessages>
 
     @Option(help: ArgumentHelp("Significance level for the verdict.", valueName: "p"))
     var alpha: Double = ReleaseComparison.defaultAlpha
@@ -78,18 +81,38 @@ struct CompareCommand: ParsableCommand {
             throw ValidationError(
                 "\(base.option) compares \(base.kind.rawValue) but \(head.option) compares \(head.kind.rawValue): both sides must be of the same kind (versions, times or runs).")
         }
+        if base.side.overlaps(head.side) {
+            throw ValidationError(
+                "The base side (\(base.side)) and the head side (\(head.side)) overlap: their common sessions would count on both sides. Choose sides that do not overlap.")
+        }
     }
 
     func run() throws {
         do {
-            let table: Table
+            let compared: Table?
             let base = try baseSide().side, head = try headSide().side
             let pValues: ReleaseComparison.PValueStyle = format == .csv || format == .json ? .number : .readable
+            var versions: (base: [SideVersion], head: [SideVersion]) = ([], [])
+            var overlap: String?
             do {
                 let opened = try ResultsStore(readingAt: store)
-                table = try opened.read { try ReleaseComparison.table($0, base: base, head: head, alpha: alpha, pValues: pValues) }
+                ShardCoverageWarning.check(opened, path: store, verbosity: verbosity.level)
+                // No table when the sides share a version: that is said instead.
+                compared = try opened.read { db -> Table? in
+                    versions = (try base.versions(db), try head.versions(db))
+                    if case .version(let baseVersion) = base, case .version(let headVersion) = head {
+                        overlap = CompareSideVersions.overlap(base: baseVersion, head: headVersion, versions.base, versions.head)
+                        if overlap != nil { return nil }
+                    }
+                    return try ReleaseComparison.table(db, base: base, head: head, alpha: alpha, pValues: pValues)
+                }
             } catch {
                 throw FatalError("\(error)")
+            }
+            guard let table = compared else { throw UsageError(overlap ?? "the sides overlap") }
+            if verbosity.level.saysNotes {
+                StandardError.write("hig-audit: note: \(CompareSideVersions.note(side: "base", base, versions.base))\n")
+                StandardError.write("hig-audit: note: \(CompareSideVersions.note(side: "head", head, versions.head))\n")
             }
             var stdout = FileOutput.standardOutput()
             format.writer(colors: color.isEnabledForStandardOutput, screen: .standardOutput()).write(table, to: &stdout)
@@ -107,7 +130,7 @@ struct CompareCommand: ParsableCommand {
                     throw ExitCode(ExitStatus.worseVerdict)
                 }
             }
-        } catch let error as FatalError {
+        } catch let error as any CommandError {
             throw error.exit()
         }
     }

@@ -50,8 +50,8 @@ struct DashboardCommand: ParsableCommand {
         help: ArgumentHelp("Where the page links the whole violations table: a URL or a path relative to the page.", valueName: "url"))
     var csvLink: String?
 
-    /// Accepted for uniformity: dashboard says nothing on standard error but errors.
-    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
+    /// dashboard says nothing on standard error but errors and the warning of a store that lacks shards.
+    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions<DashboardMessages>
 
     func validate() throws {
         // --out is replaced whole: the store or the templates inside it would be lost with it (a store
@@ -76,6 +76,7 @@ struct DashboardCommand: ParsableCommand {
             } catch {
                 throw FatalError("cannot open the store \(store): \(error)")
             }
+            ShardCoverageWarning.check(results, path: store, verbosity: verbosity.level)
             let model: DashboardModel
             do {
                 model = try StoreDashboard.model(

@@ -18,22 +18,24 @@ struct ExportCommand: ParsableCommand {
             needs it for non-ASCII text) and keeps ids that look like numbers or dates (app version 5.10, session \
             00123) as text by writing them as ="5.10". Without --excel the files are plain, for scripts.
 
-            The filters of `query` narrow the export the same way.
+            The filters of `query` narrow the export the same way (--session takes the start of an id too). \
+            --out is created with its parent folders if missing.
 
             Examples:
               hig-audit export --store results.sqlite --out exports/ --excel
               hig-audit export --store results.sqlite --out exports/5.2 --app-version 5.2
 
-            Exit status: 0 on success; 1 when the store cannot be read or a file cannot be written; 64 on a usage error.
+            Exit status: 0 on success; 1 when the store cannot be read or a file cannot be written; 64 on a usage \
+            error (a --session prefix of several ids included).
             """
     )
 
     @OptionGroup(title: "Store") var storeOptions: StoreOptions
     @OptionGroup(title: "Filters") var filters: FilterOptions
-    /// Accepted for uniformity: export says nothing on standard error but errors.
-    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
+    /// export says nothing on standard error but errors and the warning of a store that lacks shards.
+    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions<StoreReadingMessages>
 
-    @Option(help: ArgumentHelp("The directory to write the CSV files to (created if missing).", valueName: "dir"))
+    @Option(help: ArgumentHelp("The directory to write the CSV files to (created, with its parent folders, if missing).", valueName: "dir"))
     var out: String
 
     @Flag(help: "For spreadsheets: a UTF-8 byte order mark, and number-like ids kept as text.")
@@ -42,13 +44,14 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         do {
             let store = try storeOptions.open()
+            ShardCoverageWarning.check(store, path: storeOptions.store, verbosity: verbosity.level)
+            let selection = try storeOptions.selection(filters, in: store, verbosity: verbosity.level)
             do {
-                try StoreExport.write(
-                    store, to: out, formats: [.csv], spreadsheet: excel, selection: try storeOptions.selection(filters))
+                try StoreExport.write(store, to: out, formats: [.csv], spreadsheet: excel, selection: selection)
             } catch {
                 throw FatalError("\(error)")
             }
-        } catch let error as FatalError {
+        } catch let error as any CommandError {
             throw error.exit()
         }
     }

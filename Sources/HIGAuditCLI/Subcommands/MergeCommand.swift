@@ -25,8 +25,13 @@ struct MergeCommand: ParsableCommand {
               hig-audit nightly --store part-1.sqlite --close-open --shard 1/2 logs/
               hig-audit merge --store results.sqlite part-0.sqlite part-1.sqlite
 
-            Exit status: 0 on success; 1 when a part is refused or a store cannot be read or written; 64 on a \
-            usage error.
+            The store must end up with every shard 0 to N-1 of the run: when one is missing (a part not \
+            merged yet, or a shard whose job failed), the store is written, the missing shards are named on \
+            standard error, and the exit status is 3; query, export, compare and dashboard warn about it \
+            too, since their answers cover only the shards merged.
+
+            Exit status: 0 on success; 3 when the store is written but lacks some shards of the run (named on \
+            standard error); 1 when a part is refused or a store cannot be read or written; 64 on a usage error.
             """
     )
 
@@ -36,7 +41,7 @@ struct MergeCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Partial stores written by `nightly --shard K/N --close-open`.", valueName: "part"))
     var parts: [String] = []
 
-    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
+    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions<MergeMessages>
 
     func validate() throws {
         if parts.isEmpty { throw ValidationError("Give at least one partial store to merge.") }
@@ -58,6 +63,12 @@ struct MergeCommand: ParsableCommand {
                 StandardError.write(
                     "hig-audit: merged \(outcome.partsMerged) parts into \(store) (\(outcome.partsAlreadyMerged) already in it): "
                         + "\(outcome.sessions) sessions, \(outcome.violations) violations\n")
+            }
+            // A store without every shard answers for part of the sessions: said here, and by every reader.
+            let coverage = try? ResultsStore(readingAt: store).read { try ShardCoverage.of($0) }
+            if let warning = coverage?.warning(store: store) {
+                if verbosity.level != .quiet { StandardError.write("hig-audit: warning: \(warning)\n") }
+                throw ExitCode(ExitStatus.skippedInput)
             }
         } catch let error as FatalError {
             throw error.exit()

@@ -25,7 +25,7 @@ struct NightlyCommand: ParsableCommand {
             Examples:
               hig-audit nightly --store results.sqlite uploads/2026-11-20
               hig-audit nightly --store results.sqlite --config rules.yml \\
-                  --out dashboard/ uploads/
+                  --out tables/ --dashboard dashboard/ uploads/
               hig-audit nightly --store backfill.sqlite --close-open archive/  # a backfill
               hig-audit query --store results.sqlite --group-by app_version \\
                   --rule forced-tab-switch
@@ -73,7 +73,7 @@ struct NightlyCommand: ParsableCommand {
     @OptionGroup(title: "Input") var input: InputOptions
     @OptionGroup(title: "Configuration") var config: ConfigOptions
     @OptionGroup(title: "Dashboard") var dashboard: DashboardOptions
-    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
+    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions<NightlyMessages>
 
     func validate() throws {
         if input.inputs.isEmpty, shardFiles == nil {

@@ -1,8 +1,23 @@
 import ArgumentParser
+import Foundation
 import HIGAuditCore
 import HIGAuditStore
 
-extension GroupDimension: ExpressibleByArgument {}
+extension GroupOrder: ExpressibleByArgument {}
+
+extension GroupDimension {
+    /// `--group-by`'s value: one dimension or several separated by commas (`app_version,day`).
+    static func list(_ text: String) throws -> [GroupDimension] {
+        let names = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        return try names.map { name in
+            guard let dimension = GroupDimension(rawValue: name) else {
+                let known = allCases.map(\.rawValue).joined(separator: ", ")
+                throw ValidationError("'\(name)' is no dimension; --group-by takes \(known), one or more separated by commas")
+            }
+            return dimension
+        }
+    }
+}
 extension Severity: ExpressibleByArgument {}
 
 /// The store and the store-only filters shared by `query` and `export`.
@@ -26,13 +41,18 @@ struct QueryCommand: ParsableCommand {
             Without --group-by or --sql, prints the tables of `analyze` (--table) over every session the store \
             holds, narrowed by the filters exactly as analyze narrows them: --app-version, --device, --session, \
             --run and --since/--until (as an overlap) choose the session population; --rule, --severity, \
-            --screen and --since/--until (on start_ts) choose the violations that count.
+            --screen and --since/--until (on start_ts) choose the violations that count. --session takes an id \
+            or the start of one, as show does: a prefix of several ids lists them (usage error). Without \
+            --table, every format but csv gets an overview (summary, worst screens, ingest health); csv, which \
+            holds one table, the summary.
 
-            --group-by (one or more of rule, app_version, screen, day, device) prints one row per group with \
-            violations, sessions_affected, sessions_total and pct_sessions_affected = 100 × affected ÷ total (percent, \
-            as in summary and compare). \
-            sessions_total counts the population's sessions with the group's app version, device and UTC day \
-            (a session counts on every day its events span); rule and screen do not narrow it.
+            --group-by (one or more of rule, app_version, screen, day, device, comma-separated or repeated) \
+            prints one row per group with violations, sessions_affected, sessions_total and \
+            pct_sessions_affected = 100 × affected ÷ total (percent, as in summary and compare). sessions_total \
+            counts the population's sessions with the group's app version, device and UTC day (a session counts \
+            on every day its events span); rule and screen do not narrow it. Rows come with the most violations \
+            first (--sort rate: the highest share first), within each day and app version, which keep their \
+            order; --sort dimensions orders them by the dimensions' values.
 
             --sql runs your own SELECT on a read-only connection (the schema is in Pipelines/README.md); it \
             cannot change the store or reach outside it: ATTACH, transactions, writes, most pragmas and \
@@ -43,7 +63,7 @@ struct QueryCommand: ParsableCommand {
               hig-audit query --store results.sqlite
               hig-audit query --store results.sqlite --group-by screen \\
                   --rule forced-tab-switch --app-version 5.2
-              hig-audit query --store results.sqlite --group-by day --group-by rule \\
+              hig-audit query --store results.sqlite --group-by day,rule \\
                   --since 2026-11-01
               hig-audit query --store results.sqlite --table violations --session 9F3A \\
                   --format csv
@@ -51,19 +71,33 @@ struct QueryCommand: ParsableCommand {
                   --sql "SELECT app_version, COUNT(*) FROM sessions GROUP BY 1"
 
             Exit status: 0 on success; 1 when the store cannot be read, is damaged or is not a hig-audit store, \
-            or the SQL is invalid, refused or timed out; 64 on a usage error.
+            or the SQL is invalid, refused or timed out; 64 on a usage error (a --session prefix of several \
+            ids included).
             """
     )
 
     @OptionGroup(title: "Store") var storeOptions: StoreOptions
     @OptionGroup(title: "Output") var output: OutputOptions
     @OptionGroup(title: "Filters") var filters: FilterOptions
-    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
+    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions<StoreReadingMessages>
 
     @Option(
         name: .customLong("group-by"),
-        help: ArgumentHelp("Break violations down by rule, app_version, screen, day or device (repeatable, in order).", valueName: "dimension"))
-    var groupBy: [GroupDimension] = []
+        help: ArgumentHelp(
+            "Break violations down by rule, app_version, screen, day or device: one or more, comma-separated (app_version,day) or repeated, in order.",
+            valueName: "dimensions"),
+        completion: .list(GroupDimension.allCases.map(\.rawValue)),
+        transform: GroupDimension.list)
+    var groupByLists: [[GroupDimension]] = []
+
+    /// The dimensions of every `--group-by`, in the order given.
+    var groupBy: [GroupDimension] { groupByLists.flatMap { $0 } }
+
+    @Option(
+        help: ArgumentHelp(
+            "Order of --group-by's rows: violations (the default: most first, within each day and app version, which keep their order), rate (highest rate first, likewise) or dimensions (by the dimensions' values in the order given).",
+            valueName: "order"))
+    var sort: GroupOrder = .violations
 
     @Option(help: ArgumentHelp("Run this SELECT on a read-only connection and print its result. It may read the store only: ATTACH, transactions, writes, most pragmas and functions that reach outside the data (fts3_tokenizer, load_extension) are refused.", valueName: "select"))
     var sql: String?
@@ -76,6 +110,7 @@ struct QueryCommand: ParsableCommand {
             throw ValidationError("--sql-timeout must be a number of seconds above 0, not \(sqlTimeout).")
         }
         if sql != nil, !groupBy.isEmpty { throw ValidationError("--sql and --group-by cannot be combined.") }
+        if sort != .violations, groupBy.isEmpty { throw ValidationError("--sort orders the rows of --group-by; give --group-by too.") }
         if sql != nil || !groupBy.isEmpty, !output.tables.isEmpty {
             throw ValidationError("--table chooses analyze's tables; it cannot be combined with --sql or --group-by.")
         }

@@ -26,7 +26,7 @@ struct RulesCommand: ParsableCommand {
     var defaults = false
 
     /// Accepted for uniformity: rules says nothing on standard error but errors.
-    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
+    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions<SilentMessages>
 
     func run() throws {
         var stdout = FileOutput.standardOutput()

@@ -44,11 +44,20 @@ struct SampleCommand: ParsableCommand {
           hig-audit sample --out /tmp/logs --sessions 500 --days 3 --seed 42
           hig-audit sample --out night --session-length short --move-sampling-ms 250
           hig-audit sample --out inbox --layout uploads --offline-devices 0.15
+
+        DIR must be new or empty: logs of another sample left beside these would be read with them, and \
+        its manifest would be replaced. --force writes into a folder that holds files anyway.
+
+        Exit status: 0 on success; 1 when the logs cannot be written; 64 on a usage error (a DIR that \
+        holds files, without --force).
         """
     )
 
-    @Option(name: .long, help: ArgumentHelp("Directory to write the logs into (created if needed).", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("Directory to write the logs into: new or empty (created if needed).", valueName: "dir"))
     var out: String
+
+    @Flag(help: "Write into --out even when it holds files: files of the same name are replaced, the others stay.")
+    var force = false
 
     @Option(help: "Number of app sessions to simulate.")
     var sessions: Int = 200
@@ -151,9 +160,10 @@ struct SampleCommand: ParsableCommand {
         return Int64(ms)
     }
 
-    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
+    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions<SampleMessages>
 
     func run() throws {
+        if !force, let refusal = Self.refusal(of: out) { throw UsageError(refusal).exit() }
         let configuration = SampleConfiguration(
             size: targetBytes.map { .targetBytes($0) } ?? .sessions(sessions),
             seed: seed, days: days, startMs: try startMilliseconds(), activeHours: activeHours, devices: devices,
@@ -164,5 +174,17 @@ struct SampleCommand: ParsableCommand {
         )
         let manifest = try SampleGenerator(configuration: configuration).write(to: URL(fileURLWithPath: out))
         if verbosity.level.saysNotes { FileHandle.standardError.write(Data(manifest.summary().utf8)) }
+    }
+
+    /// Why `out` cannot take a sample without `--force`: it holds files, or is not a directory.
+    static func refusal(of out: String) -> String? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory) else { return nil }
+        guard isDirectory.boolValue else { return "--out \(out) is a file, not a folder; choose a folder for the logs" }
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []
+        guard !entries.isEmpty else { return nil }
+        let named = entries.contains("sample-manifest.json") ? "sample-manifest.json" : entries.sorted()[0]
+        return "--out \(out) already holds \(entries.count) entr\(entries.count == 1 ? "y" : "ies") (\(named)…); "
+            + "write the sample into a new or empty folder, or add --force to write into this one"
     }
 }

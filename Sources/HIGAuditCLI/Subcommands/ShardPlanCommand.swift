@@ -18,7 +18,7 @@ struct ShardPlanCommand: ParsableCommand {
 
             Examples:
               hig-audit shard-plan --list uploads/2026-11-20
-              hig-audit shard-plan uploads/2026-11-20/2140/ipad-0042.ndjson.zst
+              hig-audit shard-plan uploads/2026-11-20
 
             Exit status: 0 on success; 66 when a named input does not exist; 64 on a usage error.
             """
@@ -32,7 +32,7 @@ struct ShardPlanCommand: ParsableCommand {
     @OptionGroup(title: "Input") var input: InputOptions
 
     /// Accepted for uniformity: shard-plan says nothing on standard error but errors.
-    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
+    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions<SilentMessages>
 
     private var inputs: [String] { input.inputs }
 

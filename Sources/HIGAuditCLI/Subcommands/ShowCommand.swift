@@ -23,8 +23,8 @@ struct ShowCommand: ParsableCommand {
             Examples:
               hig-audit show --session 00237b51 SampleLogs/night-2026-11-20
               hig-audit show --session s-bravo logs/ --format json > s-bravo.json
-              hig-audit show --session 00237b515bc80a49 logs/ --format csv \\
-                  > session.csv
+              hig-audit show --session 00237b515bc80a49 SampleLogs/night-2026-11-20 \\
+                  --format csv > session.csv
 
             --format table (default) and markdown print three tables: session, events and not_accepted \
             (only when there are late or duplicate events). csv prints one table of every event with its \
@@ -43,7 +43,7 @@ struct ShowCommand: ParsableCommand {
 
     @OptionGroup(title: "Input") var input: InputOptions
     @OptionGroup(title: "Configuration") var config: ConfigOptions
-    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions
+    @OptionGroup(title: "Messages") var verbosity: VerbosityOptions<LogReadingMessages>
 
     @Option(help: "Output format: table (aligned, for people), csv (one table of every event), json (one object per event, with its violations) or markdown.")
     var format: OutputFormat = .table

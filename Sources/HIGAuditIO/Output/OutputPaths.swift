@@ -68,11 +68,12 @@ public enum OutputPaths {
         return (folder == "/" ? "" : folder) + "/" + name
     }
 
-    /// Makes `directory` (one level, as `mkdir`) if it is missing and checks that the run can write
-    /// files in it; the reason it cannot otherwise.
+    /// Makes `directory` and its missing parents (as `mkdir -p`: `--out exports/5.2` in a folder with
+    /// no `exports` yet) and checks that the run can write files in it; the reason it cannot otherwise.
     public static func prepareDirectory(_ directory: String) -> String? {
-        if mkdir(directory, 0o755) != 0, errno != EEXIST {
-            return "cannot create the output directory \(directory): \(String(cString: strerror(errno)))"
+        let failure = makeDirectory(directory)
+        if failure != 0 {
+            return "cannot create the output directory \(directory): \(String(cString: strerror(failure)))"
         }
         var status = stat()
         guard stat(directory, &status) == 0 else {
@@ -85,5 +86,21 @@ public enum OutputPaths {
             return "cannot write in the output directory \(directory): \(String(cString: strerror(errno)))"
         }
         return nil
+    }
+
+    /// Creates `directory` and any missing parents, as `mkdir -p`: 0 when it exists afterwards (or
+    /// something else by that name does, which the caller checks), else the `errno` of the failure.
+    public static func makeDirectory(_ directory: String) -> Int32 {
+        if mkdir(directory, 0o755) == 0 { return 0 }
+        let failure = errno
+        guard failure == ENOENT else { return failure == EEXIST ? 0 : failure }
+        var parent = Substring(directory)
+        while parent.hasSuffix("/") { parent = parent.dropLast() }
+        guard let slash = parent.lastIndex(of: "/") else { return failure }
+        let parentPath = String(parent[..<slash])
+        guard !parentPath.isEmpty else { return failure }
+        let parentFailure = makeDirectory(parentPath)
+        if parentFailure != 0 { return parentFailure }
+        return mkdir(directory, 0o755) == 0 || errno == EEXIST ? 0 : errno
     }
 }
