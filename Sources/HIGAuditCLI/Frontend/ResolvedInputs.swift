@@ -12,7 +12,8 @@ struct ResolvedInputs {
     let reporter: DiagnosticReporter
 
     /// - Throws: `FatalError` for a reader or report that cannot be made, `NoInputError` (66) for a
-    ///   missing input without `--allow-missing`, a usage error for an output that names an input.
+    ///   missing input without `--allow-missing`, a usage error for an output that names an input or
+    ///   for an input that is an SQLite file (`StoreGivenAsInput`).
     init(
         _ input: InputOptions, outDirectory: String?, exportedTables: [String], store: String? = nil,
         progress: ProgressLine?, verbosity: Verbosity
@@ -20,6 +21,7 @@ struct ResolvedInputs {
         reader = try input.makeReader()
         (sources, problems) = InputResolver.resolve(input.inputs)
         try NoInputError.check(input.inputs, resolved: sources, problems: problems, allowMissing: input.allowMissing)
+        try StoreGivenAsInput.check(input.inputs, store: store)
         try OutputCheck.validate(
             malformedReport: input.malformedReport, outDirectory: outDirectory, exportedTables: exportedTables,
             inputs: sources, store: store)
