@@ -20,6 +20,8 @@
 #   66  an input does not exist or holds no log (a missing mount), nothing read
 #   75  another run holds the lock, nothing done
 #   127 the hig-audit executable (hig_audit:) is missing, nothing done
+#   130 hig-audit was interrupted by SIGINT (Ctrl-C), nothing committed
+#   143 hig-audit was interrupted by SIGTERM, nothing committed
 # When several apply, the first of 5, 6, 4, 3 is the status; every one has its journal line.
 set -uo pipefail
 
@@ -126,6 +128,7 @@ case $status in
     3) log "run committed, but some input was skipped (see the messages above)" ;;
     4) log "run committed, but an output was not written (see the messages above)" ;;
     66) log "an input in nightly.yml does not exist or holds no log (a missing mount?); nothing was read, the store is unchanged" ;;
+    130 | 143) log "run interrupted by a signal (status $status); nothing was committed, the store is unchanged" ;;
     *) log "run failed with status $status; the store is unchanged" ;;
 esac
 case $status in 0 | 3 | 4) ;; *) exit "$status" ;; esac

@@ -105,6 +105,19 @@ public final class ResultsStore {
         }
     }
 
+    /// The runs committed to the store.
+    public func runCount() throws -> Int {
+        try read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM runs") ?? 0 }
+    }
+
+    /// Cuts the SQL statement running on this store short when called (it fails with
+    /// `SQLITE_INTERRUPT`, and the run's transaction is rolled back); for Ctrl-C during a nightly run.
+    /// Safe from any thread.
+    public var interrupter: @Sendable () -> Void {
+        let queue = self.queue
+        return { queue.interrupt() }
+    }
+
     static func fileSize(_ path: String) -> Int64 {
         ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.int64Value ?? 0
     }

@@ -41,8 +41,11 @@ public enum OutputPaths {
 
     /// Makes `directory` (one level, as `mkdir`) if it is missing and checks that the run can write
     /// files in it; the reason it cannot otherwise.
+    /// A directory it creates is removed again if the command is interrupted (`Interruption`).
     public static func prepareDirectory(_ directory: String) -> String? {
-        if mkdir(directory, 0o755) != 0, errno != EEXIST {
+        if mkdir(directory, 0o755) == 0 {
+            Interruption.track(createdFolder: directory)
+        } else if errno != EEXIST {
             return "cannot create the output directory \(directory): \(String(cString: strerror(errno)))"
         }
         var status = stat()
