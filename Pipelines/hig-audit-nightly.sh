@@ -16,7 +16,8 @@
 #   5   committed, and the gate found a rule worse (the journal line "gate: worse …" names the rules)
 #   6   committed, but the gate could not compare (the store could not be read)
 #   1   fatal, nothing committed: unreadable nightly.yml or store, damaged store, skipped input with strict
-#   64  a usage error in nightly.yml (an output that is one of the inputs or the store), nothing read
+#   64  a usage error in nightly.yml (an output that is one of the inputs or the store, an input that is
+#       an SQLite file) or in the wrapper's own arguments, nothing read
 #   66  an input does not exist or holds no log (a missing mount), nothing read
 #   75  another run holds the lock, nothing done
 #   127 the hig-audit executable (hig_audit:) is missing, nothing done
@@ -28,15 +29,16 @@ set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 log_file=""
 pipeline="$here/nightly.yml"
+log() { printf '%s hig-audit-nightly: %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$*" >&2; }
+usage() { log "$1; usage: hig-audit-nightly.sh [--log FILE] [path/to/nightly.yml]"; exit 64; }
 while [ $# -gt 0 ]; do
     case "$1" in
-        --log) log_file="${2:-}"; shift 2 || shift ;;
-        --log=*) log_file="${1#--log=}"; shift ;;
+        --log) [ $# -ge 2 ] && [ -n "$2" ] || usage "--log needs a file"; log_file="$2"; shift 2 ;;
+        --log=?*) log_file="${1#--log=}"; shift ;;
+        -*) usage "unknown option $1" ;;
         *) pipeline="$1"; shift ;;
     esac
 done
-
-log() { printf '%s hig-audit-nightly: %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$*" >&2; }
 
 # --log: this run's lines are collected, appended to the log file at the end, and repeated on the
 # original standard error when the status needs attention.

@@ -176,6 +176,15 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("results.sqlite.lock").path), "nothing was done")
     }
 
+    @Test func aWrongWrapperArgumentIsAUsageError() throws {
+        let withoutFile = try HigAuditBinary.shell(["bash", Self.script, "--log"])
+        #expect(withoutFile.status == 64)
+        #expect(withoutFile.stderr.contains("--log needs a file; usage: hig-audit-nightly.sh [--log FILE] [path/to/nightly.yml]"))
+        let unknown = try HigAuditBinary.shell(["bash", Self.script, "--strict", "nightly.yml"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("unknown option --strict"))
+    }
+
     /// The wrapper's header, Pipelines/README.md's table, the systemd unit and the cron line name the
     /// same statuses, and agree on which need nobody (0, 3, 75).
     @Test func theWrapperTheUnitsAndTheReadmeAgreeOnTheStatuses() throws {
