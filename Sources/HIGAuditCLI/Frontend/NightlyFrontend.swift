@@ -71,8 +71,9 @@ struct NightlyFrontend {
             throw FatalError("the run was not committed, the store is unchanged: \(StoreError.describing(error, store: command.store))")
         }
         // Committed: a signal now stops the outputs, which `export` and `dashboard` can write later.
-        let committed = "run \(outcome.runID) is committed, but the outputs after it were not written "
-            + "(`hig-audit export` writes the tables, `hig-audit dashboard` the page)"
+        let hasOutputs = command.out != nil || dashboardOutput != nil || command.input.malformedReport != nil
+        let committed = "run \(outcome.runID) is committed"
+            + (hasOutputs ? ", but the outputs after it were not written (`hig-audit export` writes the tables, `hig-audit dashboard` the page)" : "")
         Interruption.setMode(.exitAtOnce(message: committed))
         if Interruption.isRequested { Interruption.exit(saying: committed) }
         if command.verbosity.level.saysNotes {
