@@ -45,13 +45,17 @@ public struct DashboardDirectory: Sendable {
         rmdir(probe)
     }
 
+    /// The new sibling directory `replace` writes the page into before it takes `path`'s place; a
+    /// command that is interrupted removes it.
+    public var stagingPath: String { "\(Self.parent(of: path))/.\(Self.lastComponent(of: path)).new-\(getpid())" }
+
     /// Writes `files` (name → content) as the directory's whole content and puts it in place.
     public func replace(with files: [String: String]) throws(DashboardOutputError) {
         let parent = Self.parent(of: path)
         let name = Self.lastComponent(of: path)
         // What a killed run left: its staged page and the old page it was swapping out.
         for stem in [".\(name).new-", ".\(name).old-"] { DeadRunLeftovers.remove(in: parent, stem: stem) }
-        let staging = "\(parent)/.\(name).new-\(getpid())"
+        let staging = stagingPath
         removeTree(staging)
         guard mkdir(staging, 0o755) == 0 else {
             throw DashboardOutputError(path: staging, message: String(cString: strerror(errno)))

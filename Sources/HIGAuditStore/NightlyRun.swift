@@ -129,6 +129,7 @@ private final class RunTransaction {
         var remaining = inputs.makeIterator()
         var firstRead: PreparedInput?
         while firstRead == nil, let source = remaining.next() {
+            try Interruption.checkpoint()
             let input = try prepare(source)
             if input.read == nil, input.atTurn == nil {
                 for note in input.notes { note() }
@@ -147,6 +148,7 @@ private final class RunTransaction {
                 return try remaining.next().map(prepare)
             }, conclude: { [unowned self] read, result in try conclude(read, result) })
         }
+        try Interruption.checkpoint()
         if run.closeOpen { try startEngine().finish() }
         if let failure { throw failure }
         if let pipeline { statistics.addInputCounters(of: run.shardPart == nil ? pipeline.statistics : shardCountedInput) }

@@ -32,6 +32,7 @@ public final class ResultsStore {
         configuration.label = "hig-audit store"
         self.path = path
         integrityCheck = nil
+        try StorePath.checkForWriting(path)
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
             try queue.writeWithoutTransaction { db in
@@ -56,6 +57,7 @@ public final class ResultsStore {
         configuration.readonly = true
         configuration.busyMode = .timeout(30)
         self.path = path
+        try StorePath.checkForReading(path)
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
             try queue.read { db in try StoreSchema.checkIdentity(db, path: path) }
@@ -103,6 +105,19 @@ public final class ResultsStore {
         }
     }
 
+    /// The runs committed to the store.
+    public func runCount() throws -> Int {
+        try read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM runs") ?? 0 }
+    }
+
+    /// Cuts the SQL statement running on this store short when called (it fails with
+    /// `SQLITE_INTERRUPT`, and the run's transaction is rolled back); for Ctrl-C during a nightly run.
+    /// Safe from any thread.
+    public var interrupter: @Sendable () -> Void {
+        let queue = self.queue
+        return { queue.interrupt() }
+    }
+
     static func fileSize(_ path: String) -> Int64 {
         ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.int64Value ?? 0
     }
@@ -110,7 +125,14 @@ public final class ResultsStore {
 
 /// Why the store could not be used; the message is for the person at the terminal.
 public enum StoreError: Error, CustomStringConvertible, Equatable {
+    /// A file that is not SQLite at all (a log named as the store), or SQLite without a store's schema.
     case notAStore(String)
+    /// A store to read that is not there (a typo, another working directory).
+    case missing(String)
+    /// A folder named where the store file belongs.
+    case folder(String)
+    /// A new store whose folder does not exist.
+    case missingFolder(store: String, folder: String)
     case invalidQuery(String)
     /// SQLite found the file damaged (`SQLITE_CORRUPT`, `SQLITE_NOTADB`, a failing quick check).
     case damaged(store: String, detail: String)
@@ -122,7 +144,14 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .notAStore(let path):
-            "\(path) is not a hig-audit store (run `hig-audit nightly --store \(path) …` to create one at a new path)"
+            "\(path) is not a hig-audit store (not a results file that `hig-audit nightly` wrote); check the path, "
+                + "or give a new path to `hig-audit nightly --store` to create a store"
+        case .missing(let path):
+            "\(path) does not exist; check the path (`hig-audit nightly --store \(path) …` creates a store)"
+        case .folder(let path):
+            "\(path) is a folder, not a store; name the store file itself (e.g. \(path.hasSuffix("/") ? path : path + "/")results.sqlite)"
+        case .missingFolder(let store, let folder):
+            "the folder \(folder) of the new store \(store) does not exist; create it first"
         case .invalidQuery(let why): why
         case .damaged(let store, let detail):
             "the store \(store) is damaged (\(detail)); nothing was written to it. Restore it from the last backup "

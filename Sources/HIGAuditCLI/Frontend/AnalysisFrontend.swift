@@ -25,6 +25,8 @@ struct AnalysisFrontend {
     }
 
     private func execute() throws -> Int32 {
+        // Ctrl-C while reading: the --out folder made for the run and the report's temporary file go.
+        Interruption.install(.exitAtOnce(message: "nothing written"))
         let configuration = try config.resolved()
         let filter = try filters.tableFilter()
         let printed = tablesToPrint()
@@ -51,6 +53,7 @@ struct AnalysisFrontend {
         let accumulator = run.finish()
         progress.finish()
         let statistics = run.statistics
+        Interruption.setMode(.exitAtOnce(message: "while writing the reports; no partial file is left"))
         try inputs.finishReporting()
 
         if verbosity.saysNotes {

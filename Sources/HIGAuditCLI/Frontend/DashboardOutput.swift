@@ -1,5 +1,6 @@
 import Foundation
 import HIGAuditDashboard
+import HIGAuditIO
 
 /// A dashboard directory and its templates, both checked before any work (`--out`, `--dashboard`), so
 /// that a run never reads everything only to find it cannot write the page.
@@ -19,6 +20,10 @@ struct DashboardOutput {
     }
 
     func write(_ model: DashboardModel) throws(FatalError) {
+        // After the exchange the staging folder holds the old page and is removed; until then it is
+        // the interrupted command's debris.
+        Interruption.track(createdFolder: directory.stagingPath)
+        defer { Interruption.untrack(directory.stagingPath) }
         do {
             try directory.replace(with: ["index.html": templates.render(model)])
         } catch {

@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import HIGAuditCore
 import HIGAuditDashboard
@@ -18,6 +21,8 @@ struct NightlyFrontend {
     }
 
     private func execute() throws -> Int32 {
+        // Ctrl-C before the store is opened leaves nothing to undo but an --out folder made for the run.
+        Interruption.install(.exitAtOnce(message: Self.unchanged))
         var configuration = try command.config.resolved()
         if let idleRuns = command.idleRuns { configuration.idleRuns = idleRuns }
         // Every output is checked before the run: once it has committed, a failing output can no
@@ -34,12 +39,18 @@ struct NightlyFrontend {
             store: command.store, otherReads: command.config.readFiles + fileList, dashboard: command.dashboard,
             progress: nil, verbosity: command.verbosity.level)
         let dashboardOutput = try command.dashboard.prepare()
+        // From here a signal asks the run to stop, and the run's transaction is rolled back here.
+        let storeExisted = FileManager.default.fileExists(atPath: command.store)
+        Interruption.setMode(.stopTheRun(otherwise: stoppedAtOnce, hooks: []))
         let store: ResultsStore
         do {
             store = try ResultsStore(writingAt: command.store)
         } catch {
+            if Interruption.isRequested { stopInterrupted(store: nil, created: !storeExisted) }
             throw FatalError("cannot open the store \(command.store): \(error)")
         }
+        Interruption.setMode(.stopTheRun(otherwise: stoppedAtOnce, hooks: [store.interrupter]))
+        if Interruption.isRequested { stopInterrupted(store: store, created: !storeExisted) }
         let nightly = NightlyRun(
             store: store, configuration: configuration, reader: inputs.reader, closeOpen: command.closeOpen,
             onDiagnostic: inputs.reporter.report)
@@ -55,10 +66,18 @@ struct NightlyFrontend {
         do {
             outcome = try nightly.run(inputs.sources, unreadable: inputs.problems)
         } catch let error as NightlyRunError {
+            if Interruption.isRequested { stopInterrupted(store: store, created: !storeExisted) }
             throw FatalError("\(error)")
         } catch {
+            if Interruption.isRequested { stopInterrupted(store: store, created: !storeExisted) }
             throw FatalError("the run was not committed, the store is unchanged: \(StoreError.describing(error, store: command.store))")
         }
+        // Committed: a signal now stops the outputs, which `export` and `dashboard` can write later.
+        let hasOutputs = command.out != nil || dashboardOutput != nil || command.input.malformedReport != nil
+        let committed = "run \(outcome.runID) is committed"
+            + (hasOutputs ? ", but the outputs after it were not written (`hig-audit export` writes the tables, `hig-audit dashboard` the page)" : "")
+        Interruption.setMode(.exitAtOnce(message: committed))
+        if Interruption.isRequested { Interruption.exit(saying: committed) }
         if command.verbosity.level.saysNotes {
             StandardError.write(
                 "hig-audit: run \(outcome.runID) committed: \(outcome.filesRead) files read, \(outcome.filesSkipped) already counted, "
@@ -93,5 +112,20 @@ struct NightlyFrontend {
         }
         if !outputsWritten { return ExitStatus.committedOutputsNotWritten }
         return outcome.skippedInput ? ExitStatus.skippedInput : ExitStatus.success
+    }
+
+    static let unchanged = "the store is unchanged"
+    private var stoppedAtOnce: String {
+        "stopped at once by a second signal; the store is unchanged (SQLite rolls back its journal, "
+            + "\(command.store)-journal, when the store is next opened)"
+    }
+
+    /// Ends a run that a signal stopped, after its transaction was rolled back: a store this run
+    /// created, and that holds no run, goes too.
+    private func stopInterrupted(store: ResultsStore?, created: Bool) -> Never {
+        if created, (try? store?.runCount()) ?? 0 == 0 {
+            for suffix in ["", "-journal", "-wal", "-shm"] { unlink(command.store + suffix) }
+        }
+        Interruption.exit(saying: Self.unchanged)
     }
 }

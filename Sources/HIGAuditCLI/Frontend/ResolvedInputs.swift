@@ -12,7 +12,8 @@ struct ResolvedInputs {
     let reporter: DiagnosticReporter
 
     /// - Throws: `FatalError` for a reader or report that cannot be made, `NoInputError` (66) for a
-    ///   missing input without `--allow-missing`, a usage error for an output that names an input.
+    ///   missing input without `--allow-missing`, a usage error for an output that names an input or
+    ///   for an input that is an SQLite file (`StoreGivenAsInput`).
     ///   `otherReads` are the files the run reads besides its logs and `input`'s dictionaries (the
     ///   config, a file list, templates); `dashboard` the directory the run replaces whole.
     init(
@@ -23,6 +24,7 @@ struct ResolvedInputs {
         reader = try input.makeReader()
         (sources, problems) = InputResolver.resolve(input.inputs)
         try NoInputError.check(input.inputs, resolved: sources, problems: problems, allowMissing: input.allowMissing)
+        try StoreGivenAsInput.check(input.inputs, store: store)
         let dictionaries = input.dictionaries.map { ReadFile(what: "a dictionary (--dictionary)", path: $0) }
         try OutputCheck.validate(
             malformedReport: input.malformedReport, outDirectory: outDirectory, exportedTables: exportedTables,

@@ -36,7 +36,8 @@ struct NightlyCommand: ParsableCommand {
             damaged or foreign store, unusable --out, skipped input with --strict; nothing is committed); \
             66 when a named input does not exist or no input holds a log, e.g. an unmounted volume (nothing is \
             read or committed; --allow-missing reads what exists); 64 on a usage error (an output that is an \
-            input or the store; nothing is read).
+            input or the store, an input that is an SQLite file such as the store; nothing is read); 130 when \
+            interrupted by Ctrl-C (SIGINT), 143 by SIGTERM (the run is rolled back: the store is unchanged).
             """
     )
 

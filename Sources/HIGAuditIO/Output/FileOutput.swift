@@ -83,8 +83,14 @@ public final class FileOutput: TextOutputStream {
             return try writingThrough(path, kind: status.st_mode & S_IFMT)
         }
         let temporary = path + ".tmp-\(getpid())"
+        // Tracked before it exists: an interrupted command removes it (`Interruption`).
+        Interruption.track(file: temporary)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FileOutputError(path: path, operation: "create", code: errno) }
+        guard descriptor >= 0 else {
+            let code = errno
+            Interruption.untrack(temporary)
+            throw FileOutputError(path: path, operation: "create", code: code)
+        }
         return FileOutput(path: path, descriptor: descriptor, temporaryPath: temporary, ownsDescriptor: true)
     }
 
@@ -132,7 +138,10 @@ public final class FileOutput: TextOutputStream {
         // Not closed: the output is abandoned, never half-published.
         if !closed, ownsDescriptor {
             _ = systemClose(descriptor)
-            if let temporaryPath { _ = unlink(temporaryPath) }
+            if let temporaryPath {
+                _ = unlink(temporaryPath)
+                Interruption.untrack(temporaryPath)
+            }
         }
         buffer.deallocate()
     }
@@ -242,6 +251,7 @@ public final class FileOutput: TextOutputStream {
                 failure = FileOutputError(path: path, operation: "rename", code: errno)
             }
             if failure != nil { _ = unlink(temporaryPath) }
+            Interruption.untrack(temporaryPath)
         }
         if let failure { throw failure }
     }

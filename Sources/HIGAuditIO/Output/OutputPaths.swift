@@ -70,11 +70,14 @@ public enum OutputPaths {
 
     /// Makes `directory` and its missing parents (as `mkdir -p`: `--out exports/5.2` in a folder with
     /// no `exports` yet) and checks that the run can write files in it; the reason it cannot otherwise.
+    /// The folders it creates are removed again if the command is interrupted (`Interruption`).
     public static func prepareDirectory(_ directory: String) -> String? {
+        let firstCreated = topmostMissing(directory)
         let failure = makeDirectory(directory)
         if failure != 0 {
             return "cannot create the output directory \(directory): \(String(cString: strerror(failure)))"
         }
+        if let firstCreated { Interruption.track(createdFolder: firstCreated) }
         var status = stat()
         guard stat(directory, &status) == 0 else {
             return "cannot use the output directory \(directory): \(String(cString: strerror(errno)))"
@@ -86,6 +89,22 @@ public enum OutputPaths {
             return "cannot write in the output directory \(directory): \(String(cString: strerror(errno)))"
         }
         return nil
+    }
+
+    /// The outermost of `directory` and its parents that does not exist yet (what `makeDirectory`
+    /// would create first, and removing it removes all it creates); nil when `directory` exists.
+    static func topmostMissing(_ directory: String) -> String? {
+        var missing: String?
+        var current = Substring(directory)
+        while current.count > 1, current.hasSuffix("/") { current = current.dropLast() }
+        while !current.isEmpty {
+            var status = stat()
+            guard lstat(String(current), &status) != 0, errno == ENOENT else { break }
+            missing = String(current)
+            guard let slash = current.lastIndex(of: "/"), slash != current.startIndex else { break }
+            current = current[..<slash]
+        }
+        return missing
     }
 
     /// Creates `directory` and any missing parents, as `mkdir -p`: 0 when it exists afterwards (or

@@ -50,6 +50,8 @@ public final class RunPipeline<Target: EventTarget> {
     ///     ahead of the one being read, so an input's `notes` are kept and said when its turn comes.
     ///   - conclude: called on this thread for each input read, after all its events reached the
     ///     target. Throwing stops the run (an input not concluded yet is dropped) and rethrows.
+    /// - Throws: also `InterruptedRun`, between inputs and batches, once a signal asked a nightly run
+    ///   to stop (`Interruption`).
     public func read(
         _ next: () throws -> PreparedInput?, conclude: (FileRead, FileReadResult) throws -> Void = { _, _ in }
     ) throws {
@@ -58,6 +60,7 @@ public final class RunPipeline<Target: EventTarget> {
             try readAhead(next, conclude: conclude, threads: threads)
         } else {
             while let input = try next() {
+                try Interruption.checkpoint()
                 guard let read = try reach(input) else { continue }
                 try readHere(read, conclude: conclude)
             }
@@ -174,6 +177,7 @@ public final class RunPipeline<Target: EventTarget> {
 
         try askAhead()
         while front < queued.count {
+            try Interruption.checkpoint()
             let (input, inFlight) = queued[front]
             guard let inFlight else {
                 // Nothing read ahead: nothing to read, or decided only now, and then read here, as the
@@ -207,6 +211,7 @@ public final class RunPipeline<Target: EventTarget> {
                     result = finished
                 }
                 try askAhead()
+                try Interruption.checkpoint()
             }
             guard let result else { preconditionFailure("a reader thread ended an input without its result") }
             try finish(read, result, conclude: conclude)
