@@ -58,7 +58,7 @@ enum DashboardContext {
         return context
     }
 
-    static func version(_ version: String) -> String { version.isEmpty ? "(none)" : version }
+    static func version(_ version: String) -> String { version.isEmpty ? "(none)" : ShortForm.bounded(version) }
 
     static func releases(_ releases: Releases, hasHistory: Bool) -> [String: Any] {
         let rows = releases.rates.map { rule, rates -> [String: Any] in
@@ -87,6 +87,8 @@ enum DashboardContext {
             "regressions": releases.comparisons.filter { $0.verdict == "worse" }.count,
             "hasRegressions": releases.comparisons.contains { $0.verdict == "worse" },
             "hasCharts": releases.versions.count > 1,
+            "olderVersions": releases.olderVersions,
+            "hasOlderVersions": releases.olderVersions > 0,
             "canCompare": hasHistory,
         ]
         if releases.versions.count > 1 {

@@ -99,17 +99,33 @@ public struct Releases: Sendable, Equatable {
     public var rates: [(rule: String, byVersion: [Rate?])]
     /// Rows of `compare --base A --head B` for consecutive versions; worse first, then better, then noise.
     public var comparisons: [Comparison]
+    /// Versions older than `versions`, left off the page (`shownVersions`).
+    public var olderVersions: Int
 
-    public init(versions: [String], rates: [(rule: String, byVersion: [Rate?])], comparisons: [Comparison]) {
+    /// The most versions the page shows, the newest: a store of thousands of versions (one per build)
+    /// made a page of tens of megabytes, a few kilobytes a version. `hig-audit query --group-by
+    /// app_version` lists them all.
+    public static let shownVersions = 12
+
+    public init(
+        versions: [String], rates: [(rule: String, byVersion: [Rate?])], comparisons: [Comparison], olderVersions: Int = 0
+    ) {
         self.versions = versions
         self.rates = rates
         self.comparisons = comparisons
+        self.olderVersions = olderVersions
+    }
+
+    /// The newest `shownVersions` of `versions` (in version order), and how many are left off.
+    public static func newest(_ versions: [String]) -> (shown: [String], older: Int) {
+        let shown = Array(versions.suffix(shownVersions))
+        return (shown, versions.count - shown.count)
     }
 
     public static let none = Releases(versions: [], rates: [], comparisons: [])
 
     public static func == (a: Releases, b: Releases) -> Bool {
-        a.versions == b.versions && a.comparisons == b.comparisons
+        a.versions == b.versions && a.comparisons == b.comparisons && a.olderVersions == b.olderVersions
             && a.rates.map(\.rule) == b.rates.map(\.rule) && a.rates.map(\.byVersion) == b.rates.map(\.byVersion)
     }
 }
@@ -128,8 +144,8 @@ public struct Comparison: Sendable, Equatable {
     public var verdict: String
 
     public init(base: String, head: String, rule: String, baseRate: String, headRate: String, change: String, test: String, pValue: String, verdict: String) {
-        self.base = base
-        self.head = head
+        self.base = ShortForm.bounded(base)
+        self.head = ShortForm.bounded(head)
         self.rule = rule
         self.baseRate = baseRate
         self.headRate = headRate
@@ -152,7 +168,7 @@ public struct WorstScreen: Sendable, Equatable {
     public var topRuleViolations: String
 
     public init(screen: String, violations: String, sessionsAffected: String, topRule: String, topRuleViolations: String) {
-        self.screen = screen
+        self.screen = ShortForm.bounded(screen)
         self.violations = violations
         self.sessionsAffected = sessionsAffected
         self.topRule = topRule
@@ -204,7 +220,7 @@ public struct ScreenCount: Sendable, Equatable {
     public var sessionsAffected: String
 
     public init(screen: String, violations: String, sessionsAffected: String) {
-        self.screen = screen
+        self.screen = ShortForm.bounded(screen)
         self.violations = violations
         self.sessionsAffected = sessionsAffected
     }
@@ -237,13 +253,13 @@ public struct Example: Sendable, Equatable {
     public var source: String
 
     public init(session: String, device: String, appVersion: String, screen: String, time: String, detail: String, source: String) {
-        self.session = session
-        self.device = device
-        self.appVersion = appVersion
-        self.screen = screen
+        self.session = ShortForm.bounded(session)
+        self.device = ShortForm.bounded(device)
+        self.appVersion = ShortForm.bounded(appVersion)
+        self.screen = ShortForm.bounded(screen)
         self.time = time
-        self.detail = detail
-        self.source = source
+        self.detail = ShortForm.bounded(detail)
+        self.source = ShortForm.bounded(source)
     }
 }
 

@@ -163,6 +163,7 @@ blockquote { margin: 0.3rem 0; padding-left: 0.8rem; border-left: 3px solid var(
 {{^canCompare}}<p class="note">Verdicts need the results store: run <code>hig-audit compare</code> on a store for them.</p>{{/canCompare}}
 {{#hasVersions}}
 <h3>% of sessions affected per app version</h3>
+{{#hasOlderVersions}}<p class="note">The newest versions; {{olderVersions}} older ones are left out here: <code>hig-audit query --group-by app_version,rule</code> lists every one.</p>{{/hasOlderVersions}}
 <table id="version-rates">
 <thead><tr><th>rule</th>{{#versions}}<th class="num">{{version}}</th>{{/versions}}</tr></thead>
 <tbody>

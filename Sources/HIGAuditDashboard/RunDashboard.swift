@@ -45,7 +45,10 @@ public enum RunDashboard {
             if versions.last != version { versions.append(version) }
             byKey[[version, row[1].plainText]] = rate(row[4], row[5])
         }
-        return Releases(versions: versions, rates: rules.map { rule in (rule, versions.map { byKey[[$0, rule]] }) }, comparisons: [])
+        let (shown, older) = Releases.newest(versions)
+        return Releases(
+            versions: shown, rates: rules.map { rule in (rule, shown.map { byKey[[$0, rule]] }) }, comparisons: [],
+            olderVersions: older)
     }
 
     /// `by_screen`'s rows, each rule's screens with the most sessions affected first.

@@ -2,6 +2,16 @@
 /// `title` attribute (and kept whole in the CSV export): a session id or path broken across lines in
 /// the middle of a token can neither be read nor copied.
 enum ShortForm {
+    /// The most characters a value from log data keeps on the page, title attributes included: a line
+    /// may be a mebibyte long, and a few such screens or details would make the page as large. The
+    /// CSV export keeps every value whole.
+    static let longestText = 256
+
+    /// `text`, cut to `longestText` characters and `…`.
+    static func bounded(_ text: String) -> String {
+        text.count > longestText ? String(text.prefix(longestText)) + "…" : text
+    }
+
     /// Ids longer than this are cut to their first `idPrefix` characters and `…`; `show` and `query
     /// --session` take a prefix.
     static let longestId = 12

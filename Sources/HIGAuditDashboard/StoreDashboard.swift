@@ -145,6 +145,8 @@ public enum StoreDashboard {
             if versions.last != version { versions.append(version) }
             byKey[[version, row[1].plainText]] = Rate(row, from: 3)
         }
+        let (shown, older) = Releases.newest(versions)
+        versions = shown
         let rates = rules.map { rule in (rule: rule, byVersion: versions.map { byKey[[$0, rule]] }) }
         let named = versions.filter { !$0.isEmpty }
         let counts = VersionCounts(grouped: table)
@@ -159,7 +161,7 @@ public enum StoreDashboard {
             let x = order[a.element.verdict] ?? 3, y = order[b.element.verdict] ?? 3
             return x != y ? x < y : a.offset < b.offset
         }.map(\.element)
-        return Releases(versions: versions, rates: rates, comparisons: comparisons)
+        return Releases(versions: versions, rates: rates, comparisons: comparisons, olderVersions: older)
     }
 
     /// The `worst_screens` table of `query`, from `query --group-by screen` (violations and sessions

@@ -131,6 +131,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case missing(String)
     /// A folder named where the store file belongs.
     case folder(String)
+    /// A FIFO, device or socket: SQLite would block on it, or read it for ever.
+    case notARegularFile(String, kind: String)
     /// A new store whose folder does not exist.
     case missingFolder(store: String, folder: String)
     case invalidQuery(String)
@@ -150,6 +152,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             "\(path) does not exist; check the path (`hig-audit nightly --store \(path) …` creates a store)"
         case .folder(let path):
             "\(path) is a folder, not a store; name the store file itself (e.g. \(path.hasSuffix("/") ? path : path + "/")results.sqlite)"
+        case .notARegularFile(let path, let kind):
+            "\(path) is \(kind), not a store file; name the store file itself"
         case .missingFolder(let store, let folder):
             "the folder \(folder) of the new store \(store) does not exist; create it first"
         case .invalidQuery(let why): why

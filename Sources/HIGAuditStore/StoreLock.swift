@@ -18,7 +18,8 @@ final class StoreLock {
     /// Takes the lock, calling `waiting` once if another process holds it, then waiting for it.
     init(store: String, waiting: () -> Void) throws(StoreMergeError) {
         let path = store + ".lock"
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        // Non-blocking: a FIFO put where the lock file goes must not hold the merge in open(2).
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0o644)
         guard descriptor >= 0 else { throw StoreMergeError.cannotLock(path, String(cString: strerror(errno))) }
         if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return }
         guard errno == EWOULDBLOCK else {

@@ -11,7 +11,22 @@ enum StorePath {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw .missing(path) }
         if isFolder.boolValue { throw .folder(path) }
+        try checkRegularFile(path)
         if SQLiteFileHeader.holdsOtherThanSQLite(path) { throw .notAStore(path) }
+    }
+
+    /// A FIFO given as the store blocked every reader (`query`, `export`, `dashboard`, `compare`,
+    /// `merge`) in SQLite's open: only a regular file (links followed) is opened.
+    static func checkRegularFile(_ path: String) throws(StoreError) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG, S_IFDIR: return
+        case S_IFIFO: throw .notARegularFile(path, kind: "a FIFO")
+        case S_IFCHR, S_IFBLK: throw .notARegularFile(path, kind: "a device")
+        case S_IFSOCK: throw .notARegularFile(path, kind: "a socket")
+        default: throw .notARegularFile(path, kind: "a special file")
+        }
     }
 
     /// A nightly run's store is created when missing, in a folder that must exist; what exists must be
@@ -27,6 +42,7 @@ enum StorePath {
             return
         }
         if isFolder.boolValue { throw .folder(path) }
+        try checkRegularFile(path)
         if SQLiteFileHeader.holdsOtherThanSQLite(path) { throw .notAStore(path) }
     }
 }

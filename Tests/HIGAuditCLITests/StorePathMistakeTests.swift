@@ -79,4 +79,24 @@ import Testing
         // The store itself still reads.
         #expect(try HigAuditBinary.run(["query", "--store", store, "--format", "csv"]).status == 0)
     }
+
+    /// A FIFO given as the store blocked every reader in SQLite's open (issue 45.8); nightly refused it
+    /// already. Each command now says what it is, before opening it.
+    @Test func aFifoAsTheStoreIsRefusedByEveryCommand() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("results.sqlite").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let commands: [[String]] = [
+            ["query", "--store", fifo], ["export", "--store", fifo, "--out", directory.appendingPathComponent("x").path],
+            ["dashboard", "--store", fifo, "--out", directory.appendingPathComponent("page").path],
+            ["compare", "--store", fifo, "--base", "5.1", "--head", "5.2"],
+            ["nightly", "--store", fifo, Self.log], ["merge", "--store", fifo, Self.log],
+        ]
+        for command in commands {
+            let result = try HigAuditBinary.run(command)
+            #expect(result.status == 1, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("\(fifo) is a FIFO, not a store file"), "\(command): \(result.stderr)")
+        }
+    }
 }

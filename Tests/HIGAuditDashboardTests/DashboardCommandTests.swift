@@ -78,6 +78,44 @@ struct DashboardCommandTests {
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: parent.path)) == ["site", ".site.new-\(sleeping.processIdentifier)"])
     }
 
+    /// The page stays small whatever the store holds (issue 45.13): 2,000 app versions made a page of
+    /// about 8 KB each, and screens or details from log data may be a mebibyte long. The newest versions
+    /// are shown with the count of those left out, and every value from log data is cut short.
+    @Test func thePageStaysSmallWithThousandsOfVersionsAndHugeValues() throws {
+        let directory = try HigAudit.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let huge = String(repeating: "canvas.", count: 40_000)
+        var lines: [String] = []
+        for index in 0..<2_000 {
+            let ts = 1_795_197_600_000 + Int64(index) * 10_000
+            let screen = index % 500 == 0 ? huge : "editor"
+            let common = #""session":"s\#(index)","device":"d\#(index)","app_version":"1.0.\#(index)""#
+            lines.append(#"{"ts":\#(ts),\#(common),"type":"session.start","screen":"\#(screen)"}"#)
+            lines.append(#"{"ts":\#(ts + 10),\#(common),"type":"modal.present","modal":"p","style":"popover","screen":"\#(screen)"}"#)
+            lines.append(#"{"ts":\#(ts + 20),\#(common),"type":"modal.present","modal":"s","style":"form_sheet","screen":"\#(screen)"}"#)
+        }
+        let log = directory.appendingPathComponent("versions.ndjson")
+        try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: log)
+        let store = directory.appendingPathComponent("results.sqlite").path
+        let night = try HigAudit.run(["nightly", "--quiet", "--close-open", "--store", store, log.path])
+        #expect(night.status == 0, "\(night.stderr)")
+        let out = directory.appendingPathComponent("page").path
+        let result = try HigAudit.run(["dashboard", "--store", store, "--out", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        let page = try Data(contentsOf: URL(fileURLWithPath: out + "/index.html"))
+        #expect(page.count < 1_000_000, "\(page.count) bytes")
+        let html = String(decoding: page, as: UTF8.self)
+        #expect(html.contains("1,988 older ones are left out") || html.contains("1988 older ones are left out"))
+        #expect(html.contains(">1.0.1999<") && !html.contains(">1.0.1000<"))
+        #expect(!html.contains(String(repeating: "canvas.", count: 100)))
+
+        // analyze --dashboard, from one run's tables, likewise.
+        let analyzed = directory.appendingPathComponent("analyzed").path
+        let run = try HigAudit.run(["analyze", log.path, "--dashboard", analyzed, "--table", "summary"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: analyzed + "/index.html")).count < 1_000_000)
+    }
+
     @Test func emptyStoreSaysThereIsNoDataYet() throws {
         let directory = try HigAudit.temporaryDirectory()
         let store = directory.appendingPathComponent("empty.sqlite").path
