@@ -114,12 +114,18 @@ public enum StoreMerge {
         }
     }
 
+    /// `PRAGMA user_version` of a store that `merge` wrote ("MRGE"): a partial store that `nightly
+    /// --shard` wrote holds `shard_parts` rows too, but is not to be merged into (it would stop being
+    /// one part and overlap every later merge of it).
+    static let mergedStoreMark: Int32 = 0x4D52_4745
+
     private static func build(
         _ path: String, adding: [(path: String, part: PartDescription)], fileOrder: [String],
         outcome: inout StoreMergeOutcome
     ) throws {
         let store = try ResultsStore(writingAt: path)
         try store.queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA user_version = \(mergedStoreMark)")
             try db.execute(sql: ShardPart.table)
             for (partPath, _) in adding {
                 try db.execute(sql: "ATTACH DATABASE ? AS part", arguments: [partPath])
@@ -245,11 +251,16 @@ private struct PartDescription {
             let hasParts = try db.tableExists("shard_parts")
             let rows = hasParts ? try Row.fetchAll(db, sql: "SELECT part_id, configuration FROM shard_parts") : []
             let runs = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM runs") ?? 0
+            // A store merge wrote is marked; one of an earlier version is not, but holds several parts.
+            let marked = try Int32.fetchOne(db, sql: "PRAGMA user_version") == StoreMerge.mergedStoreMark
+            let parts = Set(rows.map { $0["part_id"] as String }).count
             switch role {
             case .part where rows.isEmpty:
                 throw StoreMergeError.notAPart(path)
             case .mergedStore where rows.isEmpty && runs > 0:
                 throw StoreMergeError.notAMergedStore(path)
+            case .mergedStore where parts == 1 && !marked:
+                throw StoreMergeError.aPartAsTheStore(path)
             default:
                 break
             }
@@ -279,6 +290,7 @@ public enum StoreMergeError: Error, Equatable, CustomStringConvertible {
     case storeIsALink(String)
     case storeHasHardLinks(String, Int)
     case storeIsAPart(store: String, part: String)
+    case aPartAsTheStore(String)
 
     public var description: String {
         switch self {
@@ -310,6 +322,9 @@ public enum StoreMergeError: Error, Equatable, CustomStringConvertible {
             "\(path) is a symbolic link; give the store's own path (the merge replaces the file it names)"
         case .storeHasHardLinks(let path, let count):
             "\(path) has \(count) hard links; the merge would leave the others with the old store: give a store of its own"
+        case .aPartAsTheStore(let path):
+            "\(path) is a partial store that `nightly --shard` wrote, not a store made by merge; merge into a new path "
+                + "(merging into a part would make it overlap every later merge of it)"
         case .storeIsAPart(let store, let part):
             "\(store) is the same file as the part \(part); merge into another path"
         }

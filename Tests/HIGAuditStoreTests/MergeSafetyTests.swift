@@ -152,4 +152,28 @@ import Testing
         let left = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains(".merge-tmp-") })
         #expect(left == ["merged.sqlite.merge-tmp-\(sleeping.processIdentifier)", "merged.sqlite.merge-tmp-\(ended.processIdentifier)-other"])
     }
+
+    /// The store of a merge is new or one a merge wrote (45.6): a partial store that `nightly --shard`
+    /// wrote is refused as the store, whatever its name, and nothing is written; a merged store, also
+    /// one of an earlier version (unmarked, with several parts), takes more parts.
+    @Test func aPartialStoreIsRefusedAsTheStoreOfAMerge() throws {
+        let directory = try LogFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (parts, sessions) = try Self.parts(in: directory)
+        let copy = directory.appendingPathComponent("part-0-copy.sqlite").path
+        try FileManager.default.copyItem(atPath: parts[0], toPath: copy)
+        let before = try Data(contentsOf: URL(fileURLWithPath: copy))
+        #expect(throws: StoreMergeError.aPartAsTheStore(copy)) { try StoreMerge.merge(parts: [parts[1]], into: copy) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == before)
+
+        let merged = directory.appendingPathComponent("merged.sqlite").path
+        _ = try StoreMerge.merge(parts: [parts[0]], into: merged)
+        _ = try StoreMerge.merge(parts: [parts[1]], into: merged)
+        #expect(try Self.sessionCount(merged) == sessions)
+        // A store merged by an earlier version has no mark, but several parts.
+        let queue = try DatabaseQueue(path: merged)
+        try queue.write { try $0.execute(sql: "PRAGMA user_version = 0") }
+        try queue.close()
+        #expect(try StoreMerge.merge(parts: parts, into: merged).partsAlreadyMerged == 2)
+    }
 }

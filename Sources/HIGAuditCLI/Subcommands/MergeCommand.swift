@@ -12,8 +12,8 @@ struct MergeCommand: ParsableCommand {
             equal those of one run over all the files. The store is built under a temporary name and renamed \
             when every part is in, so a merge that fails or is killed changes nothing (the next merge removes \
             what a killed one left). Merges into one store take turns (a lock on STORE.lock): a second one \
-            waits, then adds its parts to what the first wrote. --store must be the store's own file: not a \
-            symbolic or hard link, and not one of the parts.
+            waits, then adds its parts to what the first wrote. --store must be new or a store merge wrote, as \
+            its own file: not a symbolic or hard link, not one of the parts, not a partial store.
 
             A part is refused, and nothing is written, when it holds a session the store or another part \
             holds (the same shard twice, or runs split differently), when it was made with another \
