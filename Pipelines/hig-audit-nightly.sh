@@ -207,7 +207,22 @@ if gates_on releases; then
         gate_status=6
         versions=()
     else
-        mapfile -t versions < <(printf '%s\n' "$listed" | tail -n +2 | tr -d '\r' | sed '/^$/d' | sort -V | tail -n 2)
+        mapfile -t sorted < <(printf '%s\n' "$listed" | tail -n +2 | tr -d '\r' | sed '/^$/d' | sort -V)
+        versions=()
+        if [ "${#sorted[@]}" -gt 0 ]; then
+            newest="${sorted[${#sorted[@]}-1]}"
+            # The one before is the newest version that is no whole-component prefix of the newest, nor
+            # it of that one: compare takes a version as a prefix (5.2 holds 5.2.1), and refuses sides
+            # that share sessions.
+            for ((i = ${#sorted[@]} - 2; i >= 0; i--)); do
+                candidate="${sorted[i]}"
+                case "$newest." in "$candidate."*) continue ;; esac
+                case "$candidate." in "$newest."*) continue ;; esac
+                versions=("$candidate" "$newest")
+                break
+            done
+            [ "${#versions[@]}" -eq 2 ] || versions=("$newest")
+        fi
     fi
     if [ "$gate_status" -eq 6 ]; then
         :

@@ -114,6 +114,20 @@ import Testing
         #expect(third.stderr.contains("gate: run 3 closed no session; no night to compare"))
     }
 
+    /// `compare --base 5.2 --head 5.2.1` shares sessions (5.2 holds 5.2.1) and is refused: the release
+    /// gate compares the newest with the newest version that is neither its prefix nor prefixed by it.
+    @Test func theReleaseGateSkipsAVersionThatHoldsTheNewest() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        let uploads = directory.appendingPathComponent("uploads")
+        let pipeline = try Self.pipeline(in: directory, "gate_compare: releases")
+        try Self.writeNight(1, into: uploads, version: "5.1.0", hapticsEnabled: true)
+        try Self.writeNight(2, into: uploads, version: "5.2", hapticsEnabled: true)
+        try Self.writeNight(3, into: uploads, version: "5.2.1", hapticsEnabled: false)
+        let result = try HigAuditBinary.shell(["bash", Self.script, pipeline.path])
+        #expect(result.status == 5, "\(result.stderr)")
+        #expect(result.stderr.contains("gate: worse in 5.2.1 (the newest release) than in 5.1.0 (the one before)"), "\(result.stderr)")
+    }
+
     @Test func theGateComparesOnlyWhatGateCompareLists() throws {
         let directory = try HigAuditBinary.temporaryDirectory()
         let uploads = directory.appendingPathComponent("uploads")
