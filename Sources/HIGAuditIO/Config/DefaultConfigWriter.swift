@@ -52,7 +52,6 @@ public enum DefaultConfigWriter {
     private static func exclusionExample(rules: [RuleDescription]) -> [String] {
         let rule = rules.first { $0.identifier == "haptic-overuse" } ?? rules.first
         return [
-            "",
             "# Accepted findings: violations a team knows about and keeps on purpose. A matching violation is",
             "# suppressed: it counts in no table but summary's `suppressed` column (`analyze --show-suppressed`",
             "# lists it). An entry matches a violation when its rule is listed (\"*\": every rule) and each list",
