@@ -15,6 +15,8 @@ struct AnalysisFrontend {
     let filters: FilterOptions
     let verbosity: Verbosity
     var dashboard = DashboardOptions()
+    /// `--show-suppressed`: list the violations exclusions suppressed, flagged, in `violations`.
+    var showsSuppressed = false
 
     func run() throws -> Int32 {
         do {
@@ -28,6 +30,7 @@ struct AnalysisFrontend {
         // Ctrl-C while reading: the --out folder made for the run and the report's temporary file go.
         Interruption.install(.exitAtOnce(message: "nothing written"))
         let configuration = try config.resolved()
+        let suppression = configuration.suppression(today: try RunDay.today())
         let filter = try filters.tableFilter()
         let printed = tablesToPrint()
         let keepsViolations = output.out != nil || printed.contains(.violations) || dashboard.dashboard != nil
@@ -39,7 +42,7 @@ struct AnalysisFrontend {
         let dashboardOutput = try dashboard.prepare()
         let run = AuditRun(
             configuration: configuration, reader: inputs.reader, filter: filter, keepsViolations: keepsViolations,
-            jobs: input.jobCount, onDiagnostic: inputs.reporter.report)
+            suppression: suppression, showsSuppressed: showsSuppressed, jobs: input.jobCount, onDiagnostic: inputs.reporter.report)
         // Unowned: the run keeps this closure, which would otherwise keep the run (and its engine).
         run.pipeline.onProgress = { [unowned run] bytes in
             progress.update(file: run.pipeline.inputsReached, of: sources.count, path: run.pipeline.currentPath,

@@ -41,6 +41,11 @@ struct AnalyzeCommand: ParsableCommand {
     @OptionGroup(title: "Output") var output: OutputOptions
     @OptionGroup(title: "Filters") var filters: FilterOptions
     @OptionGroup(title: "Dashboard") var dashboard: DashboardOptions
+
+    @Flag(help: ArgumentHelp(
+        "List the violations the config's exclude: entries suppressed in the violations table too, with a suppressed column (true/false)."))
+    var showSuppressed = false
+
     @OptionGroup(title: "Messages") var verbosity: VerbosityOptions<LogReadingMessages>
 
     func validate() throws {
@@ -56,7 +61,8 @@ struct AnalyzeCommand: ParsableCommand {
 
     func run() throws {
         let status = try AnalysisFrontend(
-            input: input, config: config, output: output, filters: filters, verbosity: verbosity.level, dashboard: dashboard
+            input: input, config: config, output: output, filters: filters, verbosity: verbosity.level, dashboard: dashboard,
+            showsSuppressed: showSuppressed
         ).run()
         if status != ExitStatus.success { throw ExitCode(status) }
     }

@@ -10,6 +10,9 @@ public struct AuditConfiguration: Sendable, Equatable {
     public var idleRuns: Int
     /// Overrides by rule id; a rule not listed runs with its defaults.
     public var rules: [String: RuleSettings]
+    /// Accepted findings (`exclude:`), in config order. They never change what the engine finds, only
+    /// what the tables count (`Suppression`).
+    public var exclusions: [Exclusion]
 
     public static let defaultMaxLatenessMs: Int64 = 10_000
     public static let defaultSessionGapMs: Int64 = 1_800_000
@@ -19,12 +22,14 @@ public struct AuditConfiguration: Sendable, Equatable {
         maxLatenessMs: Int64 = AuditConfiguration.defaultMaxLatenessMs,
         sessionGapMs: Int64 = AuditConfiguration.defaultSessionGapMs,
         idleRuns: Int = AuditConfiguration.defaultIdleRuns,
-        rules: [String: RuleSettings] = [:]
+        rules: [String: RuleSettings] = [:],
+        exclusions: [Exclusion] = []
     ) {
         self.maxLatenessMs = maxLatenessMs
         self.sessionGapMs = sessionGapMs
         self.idleRuns = idleRuns
         self.rules = rules
+        self.exclusions = exclusions
     }
 
     public func isEnabled(_ description: RuleDescription) -> Bool {

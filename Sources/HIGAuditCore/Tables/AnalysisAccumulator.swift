@@ -6,13 +6,19 @@
 /// compact record per violation for the `violations` table (repeated strings interned, session labels
 /// stored once per session). It never sees events.
 ///
-/// Filters are fixed at creation (`TableFilter` documents which filter narrows what).
+/// Filters are fixed at creation (`TableFilter` documents which filter narrows what), and so are the
+/// exclusions (`Suppression`): a suppressed violation counts only in `summary`'s `suppressed` column,
+/// and is stored for the `violations` table only when `showsSuppressed` asks for it.
 public struct AnalysisAccumulator: Sendable {
     /// The enabled rules, in rule-id order.
     public let rules: [RuleDescription]
     public let filter: TableFilter
     /// Whether violations are stored for the `violations` table; the other tables need only counters.
     public let keepsViolations: Bool
+    /// The run's exclusions, decided per violation as it is counted.
+    public let suppression: Suppression
+    /// Whether suppressed violations are listed in `violations` too, with a `suppressed` column.
+    public let showsSuppressed: Bool
 
     private var strings = StringInterner()
     private var sessionLabels: [SessionLabel] = []
@@ -24,6 +30,8 @@ public struct AnalysisAccumulator: Sendable {
     /// Violations counted (after filters), also when they are not stored.
     public private(set) var violationsTotal: Int64 = 0
     private var ruleTallies: [Int: Tally] = [:]
+    /// Suppressed violations per rule.
+    private var suppressedByRule: [Int: Int64] = [:]
     private var severityByRule: [Int: Severity] = [:]
     private var sessionsByVersion: [Int: Int] = [:]
     private var versionRuleTallies: [PairKey: Tally] = [:]
@@ -35,10 +43,15 @@ public struct AnalysisAccumulator: Sendable {
     private var screensHit: Set<Int> = []
     private var screenRulesHit: Set<PairKey> = []
 
-    public init(rules: [RuleDescription], filter: TableFilter = .none, keepsViolations: Bool = true) {
+    public init(
+        rules: [RuleDescription], filter: TableFilter = .none, keepsViolations: Bool = true,
+        suppression: Suppression = .none, showsSuppressed: Bool = false
+    ) {
         self.rules = rules.sorted { $0.identifier < $1.identifier }
         self.filter = filter
         self.keepsViolations = keepsViolations
+        self.suppression = suppression
+        self.showsSuppressed = showsSuppressed
         for rule in self.rules where filter.admitsRule(rule.identifier) {
             let id = strings.intern(rule.identifier)
             severityByRule[id] = rule.severity
@@ -88,6 +101,13 @@ public struct AnalysisAccumulator: Sendable {
             let screen = previous.flatMap { $0.screen == violation.screen ? $0.screenId : nil }
                 ?? strings.intern(violation.screen)
             previous = (violation.rule, rule, violation.screen, screen)
+            if suppression.suppresses(rule: violation.rule, screen: violation.screen, appVersion: report.appVersion) {
+                suppressedByRule[rule, default: 0] += 1
+                if ruleTallies[rule] == nil { ruleTallies[rule] = Tally() }
+                guard keepsViolations, showsSuppressed else { continue }
+                record(violation, rule: rule, screen: screen, of: report, version: version, label: &sessionLabel, suppressed: true)
+                continue
+            }
             violationsTotal += 1
             let newRule = rulesHit.insert(rule).inserted
             let newScreen = screensHit.insert(screen).inserted
@@ -97,23 +117,32 @@ public struct AnalysisAccumulator: Sendable {
             screenRuleTallies[PairKey(screen, rule), default: Tally()].add(newSession: newPair)
             screenTallies[screen, default: Tally()].add(newSession: newScreen)
             guard keepsViolations else { continue }
-            let label: Int
-            if let sessionLabel {
-                label = sessionLabel
-            } else {
-                label = sessionLabels.count
-                sessionLabels.append(SessionLabel(
-                    name: report.session, device: strings.intern(report.device), appVersion: version
-                ))
-                sessionLabel = label
-            }
-            records.append(ViolationRecord(
-                rule: UInt32(truncatingIfNeeded: rule), session: UInt32(truncatingIfNeeded: label),
-                screen: UInt32(truncatingIfNeeded: screen), sourceFile: violation.source.file,
-                startTs: violation.startTs, endTs: violation.endTs, count: Int64(violation.count),
-                sourceLine: violation.source.line, detail: details.intern(violation.detail), severity: violation.severity
-            ))
+            record(violation, rule: rule, screen: screen, of: report, version: version, label: &sessionLabel, suppressed: false)
         }
+    }
+
+    /// Stores one violation for the `violations` table; `label` is the session's label once made.
+    private mutating func record(
+        _ violation: Violation, rule: Int, screen: Int, of report: SessionReport, version: Int, label sessionLabel: inout Int?,
+        suppressed: Bool
+    ) {
+        let label: Int
+        if let sessionLabel {
+            label = sessionLabel
+        } else {
+            label = sessionLabels.count
+            sessionLabels.append(SessionLabel(
+                name: report.session, device: strings.intern(report.device), appVersion: version
+            ))
+            sessionLabel = label
+        }
+        records.append(ViolationRecord(
+            rule: UInt32(truncatingIfNeeded: rule), session: UInt32(truncatingIfNeeded: label),
+            screen: UInt32(truncatingIfNeeded: screen), sourceFile: violation.source.file,
+            startTs: violation.startTs, endTs: violation.endTs, count: Int64(violation.count),
+            sourceLine: violation.source.line, detail: details.intern(violation.detail), severity: violation.severity,
+            suppressed: suppressed
+        ))
     }
 
     private mutating func addHaptics(of report: SessionReport) {
@@ -127,7 +156,8 @@ public struct AnalysisAccumulator: Sendable {
     // MARK: - Tables
 
     /// `violations`: one row per violation, ordered by session, `start_ts`, rule, source (SPEC §4).
-    /// Empty when `keepsViolations` is false.
+    /// Empty when `keepsViolations` is false. With `showsSuppressed`, suppressed violations are rows
+    /// too, and a last column `suppressed` (`true`/`false`) tells them apart.
     public func violationsTable(sources: SourceFileTable) -> Table {
         let strings = strings.strings
         let labels = sessionLabels
@@ -145,7 +175,8 @@ public struct AnalysisAccumulator: Sendable {
             if x.source != y.source { return x.source < y.source }
             return a < b
         }
-        let columns: [TableColumn] = [
+        let showsSuppressed = showsSuppressed
+        var columns: [TableColumn] = [
             // On a narrow terminal, what a violation is and where to look stay longest (`TerminalFit`).
             .text("rule"), TableColumn.text("severity").droppable(4), TableColumn.text("session").narrowed(.identifier).droppable(8),
             TableColumn.text("device").droppable(1), TableColumn.text("app_version").droppable(2),
@@ -153,31 +184,38 @@ public struct AnalysisAccumulator: Sendable {
             TableColumn.timestamp("end_ts").droppable(0), TableColumn.integer("count").droppable(3),
             TableColumn.text("detail").narrowed(.wrap), TableColumn.text("source").narrowed(.path).droppable(5),
         ]
+        if showsSuppressed { columns.append(.text("suppressed")) }
         return Table(name: "violations", columns: columns, rowCount: order.count) { index in
             let record = records[order[index]]
             let label = labels[Int(record.session)]
-            return [
+            let row: [TableCell] = [
                 .label(strings[Int(record.rule)]), .label(record.severity.rawValue), .input(label.name),
                 .input(strings[label.device]), .input(strings[label.appVersion]), .input(strings[Int(record.screen)]),
                 .timestamp(record.startTs), .timestamp(record.endTs), .integer(record.count), .input(record.detail),
                 .input(sources.describe(record.source)),
             ]
+            return showsSuppressed ? row + [.label(record.suppressed ? "true" : "false")] : row
         }
     }
 
     /// `summary`: one row per enabled rule (zero rows included) in rule-id order, with the rule's default
     /// severity; `pct_sessions_affected` = 100 × affected ÷ total, 0.00 when there are no sessions.
+    /// When the config has exclusions, a last column `suppressed` counts the rule's suppressed
+    /// violations (which `violations` and `sessions_affected` leave out).
     public func summaryTable() -> Table {
-        let columns: [TableColumn] = [
+        var columns: [TableColumn] = [
             .text("rule"), TableColumn.text("severity").droppable(1), .integer("violations"), .integer("sessions_affected"),
             TableColumn.integer("sessions_total").droppable(0), .decimal("pct_sessions_affected"),
         ]
+        let showsSuppressedColumn = suppression.hasEntries
+        if showsSuppressedColumn { columns.append(.integer("suppressed")) }
         let rows = reportedRules.map { rule -> [TableCell] in
             let tally = ruleTallies[rule] ?? Tally()
-            return [
+            let row: [TableCell] = [
                 .label(strings[rule]), .label(severity(of: rule).rawValue), .integer(tally.violations),
                 .int(tally.sessionsAffected), .int(sessionsTotal), .decimal(Self.percent(tally.sessionsAffected, of: sessionsTotal)),
             ]
+            return showsSuppressedColumn ? row + [.integer(suppressedByRule[rule] ?? 0)] : row
         }
         return Table(name: "summary", columns: columns, rows: rows)
     }
@@ -331,7 +369,8 @@ extension AnalysisAccumulator {
     public mutating func merge(_ later: AnalysisAccumulator) {
         assert(
             rules.map(\.identifier) == later.rules.map(\.identifier) && filter == later.filter
-                && keepsViolations == later.keepsViolations,
+                && keepsViolations == later.keepsViolations && suppression == later.suppression
+                && showsSuppressed == later.showsSuppressed,
             "merged accumulators count with the same rules and filter")
         // `later`'s ids, in the order it made them, become this one's: a string new to this one gets
         // the id it would have got here, had `later`'s reports come after this one's.
@@ -341,6 +380,7 @@ extension AnalysisAccumulator {
         sessionsTotal += later.sessionsTotal
         violationsTotal += later.violationsTotal
         for (rule, tally) in later.ruleTallies { ruleTallies[ids[rule], default: Tally()].add(tally) }
+        for (rule, count) in later.suppressedByRule { suppressedByRule[ids[rule], default: 0] += count }
         for (rule, severity) in later.severityByRule where severityByRule[ids[rule]] == nil {
             severityByRule[ids[rule]] = severity
         }
@@ -405,7 +445,7 @@ private struct SessionLabel: Sendable {
 }
 
 /// One violation, compact: repeated strings are 32-bit interned ids (more distinct strings than that
-/// cannot fit in memory anyway), the source split so the fields pack into 72 bytes; the detail shares
+/// cannot fit in memory anyway), the source split so the fields pack into 72 bytes (the flags fit in the padding); the detail shares
 /// its storage with every equal detail (`DetailInterner`).
 private struct ViolationRecord: Sendable {
     var rule: UInt32
@@ -418,6 +458,8 @@ private struct ViolationRecord: Sendable {
     var sourceLine: Int64
     var detail: String
     var severity: Severity
+    /// Whether an exclusion suppressed it (stored only with `showsSuppressed`).
+    var suppressed: Bool
 
     var source: SourceLocation { SourceLocation(file: sourceFile, line: sourceLine) }
 }

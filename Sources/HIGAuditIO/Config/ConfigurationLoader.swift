@@ -6,7 +6,8 @@ import Yams
 /// understand.
 ///
 /// Keys: `max_lateness_ms` (≥ 0), `session_gap_ms` (≥ 1), `idle_runs` (≥ 1, nightly only), and `rules.<id>.enabled` (true/false) and
-/// `rules.<id>.<parameter>` (a whole number ≥ the parameter's minimum) for the rules it is given. A
+/// `rules.<id>.<parameter>` (a whole number ≥ the parameter's minimum) for the rules it is given, and
+/// `exclude:`, a list of accepted findings (`ExclusionReader`). A
 /// typo'd key silently ignored would leave a rule running with values the user believes changed, so
 /// unknown keys are errors, as are values of the wrong type: quoted numbers, floats, `yes`, `null`.
 /// Whole numbers may use `_` between digits (`1_800_000`). Booleans are YAML 1.2's `true`/`false`
@@ -70,9 +71,11 @@ public struct ConfigurationLoader: Sendable {
                 configuration.idleRuns = Int(try reader.integer(value, at: key.name, minimum: 1))
             case "rules":
                 configuration.rules = try readRules(value, reader: reader)
+            case "exclude":
+                configuration.exclusions = try ExclusionReader(reader: reader, rules: rules).read(value)
             default:
                 throw reader.error(
-                    at: key.node, key.name, "unknown setting; expected max_lateness_ms, session_gap_ms, idle_runs or rules")
+                    at: key.node, key.name, "unknown setting; expected max_lateness_ms, session_gap_ms, idle_runs, rules or exclude")
             }
         }
         return configuration
@@ -127,7 +130,7 @@ public struct ConfigurationLoader: Sendable {
 }
 
 /// Typed access to YAML nodes that turns every mismatch into a `ConfigurationError` at the node's place.
-private struct NodeReader {
+struct NodeReader {
     let file: String
 
     struct Key {
@@ -153,6 +156,31 @@ private struct NodeReader {
             pairs.append((Key(name: scalar.string, node: key), value))
         }
         return pairs
+    }
+
+    /// The items of a list; an empty value is an empty list.
+    func sequence(_ node: Node, at path: String) throws(ConfigurationError) -> [Node] {
+        if isEmptyValue(node) { return [] }
+        guard case .sequence(let sequence) = node else {
+            throw error(at: node, path, "expected a list, found \(describe(node))")
+        }
+        return Array(sequence)
+    }
+
+    /// A text: any scalar but an empty one, as written (`5.2` stays `5.2`, not the number 5.2).
+    func text(_ node: Node, at path: String, what: String) throws(ConfigurationError) -> String {
+        guard case .scalar(let scalar) = node, !isEmptyValue(node) else {
+            throw error(at: node, path, "expected \(what), found \(describe(node))")
+        }
+        return scalar.string
+    }
+
+    func isEmptyValue(_ node: Node) -> Bool {
+        if case .scalar(let scalar) = node, scalar.style == .plain || scalar.style == .any,
+            Resolver.default.resolveTag(of: node) == .null {
+            return true
+        }
+        return false
     }
 
     func integer(_ node: Node, at path: String, minimum: Int64) throws(ConfigurationError) -> Int64 {
@@ -217,7 +245,7 @@ private struct NodeReader {
     }
 
     /// What a person wrote, named by its YAML type.
-    private func describe(_ node: Node) -> String {
+    func describe(_ node: Node) -> String {
         switch node {
         case .mapping: return "a mapping"
         case .sequence: return "a list"

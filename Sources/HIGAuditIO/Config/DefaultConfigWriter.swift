@@ -5,7 +5,7 @@ import HIGAuditCore
 ///
 /// Every rule gets its name, default severity, summary and the guideline it enforces (in a sentence, and
 /// the Apple Human Interface Guidelines page that states it), and every parameter its summary and minimum, so the file documents itself. Loading the
-/// output back gives the defaults exactly (tested).
+/// output back gives the defaults exactly (tested): the `exclude:` example at the end is commented out.
 public enum DefaultConfigWriter {
     public static func render(rules: [RuleDescription]) -> String {
         var lines = [
@@ -29,7 +29,7 @@ public enum DefaultConfigWriter {
             "",
         ]
         let sorted = rules.sorted { $0.identifier < $1.identifier }
-        guard !sorted.isEmpty else { return (lines + ["rules: {}", ""]).joined(separator: "\n") }
+        guard !sorted.isEmpty else { return (lines + ["rules: {}", ""] + exclusionExample(rules: sorted) + [""]).joined(separator: "\n") }
         lines.append("# One entry per rule: `enabled: false` turns a rule off; the other keys are its parameters.")
         lines.append("rules:")
         for (index, rule) in sorted.enumerated() {
@@ -45,7 +45,26 @@ public enum DefaultConfigWriter {
                 lines.append("    \(key(parameter.name)): \(parameter.defaultValue)")
             }
         }
-        return (lines + [""]).joined(separator: "\n")
+        return (lines + [""] + exclusionExample(rules: sorted) + [""]).joined(separator: "\n")
+    }
+
+    /// A commented-out `exclude:` entry: uncommented, it is valid for these rules (tested).
+    private static func exclusionExample(rules: [RuleDescription]) -> [String] {
+        let rule = rules.first { $0.identifier == "haptic-overuse" } ?? rules.first
+        return [
+            "# Accepted findings: violations a team knows about and keeps on purpose. A matching violation is",
+            "# suppressed: it counts in no table but summary's `suppressed` column (`analyze --show-suppressed`",
+            "# lists it). An entry matches a violation when its rule is listed (\"*\": every rule) and each list",
+            "# it gives matches: screens are whole-screen patterns (* any run of characters, / included; ? one",
+            "# character), app_versions whole-component prefixes (5.2 is 5.2.1, not 5.20). `reason` is",
+            "# required; after the `until` day (UTC, optional) the entry no longer applies and each run says so.",
+            "# exclude:",
+            "#   - rules: [\(rule.map { key($0.identifier) } ?? "\"*\"")]",
+            "#     screens: [\"Canvas/*\"]",
+            "#     app_versions: [\"5.2\"]",
+            "#     reason: the drawing canvas plays haptics on purpose",
+            "#     until: 2026-12-31",
+        ]
     }
 
     /// Text as comment lines; line breaks and control characters cannot escape the comment.

@@ -17,15 +17,20 @@ public final class AuditRun {
 
     /// - Parameters:
     ///   - keepsViolations: false when no `violations` table will be written, so none are stored.
+    ///   - suppression: the config's exclusions as judged on the run's day.
+    ///   - showsSuppressed: suppressed violations are listed in `violations` too (`--show-suppressed`).
     ///   - jobs: threads reading inputs (`RunPipeline`); the tables are the same for any number.
     ///   - onDiagnostic: every problem with the input, in input order (late events included).
     public init(
         configuration: AuditConfiguration, reader: InputReader, filter: TableFilter = .none,
-        keepsViolations: Bool = true, jobs: Int = 1, onDiagnostic: @escaping (Diagnostic) -> Void
+        keepsViolations: Bool = true, suppression: Suppression = .none, showsSuppressed: Bool = false, jobs: Int = 1,
+        onDiagnostic: @escaping (Diagnostic) -> Void
     ) {
         let enabledRules = RuleRegistry.descriptions.filter(configuration.isEnabled)
         let box = AccumulatorBox(
-            AnalysisAccumulator(rules: enabledRules, filter: filter, keepsViolations: keepsViolations))
+            AnalysisAccumulator(
+                rules: enabledRules, filter: filter, keepsViolations: keepsViolations, suppression: suppression,
+                showsSuppressed: showsSuppressed))
         let files = RunFiles()
         self.box = box
         self.files = files

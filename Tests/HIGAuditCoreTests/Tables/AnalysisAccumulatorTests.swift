@@ -213,3 +213,96 @@ import Testing
         #expect(accumulator.overview(ingest: IngestStatistics()).map(\.name) == ["summary", "worst_screens", "ingest"])
     }
 }
+
+@Suite struct AccumulatorSuppressionTests {
+    typealias F = TableFixtures
+
+    /// Three sessions; session "a" has a modal-depth violation on Canvas/Draw and one on Home, "b" one on
+    /// Canvas/Brush in 5.3, "c" none.
+    private func filled(_ suppression: Suppression, showsSuppressed: Bool = false) -> AnalysisAccumulator {
+        var accumulator = AnalysisAccumulator(rules: F.rules, suppression: suppression, showsSuppressed: showsSuppressed)
+        accumulator.add(F.report("a", violations: [
+            F.violation("modal-depth", session: "a", screen: "Canvas/Draw", start: 1),
+            F.violation("modal-depth", session: "a", screen: "Home", start: 2),
+            F.violation("haptic-overuse", session: "a", screen: "Canvas/Draw", start: 3),
+        ]))
+        accumulator.add(F.report("b", version: "5.3", violations: [
+            F.violation("modal-depth", session: "b", screen: "Canvas/Brush", start: 1),
+        ]))
+        accumulator.add(F.report("c"))
+        return accumulator
+    }
+
+    private static let today = CalendarDay("2026-06-01")!
+
+    @Test func exclusionsRemoveExactlyTheMatchingViolationsAndCountThemAsSuppressed() {
+        let entry = Exclusion(rules: ["modal-depth"], screens: [ScreenGlob("Canvas/*")], appVersions: ["5.2"], reason: "canvas")
+        let accumulator = filled(Suppression([entry], today: Self.today))
+        let summary = accumulator.summaryTable()
+        #expect(summary.columnNames.last == "suppressed")
+        #expect(F.texts(summary) == [
+            ["forced-tab-switch", "error", "0", "0", "3", "0.00", "0"],
+            ["haptic-overuse", "warning", "1", "1", "3", "33.33", "0"],
+            ["modal-depth", "warning", "2", "2", "3", "66.67", "1"],
+        ])
+        #expect(F.texts(accumulator.violationsTable(sources: SourceFileTable())).map { [$0[0], $0[2], $0[5]] } == [
+            ["modal-depth", "a", "Home"], ["haptic-overuse", "a", "Canvas/Draw"], ["modal-depth", "b", "Canvas/Brush"],
+        ])
+        #expect(F.texts(accumulator.byScreenTable()).map { [$0[0], $0[1], $0[3]] } == [
+            ["Canvas/Brush", "modal-depth", "1"], ["Canvas/Draw", "haptic-overuse", "1"], ["Home", "modal-depth", "1"],
+        ])
+        let byVersion = F.texts(accumulator.byVersionTable()).filter { $0[1] == "modal-depth" }.map { [$0[0], $0[3], $0[4], $0[5]] }
+        #expect(byVersion == [["5.2", "1", "1", "2"], ["5.3", "1", "1", "1"]])
+        #expect(accumulator.sessionsTotal == 3)
+        #expect(accumulator.violationsTotal == 3)
+    }
+
+    @Test func suppressingEveryViolationOfASessionLeavesItCountedInSessionsTotal() {
+        let accumulator = filled(Suppression([Exclusion(rules: nil, reason: "all")], today: Self.today))
+        #expect(F.texts(accumulator.summaryTable()).map { Array($0[2...]) } == [
+            ["0", "0", "3", "0.00", "0"], ["0", "0", "3", "0.00", "1"], ["0", "0", "3", "0.00", "3"],
+        ])
+        #expect(accumulator.violationsTable(sources: SourceFileTable()).rowCount == 0)
+        #expect(accumulator.worstScreensTable(limit: 10).rowCount == 0)
+    }
+
+    @Test func anExpiredEntryDoesNotApplyButStillShowsTheColumn() {
+        let entry = Exclusion(rules: ["modal-depth"], reason: "old", until: CalendarDay("2026-05-31"))
+        let expired = filled(Suppression([entry], today: Self.today))
+        let without = filled(.none)
+        #expect(F.texts(expired.summaryTable()).map { Array($0.dropLast()) } == F.texts(without.summaryTable()))
+        #expect(F.texts(expired.summaryTable()).map(\.last) == ["0", "0", "0"])
+        let lastDay = filled(Suppression([entry], today: CalendarDay("2026-05-31")!))
+        #expect(F.texts(lastDay.summaryTable()).map(\.last) == ["0", "0", "3"])
+    }
+
+    @Test func withoutExclusionsTheTablesKeepTheirColumns() {
+        let accumulator = filled(Suppression([], today: Self.today))
+        #expect(!accumulator.summaryTable().columnNames.contains("suppressed"))
+        #expect(!accumulator.violationsTable(sources: SourceFileTable()).columnNames.contains("suppressed"))
+    }
+
+    @Test func showSuppressedListsThemWithAFlag() {
+        let entry = Exclusion(rules: ["haptic-overuse"], reason: "canvas haptics are deliberate")
+        let accumulator = filled(Suppression([entry], today: Self.today), showsSuppressed: true)
+        let table = accumulator.violationsTable(sources: SourceFileTable())
+        #expect(table.columnNames.last == "suppressed")
+        #expect(F.texts(table).map { [$0[0], $0[2], $0.last!] } == [
+            ["modal-depth", "a", "false"], ["modal-depth", "a", "false"], ["haptic-overuse", "a", "true"],
+            ["modal-depth", "b", "false"],
+        ])
+        #expect(F.texts(accumulator.summaryTable()).map { [$0[0], $0[2], $0.last!] } == [
+            ["forced-tab-switch", "0", "0"], ["haptic-overuse", "0", "1"], ["modal-depth", "3", "0"],
+        ])
+    }
+
+    @Test func mergingAddsSuppressedCounts() {
+        let suppression = Suppression([Exclusion(rules: ["modal-depth"], reason: "r")], today: Self.today)
+        var first = AnalysisAccumulator(rules: F.rules, suppression: suppression)
+        var later = AnalysisAccumulator(rules: F.rules, suppression: suppression)
+        first.add(F.report("a", violations: [F.violation("modal-depth", session: "a")]))
+        later.add(F.report("b", violations: [F.violation("modal-depth", session: "b")]))
+        first.merge(later)
+        #expect(F.texts(first.summaryTable()).last == ["modal-depth", "warning", "0", "0", "2", "0.00", "2"])
+    }
+}

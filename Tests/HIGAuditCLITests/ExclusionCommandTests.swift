@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+/// `exclude:` end to end on the golden fixture: a config whose one entry accepts two rules on the
+/// canvas of 5.1 and whose other entry has expired.
+@Suite struct ExclusionCommandTests {
+    static let fixture = GoldenOutputTests.fixture
+
+    static let config = """
+        exclude:
+          - rules: [haptic-overuse, haptic-when-disabled]
+            screens: ["can*"]
+            app_versions: ["5.1"]
+            reason: the canvas plays haptics on purpose
+          - rules: [modal-depth]
+            reason: the export flow is being redesigned
+            until: 2026-01-01
+        """
+
+    private func withConfig(_ body: (String) throws -> Void) throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("hig-audit.yml").path
+        try Self.config.write(toFile: path, atomically: true, encoding: .utf8)
+        try body(path)
+    }
+
+    @Test func suppressedViolationsCountOnlyInTheSuppressedColumn() throws {
+        try withConfig { config in
+            let result = try HigAuditBinary.run(
+                ["analyze", Self.fixture, "--config", config, "--table", "summary", "--format", "csv"],
+                environment: ["HIG_AUDIT_TODAY": "2026-11-28"])
+            #expect(result.status == 3)
+            let rows = result.stdout.split(separator: "\r\n").map(String.init)
+            #expect(rows.first == "rule,severity,violations,sessions_affected,sessions_total,pct_sessions_affected,suppressed")
+            #expect(rows.contains("haptic-overuse,warning,1,1,2,50.00,1"))
+            #expect(rows.contains("haptic-when-disabled,error,1,1,2,50.00,1"))
+            // Expired: counted as without the entry, and said once with the entry's line.
+            #expect(rows.contains("modal-depth,warning,2,1,2,50.00,0"))
+            let warning = "hig-audit: warning: the exclusion at \(config):6 expired after 2026-01-01 (its until); it no longer suppresses anything\n"
+            #expect(result.stderr.components(separatedBy: warning).count == 2, "\(result.stderr)")
+        }
+    }
+
+    @Test func onTheUntilDayTheEntryStillApplies() throws {
+        try withConfig { config in
+            let result = try HigAuditBinary.run(
+                ["analyze", Self.fixture, "--config", config, "--table", "summary", "--format", "csv"],
+                environment: ["HIG_AUDIT_TODAY": "2026-01-01"])
+            #expect(result.stdout.contains("\r\nmodal-depth,warning,0,0,2,0.00,2\r\n"))
+            #expect(!result.stderr.contains("expired"))
+        }
+    }
+
+    @Test func showSuppressedListsThemFlagged() throws {
+        try withConfig { config in
+            let result = try HigAuditBinary.run(
+                ["analyze", Self.fixture, "--config", config, "--table", "violations", "--format", "csv", "--show-suppressed"],
+                environment: ["HIG_AUDIT_TODAY": "2026-11-28"])
+            let rows = result.stdout.split(separator: "\r\n").map(String.init)
+            #expect(rows.first?.hasSuffix(",source,suppressed") == true)
+            #expect(rows.count == 14)
+            let flagged = rows.filter { $0.hasSuffix(",true") }
+            #expect(flagged.count == 2)
+            #expect(flagged.allSatisfy { $0.contains(",s-bravo,") && $0.contains(",canvas,") })
+            let hidden = try HigAuditBinary.run(
+                ["analyze", Self.fixture, "--config", config, "--table", "violations", "--format", "csv"],
+                environment: ["HIG_AUDIT_TODAY": "2026-11-28"])
+            #expect(hidden.stdout.split(separator: "\r\n").count == 12)
+            #expect(!hidden.stdout.contains("suppressed"))
+        }
+    }
+
+    @Test func aBadConfigOrDayIsFatalAndSaysWhere() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("bad.yml").path
+        try "exclude:\n  - rules: [modal-dept]\n    reason: r\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try HigAuditBinary.run(["analyze", Self.fixture, "--config", path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("\(path):2:"), "\(result.stderr)")
+        #expect(result.stderr.contains(": exclude[0].rules: unknown rule modal-dept; known rules: "), "\(result.stderr)")
+
+        let badDay = try HigAuditBinary.run(["analyze", Self.fixture], environment: ["HIG_AUDIT_TODAY": "tomorrow"])
+        #expect(badDay.status == 1)
+        #expect(badDay.stderr.contains("HIG_AUDIT_TODAY=tomorrow is not a date YYYY-MM-DD"))
+    }
+}
+
+@Suite struct NightlyExclusionWarningTests {
+    /// Nightly does not record suppression yet: a config with exclusions is said to be partly unused,
+    /// never silently so.
+    @Test func nightlySaysItDoesNotApplyExclusions() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("hig-audit.yml").path
+        try ExclusionCommandTests.config.write(toFile: config, atomically: true, encoding: .utf8)
+        let store = directory.appendingPathComponent("results.sqlite").path
+        let result = try HigAuditBinary.run(
+            ["nightly", "--store", store, "--config", config, ExclusionCommandTests.fixture],
+            environment: ["HIG_AUDIT_TODAY": "2026-11-28"])
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(result.stderr.contains("hig-audit: warning: nightly does not apply the config's exclude: entries yet"))
+    }
+}
