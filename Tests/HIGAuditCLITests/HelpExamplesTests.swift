@@ -32,7 +32,7 @@ import Testing
 /// only for the subcommands whose examples read one they do not make. Absolute paths (`/var/www/…`,
 /// `/tmp/logs`) are taken inside that folder.
 @Suite struct HelpExamplesRunTests {
-    static let storeReaders: Set<String> = ["query", "compare", "export", "dashboard"]
+    static let storeReaders: Set<String> = ["query", "compare", "export", "dashboard", "baseline"]
 
     /// The examples of `help`, continuation lines joined and trailing comments dropped.
     static func examples(in help: String) -> [String] {
