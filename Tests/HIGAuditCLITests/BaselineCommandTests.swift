@@ -100,6 +100,18 @@ import Testing
         #expect(passing.status == 0, "\(passing.stderr)")
     }
 
+    /// SPEC §5: a failed gate outranks skipped input; the damaged sample night skips input (3).
+    @Test func aNewViolationOutranksSkippedInput() throws {
+        let corpora = try Self.corpora.get()
+        let empty = corpora.path("empty.json")
+        try Data(#"{"version": 1, "pairs": []}"#.utf8).write(to: URL(fileURLWithPath: empty))
+        let night = HigAuditBinary.packageRoot.appendingPathComponent("SampleLogs/night-2026-11-20").path
+        let gated = try HigAuditBinary.run([night, "--baseline", empty, "--fail-on", "new", "--table", "summary", "--quiet"])
+        #expect(gated.status == 5)
+        let ungated = try HigAuditBinary.run([night, "--baseline", empty, "--table", "summary", "--quiet"])
+        #expect(ungated.status == 3)
+    }
+
     @Test func theBaselineFileIsStableAndSorted() throws {
         let corpora = try Self.corpora.get()
         let again = corpora.path("a-again.json")
@@ -146,9 +158,15 @@ import Testing
         #expect(fromStore.count == fromLogs.count)
         #expect(fromStore.map { "\(Self.pair($0)) \($0["new"] as? Bool ?? false)" } == fromLogs.map { "\(Self.pair($0)) \($0["new"] as? Bool ?? false)" })
 
-        let gate = try HigAuditBinary.run(["query", "--store", corpora.path("b.sqlite"), "--baseline", corpora.path("a.json"), "--fail-on", "new"])
+        let out = corpora.path("query-out")
+        let gate = try HigAuditBinary.run([
+            "query", "--store", corpora.path("b.sqlite"), "--baseline", corpora.path("a.json"), "--fail-on", "new", "--out", out,
+        ])
         #expect(gate.status == 5)
         #expect(gate.stdout.contains("new_violations"))
+        let written = try String(contentsOfFile: out + "/violations.csv", encoding: .utf8)
+        #expect(written.hasPrefix("rule,severity,session,device,app_version,screen,start_ts,end_ts,count,detail,source,new\r\n"))
+        #expect(try String(contentsOfFile: out + "/summary.csv", encoding: .utf8).contains(",new_violations,"))
 
         // A baseline taken from the store equals the one taken from the same logs, byte for byte.
         let fromStoreFile = corpora.path("b-store.json"), fromLogsFile = corpora.path("b-logs.json")
