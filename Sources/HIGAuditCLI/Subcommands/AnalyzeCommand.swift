@@ -36,8 +36,8 @@ struct AnalyzeCommand: ParsableCommand {
 
             Exit status: 0 when all input was read; 3 when the run finished and wrote its reports but skipped \
             some input; 5 with --fail-on new when a violation is new (it outranks 3); 1 on a fatal error \
-            (unreadable config or baseline, unwritable output, or skipped input with --strict); 66 when a named input does not exist or no input holds a log (unless --allow-missing); \
-            64 on a usage error; 130 when interrupted by Ctrl-C (SIGINT), 143 by SIGTERM (nothing is written, \
+            (unreadable config or baseline, unwritable output, or skipped input with --strict); 66 when a \
+            named input does not exist or no input holds a log (unless --allow-missing); 64 on a usage error; 130 when interrupted by Ctrl-C (SIGINT), 143 by SIGTERM (nothing is written, \
             and an --out folder the run made is removed).
             """
     )
