@@ -57,7 +57,7 @@ struct AnalysisFrontend {
     /// Reads every input and runs the rules: the part of `analyze` that `baseline` shares. Nil when
     /// `--strict` stopped the run (already said on standard error; the status is fatal).
     func analyse(
-        _ configuration: AuditConfiguration, keepsViolations: Bool, outDirectory: String?, otherOutputs: [ReadFile] = []
+        _ configuration: AuditConfiguration, keepsViolations: Bool, outDirectory: String?
     ) throws -> Analysed? {
         // Ctrl-C while reading: the --out folder made for the run and the report's temporary file go.
         Interruption.install(.exitAtOnce(message: "nothing written"))
@@ -65,8 +65,7 @@ struct AnalysisFrontend {
         let progress = verbosity == .quiet ? ProgressLine(enabled: false) : ProgressLine()
         let inputs = try ResolvedInputs(
             input, outDirectory: outDirectory, exportedTables: TableName.exported.map(\.rawValue),
-            otherReads: config.readFiles + baselineOptions.readFiles + otherOutputs, dashboard: dashboard, progress: progress,
-            verbosity: verbosity)
+            otherReads: config.readFiles + baselineOptions.readFiles, dashboard: dashboard, progress: progress, verbosity: verbosity)
         let sources = inputs.sources
         let dashboardOutput = try dashboard.prepare()
         let run = AuditRun(
