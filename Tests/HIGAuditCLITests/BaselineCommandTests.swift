@@ -14,6 +14,11 @@ import Testing
     /// Corpora `a` and `b`, the baseline of `a` (`a.json`) and a store of `b` (`b.sqlite`), made once.
     static let corpora: Result<Corpora, any Error> = Result {
         let directory = try HigAuditBinary.temporaryDirectory()
+        // Made once for the whole test run, so removed when the test process ends.
+        baselineCorporaRoot = directory.path
+        atexit {
+            if let root = baselineCorporaRoot { try? FileManager.default.removeItem(atPath: root) }
+        }
         let corpora = Corpora(directory: directory)
         for (name, seed) in [("a", "1"), ("b", "2")] {
             let made = try HigAuditBinary.run([
@@ -180,3 +185,6 @@ import Testing
         #expect(combined.status == 64)
     }
 }
+
+/// The corpora's folder, for the `atexit` handler (which cannot capture it).
+nonisolated(unsafe) private var baselineCorporaRoot: String?
