@@ -18,8 +18,8 @@ struct HIGAudit: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             AnalyzeCommand.self, RulesCommand.self, NightlyCommand.self, QueryCommand.self, CompareCommand.self,
-            ExportCommand.self, DashboardCommand.self, SampleCommand.self, ShowCommand.self, MergeCommand.self,
-            ShardPlanCommand.self,
+            BaselineCommand.self, ExportCommand.self, DashboardCommand.self, SampleCommand.self, ShowCommand.self,
+            MergeCommand.self, ShardPlanCommand.self,
         ],
         defaultSubcommand: AnalyzeCommand.self
     )

@@ -4,7 +4,8 @@ import Foundation
 /// directory: `uploads/` (15 clean nights of `hig-audit sample`, 2026-11-06 to 2026-11-20, app versions
 /// 5.1.0, 5.2.0 and 5.2.1), `logs/` (two small hand-written sessions, s-bravo and one whose id starts
 /// 9F3A, beside a copy of one night of uploads), `archive/`, `upload.zst`, `rules.yml`,
-/// `our-templates/` (the default style), `SampleLogs/` (the repository's) and `results.sqlite`, a store of one nightly run
+/// `our-templates/` (the default style), `SampleLogs/` (the repository's), `baseline.json` (the night of
+/// 2026-11-19's (rule, screen) pairs) and `results.sqlite`, a store of one nightly run
 /// per night (runs 1 to 15) and one that closes the sessions left open and reads `logs/` (run 16).
 enum ExampleFixtures {
     /// Two clean sessions: s-bravo (as in Fixtures/mixed.ndjson, without its late and malformed lines)
@@ -72,6 +73,7 @@ enum ExampleFixtures {
             try run(["nightly", "--store", "results.sqlite", "--quiet", "uploads/2026-11-\(day < 10 ? "0" : "")\(day)"])
         }
         try run(["nightly", "--store", "results.sqlite", "--close-open", "--quiet", "logs/sessions.ndjson"])
+        try run(["baseline", "--out", "baseline.json", "--quiet", "uploads/2026-11-19"])
         return root
     }
 

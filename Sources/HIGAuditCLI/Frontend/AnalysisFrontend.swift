@@ -17,6 +17,7 @@ struct AnalysisFrontend {
     var dashboard = DashboardOptions()
     /// `--show-suppressed`: list the violations exclusions suppressed, flagged, in `violations`.
     var showsSuppressed = false
+    var baselineOptions: BaselineOptions
 
     func run() throws -> Int32 {
         do {
@@ -27,17 +28,47 @@ struct AnalysisFrontend {
     }
 
     private func execute() throws -> Int32 {
-        // Ctrl-C while reading: the --out folder made for the run and the report's temporary file go.
-        Interruption.install(.exitAtOnce(message: "nothing written"))
         let configuration = try config.resolved()
-        let suppression = configuration.suppression(today: try RunDay.today())
-        let filter = try filters.tableFilter()
+        let baseline = try baselineOptions.load()
         let printed = tablesToPrint()
         let keepsViolations = output.out != nil || printed.contains(.violations) || dashboard.dashboard != nil
+        guard let analysed = try analyse(configuration, keepsViolations: keepsViolations, outDirectory: output.out) else {
+            return ExitStatus.fatal
+        }
+        let accumulator = analysed.accumulator
+        let statistics = analysed.statistics
+        let marking = baseline.map { BaselineMarking(baseline: $0, byScreen: accumulator.byScreenTable()) }
+        try writeDirectory(accumulator: accumulator, statistics: statistics, sources: analysed.sources, marking: marking)
+        try analysed.dashboardOutput?.write(
+            RunDashboard.model(
+                accumulator, ingest: statistics, sources: analysed.sources, source: "one analyze run over \(input.inputs.joined(separator: " "))",
+                generatedAt: DashboardOutput.now(), csvLink: dashboard.csvLink(out: output.out)))
+        try printTables(printed, accumulator: accumulator, statistics: statistics, sources: analysed.sources, marking: marking)
+        let status = statistics.skippedInput ? ExitStatus.skippedInput : ExitStatus.success
+        return marking?.status(after: status, gate: baselineOptions.failOn, verbosity: verbosity) ?? status
+    }
+
+    /// What one run over the inputs produced, ready to be written.
+    struct Analysed {
+        let accumulator: AnalysisAccumulator
+        let statistics: IngestStatistics
+        let sources: SourceFileTable
+        let dashboardOutput: DashboardOutput?
+    }
+
+    /// Reads every input and runs the rules: the part of `analyze` that `baseline` shares. Nil when
+    /// `--strict` stopped the run (already said on standard error; the status is fatal).
+    func analyse(
+        _ configuration: AuditConfiguration, keepsViolations: Bool, outDirectory: String?
+    ) throws -> Analysed? {
+        // Ctrl-C while reading: the --out folder made for the run and the report's temporary file go.
+        Interruption.install(.exitAtOnce(message: "nothing written"))
+        let suppression = configuration.suppression(today: try RunDay.today())
+        let filter = try filters.tableFilter()
         let progress = verbosity == .quiet ? ProgressLine(enabled: false) : ProgressLine()
         let inputs = try ResolvedInputs(
-            input, outDirectory: output.out, exportedTables: TableName.exported.map(\.rawValue),
-            otherReads: config.readFiles, dashboard: dashboard, progress: progress, verbosity: verbosity)
+            input, outDirectory: outDirectory, exportedTables: TableName.exported.map(\.rawValue),
+            otherReads: config.readFiles + baselineOptions.readFiles, dashboard: dashboard, progress: progress, verbosity: verbosity)
         let sources = inputs.sources
         let dashboardOutput = try dashboard.prepare()
         let run = AuditRun(
@@ -55,26 +86,19 @@ struct AnalysisFrontend {
         if run.read(sources, stopAfter: { strict && $0.skippedInput }) { return abortStrict(progress: progress) }
         let accumulator = run.finish()
         progress.finish()
-        let statistics = run.statistics
         Interruption.setMode(.exitAtOnce(message: "while writing the reports; no partial file is left"))
         try inputs.finishReporting()
 
         if verbosity.saysNotes {
             for note in accumulator.filterMisses { StandardError.write("hig-audit: note: \(note)\n") }
         }
-        try writeDirectory(accumulator: accumulator, statistics: statistics, sources: run.sources)
-        try dashboardOutput?.write(
-            RunDashboard.model(
-                accumulator, ingest: statistics, sources: run.sources, source: "one analyze run over \(input.inputs.joined(separator: " "))",
-                generatedAt: DashboardOutput.now(), csvLink: dashboard.csvLink(out: output.out)))
-        try printTables(printed, accumulator: accumulator, statistics: statistics, sources: run.sources)
-        return statistics.skippedInput ? ExitStatus.skippedInput : ExitStatus.success
+        return Analysed(accumulator: accumulator, statistics: run.statistics, sources: run.sources, dashboardOutput: dashboardOutput)
     }
 
-    private func abortStrict(progress: ProgressLine) -> Int32 {
+    private func abortStrict(progress: ProgressLine) -> Analysed? {
         progress.finish()
         StandardError.write("hig-audit: error: input was skipped and --strict makes that fatal; no report written\n")
-        return ExitStatus.fatal
+        return nil
     }
 
     /// What goes to standard output: the tables asked for, else an overview for a person.
@@ -84,11 +108,13 @@ struct AnalysisFrontend {
     }
 
     private func printTables(
-        _ names: [TableName], accumulator: AnalysisAccumulator, statistics: IngestStatistics, sources: SourceFileTable
+        _ names: [TableName], accumulator: AnalysisAccumulator, statistics: IngestStatistics, sources: SourceFileTable,
+        marking: BaselineMarking?
     ) throws {
+        let mark = { (table: Table) in marking?.marked(table) ?? table }
         let tables = names.isEmpty
-            ? accumulator.overview(ingest: statistics)
-            : names.map { output.printed(accumulator.table($0, ingest: statistics, sources: sources), $0) }
+            ? accumulator.overview(ingest: statistics).map(mark)
+            : names.map { output.printed(mark(accumulator.table($0, ingest: statistics, sources: sources)), $0) }
         var stdout = FileOutput.standardOutput()
         output.format.writer(colors: output.color.isEnabledForStandardOutput, screen: .standardOutput(pathBases: input.inputs))
             .write(tables, to: &stdout)
@@ -101,7 +127,7 @@ struct AnalysisFrontend {
 
     /// `--out DIR`: every table as CSV and JSON, each file written to a temporary name and renamed.
     private func writeDirectory(
-        accumulator: AnalysisAccumulator, statistics: IngestStatistics, sources: SourceFileTable
+        accumulator: AnalysisAccumulator, statistics: IngestStatistics, sources: SourceFileTable, marking: BaselineMarking?
     ) throws {
         guard let directory = output.out else { return }
         let failure = OutputPaths.makeDirectory(directory)
@@ -109,7 +135,8 @@ struct AnalysisFrontend {
             throw FatalError("cannot create the output directory \(directory): \(String(cString: strerror(failure)))")
         }
         let files = TableName.exported.flatMap { name in
-            let table = accumulator.table(name, ingest: statistics, sources: sources)
+            let plain = accumulator.table(name, ingest: statistics, sources: sources)
+            let table = marking?.marked(plain) ?? plain
             return [OutputFormat.csv, .json].map { format in
                 TableFile(path: "\(directory)/\(name.rawValue).\(format.fileExtension)", table: table, writer: format.writer())
             }

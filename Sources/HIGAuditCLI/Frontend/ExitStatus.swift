@@ -13,8 +13,9 @@ enum ExitStatus {
     /// `nightly` only: the run is committed to the store, but an output (`--out`, `--malformed-report`)
     /// could not be written afterwards. Re-running commits nothing new; `export` writes the tables.
     static let committedOutputsNotWritten: Int32 = 4
-    /// `compare --fail-on worse` only: the table is printed and at least one rule's verdict is `worse`,
-    /// so that a scheduled job can alert on it and still keep the table.
+    /// `compare --fail-on worse`: the table is printed and at least one rule's verdict is `worse`, so that
+    /// a scheduled job can alert on it and still keep the table. `analyze` and `query` `--fail-on new`:
+    /// every output is written and a violation's `(rule, screen)` pair is not in `--baseline` (SPEC §6).
     static let worseVerdict: Int32 = 5
     /// A named input does not exist, or the inputs hold no log file (sysexits' `EX_NOINPUT`): nothing
     /// was read or committed. `--allow-missing` makes it skipped input (3) instead.

@@ -64,11 +64,14 @@ struct QueryFrontend {
     }
 
     private func execute() throws {
+        let baseline = try command.baseline.load()
         let store = try command.storeOptions.open()
         ShardCoverageWarning.check(store, path: command.storeOptions.store, verbosity: command.verbosity.level)
         let selection = try command.storeOptions.selection(command.filters, in: store, verbosity: command.verbosity.level)
         let output = command.output
         let tables: [Table]
+        // With a baseline, the tables of --out come from this same snapshot, marked as printed.
+        var marked: (stored: StoredTables, marking: BaselineMarking)?
         do {
             if let sql = command.sql {
                 tables = [try store.runReadOnlySQL(sql, timeLimit: command.sqlTimeout)]
@@ -79,10 +82,13 @@ struct QueryFrontend {
                     let notes = try StoredTables.filterMisses(db, filter: selection.filter)
                     if !command.groupBy.isEmpty { return (notes, [try StoreQuery.grouped(db, by: command.groupBy, selection: selection, order: command.sort)]) }
                     let stored = try StoredTables.load(db, selection: selection)
-                    if !output.tables.isEmpty { return (notes, output.tables.map { output.printed(stored.table($0), $0) }) }
+                    let marking = baseline.map { BaselineMarking(baseline: $0, byScreen: stored.table(.byScreen)) }
+                    if let marking { marked = (stored, marking) }
+                    let table = { (name: TableName) in marking?.marked(stored.table(name)) ?? stored.table(name) }
+                    if !output.tables.isEmpty { return (notes, output.tables.map { output.printed(table($0), $0) }) }
                     // As analyze: a CSV holds one table, the summary; every other format gets the overview.
-                    if output.format == .csv { return (notes, [stored.table(.summary)]) }
-                    return (notes, [stored.table(.summary), stored.table(.worstScreens), stored.table(.ingest).transposed(name: "ingest")])
+                    if output.format == .csv { return (notes, [table(.summary)]) }
+                    return (notes, [table(.summary), stored.table(.worstScreens), stored.table(.ingest).transposed(name: "ingest")])
                 }
                 for note in notes where command.verbosity.level.saysNotes { StandardError.write("hig-audit: note: \(note)\n") }
             }
@@ -90,10 +96,14 @@ struct QueryFrontend {
             throw FatalError("\(error)")
         }
         if let directory = output.out {
-            do {
-                try StoreExport.write(store, to: directory, selection: selection)
-            } catch {
-                throw FatalError("\(error)")
+            if let marked {
+                try writeMarked(marked.stored, marking: marked.marking, to: directory)
+            } else {
+                do {
+                    try StoreExport.write(store, to: directory, selection: selection)
+                } catch {
+                    throw FatalError("\(error)")
+                }
             }
         }
         var stdout = FileOutput.standardOutput()
@@ -103,6 +113,29 @@ struct QueryFrontend {
         } catch {
             throw FatalError("cannot write to standard output: \(error)")
         }
+        if let marking = marked?.marking {
+            let status = marking.status(after: ExitStatus.success, gate: command.baseline.failOn, verbosity: command.verbosity.level)
+            if status != ExitStatus.success { throw ExitCode(status) }
+        }
+    }
+
+    /// `--out DIR` under `--baseline`: every table as CSV and JSON, as `StoreExport` writes them, with
+    /// the baseline's columns; each file written to a temporary name and renamed.
+    private func writeMarked(_ stored: StoredTables, marking: BaselineMarking, to directory: String) throws(FatalError) {
+        let failure = OutputPaths.makeDirectory(directory)
+        if failure != 0 {
+            throw FatalError("cannot create the output directory \(directory): \(String(cString: strerror(failure)))")
+        }
+        let files = TableName.exported.flatMap { name in
+            let table = marking.marked(stored.table(name))
+            return [OutputFormat.csv, .json].map { format in
+                TableFile(path: "\(directory)/\(name.rawValue).\(format.fileExtension)", table: table, writer: format.writer())
+            }
+        }
+        do {
+            try TableFiles.write(files)
+        } catch {
+            throw FatalError("cannot write \(error.path): \(error.underlying)")
+        }
     }
 }
-

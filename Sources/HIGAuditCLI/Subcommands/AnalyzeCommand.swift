@@ -23,15 +23,21 @@ struct AnalyzeCommand: ParsableCommand {
               zstd -dc upload.zst | hig-audit analyze - --table ingest
               hig-audit analyze logs/ --out results/   # every table as CSV and JSON
               hig-audit analyze logs/ --out results/ --dashboard page/   # and an HTML page
+              hig-audit analyze logs/ --baseline baseline.json --fail-on new
 
             Bad input never stops a run: malformed lines, corrupt or refused zstd frames, truncated and \
             unreadable files are skipped, counted in the ingest table and reported on standard error with \
             their file and line or byte offset.
 
+            --baseline FILE (written by `hig-audit baseline`) marks each violation known when its (rule, \
+            screen) pair is in the file and new otherwise: summary gains new_violations, violations a new \
+            column; nothing else changes. --fail-on new then exits 5 when any violation is new, after every \
+            output is written.
+
             Exit status: 0 when all input was read; 3 when the run finished and wrote its reports but skipped \
-            some input; 1 on a fatal error (unreadable config, unwritable output, or skipped input with \
-            --strict); 66 when a named input does not exist or no input holds a log (unless --allow-missing); \
-            64 on a usage error; 130 when interrupted by Ctrl-C (SIGINT), 143 by SIGTERM (nothing is written, \
+            some input; 5 with --fail-on new when a violation is new (it outranks 3); 1 on a fatal error \
+            (unreadable config or baseline, unwritable output, or skipped input with --strict); 66 when a \
+            named input does not exist or no input holds a log (unless --allow-missing); 64 on a usage error; 130 when interrupted by Ctrl-C (SIGINT), 143 by SIGTERM (nothing is written, \
             and an --out folder the run made is removed).
             """
     )
@@ -46,6 +52,7 @@ struct AnalyzeCommand: ParsableCommand {
         "List the violations the config's exclude: entries suppressed in the violations table too, with a suppressed column (true/false)."))
     var showSuppressed = false
 
+    @OptionGroup(title: "Baseline") var baseline: BaselineOptions
     @OptionGroup(title: "Messages") var verbosity: VerbosityOptions<LogReadingMessages>
 
     func validate() throws {
@@ -62,7 +69,8 @@ struct AnalyzeCommand: ParsableCommand {
     func run() throws {
         let status = try AnalysisFrontend(
             input: input, config: config, output: output, filters: filters, verbosity: verbosity.level, dashboard: dashboard,
-            showsSuppressed: showSuppressed
+            showsSuppressed: showSuppressed,
+            baselineOptions: baseline
         ).run()
         if status != ExitStatus.success { throw ExitCode(status) }
     }

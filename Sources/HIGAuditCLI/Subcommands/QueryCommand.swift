@@ -69,9 +69,17 @@ struct QueryCommand: ParsableCommand {
                   --format csv
               hig-audit query --store results.sqlite \\
                   --sql "SELECT app_version, COUNT(*) FROM sessions GROUP BY 1"
+              hig-audit query --store results.sqlite --baseline baseline.json \\
+                  --since 2026-11-20 --fail-on new
 
-            Exit status: 0 on success; 1 when the store cannot be read, is damaged or is not a hig-audit store, \
-            or the SQL is invalid, refused or timed out; 64 on a usage error (a --session prefix of several \
+            --baseline FILE (written by `hig-audit baseline`) marks each violation known when its (rule, \
+            screen) pair is in the file and new otherwise: summary gains new_violations, violations (and the \
+            files of --out) a new column; nothing else changes. --fail-on new then exits 5 when any violation \
+            is new, after every output is written.
+
+            Exit status: 0 on success; 5 with --fail-on new when a violation is new; 1 when the store or the \
+            baseline cannot be read, the store is damaged or is not a hig-audit store, or the SQL is invalid, \
+            refused or timed out; 64 on a usage error (a --session prefix of several \
             ids included).
             """
     )
@@ -79,6 +87,7 @@ struct QueryCommand: ParsableCommand {
     @OptionGroup(title: "Store") var storeOptions: StoreOptions
     @OptionGroup(title: "Output") var output: OutputOptions
     @OptionGroup(title: "Filters") var filters: FilterOptions
+    @OptionGroup(title: "Baseline") var baseline: BaselineOptions
     @OptionGroup(title: "Messages") var verbosity: VerbosityOptions<StoreReadingMessages>
 
     @Option(
@@ -111,6 +120,9 @@ struct QueryCommand: ParsableCommand {
         }
         if sql != nil, !groupBy.isEmpty { throw ValidationError("--sql and --group-by cannot be combined.") }
         if sort != .violations, groupBy.isEmpty { throw ValidationError("--sort orders the rows of --group-by; give --group-by too.") }
+        if sql != nil || !groupBy.isEmpty, baseline.baseline != nil {
+            throw ValidationError("--baseline marks analyze's tables (summary, violations); it cannot be combined with --sql or --group-by.")
+        }
         if sql != nil || !groupBy.isEmpty, !output.tables.isEmpty {
             throw ValidationError("--table chooses analyze's tables; it cannot be combined with --sql or --group-by.")
         }

@@ -56,7 +56,7 @@ public struct TableColumn: Sendable, Equatable {
     }
 
     public enum Kind: Sendable, Equatable {
-        case text, integer, decimal, timestamp
+        case text, integer, decimal, timestamp, boolean
     }
 
     public var name: String
@@ -76,6 +76,7 @@ public struct TableColumn: Sendable, Equatable {
     public static func integer(_ name: String) -> TableColumn { TableColumn(name, kind: .integer) }
     public static func decimal(_ name: String) -> TableColumn { TableColumn(name, kind: .decimal) }
     public static func timestamp(_ name: String) -> TableColumn { TableColumn(name, kind: .timestamp) }
+    public static func boolean(_ name: String) -> TableColumn { TableColumn(name, kind: .boolean) }
 }
 
 /// One value in a table.
@@ -94,6 +95,9 @@ public enum TableCell: Sendable, Equatable {
     case byteCount(Int64)
     /// No value (a percentile over no sessions); JSON prints `null`.
     case empty
+    /// A yes/no flag (a violation's `new` under a baseline): `true` or `false` in every format, a bare
+    /// literal in JSON.
+    case boolean(Bool)
 
     /// Text from log data or file names (formula-escaped in CSV).
     public static func input(_ string: String) -> TableCell { .text(string, fromInput: true) }
@@ -110,6 +114,7 @@ public enum TableCell: Sendable, Equatable {
         case .decimal(let value): value.description
         case .timestamp(let ms): TimestampFormatter.rfc3339(ms)
         case .empty: ""
+        case .boolean(let value): value ? "true" : "false"
         }
     }
 

@@ -49,7 +49,7 @@ public struct CSVWriter: TableWriter {
         case .text(let text, let fromInput): writeText(text, fromInput: fromInput, to: output)
         case .integer(let value), .byteCount(let value): output.write(integer: value)
         case .timestamp(let ms): output.write(timestamp: ms)
-        case .decimal, .empty: output.write(cell.plainText)
+        case .decimal, .empty, .boolean: output.write(cell.plainText)
         }
     }
 

@@ -74,6 +74,7 @@ public struct JSONWriter: TableWriter {
             output.write(timestamp: ms)
             output.write(byte: UInt8(ascii: "\""))
         case .empty: output.write("null")
+        case .boolean(let value): output.write(value ? "true" : "false")
         }
     }
 

@@ -1,0 +1,86 @@
+import Foundation
+import HIGAuditCore
+
+/// The baseline file of SPEC §6, `{"version": 1, "pairs": [{"rule": …, "screen": …}]}`: a team commits
+/// it beside its code, so it is written to read well in a diff: one pair a line, sorted by rule then
+/// screen in byte order, the same pairs always the same bytes, a newline at the end.
+public enum BaselineFile {
+    /// The only format version this build reads and writes.
+    public static let version = 1
+
+    /// The file's text for `baseline`.
+    public static func text(_ baseline: Baseline) -> String {
+        let pairs = baseline.sortedPairs.map { pair in
+            "    {\"rule\": \(JSONWriter.string(pair.rule)), \"screen\": \(JSONWriter.string(pair.screen))}"
+        }
+        let list = pairs.isEmpty ? "[]" : "[\n" + pairs.joined(separator: ",\n") + "\n  ]"
+        return "{\n  \"version\": \(version),\n  \"pairs\": \(list)\n}\n"
+    }
+
+    /// Writes `baseline` to `path` under a temporary name renamed over it, so a run killed midway
+    /// leaves the last good baseline in place.
+    public static func write(_ baseline: Baseline, to path: String) throws(FileOutputError) {
+        let output = try FileOutput.replacingFile(at: path)
+        output.write(text(baseline))
+        try output.close()
+    }
+
+    /// Reads and validates the baseline at `path`.
+    /// - Throws: `BaselineFileError` naming the path and what is wrong: unreadable, not JSON, another
+    ///   version, or a pair that is not two strings.
+    public static func read(_ path: String) throws(BaselineFileError) -> Baseline {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "no such file"
+            throw BaselineFileError(path: path, problem: "\(reason); write one with `hig-audit baseline --out \(path)`")
+        }
+        return try parse(data, path: path)
+    }
+
+    /// Validates the bytes of a baseline file; `path` is for the messages.
+    public static func parse(_ data: Data, path: String) throws(BaselineFileError) -> Baseline {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw BaselineFileError(path: path, problem: "it is not JSON; a baseline is written by `hig-audit baseline --out FILE`")
+        }
+        guard let top = object as? [String: Any] else {
+            throw BaselineFileError(path: path, problem: "expected a JSON object with \"version\" and \"pairs\"")
+        }
+        let unknown = top.keys.filter { $0 != "version" && $0 != "pairs" }.sorted()
+        if !unknown.isEmpty {
+            throw BaselineFileError(path: path, problem: "unknown key \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")); a baseline holds only \"version\" and \"pairs\"")
+        }
+        guard let found = top["version"] as? Int, found == version else {
+            let found = top["version"].map { "\($0)" } ?? "missing"
+            throw BaselineFileError(
+                path: path, problem: "\"version\" is \(found), and this hig-audit reads version \(version); write the baseline again with `hig-audit baseline`")
+        }
+        guard let list = top["pairs"] as? [Any] else {
+            throw BaselineFileError(path: path, problem: "\"pairs\" is missing or not a list")
+        }
+        var pairs: [BaselinePair] = []
+        pairs.reserveCapacity(list.count)
+        for (index, entry) in list.enumerated() {
+            guard let pair = entry as? [String: Any], pair.count == 2,
+                  let rule = pair["rule"] as? String, let screen = pair["screen"] as? String
+            else {
+                throw BaselineFileError(
+                    path: path, problem: "pair \(index + 1) is not {\"rule\": string, \"screen\": string}")
+            }
+            pairs.append(BaselinePair(rule: rule, screen: screen))
+        }
+        return Baseline(pairs: pairs)
+    }
+}
+
+/// A baseline file that cannot be used: the run stops before it reads any input.
+public struct BaselineFileError: Error, Equatable, CustomStringConvertible {
+    public let path: String
+    public let problem: String
+
+    public var description: String { "cannot use the baseline \(path): \(problem)" }
+}
