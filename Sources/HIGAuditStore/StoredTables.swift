@@ -150,12 +150,16 @@ public struct StoredTables: Sendable {
                 : "SELECT h.session, h.kind, h.count FROM session_haptics h \(ownConditions.map { "h." + $0 }.whereClause) ORDER BY h.session",
             arguments: selectsSessions ? arguments : ownArguments)
         var nextViolation = try violations.next().map(Self.violation)
+        // A session's violations with their recorded flags, and the flags in the order counted: kept
+        // from session to session so that their storage is reused.
+        var judged: [(violation: Violation, suppressed: Bool)] = []
+        var flags: [Bool] = []
         var nextHaptic = try haptics.next().map(Self.haptic)
         while let row = try sessions.next() {
             var report = SessionReport(
                 session: row[0], device: row[1], appVersion: row[2], firstTs: row[3], lastTs: row[4], acceptedEvents: row[5],
                 hapticCounts: [:], violations: [])
-            var judged: [(violation: Violation, suppressed: Bool)] = []
+            judged.removeAll(keepingCapacity: true)
             // SQLite orders text by its UTF-8 bytes; the merge compares the same way.
             while let (violation, suppressed) = nextViolation, !report.session.precedesInByteOrder(violation.session) {
                 if violation.session.utf8.elementsEqual(report.session.utf8), selection.admits(violation) {
@@ -171,7 +175,9 @@ public struct StoredTables: Sendable {
             }
             judged.sort { Violation.sessionOrder($0.violation, $1.violation) }
             report.violations = judged.map(\.violation)
-            accumulator.add(report, recordedSuppression: recordsJudgements ? judged.map(\.suppressed) : nil)
+            flags.removeAll(keepingCapacity: true)
+            flags.append(contentsOf: judged.lazy.map(\.suppressed))
+            accumulator.add(report, recordedSuppression: recordsJudgements ? flags : nil)
         }
         return accumulator
     }

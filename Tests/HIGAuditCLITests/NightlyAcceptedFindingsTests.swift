@@ -232,9 +232,18 @@ import Testing
         #expect(judged.stdout == "run_id,baseline_path,baseline_pairs\r\n1,,\r\n2,\(baseline),\(pairs.count)\r\n")
     }
 
-    @Test func failOnNewNeedsABaseline() throws {
-        let result = try HigAuditBinary.run(["nightly", "--store", "/tmp/none.sqlite", "--fail-on", "new", GoldenOutputTests.fixture])
+    @Test func failOnNewNeedsABaselineThatCanBeRead() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("results.sqlite").path
+        let result = try HigAuditBinary.run(["nightly", "--store", store, "--fail-on", "new", GoldenOutputTests.fixture])
         #expect(result.status == 64)
         #expect(result.stderr.contains("--fail-on new needs --baseline FILE"))
+        // A baseline that cannot be read is fatal before anything is read or committed.
+        let missing = directory.appendingPathComponent("missing.json").path
+        let unread = try HigAuditBinary.run(["nightly", "--store", store, "--baseline", missing, GoldenOutputTests.fixture])
+        #expect(unread.status == 1)
+        #expect(unread.stderr.contains(missing), "\(unread.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: store))
     }
 }
