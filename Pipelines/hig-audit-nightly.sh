@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs one nightly hig-audit pass as described by nightly.yml (default: beside this script), then its
-# gate (`gate: worse`): the sessions this run closed against the run before, and the newest app version
-# against the one before it, as `hig-audit compare --fail-on worse` decides.
+# gate: `gate: worse` compares the sessions this run closed against the run before, and the newest app
+# version against the one before it, as `hig-audit compare --fail-on worse` decides; `gate: new` fails
+# when a violation this run recorded has a (rule, screen) pair the `baseline:` file lacks, as
+# `hig-audit query --baseline --fail-on new` decides. `gate: worse new` does both.
 #
 #   hig-audit-nightly.sh [--log FILE] [path/to/nightly.yml]
 #
@@ -13,9 +15,11 @@
 #   0   committed; all input read; the gate found no rule worse
 #   3   committed, but some input was skipped (a warning: counted in the journal; strict: true makes it 1)
 #   4   committed, but an output (out, dashboard, excel_out, the malformed-line report) was not written
-#   5   committed, and the gate found a rule worse (the journal line "gate: worse …" names the rules)
+#   5   committed, and the gate found a rule worse or a new violation (the journal line "gate: worse …"
+#       or "gate: new …" names the rules)
 #   6   committed, but the gate could not compare (the store could not be read)
-#   1   fatal, nothing committed: unreadable nightly.yml or store, damaged store, skipped input with strict
+#   1   fatal, nothing committed: unreadable nightly.yml, store or baseline, damaged store, skipped input
+#       with strict, gate: new without baseline:
 #   64  a usage error in nightly.yml (an output that is one of the inputs or the store, an input that is
 #       an SQLite file) or in the wrapper's own arguments, nothing read
 #   66  an input does not exist or holds no log (a missing mount), nothing read
@@ -79,11 +83,19 @@ store="$(value store)"
 store="$(absolute "$store")"
 mapfile -t inputs < <(items inputs)
 [ "${#inputs[@]}" -gt 0 ] || { log "nightly.yml lists no inputs"; exit 1; }
-gate="$(value gate)"
-case "$gate" in
-    "" | worse) ;;
-    *) log "nightly.yml: gate: takes worse (or nothing, for no gate), not '$gate'"; exit 1 ;;
-esac
+gate="$(value gate | tr ',' ' ')"
+for kind in $gate; do
+    case "$kind" in
+        worse | new) ;;
+        *) log "nightly.yml: gate: takes worse and/or new (or nothing, for no gate), not '$kind'"; exit 1 ;;
+    esac
+done
+baseline="$(value baseline)"
+[ -n "$baseline" ] && baseline="$(absolute "$baseline")"
+if [[ " $gate " == *" new "* ]] && [ -z "$baseline" ]; then
+    log "nightly.yml: gate: new needs baseline: (a file written by hig-audit baseline); nothing was run"
+    exit 1
+fi
 gate_alpha="$(value gate_alpha)"
 gate_compare="$(value gate_compare | tr ',' ' ')"; gate_compare="${gate_compare:-nights releases}"
 for side in $gate_compare; do
@@ -92,7 +104,7 @@ for side in $gate_compare; do
         *) log "nightly.yml: gate_compare: lists nights and/or releases, not '$side'"; exit 1 ;;
     esac
 done
-gates_on() { [ "$gate" = "worse" ] && [[ " $gate_compare " == *" $1 "* ]]; }
+gates_on() { [[ " $gate " == *" worse "* ]] && [[ " $gate_compare " == *" $1 "* ]]; }
 
 if ! command -v "$hig_audit" > /dev/null 2>&1; then
     log "the hig-audit executable '$hig_audit' is not found or not executable (hig_audit: in $pipeline); nothing was run"
@@ -101,6 +113,7 @@ fi
 
 args=(nightly --store "$store")
 config="$(value config)"; [ -n "$config" ] && args+=(--config "$(absolute "$config")")
+[ -n "$baseline" ] && args+=(--baseline "$baseline")
 out="$(value out)"; [ -n "$out" ] && args+=(--out "$(absolute "$out")")
 dashboard="$(value dashboard)"; [ -n "$dashboard" ] && args+=(--dashboard "$(absolute "$dashboard")")
 dashboard_templates="$(value dashboard_templates)"
@@ -159,6 +172,8 @@ fi
 
 # The gate: `hig-audit compare --fail-on worse` on two sides; says which rules got worse.
 gate_status=0
+found_worse=0
+found_new=0
 compare_sides() {
     local what="$1"; shift
     local shown="$hig_audit compare --store $store $*"
@@ -176,6 +191,7 @@ compare_sides() {
                 r && v && $v == "worse" { printf "%s%s", (n++ ? ", " : ""), $r }')"
             log "gate: worse in $what: ${worse:-see the table} ($shown prints the table)"
             gate_status=5
+            found_worse=1
             ;;
         *)
             log "gate: could not compare $what (hig-audit compare exited $compared; see the message above)"
@@ -233,6 +249,34 @@ if gates_on releases; then
     fi
 fi
 
+# gate: new: the violations of the sessions this run closed, against the baseline, as
+# `hig-audit query --run N --baseline FILE --fail-on new` decides.
+if [[ " $gate " == *" new "* ]]; then
+    head_run="$(query_row "SELECT MAX(id) FROM runs")"
+    shown="$hig_audit query --store $store --run ${head_run:-?} --baseline $baseline"
+    if [ -z "$head_run" ]; then
+        checked=1
+    else
+        table="$("$hig_audit" query --store "$store" --run "$head_run" --baseline "$baseline" --fail-on new --format csv --quiet)"
+        checked=$?
+    fi
+    case $checked in
+        0) log "gate: no new violation in run $head_run (this night) against $baseline" ;;
+        5)
+            new_rules="$(printf '%s\n' "$table" | tr -d '\r' | awk -F, '
+                NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "rule") r = i; if ($i == "new_violations") n = i }; next }
+                r && n && $n > 0 { printf "%s%s (%s)", (k++ ? ", " : ""), $r, $n }')"
+            log "gate: new in run $head_run (this night) against $baseline: ${new_rules:-see the table} ($shown prints the table)"
+            gate_status=5
+            found_new=1
+            ;;
+        *)
+            log "gate: could not check run ${head_run:-?} against $baseline (hig-audit query exited $checked; see the message above)"
+            [ "$gate_status" -eq 5 ] || gate_status=6
+            ;;
+    esac
+fi
+
 if [ "$gate_status" -ne 0 ]; then
     status=$gate_status
 fi
@@ -240,7 +284,12 @@ case $status in
     0) log "done: status 0" ;;
     3) log "done: status 3 (input skipped; a warning, not a failure)" ;;
     4) log "done: status 4 (an output was not written)" ;;
-    5) log "done: status 5 (the gate found a rule worse)" ;;
+    5)
+        found="a rule worse"
+        [ "$found_new" -eq 1 ] && found="a new violation"
+        [ "$found_worse" -eq 1 ] && [ "$found_new" -eq 1 ] && found="a rule worse and a new violation"
+        log "done: status 5 (the gate found $found)"
+        ;;
     6) log "done: status 6 (the gate could not compare)" ;;
 esac
 exit "$status"

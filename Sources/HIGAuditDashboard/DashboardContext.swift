@@ -24,6 +24,7 @@ enum DashboardContext {
             "catalogue": model.catalogue.map(catalogue),
         ]
         if let lastDay = model.lastDay { context["lastDay"] = lastDay }
+        if let accepted = model.accepted { context["accepted"] = Self.accepted(accepted) }
         if let csvLink = model.csvLink, DashboardLink.isAllowed(csvLink) { context["csvLink"] = csvLink }
         return context
     }
@@ -154,6 +155,35 @@ enum DashboardContext {
         if nights.count > 1 {
             context["svg"] = SVGChart.columns(
                 nights.reversed().map { ($0.label, String($0.events)) }, caption: "Events read per run, oldest first")
+        }
+        return context
+    }
+
+    static func accepted(_ accepted: AcceptedFindings) -> [String: Any] {
+        var context: [String: Any] = [
+            "rules": accepted.rules.map { rule -> [String: Any] in
+                var row: [String: Any] = ["rule": rule.rule, "suppressed": rule.suppressed]
+                if let new = rule.new {
+                    row["new"] = new
+                    row["hasNew"] = new > 0
+                }
+                return row
+            },
+            "hasRules": !accepted.rules.isEmpty,
+            "hasBaselineColumn": accepted.baseline != nil,
+            "exclusions": accepted.exclusions.map { entry -> [String: Any] in
+                var row: [String: Any] = [
+                    "location": entry.location, "rules": entry.rules, "screens": entry.screens, "appVersions": entry.appVersions,
+                    "inForce": entry.inForce, "reason": entry.reason,
+                ]
+                if let until = entry.until { row["until"] = until }
+                return row
+            },
+            "hasExclusions": !accepted.exclusions.isEmpty,
+        ]
+        if let run = accepted.exclusionsRun { context["exclusionsRun"] = run }
+        if let baseline = accepted.baseline {
+            context["baseline"] = ["path": ShortForm.bounded(baseline), "pairs": accepted.baselinePairs]
         }
         return context
     }

@@ -28,12 +28,14 @@ public struct DashboardModel: Sendable, Equatable {
     public var catalogue: [CatalogueEntry]
     /// Where the full violations table is (a URL or a path relative to the page), if known.
     public var csvLink: String?
+    /// Suppressed and new violations, and the exclusions' reasons; nil when there is nothing to say.
+    public var accepted: AcceptedFindings?
 
     public init(
         source: String, generatedAt: String, hasHistory: Bool, isEmpty: Bool, lastDay: String?,
         overview: [RuleOverview], trendDays: [String], releases: Releases, worstScreens: [RuleScreens],
         examples: [RuleExamples], examplesPerRule: Int, health: [NightHealth], catalogue: [CatalogueEntry],
-        csvLink: String?, screens: [WorstScreen] = []
+        csvLink: String?, screens: [WorstScreen] = [], accepted: AcceptedFindings? = nil
     ) {
         self.source = source
         self.generatedAt = generatedAt
@@ -50,6 +52,7 @@ public struct DashboardModel: Sendable, Equatable {
         self.health = health
         self.catalogue = catalogue
         self.csvLink = csvLink
+        self.accepted = accepted
     }
 }
 

@@ -5,7 +5,7 @@ import Mustache
 /// another machine needs no source tree; `--templates DIR` replaces any of them by name.
 public struct DashboardTemplates: Sendable {
     /// The names the page is made of; a directory given with `--templates` may hold any of them.
-    public static let names = ["index", "style", "overview", "releases", "screens", "examples", "health", "catalogue"]
+    public static let names = ["index", "style", "overview", "releases", "screens", "examples", "accepted", "health", "catalogue"]
 
     let library: MustacheLibrary
     /// Template name → the file it came from, or "built in".

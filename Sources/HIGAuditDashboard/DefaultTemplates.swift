@@ -22,7 +22,7 @@ enum DefaultTemplates {
 <h1>hig-audit: Human Interface Guidelines audit</h1>
 <p class="meta">From {{source}}, read at <time>{{generatedAt}}</time>{{#lastDay}}; last night is <strong id="last-day">{{lastDay}}</strong> (UTC){{/lastDay}}.</p>
 <nav aria-label="Sections">
-<a href="#overview">Overview</a> · <a href="#releases">Releases</a> · <a href="#screens">Worst screens</a> · <a href="#examples">Examples</a> · <a href="#health">Input health</a> · <a href="#catalogue">Rules</a>
+<a href="#overview">Overview</a> · <a href="#releases">Releases</a> · <a href="#screens">Worst screens</a> · <a href="#examples">Examples</a>{{#accepted}} · <a href="#accepted">Accepted findings</a>{{/accepted}} · <a href="#health">Input health</a> · <a href="#catalogue">Rules</a>
 </nav>
 </header>
 <main>
@@ -35,6 +35,9 @@ enum DefaultTemplates {
 {{> screens}}
 {{> examples}}
 {{/hasData}}
+{{#accepted}}
+{{> accepted}}
+{{/accepted}}
 {{> health}}
 {{> catalogue}}
 </main>
@@ -233,6 +236,33 @@ blockquote { margin: 0.3rem 0; padding-left: 0.8rem; border-left: 3px solid var(
 {{/examples}}
 </table>
 {{/hasExamples}}
+</section>
+
+"""#####,
+        "accepted": #####"""
+<section id="accepted">
+<h2>Accepted findings</h2>
+{{#hasRules}}
+<table id="accepted-table">
+<thead><tr><th>rule</th><th class="num">suppressed</th>{{#hasBaselineColumn}}<th class="num">new</th>{{/hasBaselineColumn}}</tr></thead>
+<tbody>
+{{#rules}}<tr><td><code>{{rule}}</code></td><td class="num">{{suppressed}}</td>{{#hasBaselineColumn}}<td class="num{{#hasNew}} verdict-worse{{/hasNew}}">{{new}}</td>{{/hasBaselineColumn}}</tr>
+{{/rules}}
+</tbody>
+</table>
+{{/hasRules}}
+{{^hasRules}}<p class="note">No violation is suppressed{{#baseline}} or new{{/baseline}}.</p>{{/hasRules}}
+<p class="note">Suppressed violations matched an <code>exclude:</code> entry of the config on the night they were recorded; they count nowhere else on this page.{{#baseline}} New violations are those whose (rule, screen) pair is not in the baseline <code>{{path}}</code> ({{pairs}} pairs), as <code>hig-audit query --baseline</code> counts them.{{/baseline}}</p>
+{{#hasExclusions}}
+<table id="exclusions-table">
+<caption>The <code>exclude:</code> entries of run {{exclusionsRun}}</caption>
+<thead><tr><th>config line</th><th>rules</th><th>screens</th><th>app versions</th><th>until</th><th>in force</th><th>reason</th></tr></thead>
+<tbody>
+{{#exclusions}}<tr><td class="mono">{{location}}</td><td class="mono">{{rules}}</td><td class="mono">{{screens}}</td><td class="mono">{{appVersions}}</td><td class="mono">{{until}}</td><td>{{#inForce}}yes{{/inForce}}{{^inForce}}expired{{/inForce}}</td><td>{{reason}}</td></tr>
+{{/exclusions}}
+</tbody>
+</table>
+{{/hasExclusions}}
 </section>
 
 """#####,

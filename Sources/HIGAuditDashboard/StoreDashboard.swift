@@ -18,24 +18,29 @@ public enum StoreDashboard {
     /// How many screens the overall worst-screens table lists, as the CLI's `worst_screens`.
     public static let worstScreens = 10
 
+    /// `baseline` (`--baseline`) adds each rule's new violations to the "Accepted findings" section.
     public static func model(
-        _ store: ResultsStore, source: String, generatedAt: Int64, csvLink: String? = nil
+        _ store: ResultsStore, source: String, generatedAt: Int64, csvLink: String? = nil, baseline: Baseline? = nil,
+        baselinePath: String? = nil
     ) throws -> DashboardModel {
         // Two halves of about equal cost, each a few passes over the violations, on two connections.
-        let (history, breakdowns) = try store.read({ db in try Self.history(db) }, alongside: { db in try Self.breakdowns(db) })
+        let (history, breakdowns) = try store.read(
+            { db in try Self.history(db) },
+            alongside: { db in try Self.breakdowns(db, baseline: baseline.map { ($0, baselinePath ?? "") }) })
         let catalogue = history.rules.compactMap { RuleRegistry.description(of: $0.rule) }.map(CatalogueEntry.init)
         guard let lastMidnight = history.lastMidnight else {
             return DashboardModel(
                 source: source, generatedAt: TimestampFormatter.rfc3339(generatedAt), hasHistory: true, isEmpty: true,
                 lastDay: nil, overview: [], trendDays: [], releases: .none, worstScreens: [], examples: [],
-                examplesPerRule: examplesPerRule, health: breakdowns.health, catalogue: catalogue, csvLink: csvLink)
+                examplesPerRule: examplesPerRule, health: breakdowns.health, catalogue: catalogue, csvLink: csvLink,
+                accepted: breakdowns.accepted)
         }
         return DashboardModel(
             source: source, generatedAt: TimestampFormatter.rfc3339(generatedAt), hasHistory: true, isEmpty: false,
             lastDay: DayArithmetic.day(lastMidnight), overview: history.overview, trendDays: history.trendDays,
             releases: breakdowns.releases, worstScreens: breakdowns.worstScreens, examples: breakdowns.examples,
             examplesPerRule: examplesPerRule, health: breakdowns.health, catalogue: catalogue, csvLink: csvLink,
-            screens: breakdowns.screens)
+            screens: breakdowns.screens, accepted: breakdowns.accepted)
     }
 
     /// Each rule's rates overall, last night and over the last 7 and 30 nights, and its trend.
@@ -71,19 +76,57 @@ public enum StoreDashboard {
         var worstScreens: [RuleScreens]
         var examples: [RuleExamples]
         var health: [NightHealth]
+        var accepted: AcceptedFindings?
     }
 
-    static func breakdowns(_ db: Database) throws -> Breakdowns {
+    static func breakdowns(_ db: Database, baseline: (Baseline, path: String)? = nil) throws -> Breakdowns {
         let rules = try rulesWithSeverity(db).map(\.rule)
+        // Suppressed violations (migration v3) count nowhere on the page but in "Accepted findings".
+        let counted = try RecordedJudgements.areRecorded(db) ? "WHERE suppressed = 0" : ""
         let violationCounts = try Dictionary(
-            uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT rule, COUNT(*) FROM violations GROUP BY rule")
+            uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT rule, COUNT(*) FROM violations \(counted) GROUP BY rule")
                 .map { ($0[0] as String, $0[1] as Int64) })
         let byRuleAndScreen = try StoreQuery.grouped(db, by: [.rule, .screen], selection: .everything)
         return Breakdowns(
             releases: try releases(db, rules: rules),
             screens: try screens(db, rules: rules, byRuleAndScreen: byRuleAndScreen),
             worstScreens: worstScreens(byRuleAndScreen, rules: rules),
-            examples: try examples(db, rules: rules, counts: violationCounts), health: try health(db))
+            examples: try examples(db, rules: rules, counts: violationCounts, onlyCounted: !counted.isEmpty), health: try health(db),
+            accepted: try accepted(db, rules: rules, byRuleAndScreen: byRuleAndScreen, baseline: baseline))
+    }
+
+    /// The "Accepted findings" section: suppressed violations per rule over the whole store, the
+    /// latest run's `exclude:` entries with their reasons, and with a baseline the new violations per
+    /// rule (from `query --group-by rule,screen`, as `query --baseline` counts them). Nil when no run
+    /// had entries and no baseline is given.
+    static func accepted(
+        _ db: Database, rules: [String], byRuleAndScreen: HIGAuditCore.Table, baseline: (Baseline, path: String)?
+    ) throws -> AcceptedFindings? {
+        let entries = try RecordedJudgements.entries(db, runs: [])
+        guard baseline != nil || !entries.isEmpty else { return nil }
+        let suppressed = try RecordedJudgements.suppressedByRule(db)
+        var new: [String: Int64] = [:]
+        if let (baseline, _) = baseline {
+            for row in byRuleAndScreen.rows {
+                guard case .integer(let violations) = row[2], baseline.isNew(rule: row[0].plainText, screen: row[1].plainText) else { continue }
+                new[row[0].plainText, default: 0] += violations
+            }
+        }
+        let shown = rules.compactMap { rule -> AcceptedRule? in
+            let suppressedCount = suppressed[rule] ?? 0
+            let newCount = new[rule] ?? 0
+            guard suppressedCount > 0 || newCount > 0 else { return nil }
+            return AcceptedRule(rule: rule, suppressed: suppressedCount, new: baseline == nil ? nil : newCount)
+        }
+        let latestRun = entries.first?.runID
+        let latest = entries.filter { $0.runID == latestRun }.map {
+            AcceptedExclusion(
+                location: $0.location, rules: $0.rules, screens: $0.screens, appVersions: $0.appVersions, until: $0.until,
+                inForce: $0.inForce, reason: $0.reason)
+        }
+        return AcceptedFindings(
+            rules: shown, exclusions: latest, exclusionsRun: latestRun, baseline: baseline?.path,
+            baselinePairs: baseline?.0.pairs.count ?? 0)
     }
 
     /// The midnight (UTC) of "last night": the day on which most of the sessions closed by the latest
@@ -209,7 +252,7 @@ public enum StoreDashboard {
 
     /// The latest `examplesPerRule` violations of each rule (by `start_ts`, then insertion). A common
     /// rule is found fastest walking the time index back from the end; a rare one through the rule index.
-    static func examples(_ db: Database, rules: [String], counts: [String: Int64]) throws -> [RuleExamples] {
+    static func examples(_ db: Database, rules: [String], counts: [String: Int64], onlyCounted: Bool = false) throws -> [RuleExamples] {
         let total = counts.values.reduce(0, +)
         return try rules.compactMap { rule in
             guard let count = counts[rule], count > 0 else { return nil }
@@ -220,7 +263,7 @@ public enum StoreDashboard {
                     SELECT v.session, v.device, v.app_version, v.screen, v.start_ts, v.detail, v.source_line,
                         COALESCE(f.display_path, '?') AS path
                     FROM violations v INDEXED BY \(index) LEFT JOIN input_files f ON f.id = v.source_file
-                    WHERE v.rule = ? ORDER BY v.start_ts DESC, v.id DESC LIMIT ?
+                    WHERE v.rule = ? \(onlyCounted ? "AND v.suppressed = 0" : "") ORDER BY v.start_ts DESC, v.id DESC LIMIT ?
                     """,
                 arguments: [rule, examplesPerRule])
             let examples = rows.map { row in

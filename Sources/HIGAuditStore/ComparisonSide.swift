@@ -66,7 +66,7 @@ public enum ComparisonSide: Sendable, Equatable, CustomStringConvertible {
     /// carries its session's version and closing run, and starts within its session's events, so
     /// every session counted here is one of `sessionCount`'s.
     func affectedCounts(_ db: Database) throws -> [String: Int64] {
-        let (sql, arguments) = selection.violationConditions()
+        let (sql, arguments) = try selection.violationConditions(db)
         var counts: [String: Int64] = [:]
         for row in try Row.fetchAll(
             // `+v.rule`: grouping by the bare column makes SQLite walk the rule index over every

@@ -17,7 +17,10 @@ public struct NightlyOutcome: Sendable, Equatable {
     public var tailsHeldBack = 0
     public var sessionsClosed = 0
     public var openSessions = 0
+    /// Violations recorded that count: the suppressed ones are in `suppressed` only (SPEC §6).
     public var violations = 0
+    /// Violations an `exclude:` entry in force suppressed, recorded with their flag.
+    public var suppressed = 0
     /// Whether the store had no session and no violation, so the rows' indexes were built after the
     /// run's inserts instead of kept row by row (`RowIndex`).
     public var rowIndexesBuiltAfterInserts = false
@@ -44,6 +47,8 @@ public final class NightlyRun {
     let onDiagnostic: (Diagnostic) -> Void
     /// Called after each input with its display path and what happened to it ("read", "skipped", …).
     public var onFile: ((String, String) -> Void)?
+    /// The exclusions, config fingerprint and baseline the run judges with and records; set before `run`.
+    public var judgement = RunJudgement.none
     /// `--shard K/N`: this run writes one shard's partial store (`ShardPart`); set before `run`.
     public var shardPart: ShardPart?
     /// Test hook: called after each input is read, inside the transaction (the kill test stops here).
@@ -331,20 +336,25 @@ private final class RunTransaction {
     private func record(_ report: SessionReport) throws {
         outcome.sessionsClosed += 1
         let runID = outcome.runID
+        let suppression = run.judgement.suppression
+        let suppressed = report.violations.map {
+            suppression.suppresses(rule: $0.rule, screen: $0.screen, appVersion: report.appVersion)
+        }
+        let counted = suppressed.lazy.filter { !$0 }.count
         try statements.insertSession.execute(
             report.session, report.device, report.appVersion, report.firstTs, report.lastTs, report.acceptedEvents,
-            report.violations.count, runID)
+            counted, runID)
         for (kind, count) in report.hapticCounts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where count > 0 {
             try statements.insertHaptic.execute(report.session, kind.rawValue, count)
         }
         let table = files.table
-        for violation in report.violations {
-            outcome.violations += 1
+        for (violation, isSuppressed) in zip(report.violations, suppressed) {
+            if isSuppressed { outcome.suppressed += 1 } else { outcome.violations += 1 }
             try statements.insertViolation.execute(
                 runID, violation.rule, violation.severity.rawValue, violation.session, violation.device,
                 violation.appVersion, violation.screen, violation.startTs, violation.endTs, violation.count,
                 violation.detail(describing: table), table.describe(violation.source), Int64(violation.source.file),
-                violation.source.line)
+                violation.source.line, isSuppressed)
         }
     }
 
@@ -373,6 +383,7 @@ private final class RunTransaction {
         for (name, count) in statistics.unknownTypes {
             try db.execute(sql: "INSERT INTO unknown_types VALUES (?, ?, ?)", arguments: [outcome.runID, name, count])
         }
+        try run.judgement.record(db, runID: outcome.runID, suppressed: outcome.suppressed)
         try run.shardPart?.record(db, configuration: run.configuration)
         try rowIndexes.build(db)
         outcome.rowIndexesBuiltAfterInserts = rowIndexes.areDeferred
@@ -430,8 +441,11 @@ private struct RunStatements {
         recordLead = try RowStatement(db, sql: "INSERT OR REPLACE INTO input_file_leads VALUES (?, ?, ?)")
         insertSession = try RowStatement(db, sql: "INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         insertHaptic = try RowStatement(db, sql: "INSERT INTO session_haptics VALUES (?, ?, ?)")
-        insertViolation = try RowStatement(
-            db, sql: "INSERT INTO violations VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        insertViolation = try RowStatement(db, sql: """
+            INSERT INTO violations (run_id, rule, severity, session, device, app_version, screen, start_ts, end_ts,
+                count, detail, source, source_file, source_line, suppressed)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
         closedSession = try RowStatement(db, sql: "SELECT 1 FROM sessions WHERE session = ?")
     }
 }

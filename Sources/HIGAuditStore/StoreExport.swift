@@ -20,16 +20,31 @@ public enum StoreExport {
     /// 1.2E+19) as text, by writing it as the constant string formula `="5.10"`: the only spelling
     /// that Excel, LibreOffice and Google Sheets all open as text. The log data is inside a string
     /// literal (quotes doubled), so nothing from the log is ever evaluated.
+    ///
+    /// With a `baseline` (SPEC §6), `summary` has `new_violations` and `violations` a `new` column, as
+    /// `analyze --baseline` writes them.
     @discardableResult
     public static func write(
         _ store: ResultsStore, to directory: String, formats: [OutputFormat] = [.csv, .json],
-        spreadsheet: Bool = false, selection: StoreSelection = .everything
+        spreadsheet: Bool = false, selection: StoreSelection = .everything, baseline: Baseline? = nil
     ) throws -> [String] {
+        try export(store, to: directory, formats: formats, spreadsheet: spreadsheet, selection: selection, baseline: baseline).paths
+    }
+
+    /// `write`, which also returns the tables the files were made from (one snapshot), for a gate
+    /// over the same numbers (`export --fail-on new`).
+    public static func export(
+        _ store: ResultsStore, to directory: String, formats: [OutputFormat] = [.csv, .json],
+        spreadsheet: Bool = false, selection: StoreSelection = .everything, baseline: Baseline? = nil
+    ) throws -> (paths: [String], tables: StoredTables) {
         let failure = OutputPaths.makeDirectory(directory)
         if failure != 0 { throw ExportError(path: directory, message: String(cString: strerror(failure))) }
         let tables = try StoredTables.load(store, selection: selection)
+        let byScreen = baseline.map { _ in tables.table(.byScreen) }
         let files = TableName.exported.flatMap { name in
-            let table = spreadsheet ? keepingTextAsText(tables.table(name)) : tables.table(name)
+            var table = tables.table(name)
+            if let baseline, let byScreen { table = baseline.marking(table, byScreen: byScreen) }
+            if spreadsheet { table = keepingTextAsText(table) }
             return formats.map { format in
                 TableFile(
                     path: "\(directory)/\(name.rawValue).\(format.fileExtension)", table: table,
@@ -41,7 +56,7 @@ public enum StoreExport {
         } catch {
             throw ExportError(path: error.path, message: "\(error.underlying)")
         }
-        return files.map(\.path)
+        return (files.map(\.path), tables)
     }
 }
 

@@ -198,14 +198,32 @@ public enum StoreMerge {
             """)
         outcome.sessions += db.changesCount
         try db.execute(sql: "INSERT INTO main.session_haptics SELECT * FROM part.session_haptics")
+        // A part written by this version keeps each violation's suppressed flag and its runs' judgements
+        // (migration v3); in one written before, nothing was suppressed.
+        let partRecordsJudgements = try db.tableExists("run_judgements", in: "part")
         try db.execute(sql: """
-            INSERT INTO main.violations SELECT NULL, v.run_id + \(runOffset), v.rule, v.severity, v.session, v.device,
+            INSERT INTO main.violations (run_id, rule, severity, session, device, app_version, screen, start_ts,
+                end_ts, count, detail, source, source_file, source_line, suppressed)
+            SELECT v.run_id + \(runOffset), v.rule, v.severity, v.session, v.device,
                 v.app_version, v.screen, v.start_ts, v.end_ts, v.count, v.detail, v.source,
-                IFNULL(f.main_id, v.source_file), v.source_line
+                IFNULL(f.main_id, v.source_file), v.source_line, \(partRecordsJudgements ? "v.suppressed" : "0")
             FROM part.violations v LEFT JOIN temp.part_files f ON f.part_id = v.source_file
             ORDER BY v.id
             """)
         outcome.violations += db.changesCount
+        if partRecordsJudgements {
+            try db.execute(sql: """
+                INSERT INTO main.run_judgements (run_id, config_sha256, baseline_path, baseline_sha256, baseline_pairs,
+                    suppressed_violations)
+                SELECT run_id + \(runOffset), config_sha256, baseline_path, baseline_sha256, baseline_pairs, suppressed_violations
+                FROM part.run_judgements
+                """)
+            try db.execute(sql: """
+                INSERT INTO main.run_exclusions (run_id, entry, location, rules, screens, app_versions, reason, until, in_force)
+                SELECT run_id + \(runOffset), entry, location, rules, screens, app_versions, reason, until, in_force
+                FROM part.run_exclusions
+                """)
+        }
         try db.execute(sql: "INSERT INTO main.unknown_types SELECT run_id + \(runOffset), type, events FROM part.unknown_types")
         try db.execute(sql: "INSERT OR IGNORE INTO main.rules SELECT * FROM part.rules")
         try db.execute(sql: "INSERT INTO main.shard_parts SELECT * FROM part.shard_parts")

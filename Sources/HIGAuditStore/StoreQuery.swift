@@ -61,7 +61,7 @@ public enum StoreQuery {
         order: GroupOrder = .dimensions
     ) throws -> HIGAuditCore.Table {
         let dimensions = dimensions.reduce(into: [GroupDimension]()) { if !$0.contains($1) { $0.append($1) } }
-        let (conditions, arguments) = selection.violationConditions()
+        let (conditions, arguments) = try selection.violationConditions(db)
         let expressions = dimensions.map(\.violationExpression)
         let groupBy = expressions.isEmpty ? "" : "GROUP BY " + expressions.joined(separator: ", ")
         let select = (expressions + ["COUNT(*)", "COUNT(DISTINCT v.session)"]).joined(separator: ", ")

@@ -18,6 +18,10 @@ enum StoreSchema {
     /// knows only `v1` refuses such a store instead of reading an empty checkpoint from it.
     static let checkpointRowsMigration = "v2"
 
+    /// The migration that records how each run judged its violations (SPEC §6): the `suppressed` flag
+    /// of `violations`, and `run_judgements` and `run_exclusions` (`StoreSchema+Judgements.swift`).
+    static let judgementsMigration = "v3"
+
     /// Checks, creates or completes the schema for a nightly run. Call it inside an immediate
     /// transaction: the decision to create the tables and their creation are then one step.
     static func prepareForWriting(_ db: Database, path: String) throws {
@@ -33,6 +37,7 @@ enum StoreSchema {
             throw StoreError.notAStore(path)
         }
         try addMissingColumns(db)
+        try migrateJudgements(db)
         if id != applicationID { try db.execute(sql: "PRAGMA application_id = \(applicationID)") }
     }
 
@@ -47,7 +52,7 @@ enum StoreSchema {
 
     /// The migrations this version knows; a store that records another was made by a later version,
     /// whose tables this one would misread.
-    static let knownMigrations: Set<String> = [firstMigration, checkpointRowsMigration]
+    static let knownMigrations: Set<String> = [firstMigration, checkpointRowsMigration, judgementsMigration]
 
     /// Refuses a store whose schema this version does not know.
     static func checkSchemaVersion(_ db: Database, path: String) throws {

@@ -43,9 +43,10 @@ public struct StoreSelection: Sendable, Equatable {
     }
 
     /// SQL conditions on the violations table (alias `v`) for the violations that count, the session
-    /// population included (through the copies of the session's labels on each violation).
-    func violationConditions() -> (sql: [String], arguments: StatementArguments) {
-        var sql: [String] = []
+    /// population included (through the copies of the session's labels on each violation). A violation
+    /// its run suppressed (SPEC §6, migration v3) never counts here.
+    func violationConditions(_ db: Database) throws -> (sql: [String], arguments: StatementArguments) {
+        var sql: [String] = try StoreSchema.recordsJudgements(db) ? ["v.suppressed = 0"] : []
         var arguments = StatementArguments()
         Self.member("v.rule", filter.rules, &sql, &arguments)
         Self.member("v.severity", Set(severities.map(\.rawValue)), &sql, &arguments)

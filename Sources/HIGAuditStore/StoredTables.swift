@@ -24,8 +24,10 @@ public struct StoredTables: Sendable {
 
     /// Reads the store. Session filters are applied in SQL; the accumulator applies the rest exactly
     /// as `analyze` does.
-    public static func load(_ db: Database, selection: StoreSelection = .everything) throws -> StoredTables {
-        let accumulator = try accumulate(db, selection: selection, sessions: .all)
+    /// `showsSuppressed` lists the violations their runs suppressed in `violations` too, flagged
+    /// (`query --show-suppressed`).
+    public static func load(_ db: Database, selection: StoreSelection = .everything, showsSuppressed: Bool = false) throws -> StoredTables {
+        let accumulator = try accumulate(db, selection: selection, sessions: .all, showsSuppressed: showsSuppressed)
         return try StoredTables(db, accumulator: accumulator, selection: selection)
     }
 
@@ -34,7 +36,7 @@ public struct StoredTables: Sendable {
     /// `minimumSessions`, and the two accumulators merged: the tables are the same as `load`'s (see
     /// `AnalysisAccumulator.merge`), reading a large store takes two cores.
     public static func load(
-        _ store: ResultsStore, selection: StoreSelection = .everything, minimumSessions: Int = 2_000
+        _ store: ResultsStore, selection: StoreSelection = .everything, showsSuppressed: Bool = false, minimumSessions: Int = 2_000
     ) throws -> StoredTables {
         // Any session splits them correctly; the middle one of this moment only balances the halves.
         // Read without waiting for a reader's check of the store: it is no answer, and the check goes
@@ -52,12 +54,14 @@ public struct StoredTables: Sendable {
             try store.integrityCheck?.verdict()
             throw StoreError.describing(error, store: store.path)
         }
-        guard let middle else { return try store.read { try load($0, selection: selection) } }
+        guard let middle else { return try store.read { try load($0, selection: selection, showsSuppressed: showsSuppressed) } }
         let (first, later) = try store.read(
             { db in
-                try StoredTables(db, accumulator: accumulate(db, selection: selection, sessions: .before(middle)), selection: selection)
+                try StoredTables(
+                    db, accumulator: accumulate(db, selection: selection, sessions: .before(middle), showsSuppressed: showsSuppressed),
+                    selection: selection)
             },
-            alongside: { db in try accumulate(db, selection: selection, sessions: .from(middle)) })
+            alongside: { db in try accumulate(db, selection: selection, sessions: .from(middle), showsSuppressed: showsSuppressed) })
         var accumulator = first.accumulator
         accumulator.merge(later)
         return StoredTables(accumulator: accumulator, sources: first.sources, ingest: first.ingest, openSessions: first.openSessions)
@@ -99,11 +103,18 @@ public struct StoredTables: Sendable {
 
     /// Every selected session of `sessions` replayed as its `SessionReport` into an accumulator.
     private static func accumulate(
-        _ db: Database, selection: StoreSelection, sessions range: SessionRange
+        _ db: Database, selection: StoreSelection, sessions range: SessionRange, showsSuppressed: Bool
     ) throws -> AnalysisAccumulator {
         let ruleRows = try Row.fetchAll(db, sql: "SELECT rule FROM rules ORDER BY rule")
         let rules = ruleRows.compactMap { RuleRegistry.description(of: $0["rule"] as String) }
-        var accumulator = AnalysisAccumulator(rules: rules, filter: selection.filter, keepsViolations: true)
+        // Each violation carries the verdict of the run that recorded it (SPEC §6); a store from before
+        // migration v3 suppressed nothing.
+        let recordsJudgements = try StoreSchema.recordsJudgements(db)
+        let judgedWithEntries = try recordsJudgements && RecordedJudgements.hadExclusions(db, runs: selection.runs)
+        var accumulator = AnalysisAccumulator(
+            rules: rules, filter: selection.filter, keepsViolations: true,
+            suppression: Suppression(judgedEarlierWithEntries: judgedWithEntries), showsSuppressed: showsSuppressed)
+        let violationColumns = Self.violationColumns + (recordsJudgements ? ", v.suppressed" : ", 0")
 
         var (conditions, arguments) = selection.sessionConditions()
         let selectsSessions = !conditions.isEmpty
@@ -129,8 +140,8 @@ public struct StoredTables: Sendable {
         let violations = try Row.fetchCursor(
             db,
             sql: selectsSessions
-                ? "SELECT \(Self.violationColumns) FROM violations v JOIN sessions s ON s.session = v.session \(population) ORDER BY v.session"
-                : "SELECT \(Self.violationColumns) FROM violations v \(ownConditions.map { "v." + $0 }.whereClause) ORDER BY v.session",
+                ? "SELECT \(violationColumns) FROM violations v JOIN sessions s ON s.session = v.session \(population) ORDER BY v.session"
+                : "SELECT \(violationColumns) FROM violations v \(ownConditions.map { "v." + $0 }.whereClause) ORDER BY v.session",
             arguments: selectsSessions ? arguments : ownArguments)
         let haptics = try Row.fetchCursor(
             db,
@@ -139,15 +150,20 @@ public struct StoredTables: Sendable {
                 : "SELECT h.session, h.kind, h.count FROM session_haptics h \(ownConditions.map { "h." + $0 }.whereClause) ORDER BY h.session",
             arguments: selectsSessions ? arguments : ownArguments)
         var nextViolation = try violations.next().map(Self.violation)
+        // A session's violations with their recorded flags, and the flags in the order counted: kept
+        // from session to session so that their storage is reused.
+        var judged: [(violation: Violation, suppressed: Bool)] = []
+        var flags: [Bool] = []
         var nextHaptic = try haptics.next().map(Self.haptic)
         while let row = try sessions.next() {
             var report = SessionReport(
                 session: row[0], device: row[1], appVersion: row[2], firstTs: row[3], lastTs: row[4], acceptedEvents: row[5],
                 hapticCounts: [:], violations: [])
+            judged.removeAll(keepingCapacity: true)
             // SQLite orders text by its UTF-8 bytes; the merge compares the same way.
-            while let violation = nextViolation, !report.session.precedesInByteOrder(violation.session) {
+            while let (violation, suppressed) = nextViolation, !report.session.precedesInByteOrder(violation.session) {
                 if violation.session.utf8.elementsEqual(report.session.utf8), selection.admits(violation) {
-                    report.violations.append(violation)
+                    judged.append((violation, suppressed))
                 }
                 nextViolation = try violations.next().map(Self.violation)
             }
@@ -157,8 +173,11 @@ public struct StoredTables: Sendable {
                 }
                 nextHaptic = try haptics.next().map(Self.haptic)
             }
-            report.violations.sort(by: Violation.sessionOrder)
-            accumulator.add(report)
+            judged.sort { Violation.sessionOrder($0.violation, $1.violation) }
+            report.violations = judged.map(\.violation)
+            flags.removeAll(keepingCapacity: true)
+            flags.append(contentsOf: judged.lazy.map(\.suppressed))
+            accumulator.add(report, recordedSuppression: recordsJudgements ? flags : nil)
         }
         return accumulator
     }
@@ -177,13 +196,14 @@ public struct StoredTables: Sendable {
         v.source_file, v.source_line
         """
 
-    /// A row of `violationColumns`.
-    private static func violation(_ row: Row) -> Violation {
+    /// A row of `violationColumns` and the suppressed flag after them.
+    private static func violation(_ row: Row) -> (Violation, Bool) {
         let file: Int64 = row[10]
-        return Violation(
+        let violation = Violation(
             rule: row[0], severity: Severity(rawValue: row[1]) ?? .warning, session: row[2], device: row[3],
             appVersion: row[4], screen: row[5], startTs: row[6], endTs: row[7], count: row[8], detail: row[9],
             source: SourceLocation(file: Int32(clamping: file), line: row[11]))
+        return (violation, (row[12] as Int64) != 0)
     }
 
     /// A row of `session_haptics`' session, kind and count.

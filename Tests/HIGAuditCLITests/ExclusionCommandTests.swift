@@ -86,20 +86,3 @@ import Testing
         #expect(badDay.stderr.contains("HIG_AUDIT_TODAY=tomorrow is not a date YYYY-MM-DD"))
     }
 }
-
-@Suite struct NightlyExclusionWarningTests {
-    /// Nightly does not record suppression yet: a config with exclusions is said to be partly unused,
-    /// never silently so.
-    @Test func nightlySaysItDoesNotApplyExclusions() throws {
-        let directory = try HigAuditBinary.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let config = directory.appendingPathComponent("hig-audit.yml").path
-        try ExclusionCommandTests.config.write(toFile: config, atomically: true, encoding: .utf8)
-        let store = directory.appendingPathComponent("results.sqlite").path
-        let result = try HigAuditBinary.run(
-            ["nightly", "--store", store, "--config", config, ExclusionCommandTests.fixture],
-            environment: ["HIG_AUDIT_TODAY": "2026-11-28"])
-        #expect(result.status == 3, "\(result.stderr)")
-        #expect(result.stderr.contains("hig-audit: warning: nightly does not apply the config's exclude: entries yet"))
-    }
-}

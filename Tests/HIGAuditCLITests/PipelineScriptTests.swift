@@ -114,6 +114,50 @@ import Testing
         #expect(third.stderr.contains("gate: run 3 closed no session; no night to compare"))
     }
 
+    /// `baseline:` and `gate: new`: the store records the baseline, and a night whose violations have
+    /// a (rule, screen) pair the baseline lacks ends with status 5 and a line naming the rules.
+    @Test func gateNewEndsANightWithNewViolationsWithStatus5() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let uploads = directory.appendingPathComponent("uploads")
+        try #"{"version": 1, "pairs": []}"#.write(
+            to: directory.appendingPathComponent("baseline.json"), atomically: true, encoding: .utf8)
+        let pipeline = try Self.pipeline(in: directory, "baseline: baseline.json")
+        // The same pipeline, gating on new violations instead of worse rates.
+        let yaml = try String(contentsOf: pipeline, encoding: .utf8).replacingOccurrences(of: "gate: worse", with: "gate: new")
+        try yaml.write(to: pipeline, atomically: true, encoding: .utf8)
+        let baselinePath = directory.appendingPathComponent("baseline.json").path
+
+        try Self.writeNight(1, into: uploads, version: "5.1.0", hapticsEnabled: true)
+        let first = try HigAuditBinary.shell(["bash", Self.script, pipeline.path])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains(" --baseline \(baselinePath) "), "baseline: is passed on")
+        #expect(first.stderr.contains("gate: no new violation in run 1 (this night) against \(baselinePath)"), "\(first.stderr)")
+        #expect(!first.stderr.contains("gate: worse"), "gate: new alone makes no comparison")
+
+        try Self.writeNight(2, into: uploads, version: "5.2.0", hapticsEnabled: false)
+        let second = try HigAuditBinary.shell(["bash", Self.script, pipeline.path])
+        #expect(second.status == 5, "\(second.stderr)")
+        #expect(second.stderr.contains("gate: new in run 2 (this night) against \(baselinePath): haptic-when-disabled (35) ("), "\(second.stderr)")
+        #expect(second.stderr.contains("done: status 5 (the gate found a new violation)"))
+        let recorded = try HigAuditBinary.run([
+            "query", "--store", directory.appendingPathComponent("state/results.sqlite").path, "--format", "csv",
+            "--sql", "SELECT run_id, baseline_path FROM run_judgements ORDER BY run_id",
+        ])
+        #expect(recorded.stdout == "run_id,baseline_path\r\n1,\(baselinePath)\r\n2,\(baselinePath)\r\n")
+    }
+
+    @Test func gateNewWithoutABaselineIsFatal() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pipeline = try Self.pipeline(in: directory)
+        let yaml = try String(contentsOf: pipeline, encoding: .utf8).replacingOccurrences(of: "gate: worse", with: "gate: worse, new")
+        try yaml.write(to: pipeline, atomically: true, encoding: .utf8)
+        let result = try HigAuditBinary.shell(["bash", Self.script, pipeline.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("nightly.yml: gate: new needs baseline:"), "\(result.stderr)")
+    }
+
     /// `compare --base 5.2 --head 5.2.1` shares sessions (5.2 holds 5.2.1) and is refused: the release
     /// gate compares the newest with the newest version that is neither its prefix nor prefixed by it.
     @Test func theReleaseGateSkipsAVersionThatHoldsTheNewest() throws {

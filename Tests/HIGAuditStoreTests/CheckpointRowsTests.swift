@@ -84,7 +84,7 @@ import Testing
         let migrations = try ResultsStore(readingAt: storePath).read {
             try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
         }
-        #expect(migrations == ["v1", "v2"])
+        #expect(migrations == ["v1", "v2", "v3"])
         try nightly(storePath, [paths[2]], closeOpen: true, configuration)
         #expect(try storeTables(storePath) == analyzeTables(paths, configuration))
     }

@@ -48,7 +48,11 @@ import Testing
                     if index >= 500, index < 500 + modals { rules.append("modal-depth") }
                     for rule in rules {
                         try db.execute(
-                            sql: "INSERT INTO violations VALUES (NULL, 1, ?, 'warning', ?, 'd', ?, '', 0, 0, 1, '', 'f:1', 1, 1)",
+                            sql: """
+                                INSERT INTO violations (run_id, rule, severity, session, device, app_version, screen, start_ts,
+                                    end_ts, count, detail, source, source_file, source_line)
+                                VALUES (1, ?, 'warning', ?, 'd', ?, '', 0, 0, 1, '', 'f:1', 1, 1)
+                                """,
                             arguments: [rule, session, version])
                     }
                 }

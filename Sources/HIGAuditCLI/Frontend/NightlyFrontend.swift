@@ -25,10 +25,10 @@ struct NightlyFrontend {
         Interruption.install(.exitAtOnce(message: Self.unchanged))
         var configuration = try command.config.resolved()
         if let idleRuns = command.idleRuns { configuration.idleRuns = idleRuns }
-        if !configuration.exclusions.isEmpty {
-            // Said rather than silently ignored: the store counts every violation until nightly records suppression.
-            StandardError.write("hig-audit: warning: nightly does not apply the config's exclude: entries yet; the store counts every violation (analyze applies them)\n")
-        }
+        // The baseline and the run's day are settled before anything is read: a bad one commits nothing.
+        let baseline = try command.baseline.load()
+        let judgement = try judgement(configuration, baseline: baseline)
+        for note in judgement.suppression.expiryNotes { StandardError.write("hig-audit: warning: \(note)\n") }
         // Every output is checked before the run: once it has committed, a failing output can no
         // longer mean "nothing was committed".
         let shardPlan = try command.shardFiles.map(ShardFileList.read)
@@ -40,7 +40,8 @@ struct NightlyFrontend {
         let fileList = command.shardFiles.map { [ReadFile(what: "the file list (--shard-files)", path: $0)] } ?? []
         let inputs = try ResolvedInputs(
             inputOptions, outDirectory: command.out, exportedTables: TableName.exported.map(\.rawValue),
-            store: command.store, otherReads: command.config.readFiles + fileList, dashboard: command.dashboard,
+            store: command.store, otherReads: command.config.readFiles + command.baseline.readFiles + fileList,
+            dashboard: command.dashboard,
             progress: nil, verbosity: command.verbosity.level)
         let dashboardOutput = try command.dashboard.prepare()
         // From here a signal asks the run to stop, and the run's transaction is rolled back here.
@@ -59,6 +60,7 @@ struct NightlyFrontend {
             store: store, configuration: configuration, reader: inputs.reader, closeOpen: command.closeOpen,
             onDiagnostic: inputs.reporter.report)
         nightly.strict = command.input.strict
+        nightly.judgement = judgement
         nightly.jobs = command.input.jobCount
         if let shard = command.shard.flatMap(DeviceShard.init(parsing:)) {
             nightly.shardPart = ShardPart(shard: shard, countedFiles: shardPlan?.counted)
@@ -86,7 +88,8 @@ struct NightlyFrontend {
             StandardError.write(
                 "hig-audit: run \(outcome.runID) committed: \(outcome.filesRead) files read, \(outcome.filesSkipped) already counted, "
                     + "\(outcome.filesChanged) changed, \(outcome.tailsHeldBack) tails held back; \(outcome.statistics.events) events, "
-                    + "\(outcome.sessionsClosed) sessions closed, \(outcome.openSessions) open; \(outcome.violations) violations\n")
+                    + "\(outcome.sessionsClosed) sessions closed, \(outcome.openSessions) open; \(outcome.violations) violations"
+                    + (judgement.suppression.hasEntries ? ", \(outcome.suppressed) suppressed" : "") + "\n")
         }
         var outputsWritten = true
         do {
@@ -97,7 +100,7 @@ struct NightlyFrontend {
         }
         if let directory = command.out {
             do {
-                try StoreExport.write(store, to: directory)
+                try StoreExport.write(store, to: directory, baseline: baseline)
             } catch {
                 outputsWritten = false
                 StandardError.write("hig-audit: error: run \(outcome.runID) is committed, but --out was not written: \(error)\n")
@@ -107,15 +110,52 @@ struct NightlyFrontend {
             do {
                 let model = try StoreDashboard.model(
                     store, source: "the store \(command.store)", generatedAt: DashboardOutput.now(),
-                    csvLink: command.dashboard.csvLink(out: command.out))
+                    csvLink: command.dashboard.csvLink(out: command.out), baseline: baseline,
+                    baselinePath: command.baseline.baseline)
                 try dashboardOutput.write(model)
             } catch {
                 outputsWritten = false
                 StandardError.write("hig-audit: error: run \(outcome.runID) is committed, but --dashboard was not written: \(error)\n")
             }
         }
-        if !outputsWritten { return ExitStatus.committedOutputsNotWritten }
-        return outcome.skippedInput ? ExitStatus.skippedInput : ExitStatus.success
+        let status = !outputsWritten
+            ? ExitStatus.committedOutputsNotWritten : outcome.skippedInput ? ExitStatus.skippedInput : ExitStatus.success
+        guard let baseline else { return status }
+        return gate(baseline, runID: outcome.runID, store: store, after: status)
+    }
+
+    /// The exclusions judged on the run's day, the config's fingerprint and the baseline's, as the
+    /// run records them.
+    private func judgement(_ configuration: AuditConfiguration, baseline: Baseline?) throws -> RunJudgement {
+        let today = try RunDay.today()
+        do {
+            let configSHA256 = try command.config.config.map(RunJudgement.fingerprint(ofFileAt:))
+            let recorded = try command.baseline.baseline.map { path in
+                RecordedBaseline(path: path, sha256: try RunJudgement.fingerprint(ofFileAt: path), pairs: baseline?.pairs.count ?? 0)
+            }
+            return RunJudgement(entries: configuration.exclusions, today: today, configSHA256: configSHA256, baseline: recorded)
+        } catch {
+            throw FatalError("cannot read a file the run records the fingerprint of (--config, --baseline): \(error.localizedDescription)")
+        }
+    }
+
+    /// `--baseline` after the commit and every output: the violations this run recorded (the sessions
+    /// it closed) marked known or new, said when any is new, and `--fail-on new`'s status (SPEC §5's
+    /// order: a fatal error or outputs not written outrank it; it outranks skipped input).
+    private func gate(_ baseline: Baseline, runID: Int64, store: ResultsStore, after status: Int32) -> Int32 {
+        let night: StoredTables
+        do {
+            night = try StoredTables.load(store, selection: StoreSelection(runs: [runID]))
+        } catch {
+            StandardError.write("hig-audit: error: run \(runID) is committed, but its violations could not be read against --baseline: \(error)\n")
+            return max(status, ExitStatus.committedOutputsNotWritten)
+        }
+        let marking = BaselineMarking(baseline: baseline, byScreen: night.table(.byScreen))
+        if command.baseline.failOn == nil, command.verbosity.level.saysNotes {
+            let newCount = marking.newByRule.reduce(0) { $0 + $1.violations }
+            StandardError.write("hig-audit: run \(runID): \(newCount) violations new against --baseline \(command.baseline.baseline ?? "")\n")
+        }
+        return marking.status(after: status, gate: command.baseline.failOn, verbosity: command.verbosity.level)
     }
 
     static let unchanged = "the store is unchanged"

@@ -70,20 +70,27 @@ struct QueryFrontend {
         let selection = try command.storeOptions.selection(command.filters, in: store, verbosity: command.verbosity.level)
         let output = command.output
         let tables: [Table]
-        // With a baseline, the tables of --out come from this same snapshot, marked as printed.
-        var marked: (stored: StoredTables, marking: BaselineMarking)?
+        // With a baseline or --show-suppressed, the tables of --out come from this same snapshot, as printed.
+        var marked: (stored: StoredTables, marking: BaselineMarking?)?
         do {
             if let sql = command.sql {
                 tables = [try store.runReadOnlySQL(sql, timeLimit: command.sqlTimeout)]
+            } else if command.judgements {
+                // As the overview: a CSV holds one table, the runs'; `--sql` reads run_exclusions as CSV.
+                tables = try store.read { db in
+                    let runs = try RecordedJudgements.judgementsTable(db, runs: selection.runs)
+                    if output.format == .csv { return [runs] }
+                    return [runs, try RecordedJudgements.exclusionsTable(db, runs: selection.runs)]
+                }
             } else {
                 // The notes are said after the read, which answers nothing from a damaged store.
                 let notes: [String]
                 (notes, tables) = try store.read { db -> ([String], [Table]) in
                     let notes = try StoredTables.filterMisses(db, filter: selection.filter)
                     if !command.groupBy.isEmpty { return (notes, [try StoreQuery.grouped(db, by: command.groupBy, selection: selection, order: command.sort)]) }
-                    let stored = try StoredTables.load(db, selection: selection)
+                    let stored = try StoredTables.load(db, selection: selection, showsSuppressed: command.showSuppressed)
                     let marking = baseline.map { BaselineMarking(baseline: $0, byScreen: stored.table(.byScreen)) }
-                    if let marking { marked = (stored, marking) }
+                    if marking != nil || command.showSuppressed { marked = (stored, marking) }
                     let table = { (name: TableName) in marking?.marked(stored.table(name)) ?? stored.table(name) }
                     if !output.tables.isEmpty { return (notes, output.tables.map { output.printed(table($0), $0) }) }
                     // As analyze: a CSV holds one table, the summary; every other format gets the overview.
@@ -113,21 +120,22 @@ struct QueryFrontend {
         } catch {
             throw FatalError("cannot write to standard output: \(error)")
         }
-        if let marking = marked?.marking {
+        if let marking = marked?.marking ?? nil {
             let status = marking.status(after: ExitStatus.success, gate: command.baseline.failOn, verbosity: command.verbosity.level)
             if status != ExitStatus.success { throw ExitCode(status) }
         }
     }
 
-    /// `--out DIR` under `--baseline`: every table as CSV and JSON, as `StoreExport` writes them, with
-    /// the baseline's columns; each file written to a temporary name and renamed.
-    private func writeMarked(_ stored: StoredTables, marking: BaselineMarking, to directory: String) throws(FatalError) {
+    /// `--out DIR` under `--baseline` or `--show-suppressed`: every table as CSV and JSON, as
+    /// `StoreExport` writes them, with the baseline's columns and the suppressed violations as printed;
+    /// each file written to a temporary name and renamed.
+    private func writeMarked(_ stored: StoredTables, marking: BaselineMarking?, to directory: String) throws(FatalError) {
         let failure = OutputPaths.makeDirectory(directory)
         if failure != 0 {
             throw FatalError("cannot create the output directory \(directory): \(String(cString: strerror(failure)))")
         }
         let files = TableName.exported.flatMap { name in
-            let table = marking.marked(stored.table(name))
+            let table = marking?.marked(stored.table(name)) ?? stored.table(name)
             return [OutputFormat.csv, .json].map { format in
                 TableFile(path: "\(directory)/\(name.rawValue).\(format.fileExtension)", table: table, writer: format.writer())
             }

@@ -2,15 +2,22 @@ import ArgumentParser
 import HIGAuditCore
 import HIGAuditIO
 
-/// What makes `--fail-on` of `analyze` and `query` end with its own exit status.
+/// What makes `--fail-on` of `analyze`, `query`, `nightly` and `export` end with its own exit status.
 enum NewViolationGate: String, ExpressibleByArgument, CaseIterable {
     /// Any violation's `(rule, screen)` pair is missing from the `--baseline` file.
     case new
 }
 
-/// `--baseline FILE` and `--fail-on new` of `analyze` and `query` (SPEC §6): label each violation
-/// known or new against a committed baseline, and gate a CI job on the new ones only.
+/// `--baseline FILE` and `--fail-on new` of `analyze`, `query`, `nightly` and `export` (SPEC §6): label
+/// each violation known or new against a committed baseline, and gate a CI job on the new ones only.
 struct BaselineOptions: ParsableArguments {
+    init() {}
+
+    /// `dashboard`'s `--baseline`, which has no gate.
+    init(baseline: String?) {
+        self.baseline = baseline
+    }
+
     @Option(
         help: ArgumentHelp(
             "A baseline written by `hig-audit baseline`: a violation whose (rule, screen) pair is in it is known, any other new. Adds new_violations to summary and a new column to violations; counts do not change.",

@@ -20,8 +20,13 @@ struct DashboardCommand: ParsableCommand {
 
             DIR is replaced whole, in one step: the page is written to a new directory beside it, which then \
             takes its place. DIR must be new, empty or an earlier dashboard. --templates DIR takes any of the \
-            page's Mustache templates (index, style, overview, releases, screens, examples, health, catalogue \
+            page's Mustache templates (index, style, overview, releases, screens, examples, accepted, health, catalogue \
             .mustache; the defaults are in Dashboards/templates) from a directory instead.
+
+            A section "Accepted findings" appears when a nightly run had exclude: entries or --baseline is \
+            given: per rule the violations the runs suppressed (counted nowhere else on the page), the latest \
+            run's entries with their config lines and reasons, and with --baseline FILE the violations whose \
+            (rule, screen) pair the baseline lacks, as `query --baseline` counts them.
 
             Examples:
               hig-audit dashboard --store results.sqlite --out /var/www/hig-audit
@@ -31,7 +36,7 @@ struct DashboardCommand: ParsableCommand {
                   --templates our-templates/
 
             Exit status: 0 on success; 1 when the store cannot be read (missing, damaged, not a hig-audit store \
-            or of a schema this version does not know), a template does not parse, or DIR cannot be written \
+            or of a schema this version does not know), the baseline cannot be read, a template does not parse, or DIR cannot be written \
             (checked before the store is read); 64 on a usage error.
             """
     )
@@ -49,6 +54,12 @@ struct DashboardCommand: ParsableCommand {
         name: .customLong("csv-link"),
         help: ArgumentHelp("Where the page links the whole violations table: a URL or a path relative to the page.", valueName: "url"))
     var csvLink: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A baseline written by `hig-audit baseline`: the page counts, per rule, the violations whose (rule, screen) pair is not in it.",
+            valueName: "file"))
+    var baseline: String?
 
     /// dashboard says nothing on standard error but errors and the warning of a store that lacks shards.
     @OptionGroup(title: "Messages") var verbosity: VerbosityOptions<DashboardMessages>
@@ -69,6 +80,7 @@ struct DashboardCommand: ParsableCommand {
 
     func run() throws {
         do {
+            let baselineRead = try BaselineOptions(baseline: baseline).load()
             let output = try DashboardOutput.prepare(out: out, templates: templates)
             let results: ResultsStore
             do {
@@ -80,7 +92,8 @@ struct DashboardCommand: ParsableCommand {
             let model: DashboardModel
             do {
                 model = try StoreDashboard.model(
-                    results, source: "the store \(store)", generatedAt: DashboardOutput.now(), csvLink: csvLink)
+                    results, source: "the store \(store)", generatedAt: DashboardOutput.now(), csvLink: csvLink,
+                    baseline: baselineRead, baselinePath: baseline)
             } catch {
                 throw FatalError("cannot read the store \(store): \(error)")
             }

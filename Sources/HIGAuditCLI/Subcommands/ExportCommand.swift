@@ -19,19 +19,24 @@ struct ExportCommand: ParsableCommand {
             00123) as text by writing them as ="5.10". Without --excel the files are plain, for scripts.
 
             The filters of `query` narrow the export the same way (--session takes the start of an id too). \
-            --out is created with its parent folders if missing.
+            --out is created with its parent folders if missing. Violations a nightly run suppressed (its \
+            config's exclude: entries) count only in summary's suppressed column. --baseline FILE adds \
+            new_violations to summary.csv and a new column to violations.csv, as `query --baseline` does; \
+            --fail-on new then exits 5 when any exported violation is new, after every file is written.
 
             Examples:
               hig-audit export --store results.sqlite --out exports/ --excel
               hig-audit export --store results.sqlite --out exports/5.2 --app-version 5.2
 
-            Exit status: 0 on success; 1 when the store cannot be read or a file cannot be written; 64 on a usage \
-            error (a --session prefix of several ids included).
+            Exit status: 0 on success; 5 with --fail-on new when a violation is new; 1 when the store or the \
+            baseline cannot be read or a file cannot be written; 64 on a usage error (a --session prefix of \
+            several ids included).
             """
     )
 
     @OptionGroup(title: "Store") var storeOptions: StoreOptions
     @OptionGroup(title: "Filters") var filters: FilterOptions
+    @OptionGroup(title: "Baseline") var baseline: BaselineOptions
     /// export says nothing on standard error but errors and the warning of a store that lacks shards.
     @OptionGroup(title: "Messages") var verbosity: VerbosityOptions<StoreReadingMessages>
 
@@ -42,17 +47,26 @@ struct ExportCommand: ParsableCommand {
     var excel = false
 
     func run() throws {
+        let status: Int32
         do {
+            let baseline = try self.baseline.load()
             let store = try storeOptions.open()
             ShardCoverageWarning.check(store, path: storeOptions.store, verbosity: verbosity.level)
             let selection = try storeOptions.selection(filters, in: store, verbosity: verbosity.level)
+            let tables: StoredTables
             do {
-                try StoreExport.write(store, to: out, formats: [.csv], spreadsheet: excel, selection: selection)
+                tables = try StoreExport.export(
+                    store, to: out, formats: [.csv], spreadsheet: excel, selection: selection, baseline: baseline).tables
             } catch {
                 throw FatalError("\(error)")
             }
+            status = baseline.map {
+                BaselineMarking(baseline: $0, byScreen: tables.table(.byScreen))
+                    .status(after: ExitStatus.success, gate: self.baseline.failOn, verbosity: verbosity.level)
+            } ?? ExitStatus.success
         } catch let error as any CommandError {
             throw error.exit()
         }
+        if status != ExitStatus.success { throw ExitCode(status) }
     }
 }

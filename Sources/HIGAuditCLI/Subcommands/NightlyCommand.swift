@@ -22,6 +22,13 @@ struct NightlyCommand: ParsableCommand {
             --idle-runs runs close then. --close-open ends the run as end of input does and closes them all \
             (for backfills and the last run of a series).
 
+            The config's exclude: entries in force on the run's day (UTC) suppress the violations they match: \
+            they are stored flagged, count only in summary's suppressed column, and stay suppressed for every \
+            later query, export and dashboard, whatever the config says then. Each run records the SHA-256 of \
+            its config file, its exclude: entries and the --baseline it was given (`hig-audit query --judgements` \
+            lists them). --baseline FILE marks the tables of --out and the dashboard as `query --baseline` does; \
+            --fail-on new then exits 5 when a violation of the sessions this run closed is new.
+
             Examples:
               hig-audit nightly --store results.sqlite uploads/2026-11-20
               hig-audit nightly --store results.sqlite --config rules.yml \\
@@ -32,8 +39,10 @@ struct NightlyCommand: ParsableCommand {
 
             Exit status: 0 when all input was read; 3 when the run committed but skipped some input \
             (malformed lines, corrupt frames, truncated, unreadable or changed files); 4 when the run committed \
-            but --out, --dashboard or --malformed-report could not be written after it; 1 on a fatal error (unreadable, \
-            damaged or foreign store, unusable --out, skipped input with --strict; nothing is committed); \
+            but --out, --dashboard or --malformed-report could not be written after it; 5 with --fail-on new when \
+            the run committed and a violation it recorded is new (after every output is written; 4 outranks it, \
+            it outranks 3); 1 on a fatal error (unreadable, \
+            damaged or foreign store, unreadable --baseline, unusable --out, skipped input with --strict; nothing is committed); \
             66 when a named input does not exist or no input holds a log, e.g. an unmounted volume (nothing is \
             read or committed; --allow-missing reads what exists); 64 on a usage error (an output that is an \
             input or the store, an input that is an SQLite file such as the store; nothing is read); 130 when \
@@ -74,6 +83,7 @@ struct NightlyCommand: ParsableCommand {
     @OptionGroup(title: "Input") var input: InputOptions
     @OptionGroup(title: "Configuration") var config: ConfigOptions
     @OptionGroup(title: "Dashboard") var dashboard: DashboardOptions
+    @OptionGroup(title: "Baseline") var baseline: BaselineOptions
     @OptionGroup(title: "Messages") var verbosity: VerbosityOptions<NightlyMessages>
 
     func validate() throws {

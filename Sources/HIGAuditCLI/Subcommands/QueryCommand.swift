@@ -72,6 +72,12 @@ struct QueryCommand: ParsableCommand {
               hig-audit query --store results.sqlite --baseline baseline.json \\
                   --since 2026-11-20 --fail-on new
 
+            Violations a nightly run suppressed (the exclude: entries of its config, in force that night) \
+            count only in summary's suppressed column, whatever the config says now; --show-suppressed lists \
+            them in violations too, with a suppressed column. --judgements prints, per run (--run narrows), \
+            the SHA-256 of its config file, its baseline and the exclude: entries it was judged with (csv: the runs \
+            only; `--sql "SELECT * FROM run_exclusions"` lists the entries).
+
             --baseline FILE (written by `hig-audit baseline`) marks each violation known when its (rule, \
             screen) pair is in the file and new otherwise: summary gains new_violations, violations (and the \
             files of --out) a new column; nothing else changes. --fail-on new then exits 5 when any violation \
@@ -111,6 +117,12 @@ struct QueryCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Run this SELECT on a read-only connection and print its result. It may read the store only: ATTACH, transactions, writes, most pragmas and functions that reach outside the data (fts3_tokenizer, load_extension) are refused.", valueName: "select"))
     var sql: String?
 
+    @Flag(help: "List the violations nightly runs suppressed (exclude: entries) in the violations table too, with a suppressed column (true/false).")
+    var showSuppressed = false
+
+    @Flag(help: "Print how each run judged its violations: the SHA-256 of its config file, its --baseline, and its exclude: entries with their config lines and reasons.")
+    var judgements = false
+
     @Option(help: ArgumentHelp("Stop a --sql query that runs longer than this, with an error (default 30).", valueName: "seconds"))
     var sqlTimeout: Double = 30
 
@@ -119,6 +131,12 @@ struct QueryCommand: ParsableCommand {
             throw ValidationError("--sql-timeout must be a number of seconds above 0, not \(sqlTimeout).")
         }
         if sql != nil, !groupBy.isEmpty { throw ValidationError("--sql and --group-by cannot be combined.") }
+        if judgements, sql != nil || !groupBy.isEmpty || baseline.baseline != nil || !output.tables.isEmpty || showSuppressed {
+            throw ValidationError("--judgements prints the runs' judgements; it cannot be combined with --sql, --group-by, --baseline, --table or --show-suppressed.")
+        }
+        if showSuppressed, sql != nil || !groupBy.isEmpty {
+            throw ValidationError("--show-suppressed lists suppressed violations in analyze's violations table; it cannot be combined with --sql or --group-by.")
+        }
         if sort != .violations, groupBy.isEmpty { throw ValidationError("--sort orders the rows of --group-by; give --group-by too.") }
         if sql != nil || !groupBy.isEmpty, baseline.baseline != nil {
             throw ValidationError("--baseline marks analyze's tables (summary, violations); it cannot be combined with --sql or --group-by.")

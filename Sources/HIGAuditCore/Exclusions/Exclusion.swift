@@ -63,6 +63,15 @@ public struct Suppression: Sendable, Equatable {
         expired = exclusions.filter { !$0.applies(on: today) }
     }
 
+    /// The exclusions of violations judged earlier, by the nightly run that recorded them: nothing is
+    /// judged again (each violation carries its run's verdict), and `summary` has its `suppressed`
+    /// column when any of those runs had `exclude:` entries.
+    public init(judgedEarlierWithEntries hasEntries: Bool) {
+        self.hasEntries = hasEntries
+        active = []
+        expired = []
+    }
+
     /// Whether a violation is suppressed by an entry in force.
     public func suppresses(rule: String, screen: String, appVersion: String) -> Bool {
         !active.isEmpty && active.contains { $0.matches(rule: rule, screen: screen, appVersion: appVersion) }

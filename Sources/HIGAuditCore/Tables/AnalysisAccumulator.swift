@@ -71,6 +71,13 @@ public struct AnalysisAccumulator: Sendable {
 
     /// Counts one closed session. Sessions outside the filter's population are ignored entirely.
     public mutating func add(_ report: SessionReport) {
+        add(report, recordedSuppression: nil)
+    }
+
+    /// Counts one closed session whose violations were judged when they were recorded (a nightly
+    /// run's, SPEC §6): `recordedSuppression[i]` says whether `report.violations[i]` was suppressed
+    /// then, whatever the exclusions of today. Nil judges them with `suppression`, as `add` does.
+    public mutating func add(_ report: SessionReport, recordedSuppression: [Bool]?) {
         if !filter.appVersions.isEmpty { appVersionsSeen.insert(report.appVersion) }
         if !filter.devices.isEmpty { devicesSeen.insert(report.device) }
         guard filter.admitsSession(report) else { return }
@@ -89,7 +96,7 @@ public struct AnalysisAccumulator: Sendable {
         screenRulesHit.removeAll(keepingCapacity: true)
         var previous: (rule: String, ruleId: Int, screen: String, screenId: Int)?
         var sessionLabel: Int?
-        for violation in report.violations
+        for (index, violation) in report.violations.enumerated()
         where filter.admitsViolation(rule: violation.rule, screen: violation.screen, startTs: violation.startTs) {
             let rule: Int
             if let previous, previous.rule == violation.rule {
@@ -101,7 +108,9 @@ public struct AnalysisAccumulator: Sendable {
             let screen = previous.flatMap { $0.screen == violation.screen ? $0.screenId : nil }
                 ?? strings.intern(violation.screen)
             previous = (violation.rule, rule, violation.screen, screen)
-            if suppression.suppresses(rule: violation.rule, screen: violation.screen, appVersion: report.appVersion) {
+            let suppressed = recordedSuppression.map { index < $0.count && $0[index] }
+                ?? suppression.suppresses(rule: violation.rule, screen: violation.screen, appVersion: report.appVersion)
+            if suppressed {
                 suppressedByRule[rule, default: 0] += 1
                 if ruleTallies[rule] == nil { ruleTallies[rule] = Tally() }
                 guard keepsViolations, showsSuppressed else { continue }
