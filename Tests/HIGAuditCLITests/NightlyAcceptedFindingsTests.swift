@@ -51,7 +51,7 @@ import Testing
                 #expect(queried.stdout == analyzed.stdout, "\(table) \(extra)")
             }
             let summary = Self.csvRows(try HigAuditBinary.run(["query", "--store", store, "--table", "summary", "--format", "csv"]).stdout)
-            #expect(summary.contains("haptic-overuse,warning,1,1,2,50.00,1"))
+            #expect(summary.contains("haptic-overuse,warning,1,1,2,0,50.00,1"))
             // compare and --group-by leave them out too.
             let grouped = try HigAuditBinary.run(["query", "--store", store, "--group-by", "rule", "--format", "csv"])
             #expect(grouped.stdout.contains("\r\nhaptic-overuse,1,1,2,50.00\r\n"), "\(grouped.stdout)")
@@ -71,7 +71,7 @@ import Testing
             #expect(second.status == 0, "\(second.stderr)")
             let summary = Self.csvRows(try HigAuditBinary.run(["query", "--store", store, "--table", "summary", "--format", "csv"]).stdout)
             #expect(summary.first?.hasSuffix(",suppressed") == true)
-            #expect(summary.contains("haptic-overuse,warning,1,1,3,33.33,1"), "\(summary)")
+            #expect(summary.contains("haptic-overuse,warning,1,1,3,0,33.33,1"), "\(summary)")
         }
     }
 
@@ -83,7 +83,7 @@ import Testing
             let warning = "hig-audit: warning: the exclusion at \(config):6 expired after 2026-01-01 (its until); it no longer suppresses anything\n"
             #expect(night.stderr.components(separatedBy: warning).count == 2, "\(night.stderr)")
             let summary = Self.csvRows(try HigAuditBinary.run(["query", "--store", store, "--table", "summary", "--format", "csv"]).stdout)
-            #expect(summary.contains("modal-depth,warning,2,1,2,50.00,0"))
+            #expect(summary.contains("modal-depth,warning,2,1,2,0,50.00,0"))
             let entries = try HigAuditBinary.run([
                 "query", "--store", store, "--format", "csv",
                 "--sql", "SELECT entry, location, rules, until, in_force, reason FROM run_exclusions ORDER BY entry",
