@@ -79,6 +79,8 @@ private final class RunTransaction {
     let run: NightlyRun
     let startedAt: Int64
     var identity: FileIdentity
+    /// The store's counted files, looked up by `identity`.
+    let storedFiles: StoredFiles
     let files: RunFiles
     /// Counters of what was found before reading (faults of inputs that could not be examined); the
     /// pipeline's and the engine's are added at the end.
@@ -106,15 +108,17 @@ private final class RunTransaction {
         statements = try RunStatements(db)
         self.run = run
         self.startedAt = startedAt
-        let records = try Row.fetchAll(db, sql: """
-            SELECT id, display_path, head_length, head_sha256, size, content_sha256, resume_stored_offset,
-                resume_decompressed_offset, resume_lines_before, counted_lines, held_back, lead_sha256
-            FROM input_files ORDER BY id
-            """).map(Self.countedFile)
-        identity = FileIdentity(records)
-        nextFileID = (records.last?.id ?? 0) + 1
-        var paths = [String](repeating: "", count: (records.last.map { Int($0.id) } ?? 0) + 1)
-        for record in records { paths[Int(record.id)] = record.displayPath }
+        // Counted files are looked up as inputs need them, not read whole (`StoredFiles`); only their
+        // names are, for the sources of the violations of sessions that began in earlier runs.
+        storedFiles = StoredFiles(db)
+        identity = FileIdentity([], stored: storedFiles)
+        if let failure = storedFiles.failure { throw failure }
+        nextFileID = try storedFiles.nextID()
+        var paths = [String](repeating: "", count: Int(nextFileID))
+        for row in try Row.fetchAll(db, sql: "SELECT id, display_path FROM input_files") {
+            let id: Int = row["id"]
+            if id >= 0, id < paths.count { paths[id] = row["display_path"] }
+        }
         files = RunFiles(SourceFileTable(paths: paths))
         // The first version's columns have no default; the counters added since default to 0.
         let zeroed = [
@@ -229,6 +233,7 @@ private final class RunTransaction {
             let problem = Diagnostic(.unreadableFile, at: source.displayPath, "cannot open: \(error.message)")
             return PreparedInput(notes: [{ [unowned self] in run.onDiagnostic(problem) }, afterwards], read: nil)
         }
+        if let failure = storedFiles.failure { throw failure }
         if pending.values.contains(where: { $0.mayDecide(digest, displayPath: source.displayPath) }) {
             var atTurn = PreparedInput(read: nil)
             atTurn.atTurn = { [unowned self] in try prepare(source) }
@@ -332,15 +337,6 @@ private final class RunTransaction {
         record.leadSHA256 = hex
     }
 
-    static func countedFile(_ row: Row) -> CountedFile {
-        CountedFile(
-            id: row["id"], displayPath: row["display_path"], headLength: row["head_length"],
-            headSHA256: row["head_sha256"], size: row["size"], contentSHA256: row["content_sha256"],
-            resume: FileReadSummary.ResumePoint(
-                storedOffset: row["resume_stored_offset"], decompressedOffset: row["resume_decompressed_offset"],
-                linesBefore: row["resume_lines_before"]),
-            countedLines: row["counted_lines"], heldBack: row["held_back"], leadSHA256: row["lead_sha256"])
-    }
 
     // MARK: - Sessions
 

@@ -47,9 +47,15 @@ enum StoreMigrations {
 
     /// `input_file_leads` folded into a column of `input_files`: a lead is kept with the head it was
     /// recorded beside, so a lead whose head is no longer its file's (the file grew, or was renumbered
-    /// by a `merge` of an earlier version) is left out, as readers of the side table ignored it.
+    /// by a `merge` of an earlier version) is left out, as readers of the side table ignored it. Two
+    /// indexes let a run look counted files up by lead, and find the head lengths of those without
+    /// one, instead of reading them all (`StoredFiles`).
     private static func foldFileLeads(_ db: Database) throws {
-        try db.execute(sql: "ALTER TABLE input_files ADD COLUMN lead_sha256 TEXT")
+        try db.execute(sql: """
+            ALTER TABLE input_files ADD COLUMN lead_sha256 TEXT;
+            CREATE INDEX input_files_by_lead ON input_files(lead_sha256) WHERE lead_sha256 IS NOT NULL;
+            CREATE INDEX input_files_unled_lengths ON input_files(head_length) WHERE lead_sha256 IS NULL;
+            """)
         guard try db.tableExists("input_file_leads") else { return }
         try db.execute(sql: """
             UPDATE input_files SET lead_sha256 = (
