@@ -20,6 +20,6 @@ struct CountedFile: Sendable, Equatable {
     /// The unterminated last line was held back for a later run (an upload still being written).
     var heldBack: Bool
     /// The SHA-256 of the first `FileIdentity.leadBytes` bytes, for a file whose head is longer
-    /// (`input_file_leads`); nil when not known (counted by an earlier version).
+    /// (`input_files.lead_sha256`); nil when not known (counted by an earlier version).
     var leadSHA256: String? = nil
 }

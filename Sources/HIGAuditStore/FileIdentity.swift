@@ -123,7 +123,8 @@ private struct PrefixLengths {
     }
 }
 
-/// The index of counted files, by head digest, kept in memory for one run and updated as it goes.
+/// The index of counted files, by head digest, for one run and updated as it goes: the files the
+/// run counted or changed in memory, the store's others looked up in it as needed (`StoredFiles`).
 ///
 /// A new file may begin with a counted one (an upload that grew), so `examine` hashes its prefix at
 /// the head length of every counted file it may begin with. Counted files shorter than the head have
@@ -147,9 +148,19 @@ struct FileIdentity {
     /// Head lengths hashed in every file, ascending, without 0: the lead's and the head's, and those
     /// of counted and pending files that `narrowsByLead` leaves out or whose lead is not known.
     private var headLengths: [Int] = [leadBytes, headBytes]
+    /// The store's counted files not in `files`; nil for an index of `files` alone.
+    private let stored: StoredFiles?
 
-    init(_ records: [CountedFile]) {
+    init(_ records: [CountedFile], stored: StoredFiles? = nil) {
+        self.stored = stored
         for record in records { remember(record) }
+        for length in stored?.unledHeadLengths() ?? [] { hashInEveryFile(length: length) }
+    }
+
+    /// The stored records of `records` that this run has not remembered since (those in `files`
+    /// are the current ones).
+    private func notRemembered(_ records: [CountedFile]) -> [CountedFile] {
+        records.filter { files[$0.id] == nil }
     }
 
     mutating func remember(_ record: CountedFile) {
@@ -195,7 +206,9 @@ struct FileIdentity {
 
     /// The head lengths of counted and watched files that begin with `lead`.
     private func headLengths(afterLead lead: SHA256.Digest) -> [Int] {
-        (byLead[lead] ?? []).compactMap { files[$0]?.headLength } + (watchedLeads[lead] ?? [])
+        let storedLengths = notRemembered(stored?.withLead(hex: lead.hex) ?? [])
+            .filter { Self.narrowsByLead(headLength: $0.headLength) }.map(\.headLength)
+        return (byLead[lead] ?? []).compactMap { files[$0]?.headLength } + storedLengths + (watchedLeads[lead] ?? [])
     }
 
     private mutating func hashInEveryFile(length: Int) {
@@ -258,6 +271,7 @@ struct FileIdentity {
                     for id in byHead[sha] ?? [] {
                         if let record = files[id], record.headLength == length { candidates.append(record) }
                     }
+                    candidates += notRemembered(stored?.withHead(length: length, hex: sha.hex) ?? [])
                     if length == Self.leadBytes { lengths.add(headLengths(afterLead: sha)) }
                 }
                 if hasher.length + Int64(bytes.count) >= Int64(Self.headBytes) || got == 0 {
@@ -310,7 +324,9 @@ struct FileIdentity {
                 "begins like \(mismatch.displayPath), counted earlier with \(mismatch.size) bytes, but its content differs "
                     + "from what was counted; not counted again")
         }
-        if let id = byPath[displayPath]?.first, let record = files[id] {
+        let named = byPath[displayPath]?.first.flatMap { files[$0] }
+            ?? stored?.firstNamed(displayPath).flatMap { files[$0.id] == nil ? $0 : nil }
+        if let record = named {
             return .changed(
                 "its beginning changed since it was counted (\(record.size) bytes); not counted again. "
                     + "Give changed logs a new name if they are new data")

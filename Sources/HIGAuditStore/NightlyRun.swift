@@ -24,6 +24,9 @@ public struct NightlyOutcome: Sendable, Equatable {
     /// Whether the store had no session and no violation, so the rows' indexes were built after the
     /// run's inserts instead of kept row by row (`RowIndex`).
     public var rowIndexesBuiltAfterInserts = false
+    /// Open sessions whose checkpoint row this run wrote (new, or changed since the last checkpoint);
+    /// the others kept their rows (`CheckpointWriter`).
+    public var checkpointSessionsWritten = 0
 
     /// SPEC §5: the run finished but skipped input (changed files included).
     public var skippedInput: Bool { statistics.skippedInput || filesChanged > 0 }
@@ -81,12 +84,16 @@ private final class RunTransaction {
     let run: NightlyRun
     let startedAt: Int64
     var identity: FileIdentity
+    /// The store's counted files, looked up by `identity`.
+    let storedFiles: StoredFiles
     let files: RunFiles
     /// Counters of what was found before reading (faults of inputs that could not be examined); the
     /// pipeline's and the engine's are added at the end.
     var statistics = IngestStatistics()
     var outcome: NightlyOutcome
     var engine: SessionEngine?
+    /// The stored checkpoint's rows, kept up to date as sessions close and at the end of the run.
+    var checkpoint: CheckpointWriter?
     /// Inputs handed to the pipeline and not concluded yet, by store id. The run commits only after
     /// every one is concluded (a failure anywhere rolls the transaction back), which is why a new file's
     /// rows can wait for its conclusion.
@@ -106,19 +113,29 @@ private final class RunTransaction {
         statements = try RunStatements(db)
         self.run = run
         self.startedAt = startedAt
-        let records = try Row.fetchAll(db, sql: """
-            SELECT f.*, l.lead_sha256 FROM input_files f
-                LEFT JOIN input_file_leads l ON l.file = f.id AND l.head_sha256 = f.head_sha256
-            ORDER BY f.id
-            """).map(Self.countedFile)
-        identity = FileIdentity(records)
-        nextFileID = (records.last?.id ?? 0) + 1
-        var paths = [String](repeating: "", count: (records.last.map { Int($0.id) } ?? 0) + 1)
-        for record in records { paths[Int(record.id)] = record.displayPath }
+        // Counted files are looked up as inputs need them, not read whole (`StoredFiles`); only their
+        // names are, for the sources of the violations of sessions that began in earlier runs.
+        storedFiles = StoredFiles(db)
+        identity = FileIdentity([], stored: storedFiles)
+        if let failure = storedFiles.failure { throw failure }
+        nextFileID = try storedFiles.nextID()
+        var paths = [String](repeating: "", count: Int(nextFileID))
+        for row in try Row.fetchAll(db, sql: "SELECT id, display_path FROM input_files") {
+            let id: Int = row["id"]
+            if id >= 0, id < paths.count { paths[id] = row["display_path"] }
+        }
         files = RunFiles(SourceFileTable(paths: paths))
+        // The first version's columns have no default; the counters added since default to 0.
+        let zeroed = [
+            "files", "files_skipped", "files_changed", "compressed_bytes", "decompressed_bytes", "frames", "lines",
+            "events", "sessions", "sessions_closed", "open_sessions", "malformed_lines", "late_events",
+            "duplicate_events", "unknown_types", "skipped_bytes", "truncated_files", "unbalanced_dismisses",
+            "faults", "violations",
+        ]
         try db.execute(
             sql: """
-                INSERT INTO runs VALUES (NULL, ?, ?, ?, 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0, 0)
+                INSERT INTO runs (started_at, finished_at, close_open, \(zeroed.joined(separator: ", ")))
+                VALUES (?, ?, ?, \(zeroed.map { _ in "0" }.joined(separator: ", ")))
                 """, arguments: [startedAt, startedAt, run.closeOpen])
         outcome = NightlyOutcome(runID: db.lastInsertedRowID, statistics: IngestStatistics())
     }
@@ -166,7 +183,10 @@ private final class RunTransaction {
     @discardableResult
     private func startEngine() throws -> SessionEngine {
         if let engine { return engine }
+        checkpoint = try CheckpointWriter(db)
         let files = self.files
+        try RunCache.checkpoint.apply(db)
+        defer { try? RunCache.rows.apply(db) }
         let engine = try StoredCheckpoint.engine(
             db, configuration: run.configuration,
             onLate: { [unowned self] event, reason in run.onDiagnostic(files.lateDiagnostic(event, reason)) },
@@ -218,6 +238,7 @@ private final class RunTransaction {
             let problem = Diagnostic(.unreadableFile, at: source.displayPath, "cannot open: \(error.message)")
             return PreparedInput(notes: [{ [unowned self] in run.onDiagnostic(problem) }, afterwards], read: nil)
         }
+        if let failure = storedFiles.failure { throw failure }
         if pending.values.contains(where: { $0.mayDecide(digest, displayPath: source.displayPath) }) {
             var atTurn = PreparedInput(read: nil)
             atTurn.atTurn = { [unowned self] in try prepare(source) }
@@ -233,7 +254,7 @@ private final class RunTransaction {
             // A file counted by an earlier version gets its lead, so that later files find it cheaply.
             if counted.leadSHA256 == nil, digest.lead != nil {
                 var upgraded = counted
-                try recordLead(of: &upgraded, digest.lead, headChanged: false)
+                try recordLead(of: &upgraded, digest.lead)
                 identity.remember(upgraded)
             }
             // Every night re-lists the files of earlier nights: name only the renamed or copied ones, the
@@ -294,47 +315,39 @@ private final class RunTransaction {
         record.resume = result.summary.resumePoint
         record.countedLines = max(record.countedLines, result.forwardedThrough)
         record.heldBack = result.heldBack
+        // The lead goes with the head it was taken beside: a new head without one has none.
+        record.leadSHA256 = digest.lead?.hex ?? (headChanged ? nil : record.leadSHA256)
         if file.isNew {
             try statements.insertFile.execute(
                 record.id, record.displayPath, record.headLength, record.headSHA256, record.size, record.contentSHA256,
                 record.resume.storedOffset, record.resume.decompressedOffset, record.resume.linesBefore,
-                record.countedLines, record.heldBack, outcome.runID, outcome.runID)
+                record.countedLines, record.heldBack, outcome.runID, outcome.runID, record.leadSHA256)
         } else {
             try statements.updateFile.execute(
                 record.displayPath, record.headLength, record.headSHA256, record.size, record.contentSHA256,
                 record.resume.storedOffset, record.resume.decompressedOffset, record.resume.linesBefore,
-                record.countedLines, record.heldBack, outcome.runID, record.id)
+                record.countedLines, record.heldBack, outcome.runID, record.leadSHA256, record.id)
         }
-        try recordLead(of: &record, digest.lead, headChanged: headChanged)
         identity.remember(record)
         if let failure { throw failure }
         run.afterEachFile?()
     }
 
-    /// Keeps `lead` as the record's lead, in the store too, beside the record's head, where either
-    /// changed (a new file, a file counted by an earlier version, a file that grew).
-    private func recordLead(of record: inout CountedFile, _ lead: SHA256.Digest?, headChanged: Bool) throws {
+    /// Gives a file counted by an earlier version, which has no lead, its lead, in the store too.
+    private func recordLead(of record: inout CountedFile, _ lead: SHA256.Digest?) throws {
         guard let lead else { return }
         let hex = lead.hex
-        guard record.leadSHA256 != hex || headChanged else { return }
-        try statements.recordLead.execute(record.id, record.headSHA256, hex)
+        guard record.leadSHA256 != hex else { return }
+        try statements.recordLead.execute(hex, record.id)
         record.leadSHA256 = hex
     }
 
-    static func countedFile(_ row: Row) -> CountedFile {
-        CountedFile(
-            id: row["id"], displayPath: row["display_path"], headLength: row["head_length"],
-            headSHA256: row["head_sha256"], size: row["size"], contentSHA256: row["content_sha256"],
-            resume: FileReadSummary.ResumePoint(
-                storedOffset: row["resume_stored_offset"], decompressedOffset: row["resume_decompressed_offset"],
-                linesBefore: row["resume_lines_before"]),
-            countedLines: row["counted_lines"], heldBack: row["held_back"], leadSHA256: row["lead_sha256"])
-    }
 
     // MARK: - Sessions
 
     private func record(_ report: SessionReport) throws {
         outcome.sessionsClosed += 1
+        try checkpoint?.sessionClosed(report.session)
         let runID = outcome.runID
         let suppression = run.judgement.suppression
         let suppressed = report.violations.map {
@@ -381,7 +394,8 @@ private final class RunTransaction {
                 """,
             arguments: StatementArguments(runOwnValues + counters.map { $0.value(in: statistics) } + [outcome.runID]))
         for (name, count) in statistics.unknownTypes {
-            try db.execute(sql: "INSERT INTO unknown_types VALUES (?, ?, ?)", arguments: [outcome.runID, name, count])
+            try db.execute(
+                sql: "INSERT INTO unknown_types (run_id, type, events) VALUES (?, ?, ?)", arguments: [outcome.runID, name, count])
         }
         try run.judgement.record(db, runID: outcome.runID, suppressed: outcome.suppressed)
         try run.shardPart?.record(db, configuration: run.configuration)
@@ -398,12 +412,17 @@ private final class RunTransaction {
         outcome.statistics = statistics
         outcome.openSessions = engine.openSessionCount
 
-        try StoredCheckpoint.write(engine, runID: outcome.runID, db: db)
+        if let checkpoint {
+            try RunCache.checkpoint.apply(db)
+            try checkpoint.finish(engine, runID: outcome.runID, db: db)
+            try RunCache.rows.apply(db)
+            outcome.checkpointSessionsWritten = checkpoint.sessionsWritten
+        }
         for rule in engine.enabledRules {
             try db.execute(
-                sql: "INSERT OR REPLACE INTO rules VALUES (?, ?)", arguments: [rule.identifier, rule.severity.rawValue])
+                sql: "INSERT OR REPLACE INTO rules (rule, severity) VALUES (?, ?)",
+                arguments: [rule.identifier, rule.severity.rawValue])
         }
-
     }
 }
 
@@ -430,17 +449,24 @@ private struct RunStatements {
     let closedSession: RowStatement
 
     init(_ db: Database) throws {
-        insertFile = try RowStatement(
-            db, sql: "INSERT INTO input_files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        insertFile = try RowStatement(db, sql: """
+            INSERT INTO input_files (id, display_path, head_length, head_sha256, size, content_sha256,
+                resume_stored_offset, resume_decompressed_offset, resume_lines_before, counted_lines, held_back,
+                first_run, last_run, lead_sha256)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
         updateFile = try RowStatement(db, sql: """
             UPDATE input_files SET display_path = ?, head_length = ?, head_sha256 = ?, size = ?,
                 content_sha256 = ?, resume_stored_offset = ?, resume_decompressed_offset = ?,
-                resume_lines_before = ?, counted_lines = ?, held_back = ?, last_run = ?
+                resume_lines_before = ?, counted_lines = ?, held_back = ?, last_run = ?, lead_sha256 = ?
             WHERE id = ?
             """)
-        recordLead = try RowStatement(db, sql: "INSERT OR REPLACE INTO input_file_leads VALUES (?, ?, ?)")
-        insertSession = try RowStatement(db, sql: "INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-        insertHaptic = try RowStatement(db, sql: "INSERT INTO session_haptics VALUES (?, ?, ?)")
+        recordLead = try RowStatement(db, sql: "UPDATE input_files SET lead_sha256 = ? WHERE id = ?")
+        insertSession = try RowStatement(db, sql: """
+            INSERT INTO sessions (session, device, app_version, first_ts, last_ts, events, violations, run_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        insertHaptic = try RowStatement(db, sql: "INSERT INTO session_haptics (session, kind, count) VALUES (?, ?, ?)")
         insertViolation = try RowStatement(db, sql: """
             INSERT INTO violations (run_id, rule, severity, session, device, app_version, screen, start_ts, end_ts,
                 count, detail, source, source_file, source_line, suppressed)

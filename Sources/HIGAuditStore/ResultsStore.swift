@@ -23,9 +23,10 @@ public final class ResultsStore {
 
     /// Opens the store for a nightly run, creating it (and its tables) if it does not exist.
     ///
-    /// The schema is checked, and created or brought up to date, in one `BEGIN IMMEDIATE`
-    /// transaction: two first runs on a new store take turns as any two runs do (the second waits
-    /// for the first, up to the busy timeout), instead of both creating the tables.
+    /// The store is checked (`WriterIntegrity`), then brought up to date by the migrations it lacks
+    /// (`StoreMigrations`), each in a `BEGIN IMMEDIATE` transaction: two first runs on a new store take
+    /// turns as any two runs do (the second waits for the first, up to the busy timeout), instead of
+    /// both creating the tables.
     public init(writingAt path: String) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
@@ -35,17 +36,16 @@ public final class ResultsStore {
         try StorePath.checkForWriting(path)
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
-            try queue.writeWithoutTransaction { db in
-                // The quick check reads every page once: with SQLite's default cache of 2 MiB, not
-                // the run's below, which it would fill with the whole store (up to 256 MiB of memory).
-                try db.inTransaction(.immediate) {
-                    try StoreSchema.prepareForWriting(db, path: path)
-                    return .commit
-                }
-                // A run inserts into seven indexes of `violations` in key order they do not share;
-                // with the default cache they thrash. 256 MiB at most, used only as needed.
-                try db.execute(sql: "PRAGMA cache_size = -262144")
+            try queue.read { db in try StoreSchema.checkIdentity(db, path: path, creating: true) }
+            // The check reads pages through SQLite's default cache of 2 MiB, not the run's below,
+            // which it would fill with the store.
+            try queue.read { db in try WriterIntegrity.check(db, path: path) }
+            try StoreMigrations.migrate(queue, path: path)
+            try queue.inTransaction(.immediate) { db in
+                try StoreSchema.completeForWriting(db)
+                return .commit
             }
+            try queue.writeWithoutTransaction { db in try RunCache.rows.apply(db) }
         } catch {
             throw StoreError.describing(error, store: path)
         }
@@ -123,6 +123,23 @@ public final class ResultsStore {
     }
 }
 
+/// The page cache of a nightly run's connection, by what the run is doing.
+enum RunCache: Int {
+    /// Inserting sessions and violations: a run inserts into seven indexes of `violations` in key
+    /// orders they do not share, and with the default cache they thrash. 256 MiB at most, used only as
+    /// needed.
+    case rows = -262_144
+    /// Reading or writing the open sessions' checkpoint: each row once, in key order. A large cache
+    /// would only keep them, up to 256 MiB of a large checkpoint beside the engine that holds the
+    /// sessions anyway (issue 46: 300,000 open sessions). Pages written beyond it are spilled to the
+    /// file inside the run's transaction, which a failed run still rolls back.
+    case checkpoint = -16_384
+
+    func apply(_ db: Database) throws {
+        try db.execute(sql: "PRAGMA cache_size = \(rawValue)")
+    }
+}
+
 /// Why the store could not be used; the message is for the person at the terminal.
 public enum StoreError: Error, CustomStringConvertible, Equatable {
     /// A file that is not SQLite at all (a log named as the store), or SQLite without a store's schema.
@@ -140,8 +157,9 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case damaged(store: String, detail: String)
     /// `--sql` ran past its time limit and was stopped.
     case queryTimedOut(seconds: Double)
-    /// The store records schema migrations this version does not know (a later hig-audit made it).
-    case otherSchemaVersion(store: String, migrations: [String])
+    /// The store records schema migrations this version does not know (a later hig-audit made it):
+    /// those, and the ones this version knows.
+    case otherSchemaVersion(store: String, migrations: [String], known: [String])
 
     public var description: String {
         switch self {
@@ -160,9 +178,10 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
         case .damaged(let store, let detail):
             "the store \(store) is damaged (\(detail)); nothing was written to it. Restore it from the last backup "
                 + "and run nightly again, as \"A damaged store\" in Pipelines/README.md describes"
-        case .otherSchemaVersion(let store, let migrations):
+        case .otherSchemaVersion(let store, let migrations, let known):
             "the store \(store) has a schema this version of hig-audit does not know (migrations "
-                + migrations.joined(separator: ", ") + "); read it with the hig-audit that wrote it, or a later one"
+                + migrations.joined(separator: ", ") + "): a later version wrote it, and this one knows only "
+                + known.joined(separator: ", ") + ". Nothing was read or written; use the hig-audit that wrote it, or a later one"
         case .queryTimedOut(let seconds):
             "--sql: the query ran for more than \(Self.seconds(seconds)) s and was stopped (raise --sql-timeout if it is expected to take longer)"
         }

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import GRDBSQLite
 
@@ -81,6 +82,21 @@ struct RowValues {
         sqlite3_bind_int64(statement, bound, value)
     }
 
+    /// A blob (an empty one included, never NULL); SQLite copies it before this returns.
+    mutating func bind(_ value: Data) {
+        bound += 1
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        _ = value.withUnsafeBytes { bytes in
+            // A non-null pointer for an empty blob: SQLite stores NULL for a null one.
+            sqlite3_bind_blob64(statement, bound, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(bytes.count), transient)
+        }
+    }
+
+    mutating func bindNull() {
+        bound += 1
+        sqlite3_bind_null(statement, bound)
+    }
+
     /// A text, never NULL, as GRDB binds it: up to its first U+0000, where SQLite stops reading a text
     /// of length -1, so that a row is the same whichever wrote it (stores written before keep such texts
     /// cut there). SQLite copies it before this returns (`SQLITE_TRANSIENT`).
@@ -111,4 +127,15 @@ extension Bool: RowValue {
 
 extension String: RowValue {
     func bind(to row: inout RowValues) { row.bind(self) }
+}
+
+extension Data: RowValue {
+    func bind(to row: inout RowValues) { row.bind(self) }
+}
+
+/// NULL for nil, as GRDB stores an absent value.
+extension Optional: RowValue where Wrapped: RowValue {
+    func bind(to row: inout RowValues) {
+        if let value = self { value.bind(to: &row) } else { row.bindNull() }
+    }
 }

@@ -41,7 +41,7 @@ public struct ShardPart: Sendable, Equatable {
     func record(_ db: Database, configuration: AuditConfiguration) throws {
         try db.execute(sql: Self.table)
         try db.execute(
-            sql: "INSERT INTO shard_parts VALUES (?, ?, ?, ?)",
+            sql: "INSERT INTO shard_parts (part_id, shard, shards, configuration) VALUES (?, ?, ?, ?)",
             arguments: [UUID().uuidString.lowercased(), shard.index, shard.count, configuration.canonicalText])
     }
 }

@@ -163,8 +163,20 @@ public enum StoreMerge {
             """)
 
         // The part's files by their display path: files another part read too are recorded once. A part
-        // written by an earlier version has no leads; its files are then looked for by their head alone.
-        let partHasLeads = try db.tableExists("input_file_leads", in: "part")
+        // is read as its version wrote it (a reader does not migrate it): its leads are a column of
+        // `input_files`, rows of `input_file_leads` beside their head (`v2`), or none (`v1`), and files
+        // without one are then looked for by their head alone.
+        let partLead: String
+        if try db.columns(in: "input_files", in: "part").contains(where: { $0.name == "lead_sha256" }) {
+            partLead = "lead_sha256"
+        } else if try db.tableExists("input_file_leads", in: "part") {
+            partLead = """
+                (SELECT l.lead_sha256 FROM part.input_file_leads l
+                 WHERE l.file = part.input_files.id AND l.head_sha256 = part.input_files.head_sha256)
+                """
+        } else {
+            partLead = "NULL"
+        }
         try db.execute(sql: "CREATE TEMP TABLE part_files (part_id INTEGER PRIMARY KEY, main_id INTEGER NOT NULL)")
         defer { try? db.execute(sql: "DROP TABLE temp.part_files") }
         for row in try Row.fetchAll(db, sql: "SELECT id, display_path FROM part.input_files ORDER BY id") {
@@ -174,30 +186,28 @@ public enum StoreMerge {
                 db, sql: "SELECT id FROM main.input_files WHERE display_path = ? ORDER BY id LIMIT 1", arguments: [displayPath])
             if mainID == nil {
                 try db.execute(sql: """
-                    INSERT INTO main.input_files SELECT NULL, display_path, head_length, head_sha256, size, content_sha256,
+                    INSERT INTO main.input_files (display_path, head_length, head_sha256, size, content_sha256,
                         resume_stored_offset, resume_decompressed_offset, resume_lines_before, counted_lines, held_back,
-                        first_run + \(runOffset), last_run + \(runOffset)
+                        first_run, last_run, lead_sha256)
+                    SELECT display_path, head_length, head_sha256, size, content_sha256,
+                        resume_stored_offset, resume_decompressed_offset, resume_lines_before, counted_lines, held_back,
+                        first_run + \(runOffset), last_run + \(runOffset), \(partLead)
                     FROM part.input_files WHERE id = ?
                     """, arguments: [partID])
                 mainID = db.lastInsertedRowID
-                if partHasLeads {
-                    try db.execute(
-                        sql: """
-                            INSERT OR REPLACE INTO main.input_file_leads
-                            SELECT ?, head_sha256, lead_sha256 FROM part.input_file_leads WHERE file = ?
-                            """,
-                        arguments: [mainID, partID])
-                }
             }
-            try db.execute(sql: "INSERT INTO temp.part_files VALUES (?, ?)", arguments: [partID, mainID])
+            try db.execute(sql: "INSERT INTO temp.part_files (part_id, main_id) VALUES (?, ?)", arguments: [partID, mainID])
         }
 
         try db.execute(sql: """
-            INSERT INTO main.sessions SELECT session, device, app_version, first_ts, last_ts, events, violations,
-                run_id + \(runOffset) FROM part.sessions
+            INSERT INTO main.sessions (session, device, app_version, first_ts, last_ts, events, violations, run_id)
+            SELECT session, device, app_version, first_ts, last_ts, events, violations, run_id + \(runOffset)
+            FROM part.sessions
             """)
         outcome.sessions += db.changesCount
-        try db.execute(sql: "INSERT INTO main.session_haptics SELECT * FROM part.session_haptics")
+        try db.execute(sql: """
+            INSERT INTO main.session_haptics (session, kind, count) SELECT session, kind, count FROM part.session_haptics
+            """)
         // A part written by this version keeps each violation's suppressed flag and its runs' judgements
         // (migration v3); in one written before, nothing was suppressed.
         let partRecordsJudgements = try db.tableExists("run_judgements", in: "part")
@@ -224,9 +234,14 @@ public enum StoreMerge {
                 FROM part.run_exclusions
                 """)
         }
-        try db.execute(sql: "INSERT INTO main.unknown_types SELECT run_id + \(runOffset), type, events FROM part.unknown_types")
-        try db.execute(sql: "INSERT OR IGNORE INTO main.rules SELECT * FROM part.rules")
-        try db.execute(sql: "INSERT INTO main.shard_parts SELECT * FROM part.shard_parts")
+        try db.execute(sql: """
+            INSERT INTO main.unknown_types (run_id, type, events) SELECT run_id + \(runOffset), type, events FROM part.unknown_types
+            """)
+        try db.execute(sql: "INSERT OR IGNORE INTO main.rules (rule, severity) SELECT rule, severity FROM part.rules")
+        try db.execute(sql: """
+            INSERT INTO main.shard_parts (part_id, shard, shards, configuration)
+            SELECT part_id, shard, shards, configuration FROM part.shard_parts
+            """)
         outcome.partsMerged += 1
     }
 
@@ -237,14 +252,10 @@ public enum StoreMerge {
         let position = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, Int64($0 + 1)) })
         for row in try Row.fetchAll(db, sql: "SELECT id, display_path FROM input_files") {
             guard let newID = position[row["display_path"] as String] else { continue }
-            try db.execute(sql: "INSERT INTO temp.file_ids VALUES (?, ?)", arguments: [row["id"] as Int64, newID])
+            try db.execute(sql: "INSERT INTO temp.file_ids (old_id, new_id) VALUES (?, ?)", arguments: [row["id"] as Int64, newID])
         }
         try db.execute(sql: "UPDATE input_files SET id = -id")
         try db.execute(sql: "UPDATE input_files SET id = (SELECT new_id FROM temp.file_ids WHERE old_id = -input_files.id)")
-        // A lead follows its file; one whose file is gone (a row left by an earlier version) goes.
-        try db.execute(sql: "DELETE FROM input_file_leads WHERE file NOT IN (SELECT old_id FROM temp.file_ids)")
-        try db.execute(sql: "UPDATE input_file_leads SET file = -file")
-        try db.execute(sql: "UPDATE input_file_leads SET file = (SELECT new_id FROM temp.file_ids WHERE old_id = -input_file_leads.file)")
         try db.execute(sql: """
             UPDATE violations SET source_file = (SELECT new_id FROM temp.file_ids WHERE old_id = violations.source_file)
             WHERE source_file IN (SELECT old_id FROM temp.file_ids)

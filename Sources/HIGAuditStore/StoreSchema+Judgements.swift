@@ -3,20 +3,10 @@ import GRDB
 /// Migration "v3": how each nightly run judged its violations (SPEC §6), so that a later query sees
 /// a night as it was judged then, even after the config or the baseline changed.
 ///
-/// Kept apart from the earlier tables and all in one function, so that it can become one step of a
-/// migrator as it is. Columns are named; nothing here is written or read by position.
+/// `StoreMigrations.all` runs `judgementsDDL` as its step "v3". A store without it was written by an
+/// earlier version: every violation in it counts (none was suppressed), and its runs have no recorded
+/// judgement. Columns are named; nothing here is written or read by position.
 extension StoreSchema {
-    /// Adds the v3 tables and column once, and records the migration. A store without it was written
-    /// by an earlier version: every violation in it counts (none was suppressed), and its runs have no
-    /// recorded judgement.
-    static func migrateJudgements(_ db: Database) throws {
-        let applied = try Bool.fetchOne(
-            db, sql: "SELECT 1 FROM grdb_migrations WHERE identifier = ?", arguments: [judgementsMigration]) ?? false
-        guard !applied else { return }
-        try db.execute(sql: judgementsDDL)
-        try db.execute(sql: "INSERT INTO grdb_migrations VALUES (?)", arguments: [judgementsMigration])
-    }
-
     /// `violations.suppressed`: 1 when an `exclude:` entry in force on the run's day matched the
     /// violation; it then counts only in `summary`'s `suppressed` column.
     ///

@@ -9,87 +9,53 @@ enum StoreSchema {
     /// that another application's SQLite file is refused rather than given our tables.
     static let applicationID: Int32 = 0x4849_4741
 
-    /// The migration the first version recorded (GRDB's `grdb_migrations`). Stores made before the
-    /// application id have it and no id; new stores record it too, so that older readers know them.
-    static let firstMigration = "v1"
-
-    /// The migration that moved the open sessions' checkpoint from one value of `engine_checkpoint` into
-    /// rows of `checkpoint_devices` and `checkpoint_sessions` (`StoredCheckpoint`). A version that
-    /// knows only `v1` refuses such a store instead of reading an empty checkpoint from it.
-    static let checkpointRowsMigration = "v2"
-
-    /// The migration that records how each run judged its violations (SPEC §6): the `suppressed` flag
-    /// of `violations`, and `run_judgements` and `run_exclusions` (`StoreSchema+Judgements.swift`).
-    static let judgementsMigration = "v3"
-
-    /// Checks, creates or completes the schema for a nightly run. Call it inside an immediate
-    /// transaction: the decision to create the tables and their creation are then one step.
-    static func prepareForWriting(_ db: Database, path: String) throws {
+    /// Refuses a file that is not a hig-audit store: another application id, or no id and not a
+    /// store of the version before it. A file without any table is a store to create when
+    /// `creating` (a nightly run), and not a store for a reader.
+    static func checkIdentity(_ db: Database, path: String, creating: Bool = false) throws {
         let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
         guard id == 0 || id == applicationID else { throw StoreError.notAStore(path) }
-        try quickCheck(db, path: path)
-        let objects = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'") ?? 0
-        if objects == 0 {
-            try db.execute(sql: tables)
-            try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
-            try db.execute(sql: "INSERT INTO grdb_migrations VALUES (?)", arguments: [firstMigration])
-        } else if id == 0, try !hasFirstMigration(db) {
-            throw StoreError.notAStore(path)
+        if id == 0, try !(creating && isNew(db)), try !StoreMigrations.hasFirst(db) { throw StoreError.notAStore(path) }
+        try StoreMigrations.refuseUnknown(db, path: path)
+    }
+
+    /// Whether the file holds no table, view or index of its own yet: a store to create. GRDB's
+    /// `grdb_migrations` alone is a store whose first run is creating it.
+    static func isNew(_ db: Database) throws -> Bool {
+        try Int.fetchOne(db, sql: """
+            SELECT COUNT(*) FROM sqlite_master
+            WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name <> 'grdb_migrations'
+            """) == 0
+    }
+
+    /// What a nightly run does after the migrations, in one immediate transaction: a column for every
+    /// ingest counter the store's `runs` lacks (`IngestStatistics.counters`), appended in their order,
+    /// and the application id of a store made before it. Counters are not migrations: adding one to
+    /// `IngestStatistics` is all it takes, and readers of a store not run since take a missing column as 0.
+    static func completeForWriting(_ db: Database) throws {
+        let present = try runsColumns(db)
+        for counter in IngestStatistics.counters where !present.contains(counter.name) {
+            try db.execute(sql: "ALTER TABLE runs ADD COLUMN \(counter.name) INTEGER NOT NULL DEFAULT 0")
         }
-        try addMissingColumns(db)
-        try migrateJudgements(db)
-        if id != applicationID { try db.execute(sql: "PRAGMA application_id = \(applicationID)") }
-    }
-
-    /// Refuses a file that is not a hig-audit store: another application id, or no id and not a
-    /// store of the version before it.
-    static func checkIdentity(_ db: Database, path: String) throws {
-        let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-        let isStore = try id == applicationID || (id == 0 && hasFirstMigration(db))
-        guard isStore else { throw StoreError.notAStore(path) }
-        try checkSchemaVersion(db, path: path)
-    }
-
-    /// The migrations this version knows; a store that records another was made by a later version,
-    /// whose tables this one would misread.
-    static let knownMigrations: Set<String> = [firstMigration, checkpointRowsMigration, judgementsMigration]
-
-    /// Refuses a store whose schema this version does not know.
-    static func checkSchemaVersion(_ db: Database, path: String) throws {
-        guard try db.tableExists("grdb_migrations") else { return }
-        let unknown = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
-            .filter { !knownMigrations.contains($0) }
-        if !unknown.isEmpty { throw StoreError.otherSchemaVersion(store: path, migrations: unknown) }
+        if try Int32.fetchOne(db, sql: "PRAGMA application_id") != applicationID {
+            try db.execute(sql: "PRAGMA application_id = \(applicationID)")
+        }
     }
 
     /// SQLite's quick check of the whole file (pages, records, free list; not index contents).
     static func quickCheck(_ db: Database, path: String) throws {
-        let verdict = try String.fetchAll(db, sql: "PRAGMA quick_check(3)")
+        try quickCheck(db, path: path, pragma: "PRAGMA quick_check(3)")
+    }
+
+    /// SQLite's quick check of `table` and its indexes alone.
+    static func quickCheck(_ db: Database, path: String, table: String) throws {
+        try quickCheck(db, path: path, pragma: "PRAGMA quick_check(\(table.quotedDatabaseIdentifier))")
+    }
+
+    private static func quickCheck(_ db: Database, path: String, pragma: String) throws {
+        let verdict = try String.fetchAll(db, sql: pragma)
         guard verdict == ["ok"] else {
-            throw StoreError.damaged(store: path, detail: "quick_check: " + verdict.joined(separator: "; "))
-        }
-    }
-
-    private static func hasFirstMigration(_ db: Database) throws -> Bool {
-        guard try db.tableExists("grdb_migrations"), try db.tableExists("runs") else { return false }
-        return try Bool.fetchOne(
-            db, sql: "SELECT 1 FROM grdb_migrations WHERE identifier = ?", arguments: [firstMigration]) ?? false
-    }
-
-    /// Columns and tables added after the first version, added to an older store by its next nightly
-    /// run: a column for every ingest counter the first version's `runs` lacks
-    /// (`IngestStatistics.counters`), appended in their order, and `input_file_leads`. Readers of a
-    /// store not yet run take a missing column as 0. Files counted before have no lead, and are looked
-    /// for by their head alone (`FileIdentity`).
-    private static func addMissingColumns(_ db: Database) throws {
-        try db.execute(sql: runsReadable)
-        try db.execute(sql: inputFileLeads)
-        try db.execute(sql: StoredCheckpoint.tables)
-        try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
-        try db.execute(sql: "INSERT OR IGNORE INTO grdb_migrations VALUES (?)", arguments: [checkpointRowsMigration])
-        let present = try runsColumns(db)
-        for counter in IngestStatistics.counters where !present.contains(counter.name) {
-            try db.execute(sql: "ALTER TABLE runs ADD COLUMN \(counter.name) INTEGER NOT NULL DEFAULT 0")
+            throw StoreError.damaged(store: path, detail: "quick_check: " + verdict.prefix(3).joined(separator: "; "))
         }
     }
 
@@ -98,13 +64,10 @@ enum StoreSchema {
         Set(try db.columns(in: "runs").map(\.name))
     }
 
-    /// The digest of the first `FileIdentity.leadBytes` bytes of each counted file whose head is
-    /// longer and shorter than `FileIdentity.headBytes`, by `input_files.id`, with the head it was
-    /// recorded beside. A table of its own rather than a column, so that an earlier version still
-    /// writes to the store (its rows of `input_files` are positional); files it counts get no lead, and
-    /// a row whose head is no longer its file's (the file was changed, or renumbered by an earlier
-    /// version's `merge`) is ignored.
-    static let inputFileLeads = """
+    /// `input_file_leads` as `v2` made it: the lead of each counted file, beside the head it was
+    /// recorded with, in a table of its own so that the version before could still write its positional
+    /// rows of `input_files`. `v4-file-leads-in-input-files` folds it into `input_files.lead_sha256`.
+    static let inputFileLeadsOfV2 = """
         CREATE TABLE IF NOT EXISTS input_file_leads (
             file INTEGER PRIMARY KEY,
             head_sha256 TEXT NOT NULL,
@@ -112,9 +75,9 @@ enum StoreSchema {
         )
         """
 
-    /// The tables and views of a new store. `runs` is the first version's, which its stores have:
-    /// the counters added since come from `addMissingColumns`, as they do for those stores.
-    static let tables = """
+    /// The tables and views of the first version (`v1`). `runs` has the first version's columns: the
+    /// counters added since come from `completeForWriting`, as they do for the stores it made.
+    static let firstVersionTables = """
                 CREATE TABLE runs (
                     id INTEGER PRIMARY KEY,
                     started_at INTEGER NOT NULL,

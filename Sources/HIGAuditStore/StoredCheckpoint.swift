@@ -3,18 +3,23 @@ import GRDB
 import HIGAuditCore
 
 /// The open sessions a nightly run leaves for the next, as rows: one per device with open sessions
-/// (`checkpoint_devices`) and one per open session (`checkpoint_sessions`, its state as JSON), written
-/// and read one session at a time.
+/// (`checkpoint_devices`) and one per open session (`checkpoint_sessions`, keyed by the session, its
+/// state as JSON), read and written one session at a time.
 ///
 /// One value for the whole checkpoint grew past SQLite's limit on a value (a million open sessions):
 /// the run could not commit, and neither could any later one. A row per session keeps every value the
 /// size of one session (its pending events are bounded by `max_pending_events`), and the memory of
-/// writing or reading it that of one session beside the engine. `engine_checkpoint` keeps its one row
-/// (the run, the newest device clock, the count of open sessions, which readers show) with an empty
-/// `state`; a store written before holds its checkpoint there as JSON, read once and then rewritten
-/// as rows by the next run.
+/// writing or reading it that of one session beside the engine.
+///
+/// A run rewrites only what changed (`CheckpointWriter`): a session that received nothing keeps its
+/// row, a session that closed loses it, and a new or changed one is upserted; so a night of few
+/// uploads over many idle open sessions writes few pages. `engine_checkpoint` keeps its one row (the
+/// run, the newest device clock, the count of open sessions, which readers show) with an empty
+/// `state`; a store written before `v2` holds its checkpoint there as JSON, read once and then
+/// rewritten as rows by the next run.
 enum StoredCheckpoint {
-    static let tables = """
+    /// The checkpoint tables as `v2` made them, `checkpoint_sessions` in write order (`position`).
+    static let tablesOfV2 = """
         CREATE TABLE IF NOT EXISTS checkpoint_devices (
             device TEXT PRIMARY KEY,
             clock INTEGER NOT NULL,
@@ -28,29 +33,25 @@ enum StoredCheckpoint {
         );
         """
 
-    /// The engine's open sessions and devices in place of the stored ones, and the summary row.
-    static func write(_ engine: SessionEngine, runID: Int64, db: Database) throws {
-        try db.execute(sql: "DELETE FROM checkpoint_devices")
-        try db.execute(sql: "DELETE FROM checkpoint_sessions")
-        let devices = engine.checkpointDevices()
-        let insertDevice = try db.makeStatement(sql: "INSERT INTO checkpoint_devices VALUES (?, ?, ?)")
-        for device in devices {
-            try insertDevice.execute(arguments: [device.device, device.clock, device.idleRuns])
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let insertSession = try db.makeStatement(sql: "INSERT INTO checkpoint_sessions VALUES (?, ?, ?, ?)")
-        var position: Int64 = 0
-        try engine.forEachCheckpointSession { session in
-            position += 1
-            try insertSession.execute(arguments: [position, session.id, session.device ?? "", try encoder.encode(session)])
-        }
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO engine_checkpoint VALUES (1, ?, ?, ?, ?)",
-            arguments: [runID, devices.map(\.clock).max() ?? .min, position, Data()])
+    /// `v5-checkpoint-sessions-by-session`: `checkpoint_sessions` keyed by the session, so that a run
+    /// finds, keeps, replaces or deletes one session's row without rewriting the others. Rows move over
+    /// in their order; a session listed twice (a table edited by hand) keeps its later row, the one the
+    /// engine restored.
+    static func keyBySession(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE checkpoint_sessions_by_session (
+                session TEXT NOT NULL PRIMARY KEY,
+                device TEXT NOT NULL,
+                state BLOB NOT NULL
+            );
+            INSERT OR REPLACE INTO checkpoint_sessions_by_session (session, device, state)
+                SELECT session, device, state FROM checkpoint_sessions ORDER BY position;
+            DROP TABLE checkpoint_sessions;
+            ALTER TABLE checkpoint_sessions_by_session RENAME TO checkpoint_sessions;
+            """)
     }
 
-    /// An engine holding the stored open sessions, restored one session at a time.
+    /// An engine holding the stored open sessions, restored one session at a time, in session order.
     static func engine(
         _ db: Database, configuration: AuditConfiguration, onLate: @escaping SessionEngine.LateSink,
         onReport: @escaping SessionEngine.ReportSink
@@ -61,31 +62,46 @@ enum StoredCheckpoint {
         let engine = SessionEngine(
             configuration: configuration, checkpointDevices: try devices(db), onLate: onLate, onReport: onReport)
         let decoder = JSONDecoder()
-        let rows = try Data.fetchCursor(db, sql: "SELECT state FROM checkpoint_sessions ORDER BY position")
-        while let state = try rows.next() {
-            engine.restore(try decoder.decode(SessionCheckpoint.self, from: state))
+        let rows = try Row.fetchCursor(db, sql: "SELECT session, state FROM checkpoint_sessions ORDER BY session")
+        while let row = try rows.next() {
+            let session: String = row["session"]
+            engine.restore(try decode(row["state"], session: session, decoder))
         }
         engine.finishRestoring()
         return engine
     }
 
-    /// The whole stored checkpoint at once, in either form: for tests and tools, not for runs.
+    /// The whole stored checkpoint at once, in any of its forms: for tests and tools, not for runs.
     static func load(_ db: Database) throws -> EngineCheckpoint {
         if let legacy = try legacyCheckpoint(db) { return legacy }
         guard try db.tableExists("checkpoint_sessions") else { return EngineCheckpoint() }
         let decoder = JSONDecoder()
-        let sessions = try Data.fetchAll(db, sql: "SELECT state FROM checkpoint_sessions ORDER BY position")
-            .map { try decoder.decode(SessionCheckpoint.self, from: $0) }
+        // `v2`'s rows are in session order too: its positions followed the sessions' order.
+        let sessions = try Row.fetchAll(db, sql: "SELECT session, state FROM checkpoint_sessions ORDER BY session")
+            .map { try decode($0["state"], session: $0["session"], decoder) }
         return EngineCheckpoint(devices: try devices(db), sessions: sessions)
+    }
+
+    /// One session's stored state; a state that does not decode names its session.
+    private static func decode(_ state: Data, session: String, _ decoder: JSONDecoder) throws -> SessionCheckpoint {
+        do {
+            return try decoder.decode(SessionCheckpoint.self, from: state)
+        } catch {
+            throw StoredCheckpointError.unreadableSession(session, String(describing: error))
+        }
     }
 
     /// The checkpoint as a store written before the rows held it: one JSON value in
     /// `engine_checkpoint.state`; nil when the value is empty (rows) or there is none.
-    private static func legacyCheckpoint(_ db: Database) throws -> EngineCheckpoint? {
+    static func legacyCheckpoint(_ db: Database) throws -> EngineCheckpoint? {
         guard let state = try Data.fetchOne(db, sql: "SELECT state FROM engine_checkpoint WHERE id = 1"), !state.isEmpty else {
             return nil
         }
-        return try JSONDecoder().decode(EngineCheckpoint.self, from: state)
+        do {
+            return try JSONDecoder().decode(EngineCheckpoint.self, from: state)
+        } catch {
+            throw StoredCheckpointError.unreadableSession("(the checkpoint of a store before v2)", String(describing: error))
+        }
     }
 
     private static func devices(_ db: Database) throws -> [DeviceCheckpoint] {
@@ -93,5 +109,82 @@ enum StoredCheckpoint {
         return try Row.fetchAll(db, sql: "SELECT device, clock, idle_runs FROM checkpoint_devices ORDER BY device").map {
             DeviceCheckpoint(device: $0["device"], clock: $0["clock"], idleRuns: $0["idle_runs"])
         }
+    }
+}
+
+/// A stored checkpoint that this version cannot read back (a row edited by hand, or damaged).
+enum StoredCheckpointError: Error, CustomStringConvertible, Equatable {
+    case unreadableSession(String, String)
+
+    var description: String {
+        switch self {
+        case .unreadableSession(let session, let why):
+            "the stored state of the open session \(session) cannot be read (\(why)); nothing was written. "
+                + "Restore the store from its last backup (Pipelines/README.md, \"A damaged store\")"
+        }
+    }
+}
+
+/// Writes a run's checkpoint into the rows of the one before: deletes the rows of the sessions that
+/// closed (`sessionClosed`, as they close), then upserts each open session whose state differs from its
+/// row (`finish`). Unchanged rows are not written, so the pages a run dirties follow what the night
+/// held, not every session still open.
+final class CheckpointWriter {
+    private let delete: RowStatement
+    private let stored: Statement
+    private let upsert: RowStatement
+    private let legacy: Bool
+    /// Open sessions written (new or changed) by `finish`.
+    private(set) var sessionsWritten = 0
+
+    init(_ db: Database) throws {
+        delete = try RowStatement(db, sql: "DELETE FROM checkpoint_sessions WHERE session = ?")
+        stored = try db.makeStatement(sql: "SELECT state FROM checkpoint_sessions WHERE session = ?")
+        upsert = try RowStatement(db, sql: """
+            INSERT INTO checkpoint_sessions (session, device, state) VALUES (?, ?, ?)
+            ON CONFLICT (session) DO UPDATE SET device = excluded.device, state = excluded.state
+            """)
+        legacy = try StoredCheckpoint.legacyCheckpoint(db) != nil
+    }
+
+    /// A session closed this run: its row, if the checkpoint held it, goes.
+    func sessionClosed(_ session: String) throws {
+        try delete.execute(session)
+    }
+
+    /// The engine's open sessions and devices in place of the stored ones, and the summary row.
+    func finish(_ engine: SessionEngine, runID: Int64, db: Database) throws {
+        try db.execute(sql: "DELETE FROM checkpoint_devices")
+        let devices = engine.checkpointDevices()
+        let insertDevice = try RowStatement(
+            db, sql: "INSERT INTO checkpoint_devices (device, clock, idle_runs) VALUES (?, ?, ?)")
+        for device in devices {
+            try insertDevice.execute(device.device, device.clock, device.idleRuns)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        var open = 0
+        try engine.forEachCheckpointSession { session in
+            open += 1
+            let state = try encoder.encode(session)
+            if !legacy, try Data.fetchOne(stored, arguments: [session.id]) == state { return }
+            try upsert.execute(session.id, session.device ?? "", state)
+            sessionsWritten += 1
+        }
+        // Every session the checkpoint held either closed (its row deleted) or is open (its row kept or
+        // upserted); a table edited by hand may hold others, which go now.
+        if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM checkpoint_sessions") != open {
+            try db.execute(sql: "CREATE TEMP TABLE open_sessions (session TEXT PRIMARY KEY) WITHOUT ROWID")
+            defer { try? db.execute(sql: "DROP TABLE temp.open_sessions") }
+            let keep = try RowStatement(db, sql: "INSERT OR IGNORE INTO temp.open_sessions (session) VALUES (?)")
+            try engine.forEachCheckpointSession { try keep.execute($0.id) }
+            try db.execute(sql: "DELETE FROM checkpoint_sessions WHERE session NOT IN (SELECT session FROM temp.open_sessions)")
+        }
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO engine_checkpoint (id, run_id, stream_newest_ts, open_sessions, state)
+                VALUES (1, ?, ?, ?, ?)
+                """,
+            arguments: [runID, devices.map(\.clock).max() ?? .min, open, Data()])
     }
 }

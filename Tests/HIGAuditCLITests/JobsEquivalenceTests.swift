@@ -102,7 +102,7 @@ import Testing
             ("input_files", "SELECT id, display_path, head_length, head_sha256, size, content_sha256, resume_stored_offset, resume_decompressed_offset, resume_lines_before, counted_lines, held_back FROM input_files ORDER BY id"),
             ("runs", "SELECT files, files_skipped, files_changed, compressed_bytes, decompressed_bytes, frames, lines, events, sessions, sessions_closed, open_sessions, malformed_lines, late_events, duplicate_events, unknown_types, skipped_bytes, truncated_files, unbalanced_dismisses, faults, violations FROM runs ORDER BY id"),
             ("checkpoint", "SELECT state FROM engine_checkpoint"),
-            ("input_file_leads", "SELECT * FROM input_file_leads ORDER BY file"),
+            ("input_file_leads", "SELECT id, lead_sha256 FROM input_files ORDER BY id"),
         ] {
             let query = try HigAuditBinary.run(["query", "--store", store, "--sql", sql, "--format", "csv"])
             #expect(query.status == 0, "\(query.stderr)")

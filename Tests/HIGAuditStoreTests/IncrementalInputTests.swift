@@ -158,18 +158,17 @@ import Testing
                     countedLines: Int64(small.count), firstRun: 2, lastRun: 2),
         ])
 
-        // Every lead belongs to a stored file with the same head; the small file has its own.
+        // Only the small file has a lead, its own.
         let smallBytes = try Data(contentsOf: URL(fileURLWithPath: c))
         #expect(smallBytes.count > 64 && smallBytes.count < 4096)
         var hasher = SHA256()
         Array(smallBytes.prefix(64)).withUnsafeBytes { hasher.update($0) }
         let leads = try ResultsStore(readingAt: storePath).read { db in
             try Row.fetchAll(db, sql: """
-                SELECT l.file, l.lead_sha256, l.head_sha256 = f.head_sha256
-                FROM input_file_leads l LEFT JOIN input_files f ON f.id = l.file
-                """).map { (file: $0[0] as Int64, lead: $0[1] as String, sameHead: $0[2] as Bool? ?? false) }
+                SELECT id, lead_sha256 FROM input_files WHERE lead_sha256 IS NOT NULL
+                """).map { (file: $0["id"] as Int64, lead: $0["lead_sha256"] as String) }
         }
-        #expect(leads.allSatisfy { $0.sameHead })
+        #expect(leads.count == 1)
         #expect(leads.contains { $0.file == 3 && $0.lead == hasher.finalized().hex })
     }
 
@@ -342,7 +341,7 @@ import Testing
         #expect(none.filesRead == 0 && none.filesSkipped == 0)
     }
 
-    /// Files counted by an earlier version have no lead (`input_file_leads`): a file that begins with
+    /// Files counted by an earlier version have no lead (`input_files.lead_sha256`): a file that begins with
     /// one is still found, by the head alone, and the file gets its lead once it is read again.
     @Test func aFileCountedWithoutALeadIsStillFoundByItsHead() throws {
         // Small enough that the grown file's head is all of it, and so has a lead.
@@ -355,15 +354,17 @@ import Testing
         let headLength = try ResultsStore(readingAt: storePath).read { try Int.fetchOne($0, sql: "SELECT head_length FROM input_files") }
         #expect(headLength.map { $0 > FileIdentity.leadBytes } == true)
         func leads() throws -> Int? {
-            try ResultsStore(readingAt: storePath).read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM input_file_leads") }
+            try ResultsStore(readingAt: storePath).read {
+                try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM input_files WHERE lead_sha256 IS NOT NULL")
+            }
         }
         #expect(try leads() == 1)
         // Listed again, the file gets its lead back.
-        try DatabaseQueue(path: storePath).write { try $0.execute(sql: "DROP TABLE input_file_leads") }
+        try DatabaseQueue(path: storePath).write { try $0.execute(sql: "UPDATE input_files SET lead_sha256 = NULL") }
         let (again, _) = try nightly(storePath, [upload])
         #expect(again.filesRead == 0 && again.filesSkipped == 1)
         #expect(try leads() == 1)
-        try DatabaseQueue(path: storePath).write { try $0.execute(sql: "DROP TABLE input_file_leads") }
+        try DatabaseQueue(path: storePath).write { try $0.execute(sql: "UPDATE input_files SET lead_sha256 = NULL") }
 
         // The upload grew, and arrives under another name.
         let grown = path("upload-2.ndjson")

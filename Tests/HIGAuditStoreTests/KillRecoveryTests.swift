@@ -41,7 +41,7 @@ import Glibc
             var text = ""
             for sql in [
                 "SELECT id, close_open, files, files_skipped, files_changed, lines, events, sessions, sessions_closed, open_sessions, malformed_lines, late_events, violations FROM runs ORDER BY id",
-                "SELECT * FROM input_files ORDER BY id", "SELECT * FROM input_file_leads ORDER BY file",
+                "SELECT * FROM input_files ORDER BY id",
                 "SELECT * FROM sessions ORDER BY session",
                 "SELECT * FROM session_haptics ORDER BY session, kind", "SELECT * FROM violations ORDER BY id",
                 "SELECT * FROM unknown_types ORDER BY run_id, type", "SELECT * FROM rules ORDER BY rule",

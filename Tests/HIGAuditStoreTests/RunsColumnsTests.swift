@@ -9,7 +9,7 @@ import Testing
 /// order stores of the first version have.
 @Suite struct RunsColumnsTests {
     /// The `runs` columns of a store made by the first version, in their order; the counters added
-    /// since follow (`StoreSchema.addMissingColumns`). A store made today must have them so, or
+    /// since follow (`StoreSchema.completeForWriting`). A store made today must have them so, or
     /// `runs_readable` and any analyst's `SELECT *` would differ between old and new stores.
     static let firstVersionColumns = [
         "id", "started_at", "finished_at", "close_open", "files", "files_skipped", "files_changed",

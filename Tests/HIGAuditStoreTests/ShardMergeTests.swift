@@ -75,7 +75,7 @@ import Testing
         #expect(paths == files)
     }
 
-    /// Small files' leads (`input_file_leads`) follow their files through `merge`, which renumbers the
+    /// Small files' leads (`input_files.lead_sha256`) follow their files through `merge`, which renumbers the
     /// files in the order the run read them: each is the digest of its own file's first bytes.
     @Test func leadsFollowTheirFilesThroughMerge() throws {
         let directory = try LogFixtures.temporaryDirectory()
@@ -104,9 +104,7 @@ import Testing
         _ = try StoreMerge.merge(parts: parts.reversed(), into: merged)
         let leads = try ResultsStore(readingAt: merged).read {
             try Row.fetchAll($0, sql: """
-                SELECT f.display_path, l.lead_sha256 FROM input_file_leads l
-                    JOIN input_files f ON f.id = l.file AND f.head_sha256 = l.head_sha256
-                ORDER BY f.id
+                SELECT display_path, lead_sha256 FROM input_files WHERE lead_sha256 IS NOT NULL ORDER BY id
                 """).map { ($0["display_path"] as String, $0["lead_sha256"] as String) }
         }
         #expect(leads.map(\.0) == small)
