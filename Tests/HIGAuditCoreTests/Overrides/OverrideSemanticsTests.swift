@@ -229,6 +229,30 @@ import Testing
         #expect(CheckpointTests.runInBatches(events, cuts: [cut], configuration) == whole)
     }
 
+    /// The largest `burst_count` anywhere sets how many haptics a session keeps; when the next night's
+    /// config changes it, a session continued from the checkpoint judges its new haptics as one run
+    /// with the new config would (its ring put back in order, and cut or grown), and a run found on
+    /// the first night keeps the first night's description.
+    @Test(arguments: [(Int64(8), Int64(3)), (3, 5), (5, 5)])
+    func aSessionContinuedUnderAnotherBurstCountKeepsItsHapticsInOrder(before: Int64, after: Int64) throws {
+        let events = CheckpointTests.numbered([0, 100, 200, 5000, 5100, 5200, 5300, 5400].map { haptic($0) })
+        var first = AuditConfiguration(maxLatenessMs: 0)
+        first.overrides = [Self.entry(["*"], "haptic-overuse", ["burst_count": before])]
+        var second = AuditConfiguration(maxLatenessMs: 0)
+        second.overrides = [Self.entry(["*"], "haptic-overuse", ["burst_count": after])]
+        let firstNight = SessionEngine(configuration: first, onReport: { _ in Issue.record("closed on the first night") })
+        for event in events.prefix(3) { firstNight.ingest(event) }
+        let checkpoint = try JSONDecoder().decode(EngineCheckpoint.self, from: JSONEncoder().encode(firstNight.checkpoint()))
+        var reports: [SessionReport] = []
+        let secondNight = SessionEngine(configuration: second, checkpoint: checkpoint) { reports.append($0) }
+        for event in events.dropFirst(3) { secondNight.ingest(event) }
+        secondNight.finish()
+        let expected = run(events, first).violations.filter { $0.source.line <= 3 }
+            + run(events, second).violations.filter { $0.source.line > 3 }
+        #expect(reports.flatMap(\.violations) == expected)
+        #expect(!expected.isEmpty)
+    }
+
     /// Without `overrides:` the canonical text of a configuration (which tells shard stores apart) is
     /// as it was; with them it differs, entry by entry.
     @Test func overridesChangeTheCanonicalTextOnlyWhenThere() {

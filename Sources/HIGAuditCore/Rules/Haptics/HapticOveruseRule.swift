@@ -114,16 +114,24 @@ public struct HapticOveruseRule: SessionRule {
         // The `count − 1`-th haptic before this one, if there are that many.
         let back = count - 1
         let held = state.recent.count
-        let oldest: Int64? = back <= held ? state.recent[((held == capacity ? state.next : 0) + held - back) % held] : nil
+        var oldest: Int64?
+        if back <= held {
+            // Counting back from the newest: before `next` once the ring is full, from the end until then.
+            var index = (held == capacity ? state.next : 0) + held - back
+            if index >= held { index -= held }
+            oldest = state.recent[index]
+        }
         if enabled, let oldest, oldest > ts.minus(windowMs) {
             if state.run != nil {
                 state.run?.endTs = ts
                 state.run?.count += 1
             } else {
+                // The run is described by its first violating haptic's values, kept with it so that
+                // a run continued the next night under another config still says what judged it.
                 state.run = Violation(
                     rule: Self.identifier, severity: .warning, session: session.session,
-                    screen: session.screen, startTs: oldest, endTs: ts, count: count, detail: "",
-                    source: event.source
+                    screen: session.screen, startTs: oldest, endTs: ts, count: count,
+                    detail: "(\(count) or more within \(windowMs) ms is a burst)", source: event.source
                 )
             }
         } else if state.run != nil {
@@ -152,12 +160,16 @@ public struct HapticOveruseRule: SessionRule {
         state.next = 0
     }
 
-    /// Reports the run, described with the values of its first violating haptic's screen.
+    /// Reports the run. A run checkpointed by an earlier version has no description yet: the values
+    /// at its first violating haptic's screen describe it.
     private func flushRun(_ state: inout State, in session: inout SessionContext, screens: ScreenValues<Self>) {
         guard var run = state.run else { return }
-        let first = screens.at(run.screen)
-        run.detail = "\(run.count) haptics in \(run.endTs.minus(run.startTs)) ms"
-            + " (\(first.count) or more within \(first.windowMs) ms is a burst)"
+        var rule = run.detail
+        if rule.isEmpty {
+            let first = screens.at(run.screen)
+            rule = "(\(first.count) or more within \(first.windowMs) ms is a burst)"
+        }
+        run.detail = "\(run.count) haptics in \(run.endTs.minus(run.startTs)) ms " + rule
         session.violations.append(run)
         state.run = nil
     }
