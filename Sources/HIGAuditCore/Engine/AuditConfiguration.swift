@@ -13,6 +13,9 @@ public struct AuditConfiguration: Sendable, Equatable {
     /// Accepted findings (`exclude:`), in config order. They never change what the engine finds, only
     /// what the tables count (`Suppression`).
     public var exclusions: [Exclusion]
+    /// Per-screen rule settings (`overrides:`), in config order: they change how events are judged
+    /// where the violation would be recorded on a matching screen (`ScreenOverride`).
+    public var overrides: [ScreenOverride]
 
     public static let defaultMaxLatenessMs: Int64 = 10_000
     public static let defaultSessionGapMs: Int64 = 1_800_000
@@ -23,13 +26,15 @@ public struct AuditConfiguration: Sendable, Equatable {
         sessionGapMs: Int64 = AuditConfiguration.defaultSessionGapMs,
         idleRuns: Int = AuditConfiguration.defaultIdleRuns,
         rules: [String: RuleSettings] = [:],
-        exclusions: [Exclusion] = []
+        exclusions: [Exclusion] = [],
+        overrides: [ScreenOverride] = []
     ) {
         self.maxLatenessMs = maxLatenessMs
         self.sessionGapMs = sessionGapMs
         self.idleRuns = idleRuns
         self.rules = rules
         self.exclusions = exclusions
+        self.overrides = overrides
     }
 
     public func isEnabled(_ description: RuleDescription) -> Bool {

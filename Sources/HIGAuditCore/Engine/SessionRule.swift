@@ -24,10 +24,13 @@ public protocol SessionRule: Sendable {
 
     /// One accepted event of the session, in order. `session.screen` is already the screen resolved for
     /// this event; the engine's shared session state (settings, modal stack) is as it was *before* it.
-    func observe(_ event: Event, state: inout State, in session: inout SessionContext)
+    /// `self` holds the values at that screen; `screens` the values at any other (SPEC §6 overrides),
+    /// for a rule that judges an event whose violation would record another screen.
+    func observe(_ event: Event, state: inout State, in session: inout SessionContext, screens: ScreenValues<Self>)
 
-    /// The session closed: report whatever was waiting for a later event.
-    func finish(state: inout State, in session: inout SessionContext)
+    /// The session closed: report whatever was waiting for a later event. `self` holds the values at
+    /// the session's last screen.
+    func finish(state: inout State, in session: inout SessionContext, screens: ScreenValues<Self>)
 
     /// The open session is being checkpointed: bring up to date whatever the state takes in from the
     /// session context only at the rule's next event, so that the checkpoint holds what a rule that
@@ -36,7 +39,17 @@ public protocol SessionRule: Sendable {
 }
 
 extension SessionRule {
-    public func finish(state: inout State, in session: inout SessionContext) {}
+    public func finish(state: inout State, in session: inout SessionContext, screens: ScreenValues<Self>) {}
+
+    /// `observe` for a rule used on its own, outside an engine: its own values at every screen.
+    public func observe(_ event: Event, state: inout State, in session: inout SessionContext) {
+        withUnsafePointer(to: self) { observe(event, state: &state, in: &session, screens: ScreenValues(ordinary: $0)) }
+    }
+
+    /// `finish` for a rule used on its own, outside an engine.
+    public func finish(state: inout State, in session: inout SessionContext) {
+        withUnsafePointer(to: self) { finish(state: &state, in: &session, screens: ScreenValues(ordinary: $0)) }
+    }
 
     public static func settle(_ state: inout State, in session: SessionContext) {}
 

@@ -193,17 +193,24 @@ private struct DescriptionCollector: RuleVisitor {
     }
 }
 
-/// The rules of one run with their parameters read, and a table from event kind to the enabled rules
-/// that want it.
+/// The rules of one run with their parameters read, and a table from event kind to the rules that
+/// run and want it.
 ///
 /// The configured rule values live in one allocation, each at the offset `RuleValueLayout` gives it
 /// in visiting order, so that a visitor reads the value of the rule it is handed by its static type.
-struct ConfiguredRules: Sendable {
+/// With `overrides:` (SPEC §6) there is one such allocation per combination of matching entries
+/// (`ScreenRuleTable`), and each event is handed to the values at its screen; without, the one set of
+/// ordinary values serves every event and no screen is looked at.
+struct ConfiguredRules {
     private let values: RuleValues
-    /// One bit per enabled rule, by visiting position.
+    /// The per-screen values, or nil without overrides; `table` is the same, unretained, for the
+    /// per-event path.
+    private let tableOwner: ScreenRuleTable?
+    private let table: Unmanaged<ScreenRuleTable>?
+    /// One bit per rule that runs (enabled, or turned on somewhere by an override), by visiting position.
     let enabledBits: UInt32
     let enabledDescriptions: [RuleDescription]
-    /// Indexed by `EventKind.rawValue`: the enabled rules interested in that kind, one bit per rule by
+    /// Indexed by `EventKind.rawValue`: the running rules interested in that kind, one bit per rule by
     /// visiting position. Bits rather than an array of rules per kind: reading an inner array retained
     /// and released it on every event.
     private let dispatch: [UInt32]
@@ -215,6 +222,8 @@ struct ConfiguredRules: Sendable {
         precondition(RuleStates.registeredCount <= UInt32.bitWidth, "one dispatch bit per rule")
         precondition(TouchPhase.allCases.map(\.ordinal) == Array(TouchPhase.allCases.indices), "ordinals index allCases")
         values = RuleValues(configuration: configuration)
+        tableOwner = configuration.overrides.isEmpty ? nil : ScreenRuleTable(configuration: configuration)
+        table = tableOwner.map { Unmanaged.passUnretained($0) }
         var survey = InterestSurvey(configuration: configuration)
         var states = RuleStates()
         states.visitAll(&survey)
@@ -224,7 +233,7 @@ struct ConfiguredRules: Sendable {
         touchDispatch = survey.touchDispatch
     }
 
-    /// Hands `event` to each enabled rule that wants it, in rule-id order. One test a rule rather than
+    /// Hands `event` to each running rule that wants it, in rule-id order. One test a rule rather than
     /// a `switch` on each pending rule in a loop: that one indirect jump would take a different target
     /// on each turn and be mispredicted; these tests follow the kind of event and are predicted.
     ///
@@ -234,8 +243,20 @@ struct ConfiguredRules: Sendable {
     func observe(_ event: borrowing Event, states: inout RuleStates, in session: inout SessionContext) {
         let pending = slots(for: event)
         guard pending != 0 else { return }
-        var observation = Observation(values: values.storage, pending: pending)
+        // One call of `visitAll` whatever the configuration: two (one per branch) made the compiler
+        // keep the list out of line, which cost ~80 instructions an event without overrides.
+        var observation: Observation
+        if let table {
+            let here = table._withUnsafeGuaranteedRef { $0.values(at: session.screen) }
+            observation = Observation(
+                values: here.storage, ordinary: values.storage, table: table, enabledHere: here.enabledBits, pending: pending)
+        } else {
+            observation = Observation(
+                values: values.storage, ordinary: values.storage, table: nil, enabledHere: ~0, pending: pending)
+        }
+        let found = session.violations.count
         states.visitAll(&observation, event: event, session: &session)
+        if table != nil { dropViolationsWhereOff(in: &session, from: found) }
     }
 
     /// The enabled rules that want `event`, one bit per rule by visiting position.
@@ -245,9 +266,24 @@ struct ConfiguredRules: Sendable {
         return dispatch[Int(event.kind.rawValue)]
     }
 
+    /// The session closed: each running rule reports what it was waiting for, with the values at the
+    /// session's last screen as `self` (a rule reporting an earlier event reads that event's screen's).
     func finish(states: inout RuleStates, in session: inout SessionContext) {
-        var finishing = Finishing(values: values.storage, enabled: enabledBits)
+        let here = table.map { table in table._withUnsafeGuaranteedRef { $0.values(at: session.screen) } }
+        var finishing = Finishing(
+            values: here?.storage ?? values.storage, ordinary: values.storage, table: table,
+            enabledHere: here?.enabledBits ?? ~0, enabled: enabledBits)
+        let found = session.violations.count
         states.visitAll(&finishing, event: Self.closingEvent, session: &session)
+        dropViolationsWhereOff(in: &session, from: found)
+    }
+
+    private func dropViolationsWhereOff(in session: inout SessionContext, from found: Int) {
+        guard let table, session.violations.count > found else { return }
+        table._withUnsafeGuaranteedRef { table in
+            guard table.setsEnabled else { return }
+            table.dropViolationsWhereOff(&session.violations, from: found)
+        }
     }
 
     /// What `finish` hands the visitors for an event: none is observed there.
@@ -255,7 +291,11 @@ struct ConfiguredRules: Sendable {
 
     /// Hands one event to the rules whose bits are in `pending`.
     private struct Observation: RuleVisitor {
+        /// The values at the event's screen, the ordinary ones, and the table (nil without overrides).
         let values: UnsafeMutableRawPointer
+        let ordinary: UnsafeMutableRawPointer
+        let table: Unmanaged<ScreenRuleTable>?
+        let enabledHere: UInt32
         let pending: UInt32
         var layout = RuleValueLayout()
 
@@ -264,13 +304,21 @@ struct ConfiguredRules: Sendable {
             _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
         ) {
             let (slot, offset) = layout.place(Rule.self)
-            guard pending & (1 << UInt32(slot)) != 0 else { return }
-            (values + offset).assumingMemoryBound(to: Rule.self).pointee.observe(event, state: &state, in: &session)
+            let bit: UInt32 = 1 << UInt32(slot)
+            guard pending & bit != 0 else { return }
+            let screens = ScreenValues<Rule>(
+                ordinary: UnsafePointer((ordinary + offset).assumingMemoryBound(to: Rule.self)), table: table,
+                offset: offset, bit: bit, isEnabledHere: enabledHere & bit != 0)
+            (values + offset).assumingMemoryBound(to: Rule.self).pointee
+                .observe(event, state: &state, in: &session, screens: screens)
         }
     }
 
     private struct Finishing: RuleVisitor {
         let values: UnsafeMutableRawPointer
+        let ordinary: UnsafeMutableRawPointer
+        let table: Unmanaged<ScreenRuleTable>?
+        let enabledHere: UInt32
         let enabled: UInt32
         var layout = RuleValueLayout()
 
@@ -278,12 +326,16 @@ struct ConfiguredRules: Sendable {
             _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
         ) {
             let (slot, offset) = layout.place(Rule.self)
-            guard enabled & (1 << UInt32(slot)) != 0 else { return }
-            (values + offset).assumingMemoryBound(to: Rule.self).pointee.finish(state: &state, in: &session)
+            let bit: UInt32 = 1 << UInt32(slot)
+            guard enabled & bit != 0 else { return }
+            let screens = ScreenValues<Rule>(
+                ordinary: UnsafePointer((ordinary + offset).assumingMemoryBound(to: Rule.self)), table: table,
+                offset: offset, bit: bit, isEnabledHere: enabledHere & bit != 0)
+            (values + offset).assumingMemoryBound(to: Rule.self).pointee.finish(state: &state, in: &session, screens: screens)
         }
     }
 
-    /// Which rules are enabled and which kinds each wants.
+    /// Which rules run and which kinds each wants.
     private struct InterestSurvey: RuleVisitor {
         let configuration: AuditConfiguration
         var slot = 0
@@ -300,7 +352,7 @@ struct ConfiguredRules: Sendable {
             _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
         ) {
             defer { slot += 1 }
-            guard configuration.isEnabled(Rule.description) else { return }
+            guard configuration.runs(Rule.description) else { return }
             let bit: UInt32 = 1 << UInt32(slot)
             enabledBits |= bit
             enabledDescriptions.append(Rule.description)
@@ -331,9 +383,12 @@ struct RuleValueLayout {
     }
 }
 
-/// The configured rule values of one run, immutable once built (hence `@unchecked Sendable`).
-private final class RuleValues: @unchecked Sendable {
+/// One set of configured rule values (a run's ordinary ones, or those at some screens), immutable
+/// once built (hence `@unchecked Sendable`).
+final class RuleValues: @unchecked Sendable {
     let storage: UnsafeMutableRawPointer
+    /// One bit per rule enabled by this set's configuration, by visiting position.
+    let enabledBits: UInt32
 
     init(configuration: AuditConfiguration) {
         var measure = Measuring()
@@ -342,6 +397,7 @@ private final class RuleValues: @unchecked Sendable {
         storage = .allocate(byteCount: max(measure.layout.end, 1), alignment: 16)
         var building = Building(storage: storage, configuration: configuration)
         states.visitAll(&building)
+        enabledBits = building.enabledBits
     }
 
     deinit {
@@ -366,12 +422,14 @@ private final class RuleValues: @unchecked Sendable {
         let storage: UnsafeMutableRawPointer
         let configuration: AuditConfiguration
         var layout = RuleValueLayout()
+        var enabledBits: UInt32 = 0
 
         mutating func visit<Rule: SessionRule>(
             _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
         ) {
-            let offset = layout.place(Rule.self).offset
+            let (slot, offset) = layout.place(Rule.self)
             (storage + offset).initializeMemory(as: Rule.self, to: Rule(configuration: configuration))
+            if configuration.isEnabled(Rule.description) { enabledBits |= 1 << UInt32(slot) }
         }
     }
 

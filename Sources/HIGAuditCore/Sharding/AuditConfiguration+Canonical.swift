@@ -3,7 +3,8 @@ extension AuditConfiguration {
     /// each rule of the registry with whether it runs, its severity and every parameter's value (defaults
     /// resolved). Two configurations give the same tables exactly when their texts are equal, so that
     /// partial stores made with different rules are told apart before they are merged. `idle_runs` is
-    /// left out: a partial store closes every session at its end.
+    /// left out: a partial store closes every session at its end. Override entries follow, in order,
+    /// only when there are some, so that the text of a configuration without them is as it was.
     public var canonicalText: String {
         var parts = ["max_lateness_ms=\(maxLatenessMs)", "session_gap_ms=\(sessionGapMs)"]
         for description in RuleRegistry.descriptions {
@@ -12,6 +13,15 @@ extension AuditConfiguration {
                 rule += ",\(parameter.name)=\(value(of: parameter, for: description))"
             }
             parts.append(rule)
+        }
+        for entry in overrides {
+            var text = "override:" + entry.screens.map(\.pattern.debugDescription).joined(separator: ",")
+            for (rule, settings) in entry.rules.sorted(by: { $0.key < $1.key }) {
+                text += "|\(rule)"
+                if let enabled = settings.enabled { text += ":\(enabled ? "on" : "off")" }
+                for (name, value) in settings.parameters.sorted(by: { $0.key < $1.key }) { text += ",\(name)=\(value)" }
+            }
+            parts.append(text)
         }
         return parts.joined(separator: ";")
     }

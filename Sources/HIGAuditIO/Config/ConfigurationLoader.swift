@@ -7,7 +7,8 @@ import Yams
 ///
 /// Keys: `max_lateness_ms` (≥ 0), `session_gap_ms` (≥ 1), `idle_runs` (≥ 1, nightly only), and `rules.<id>.enabled` (true/false) and
 /// `rules.<id>.<parameter>` (a whole number ≥ the parameter's minimum) for the rules it is given, and
-/// `exclude:`, a list of accepted findings (`ExclusionReader`). A
+/// `exclude:`, a list of accepted findings (`ExclusionReader`), and `overrides:`, rule settings per screen
+/// (`OverrideReader`). A
 /// typo'd key silently ignored would leave a rule running with values the user believes changed, so
 /// unknown keys are errors, as are values of the wrong type: quoted numbers, floats, `yes`, `null`.
 /// Whole numbers may use `_` between digits (`1_800_000`). Booleans are YAML 1.2's `true`/`false`
@@ -73,18 +74,22 @@ public struct ConfigurationLoader: Sendable {
                 configuration.rules = try readRules(value, reader: reader)
             case "exclude":
                 configuration.exclusions = try ExclusionReader(reader: reader, rules: rules).read(value)
+            case "overrides":
+                configuration.overrides = try OverrideReader(reader: reader, loader: self).read(value)
             default:
                 throw reader.error(
-                    at: key.node, key.name, "unknown setting; expected max_lateness_ms, session_gap_ms, idle_runs, rules or exclude")
+                    at: key.node, key.name,
+                    "unknown setting; expected max_lateness_ms, session_gap_ms, idle_runs, rules, exclude or overrides")
             }
         }
         return configuration
     }
 
-    private func readRules(_ node: Node, reader: NodeReader) throws(ConfigurationError) -> [String: RuleSettings] {
+    /// A `rules:` mapping, at the top level or in an `overrides:` entry (`at` is its key path).
+    func readRules(_ node: Node, reader: NodeReader, at rulesPath: String = "rules") throws(ConfigurationError) -> [String: RuleSettings] {
         var settings: [String: RuleSettings] = [:]
-        for (key, value) in try reader.mapping(node, at: "rules") {
-            let path = "rules." + key.name
+        for (key, value) in try reader.mapping(node, at: rulesPath) {
+            let path = rulesPath + "." + key.name
             guard let rule = rules.first(where: { $0.identifier == key.name }) else {
                 let known = rules.map(\.identifier).sorted().joined(separator: ", ")
                 throw reader.error(at: key.node, path, "unknown rule; known rules: \(known)")

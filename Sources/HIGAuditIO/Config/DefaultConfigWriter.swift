@@ -5,7 +5,8 @@ import HIGAuditCore
 ///
 /// Every rule gets its name, default severity, summary and the guideline it enforces (in a sentence, and
 /// the Apple Human Interface Guidelines page that states it), and every parameter its summary and minimum, so the file documents itself. Loading the
-/// output back gives the defaults exactly (tested): the `exclude:` example at the end is commented out.
+/// output back gives the defaults exactly (tested): the `exclude:` and `overrides:` examples at the end
+/// are commented out.
 public enum DefaultConfigWriter {
     public static func render(rules: [RuleDescription]) -> String {
         var lines = [
@@ -29,7 +30,7 @@ public enum DefaultConfigWriter {
             "",
         ]
         let sorted = rules.sorted { $0.identifier < $1.identifier }
-        guard !sorted.isEmpty else { return (lines + ["rules: {}", ""] + exclusionExample(rules: sorted) + [""]).joined(separator: "\n") }
+        guard !sorted.isEmpty else { return (lines + ["rules: {}", ""] + exclusionExample(rules: sorted) + [""] + overrideExample(rules: sorted) + [""]).joined(separator: "\n") }
         lines.append("# One entry per rule: `enabled: false` turns a rule off; the other keys are its parameters.")
         lines.append("rules:")
         for (index, rule) in sorted.enumerated() {
@@ -45,7 +46,33 @@ public enum DefaultConfigWriter {
                 lines.append("    \(key(parameter.name)): \(parameter.defaultValue)")
             }
         }
-        return (lines + [""] + exclusionExample(rules: sorted) + [""]).joined(separator: "\n")
+        return (lines + [""] + exclusionExample(rules: sorted) + [""] + overrideExample(rules: sorted) + [""])
+            .joined(separator: "\n")
+    }
+
+    /// A commented-out `overrides:` entry: uncommented, it is valid for these rules (tested). It raises
+    /// the first parameter of `haptic-overuse` (or of the first rule that has one) and turns off a rule.
+    private static func overrideExample(rules: [RuleDescription]) -> [String] {
+        var lines = [
+            "# Per-screen settings: where a violation would be recorded on a matching screen, the event is",
+            "# judged with these values instead (a drawing canvas where a burst of haptics is the point). Any",
+            "# setting of `rules:` may appear; for each, the last matching entry that sets it wins, and",
+            "# `enabled: false` turns the rule off on those screens only. Screens are patterns as above.",
+            "# overrides:",
+            "#   - screens: [\"Canvas/*\"]",
+            "#     rules:",
+        ]
+        let tuned = rules.first { $0.identifier == "haptic-overuse" && !$0.parameters.isEmpty }
+            ?? rules.first { !$0.parameters.isEmpty }
+        if let tuned, let parameter = tuned.parameters.first {
+            lines.append("#       \(key(tuned.identifier)):")
+            lines.append("#         \(key(parameter.name)): \(max(parameter.defaultValue, parameter.minimum) * 2 + 1)")
+        }
+        if let silenced = rules.first(where: { $0.identifier != tuned?.identifier }) ?? rules.first {
+            lines.append("#       \(key(silenced.identifier)):")
+            lines.append("#         enabled: false")
+        }
+        return lines
     }
 
     /// A commented-out `exclude:` entry: uncommented, it is valid for these rules (tested).

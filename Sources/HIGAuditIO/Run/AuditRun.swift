@@ -26,7 +26,7 @@ public final class AuditRun {
         keepsViolations: Bool = true, suppression: Suppression = .none, showsSuppressed: Bool = false, jobs: Int = 1,
         onDiagnostic: @escaping (Diagnostic) -> Void
     ) {
-        let enabledRules = RuleRegistry.descriptions.filter(configuration.isEnabled)
+        let enabledRules = RuleRegistry.descriptions.filter(configuration.runs)
         let box = AccumulatorBox(
             AnalysisAccumulator(
                 rules: enabledRules, filter: filter, keepsViolations: keepsViolations, suppression: suppression,

@@ -47,7 +47,7 @@ public struct HapticDuringCaptureRule: SessionRule {
 
     public init(configuration: AuditConfiguration) {}
 
-    public func observe(_ event: Event, state: inout State, in session: inout SessionContext) {
+    public func observe(_ event: Event, state: inout State, in session: inout SessionContext, screens: ScreenValues<Self>) {
         switch event.payload {
         case .captureStart(.camera): state.openCamera += 1
         case .captureStart(.microphone): state.openMicrophone += 1

@@ -108,15 +108,20 @@ public struct HapticMismatchRule: SessionRule {
         windowMs = Self.value(of: Self.windowMs, in: configuration)
     }
 
-    public func observe(_ event: Event, state: inout State, in session: inout SessionContext) {
-        let oldest = event.ts.minus(windowMs)
+    /// A haptic is judged with the `window_ms` at its own screen (SPEC §6), also when the outcome that
+    /// contradicts it comes later on another screen; outcomes and haptics are kept for the widest window.
+    public func observe(_ event: Event, state: inout State, in session: inout SessionContext, screens: ScreenValues<Self>) {
+        let oldest = event.ts.minus(screens.widest.windowMs)
         if let first = state.outcomes.first, first.ts < oldest { state.outcomes.removeAll { $0.ts < oldest } }
         if let first = state.haptics.first, first.ts < oldest { state.haptics.removeAll { $0.ts < oldest } }
 
         switch event.payload {
         case .haptic(let kind, _):
             guard let meaning = Meaning(kind) else { return }
-            if let outcome = state.outcomes.last(where: { meaning.contradicts($0.result) }) {
+            // Outcomes are in ts order: if the latest contradicting one is out of this haptic's window,
+            // every earlier one is too.
+            if let outcome = state.outcomes.last(where: { meaning.contradicts($0.result) }),
+               outcome.ts >= event.ts.minus(windowMs) {
                 report(kind, at: event.ts, source: event.source, screen: session.screen,
                        outcome: outcome.result, outcomeTs: outcome.ts, in: &session)
             } else {
@@ -128,11 +133,14 @@ public struct HapticMismatchRule: SessionRule {
             guard result != .warning else { return }
             state.outcomes.append(RecentOutcome(ts: event.ts, result: result))
             guard state.haptics.contains(where: { $0.meaning.contradicts(result) }) else { return }
-            for haptic in state.haptics where haptic.meaning.contradicts(result) {
+            var reported: [Int] = []
+            for (index, haptic) in state.haptics.enumerated() where haptic.meaning.contradicts(result)
+                && haptic.ts >= event.ts.minus(screens.at(haptic.screen).windowMs) {
                 report(haptic.kind, at: haptic.ts, source: haptic.source, screen: haptic.screen,
                        outcome: result, outcomeTs: event.ts, in: &session)
+                reported.append(index)
             }
-            state.haptics.removeAll { $0.meaning.contradicts(result) }
+            for index in reported.reversed() { state.haptics.remove(at: index) }
         default:
             break
         }

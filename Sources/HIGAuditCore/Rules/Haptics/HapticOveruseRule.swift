@@ -71,7 +71,8 @@ public struct HapticOveruseRule: SessionRule {
     )
 
     public struct State: RuleState {
-        /// `ts` of up to `burst_count − 1` previous haptics, a ring whose oldest entry is at `next`.
+        /// `ts` of up to `burst_count − 1` previous haptics (the largest `burst_count` of any screen), a
+        /// ring whose oldest entry is at `next` once full, in order from index 0 until then.
         var recent: [Int64] = []
         var next = 0
         /// The burst run still growing, reported when a haptic breaks it or the session closes.
@@ -91,11 +92,16 @@ public struct HapticOveruseRule: SessionRule {
         maxDurationMs = Self.value(of: Self.maxDurationMs, in: configuration)
     }
 
-    public func observe(_ event: Event, state: inout State, in session: inout SessionContext) {
+    /// Haptic `i` is judged with the values at its own screen, `self` (SPEC §6: its own `burst_count`
+    /// and `burst_window_ms`); the history kept is that of the largest `burst_count` anywhere. A run's
+    /// start and count are those of its first violating haptic; a haptic where the rule is off does
+    /// not violate, so it ends the run before it.
+    public func observe(_ event: Event, state: inout State, in session: inout SessionContext, screens: ScreenValues<Self>) {
         guard case let .haptic(kind, durationMs) = event.payload else { return }
         let ts = event.ts
+        let enabled = screens.isEnabledHere
 
-        if let durationMs, durationMs > Double(maxDurationMs) {
+        if enabled, let durationMs, durationMs > Double(maxDurationMs) {
             session.report(
                 rule: Self.identifier, severity: .warning, source: event.source,
                 startTs: ts, endTs: ts,
@@ -103,21 +109,33 @@ public struct HapticOveruseRule: SessionRule {
             )
         }
 
-        let capacity = count - 1
-        if state.recent.count == capacity, let oldest = state.recent.isEmpty ? nil : state.recent[state.next],
-           oldest > ts.minus(windowMs) {
+        let capacity = screens.widest.count - 1
+        Self.fit(&state, capacity: capacity)
+        // The `count − 1`-th haptic before this one, if there are that many.
+        let back = count - 1
+        let held = state.recent.count
+        var oldest: Int64?
+        if back <= held {
+            // Counting back from the newest: before `next` once the ring is full, from the end until then.
+            var index = (held == capacity ? state.next : 0) + held - back
+            if index >= held { index -= held }
+            oldest = state.recent[index]
+        }
+        if enabled, let oldest, oldest > ts.minus(windowMs) {
             if state.run != nil {
                 state.run?.endTs = ts
                 state.run?.count += 1
             } else {
+                // The run is described by its first violating haptic's values, kept with it so that
+                // a run continued the next night under another config still says what judged it.
                 state.run = Violation(
                     rule: Self.identifier, severity: .warning, session: session.session,
-                    screen: session.screen, startTs: oldest, endTs: ts, count: count, detail: "",
-                    source: event.source
+                    screen: session.screen, startTs: oldest, endTs: ts, count: count,
+                    detail: "(\(count) or more within \(windowMs) ms is a burst)", source: event.source
                 )
             }
         } else if state.run != nil {
-            flushRun(&state, in: &session)
+            flushRun(&state, in: &session, screens: screens)
         }
 
         if state.recent.count < capacity {
@@ -128,14 +146,30 @@ public struct HapticOveruseRule: SessionRule {
         }
     }
 
-    public func finish(state: inout State, in session: inout SessionContext) {
-        flushRun(&state, in: &session)
+    public func finish(state: inout State, in session: inout SessionContext, screens: ScreenValues<Self>) {
+        flushRun(&state, in: &session, screens: screens)
     }
 
-    private func flushRun(_ state: inout State, in session: inout SessionContext) {
+    /// Puts the ring in the shape `capacity` asks for when it has another (the config's largest
+    /// `burst_count` changed between two nightly runs of an open session): the latest haptics in order,
+    /// at most `capacity` of them.
+    private static func fit(_ state: inout State, capacity: Int) {
+        guard state.recent.count > capacity || (state.recent.count < capacity && state.next != 0) else { return }
+        let ordered = Array(state.recent[state.next...] + state.recent[..<state.next])
+        state.recent = Array(ordered.suffix(max(capacity, 0)))
+        state.next = 0
+    }
+
+    /// Reports the run. A run checkpointed by an earlier version has no description yet: the values
+    /// at its first violating haptic's screen describe it.
+    private func flushRun(_ state: inout State, in session: inout SessionContext, screens: ScreenValues<Self>) {
         guard var run = state.run else { return }
-        run.detail = "\(run.count) haptics in \(run.endTs.minus(run.startTs)) ms"
-            + " (\(count) or more within \(windowMs) ms is a burst)"
+        var rule = run.detail
+        if rule.isEmpty {
+            let first = screens.at(run.screen)
+            rule = "(\(first.count) or more within \(first.windowMs) ms is a burst)"
+        }
+        run.detail = "\(run.count) haptics in \(run.endTs.minus(run.startTs)) ms " + rule
         session.violations.append(run)
         state.run = nil
     }

@@ -54,7 +54,7 @@ public struct HapticWhenDisabledRule: SessionRule {
 
     public init(configuration: AuditConfiguration) {}
 
-    public func observe(_ event: Event, state: inout State, in session: inout SessionContext) {
+    public func observe(_ event: Event, state: inout State, in session: inout SessionContext, screens: ScreenValues<Self>) {
         switch event.payload {
         case .sessionStart(let settings) where session.sessionStartTs == nil:
             let early = state.early.release()

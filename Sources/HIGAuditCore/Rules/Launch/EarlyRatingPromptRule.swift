@@ -72,7 +72,7 @@ public struct EarlyRatingPromptRule: SessionRule {
         minSessionMs = Self.value(of: Self.minSessionMs, in: configuration)
     }
 
-    public func observe(_ event: Event, state: inout State, in session: inout SessionContext) {
+    public func observe(_ event: Event, state: inout State, in session: inout SessionContext, screens: ScreenValues<Self>) {
         state.prompts += 1
         let number = state.prompts
         let detail: String

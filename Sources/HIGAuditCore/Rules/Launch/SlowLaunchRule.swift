@@ -76,7 +76,7 @@ public struct SlowLaunchRule: SessionRule {
         maxMs = Self.value(of: Self.maxMs, in: configuration)
     }
 
-    public func observe(_ event: Event, state: inout State, in session: inout SessionContext) {
+    public func observe(_ event: Event, state: inout State, in session: inout SessionContext, screens: ScreenValues<Self>) {
         guard !state.judged else { return }
         state.judged = true
         guard let startTs = session.launchTs else { return }

@@ -66,14 +66,16 @@ public struct LoadingWithoutIndicatorRule: SessionRule {
         maxMs = Self.value(of: Self.maxMs, in: configuration)
     }
 
-    public func observe(_ event: Event, state: inout State, in session: inout SessionContext) {
+    public func observe(_ event: Event, state: inout State, in session: inout SessionContext, screens: ScreenValues<Self>) {
         switch event.payload {
         case let .loadingStart(id, .none):
             state.open.append(OpenLoad(id: id, ts: event.ts, source: event.source, screen: session.screen))
         case let .loadingEnd(id):
             guard state.open.contains(where: { $0.id == id }) else { return }
-            for load in state.open where load.id == id && event.ts.minus(load.ts) > maxMs {
-                report(load, endTs: event.ts, ended: true, in: &session)
+            // Each start is judged with the `max_ms` where it was made (SPEC §6), not where it ended.
+            for load in state.open where load.id == id {
+                let values = screens.at(load.screen)
+                if event.ts.minus(load.ts) > values.maxMs { values.report(load, endTs: event.ts, ended: true, in: &session) }
             }
             state.open.removeAll { $0.id == id }
         default:
@@ -81,7 +83,7 @@ public struct LoadingWithoutIndicatorRule: SessionRule {
         }
     }
 
-    public func finish(state: inout State, in session: inout SessionContext) {
+    public func finish(state: inout State, in session: inout SessionContext, screens: ScreenValues<Self>) {
         for load in state.open { report(load, endTs: session.lastTs, ended: false, in: &session) }
         state.open.removeAll()
     }

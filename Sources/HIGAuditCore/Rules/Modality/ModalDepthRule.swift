@@ -68,7 +68,7 @@ public struct ModalDepthRule: SessionRule {
         maxDepth = Self.value(of: Self.maxDepth, in: configuration)
     }
 
-    public func observe(_ event: Event, state: inout State, in session: inout SessionContext) {
+    public func observe(_ event: Event, state: inout State, in session: inout SessionContext, screens: ScreenValues<Self>) {
         guard case let .modalPresent(modal, style) = event.payload else { return }
         let depth = session.modals.depth + (style == .alert ? 0 : 1)
         guard Int64(depth) > maxDepth else { return }

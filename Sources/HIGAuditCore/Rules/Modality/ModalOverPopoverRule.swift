@@ -49,7 +49,7 @@ public struct ModalOverPopoverRule: SessionRule {
 
     public init(configuration: AuditConfiguration) {}
 
-    public func observe(_ event: Event, state: inout State, in session: inout SessionContext) {
+    public func observe(_ event: Event, state: inout State, in session: inout SessionContext, screens: ScreenValues<Self>) {
         guard case let .modalPresent(modal, style) = event.payload, style != .alert,
               let top = session.modals.top, top.style == .popover else { return }
         session.report(

@@ -109,24 +109,31 @@ public struct ForcedTabSwitchRule: SessionRule {
         return target == "tab_bar" || target.hasPrefix("tab:")
     }
 
-    public func observe(_ event: Event, state: inout State, in session: inout SessionContext) {
+    /// A switch is judged with the values where its violation would be recorded, the screen before it
+    /// (SPEC §6); tab-bar touches are kept for the longest `user_window_ms` anywhere. A switch where the
+    /// rule is off still uses its touch, as it would were the rule on: silencing one screen changes no
+    /// verdict elsewhere.
+    public func observe(_ event: Event, state: inout State, in session: inout SessionContext, screens: ScreenValues<Self>) {
         // Events arrive in ts order, so a touch older than `now − window` can justify no later switch.
-        let oldestUseful = event.ts.minus(userWindowMs)
+        let oldestUseful = event.ts.minus(screens.widest.userWindowMs)
         switch event.payload {
         case .touch(let touch) where Self.isTabBarTouch(touch):
             dropTouches(before: oldestUseful, from: &state)
             state.unusedTouches.append(event.ts)
         case let .tabSwitch(from, to) where from != to:
             dropTouches(before: oldestUseful, from: &state)
-            if !state.unusedTouches.isEmpty {
-                state.unusedTouches.removeFirst()
+            let screen = session.screen(beforeObserved: event)
+            let values = screens.at(screen)
+            let earliestJustifying = event.ts.minus(values.userWindowMs)
+            if let index = state.unusedTouches.firstIndex(where: { $0 >= earliestJustifying }) {
+                state.unusedTouches.remove(at: index)
                 return
             }
-            if let start = session.launchTs, event.ts.minus(start) <= restoreGraceMs { return }
+            if let start = session.launchTs, event.ts.minus(start) <= values.restoreGraceMs { return }
             session.report(
                 rule: Self.identifier, severity: .error, source: event.source,
-                screen: session.screen(beforeObserved: event), startTs: event.ts, endTs: event.ts,
-                detail: "switched from \(from) to \(to) with no tab-bar touch in the \(userWindowMs) ms before"
+                screen: screen, startTs: event.ts, endTs: event.ts,
+                detail: "switched from \(from) to \(to) with no tab-bar touch in the \(values.userWindowMs) ms before"
             )
         default:
             break

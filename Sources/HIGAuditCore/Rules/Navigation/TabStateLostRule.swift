@@ -66,7 +66,7 @@ public struct TabStateLostRule: SessionRule {
 
     public init(configuration: AuditConfiguration) {}
 
-    public func observe(_ event: Event, state: inout State, in session: inout SessionContext) {
+    public func observe(_ event: Event, state: inout State, in session: inout SessionContext, screens: ScreenValues<Self>) {
         guard case let .tabSwitch(from, to) = event.payload else { return }
         // What the active tab showed before this switch: the last screen of the events since the
         // latest one, if any showed a screen.

@@ -78,7 +78,7 @@ public struct DestructiveDoubleTapRule: SessionRule {
         windowMs = Self.value(of: Self.windowMs, in: configuration)
     }
 
-    public func observe(_ event: Event, state: inout State, in session: inout SessionContext) {
+    public func observe(_ event: Event, state: inout State, in session: inout SessionContext, screens: ScreenValues<Self>) {
         switch event.payload {
         case .pencilDoubleTap:
             state.lastDoubleTapTs = event.ts

@@ -59,7 +59,7 @@ public struct PencilPreferenceIgnoredRule: SessionRule {
 
     public init(configuration: AuditConfiguration) {}
 
-    public func observe(_ event: Event, state: inout State, in session: inout SessionContext) {
+    public func observe(_ event: Event, state: inout State, in session: inout SessionContext, screens: ScreenValues<Self>) {
         switch event.payload {
         case .sessionStart(let settings) where session.sessionStartTs == nil:
             for tap in state.early.release() { judge(tap, by: settings, in: &session) }
@@ -76,7 +76,7 @@ public struct PencilPreferenceIgnoredRule: SessionRule {
     }
 
     /// A session that never had a `session.start` has the defaults (SPEC §3).
-    public func finish(state: inout State, in session: inout SessionContext) {
+    public func finish(state: inout State, in session: inout SessionContext, screens: ScreenValues<Self>) {
         for tap in state.early.release() { judge(tap, by: .defaults, in: &session) }
     }
 

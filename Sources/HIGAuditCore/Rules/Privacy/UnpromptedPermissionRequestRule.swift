@@ -74,7 +74,7 @@ public struct UnpromptedPermissionRequestRule: SessionRule {
         userWindowMs = Self.value(of: Self.userWindowMs, in: configuration)
     }
 
-    public func observe(_ event: Event, state: inout State, in session: inout SessionContext) {
+    public func observe(_ event: Event, state: inout State, in session: inout SessionContext, screens: ScreenValues<Self>) {
         switch event.payload {
         case .touch:
             state.latestEndedTouchTs = event.ts

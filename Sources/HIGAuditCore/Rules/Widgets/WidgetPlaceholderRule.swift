@@ -53,7 +53,7 @@ public struct WidgetPlaceholderRule: SessionRule {
         maxLoadMs = Self.value(of: Self.maxLoadMs, in: configuration)
     }
 
-    public func observe(_ event: Event, state: inout State, in session: inout SessionContext) {
+    public func observe(_ event: Event, state: inout State, in session: inout SessionContext, screens: ScreenValues<Self>) {
         guard case let .widgetDisplay(widget, content, loadMs) = event.payload else { return }
         let detail: String
         if content == .placeholder {
