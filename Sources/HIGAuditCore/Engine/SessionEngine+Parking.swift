@@ -181,8 +181,9 @@ extension SessionEngine {
         while let session = next {
             next = session.next
             let sessionKey = session.keys.session
-            guard parkedSessions[sessionKey] === session else { continue }
-            parkedSessions[sessionKey] = nil
+            guard let index = parkedSessions.index(forKey: sessionKey), parkedSessions.values[index] === session
+            else { continue }
+            parkedSessions.remove(at: index)
             let woken = unpack(session, device: device)
             open[sessionKey] = woken
             adopt(woken)
@@ -197,11 +198,9 @@ extension SessionEngine {
     func closeInOrder(_ keys: [CompactText]) {
         closingLoops += 1
         for key in keys {
-            if let parked = parkedSessions[key] {
-                parkedSessions[key] = nil
-                let session = unpack(parked, device: detachedDevice)
-                open[key] = session
-                close(session)
+            if let parked = parkedSessions.removeValue(forKey: key) {
+                // Not put in `open`: `close` takes it out of there, and nothing can reach it meanwhile.
+                close(unpack(parked, device: detachedDevice))
             } else if let session = open[key] {
                 close(session)
             }
@@ -215,6 +214,10 @@ extension SessionEngine {
     /// Parked devices whose sessions have all closed hold nothing.
     func dropEmptyParkedDevices() {
         guard !parkedDevices.isEmpty else { return }
+        guard !parkedSessions.isEmpty else {
+            parkedDevices.removeAll()
+            return
+        }
         parkedDevices = parkedDevices.filter { _, device in
             var next = device.sessions
             while let session = next {
