@@ -105,6 +105,29 @@ import Testing
         #expect(never.trace.reports.map(\.session) == never.trace.reports.map(\.session).sorted())
     }
 
+    /// A restored checkpoint's sessions wait parked (a restore costs their packed size) and wake when
+    /// their device speaks; the run gives what one run over all the input gives.
+    @Test func aRestoredCheckpointWaitsParkedUntilItsDevicesSpeak() {
+        let earlier = (0..<200).flatMap { device in
+            [
+                at(Int64(device), .sessionStart(.defaults), session: "s-\(device)", id: "a", device: "d-\(device)"),
+                at(Int64(device) + 900, .appReady, session: "s-\(device)", id: "b", device: "d-\(device)"),
+            ]
+        }
+        let later = [at(2_000, .sessionEnd, session: "s-5", id: "c", device: "d-5")]
+        let whole = ParkingTests.run(earlier + later, quietAfterEvents: .max).trace
+        let first = ParkingTests.run(earlier, quietAfterEvents: .max, finishing: false).trace
+        var reports: [SessionReport] = []
+        let restored = SessionEngine(
+            configuration: HandOverTests.configuration, checkpoint: first.checkpoint, onReport: { reports.append($0) })
+        #expect(restored.parkedSessionCount == 200)
+        #expect(restored.openSessionCount == 200 && restored.openDeviceCount == 200)
+        #expect(restored.ingest(later[0]) == .accepted)
+        #expect(restored.parkedSessionCount == 199)
+        restored.finish()
+        #expect(reports == whole.reports)
+    }
+
     /// A session woken by an event long after it was parked closes on its device's restored clock.
     @Test func aWokenDeviceKeepsItsClock() {
         let events = [
