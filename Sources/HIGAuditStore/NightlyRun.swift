@@ -194,6 +194,7 @@ private final class RunTransaction {
                 do { try record(report) } catch { failure = failure ?? error }
             })
         engine.shard = run.shardPart?.shard
+        engine.onPendingLimit = { [unowned self] session, limit in run.onDiagnostic(.pendingLimit(session: session, limit: limit)) }
         engine.closedBeforeStart = { [unowned self] session in
             do {
                 return try statements.closedSession.hasRow(session)

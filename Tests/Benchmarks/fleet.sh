@@ -2,12 +2,13 @@
 # hig-audit at fleet scale: one short session per device (session.start, app.ready, session.end, in
 # time order), DEVICES devices, as issue 46 measured them. Prints, for `analyze` and for a `nightly`
 # that leaves every session open (no --close-open: the checkpoint holds them all) followed by the
-# night that continues them, the wall time, time per event, peak RSS and RSS per device.
+# night that continues them, the wall time, the CPU time (user and system) and CPU time per event, peak
+# RSS and RSS per device. On a shared machine the CPU time is the figure to compare.
 #
 #   Tests/Benchmarks/fleet.sh [DEVICES...]      (default: 10000 100000)
 #
 # Inputs are made once into work/fleet-N.ndjson.zst. Set HIG=path to time an existing binary instead of
-# building one. Peak RSS is GNU time's maximum resident set size.
+# building one, ANALYZE_ONLY=1 to time `analyze` alone. Peak RSS is GNU time's maximum resident set size.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -35,13 +36,14 @@ measure() { # LABEL EVENTS DEVICES COMMAND...: one line of figures
     local label="$1" events="$2" devices="$3"; shift 3
     local report; report="$(mktemp)"
     local status=0
-    /usr/bin/time -f '%e %M' -o "$report" "$@" >/dev/null 2>&1 || status=$?
-    read -r seconds kib < "$report"
+    /usr/bin/time -f '%e %M %U %S' -o "$report" "$@" >/dev/null 2>&1 || status=$?
+    read -r seconds kib user system < "$report"
     rm -f "$report"
-    python3 - "$label" "$seconds" "$kib" "$events" "$devices" "$status" <<'PY'
+    python3 - "$label" "$seconds" "$kib" "$events" "$devices" "$status" "$user" "$system" <<'PY'
 import sys
 label, seconds, kib, events, devices, status = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
-print(f"  {label:<44} {seconds:>7.2f} s {seconds / events * 1e9:>8.0f} ns/event {kib / 1024:>8.1f} MiB "
+cpu = float(sys.argv[7]) + float(sys.argv[8])
+print(f"  {label:<44} {seconds:>7.2f} s {cpu:>7.2f} s CPU {cpu / events * 1e9:>6.0f} ns/event {kib / 1024:>8.1f} MiB "
       f"{kib * 1024 / devices:>7.0f} B/device  (exit {status})")
 PY
 }
@@ -52,6 +54,7 @@ for devices in "${@:-10000 100000}"; do
     events=$((devices * 3))
     echo "$devices devices, $events events"
     measure "analyze" "$events" "$devices" "$HIG" analyze --quiet --table summary --format csv "$input"
+    [ -z "${ANALYZE_ONLY:-}" ] || continue
     store="$work/fleet-$devices.sqlite"
     rm -f "$store" "$store"-*
     measure "nightly, every session left open" "$events" "$devices" "$HIG" nightly --quiet --store "$store" "$input"

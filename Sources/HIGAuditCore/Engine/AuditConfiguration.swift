@@ -3,6 +3,9 @@
 public struct AuditConfiguration: Sendable, Equatable {
     /// How far out of order a session's events may arrive (SPEC §2).
     public var maxLatenessMs: Int64
+    /// The most accepted events one session holds waiting to be put in order (SPEC §2): past it the
+    /// earliest goes to the rules at once, and a later event older than one gone early is late.
+    public var maxPendingEvents: Int
     /// Silence after which an open session closes (SPEC §2).
     public var sessionGapMs: Int64
     /// Incremental runs: a checkpointed session whose device sent no accepted event for this many runs
@@ -18,6 +21,7 @@ public struct AuditConfiguration: Sendable, Equatable {
     public var overrides: [ScreenOverride]
 
     public static let defaultMaxLatenessMs: Int64 = 10_000
+    public static let defaultMaxPendingEvents = 100_000
     public static let defaultSessionGapMs: Int64 = 1_800_000
     public static let defaultIdleRuns = 7
 
@@ -27,8 +31,10 @@ public struct AuditConfiguration: Sendable, Equatable {
         idleRuns: Int = AuditConfiguration.defaultIdleRuns,
         rules: [String: RuleSettings] = [:],
         exclusions: [Exclusion] = [],
-        overrides: [ScreenOverride] = []
+        overrides: [ScreenOverride] = [],
+        maxPendingEvents: Int = AuditConfiguration.defaultMaxPendingEvents
     ) {
+        self.maxPendingEvents = maxPendingEvents
         self.maxLatenessMs = maxLatenessMs
         self.sessionGapMs = sessionGapMs
         self.idleRuns = idleRuns

@@ -27,6 +27,15 @@ struct DeviceStream: ~Copyable {
     var idleRuns = 0
     /// Whether the device had an accepted event in this engine's run.
     var acceptedInThisRun = false
+    /// The engine's count of accepted events (`IngestStatistics.events`) at the device's latest
+    /// accepted event: how the engine tells that a device has gone quiet (`SessionEngine+Parking`).
+    var lastSpoke: Int64 = 0
+    /// The engine's count of accepted events when the device joined the engine's queue of devices to
+    /// look at for quiet, and its neighbours there (older, newer): a device is looked at again once
+    /// `SessionEngine.quietAfterEvents` events have been accepted since.
+    var queuedAt: Int64 = 0
+    var queuedBefore: UnsafeMutablePointer<DeviceStream>?
+    var queuedAfter: UnsafeMutablePointer<DeviceStream>?
 
     init(key: CompactText, clock: Int64) {
         self.key = key

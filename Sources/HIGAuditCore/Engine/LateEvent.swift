@@ -15,6 +15,9 @@ public enum LateReason: Sendable, Equatable, CustomStringConvertible {
     /// Its session had already closed (after `session.end`, a gap, …). Events of a closed session are
     /// late even when they repeat an id: the session's ids are released with it.
     case sessionClosed
+    /// Its `ts` is older than an event of its session that went to the rules before its time, because
+    /// the session held more than `max_pending_events` events waiting to be put in order.
+    case olderThanReleasedEarly(releasedTs: Int64, maxPendingEvents: Int)
 
     public var description: String {
         switch self {
@@ -22,6 +25,9 @@ public enum LateReason: Sendable, Equatable, CustomStringConvertible {
             "ts is more than \(lateness) ms older than the session's newest event (\(TimestampFormatter.rfc3339(newest)))"
         case .sessionClosed:
             "its session had already closed"
+        case let .olderThanReleasedEarly(released, limit):
+            "ts is older than an event of its session (\(TimestampFormatter.rfc3339(released))) that went to the rules "
+                + "early, when the session held more than \(limit) events waiting to be put in order (max_pending_events)"
         }
     }
 }

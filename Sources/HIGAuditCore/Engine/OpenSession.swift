@@ -19,6 +19,9 @@ struct OpenSession: ~Copyable {
     var newestTs: Int64
     /// Earliest accepted `session.end` `ts`, if any (SPEC §2 closing rule (a)).
     var endTs: Int64?
+    /// The newest `ts` among events that went to the rules early, past `max_pending_events`
+    /// (`.min` while none has): an event older than it is late.
+    var releasedEarlyTs: Int64 = .min
     /// Never later than the first clock of its device at which the session closes (see `DeviceStream`).
     var closingKey: Int64 = .max
     /// Its place in its device's heap; -1 once removed.

@@ -95,6 +95,11 @@ struct ReorderBuffer: ~Copyable {
         (0..<count).map { events[slot($0)] }
     }
 
+    /// Lends each waiting event, in release order, left in place (to park the session).
+    func forEachPending(_ body: (borrowing Event) -> Void) {
+        for offset in 0..<count { body(events[slot(offset)]) }
+    }
+
     private mutating func grow() {
         let larger = capacity * 2
         let largerEvents = UnsafeMutablePointer<Event>.allocate(capacity: larger)

@@ -139,6 +139,13 @@ struct SeenIds: ~Copyable {
         return answeredFromFilter
     }
 
+    /// Whether no id was ever recorded: such a set is the same as a new one, and a parked session
+    /// does not keep it (`ParkedSession`).
+    var isEmpty: Bool {
+        numbered.count == 0 && numbered.bitmapWords == 0 && fingerprints.count == 0 && filter == nil
+            && !fingerprintsMayHoldNumbered
+    }
+
     /// Whether the session holds more ids than it keeps exactly, for tests.
     var isPastExactLimit: Bool { filter != nil }
 

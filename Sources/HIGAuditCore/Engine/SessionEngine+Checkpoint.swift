@@ -51,6 +51,9 @@ public struct SessionCheckpoint: Sendable, Equatable, Codable {
     public var pendingEvents: [Event]
     public var context: SessionContext
     public var ruleStates: RuleStates
+    /// The newest `ts` among events that went to the rules early, past `max_pending_events`; absent
+    /// when none has (every checkpoint written before the limit existed).
+    public var releasedEarlyTs: Int64? = nil
 }
 
 extension SessionCheckpoint {
@@ -86,23 +89,35 @@ extension SessionEngine {
 
     /// The devices with open sessions, in device order, as `checkpoint()` lists them.
     public func checkpointDevices() -> [DeviceCheckpoint] {
-        devices.values.map { device in
+        let awake = devices.values.map { device in
             DeviceCheckpoint(
                 device: device.pointee.key.string, clock: device.pointee.clock,
                 idleRuns: device.pointee.acceptedInThisRun ? 0 : device.pointee.idleRuns + 1)
-        }.sorted { $0.device.utf8.lexicographicallyPrecedes($1.device.utf8) }
+        }
+        let parked = parkedDevices.map { key, device in
+            DeviceCheckpoint(
+                device: key.string, clock: device.clock, idleRuns: device.acceptedInThisRun ? 0 : device.idleRuns + 1)
+        }
+        return (awake + parked).sorted { $0.device.utf8.lexicographicallyPrecedes($1.device.utf8) }
     }
 
     /// Each open session as `checkpoint()` lists it, in session-id order, one at a time: a store can
     /// write a million of them without holding them all at once.
+    /// Parked sessions are read from their bytes, one at a time, and stay parked.
     public func forEachCheckpointSession(_ body: (SessionCheckpoint) throws -> Void) rethrows {
-        for session in open.values.sorted(by: OpenSession.idOrder) {
+        for (_, key) in allOpenSessionIds().sorted(by: Self.idOrder) {
+            if let parked = parkedSessions[key] {
+                try body(checkpoint(of: parked))
+                continue
+            }
+            guard let session = open[key] else { continue }
             try body(SessionCheckpoint(
                 id: session.pointee.id, device: session.pointee.device.pointee.key.string,
                 newestTs: session.pointee.newestTs, endTs: session.pointee.endTs,
                 seenIds: session.pointee.seenIds.checkpointFingerprints, pendingEvents: session.pointee.buffer.pending,
                 context: session.pointee.context,
-                ruleStates: session.pointee.ruleStates.settled(in: session.pointee.context)))
+                ruleStates: session.pointee.ruleStates.settled(in: session.pointee.context),
+                releasedEarlyTs: session.pointee.releasedEarlyTs == .min ? nil : session.pointee.releasedEarlyTs))
         }
     }
 
@@ -125,33 +140,44 @@ extension SessionEngine {
         onLate: @escaping LateSink = { _, _ in }, onReport: @escaping ReportSink
     ) {
         self.init(configuration: configuration, onLate: onLate, onReport: onReport)
+        // Restored parked (`SessionEngine+Parking`): a device wakes with its sessions when it sends
+        // again, so that a checkpoint of a million sessions is restored in their packed size.
         for saved in checkpointDevices {
-            let device = deviceStream(for: CompactText(saved.device), clock: saved.clock)
-            device.pointee.clock = saved.clock
-            device.pointee.idleRuns = saved.idleRuns
+            parkedDevices[CompactText(saved.device)] = ParkedDevice(
+                clock: saved.clock, idleRuns: saved.idleRuns, acceptedInThisRun: false, sessions: nil)
         }
     }
 
-    /// One open session of a checkpoint, back in the engine.
+    /// One open session of a checkpoint, back in the engine: parked, with its device.
     public func restore(_ saved: SessionCheckpoint) {
         let deviceKey = CompactText(saved.device ?? saved.labelDevice)
-        let device = deviceStream(for: deviceKey, clock: saved.newestTs)
-        let session = OpenSession.make(OpenSession(
-            key: CompactText(saved.id), device: device, newestTs: saved.newestTs, ruleStates: saved.ruleStates,
-            seenIds: SeenIds(fingerprints: saved.seenIds)))
-        session.pointee.endTs = saved.endTs
-        session.pointee.context = saved.context
-        for event in saved.pendingEvents { session.pointee.buffer.insert(event) }
-        // A checkpoint that lists a session twice (one edited by hand): the later entry counts,
-        // as it always did, and the earlier one is let go.
-        if let earlier = open.updateValue(session, forKey: session.pointee.key) { forget(earlier) }
-        adopt(session)
+        let parked = pack(restored: saved, deviceKey: deviceKey)
+        let key = parked.keys.session
+        // A checkpoint that lists a session twice (one edited by hand): the later entry counts, as it
+        // always did; the earlier one, left in its device's chain, is skipped there from now on.
+        if let earlier = open.removeValue(forKey: key) { forget(earlier) }
+        parkedSessions[key] = parked
+        if let device = devices[deviceKey] {
+            // Restored after the device woke (not the way a store restores): it goes in awake.
+            parkedSessions[key] = nil
+            let session = unpack(parked, device: device)
+            open[key] = session
+            adopt(session)
+            return
+        }
+        var device = parkedDevices[deviceKey]
+            ?? ParkedDevice(clock: saved.newestTs, idleRuns: 0, acceptedInThisRun: false, sessions: nil)
+        parked.next = device.sessions
+        device.sessions = parked
+        parkedDevices[deviceKey] = device
     }
 
     /// Ends a restore: devices listed without an open session hold nothing.
     public func finishRestoring() {
+        dropEmptyParkedDevices()
         for (key, device) in devices where device.pointee.sessions.isEmpty {
             devices[key] = nil
+            dequeue(device)
             device.free()
         }
     }

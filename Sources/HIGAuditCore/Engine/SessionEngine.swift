@@ -20,6 +20,9 @@
 /// Sessions of different devices never affect each other, so the results depend only on each
 /// device's own reading order. Sessions that close together close in session-id order.
 ///
+/// Memory (issue 46): the open sessions of a device that has gone quiet wait packed, and wake with
+/// their device (`SessionEngine+Parking`); nothing above changes by it.
+///
 /// `onReport` and `onLate` may call back into the engine: a session that such a call closes is
 /// reported once, and the sessions' and devices' memory outlives every loop that may still refer to it
 /// (`closeAll`).
@@ -36,6 +39,12 @@ public final class SessionEngine {
     private let onLate: LateSink
     let maxLateness: Int64
     let sessionGap: Int64
+    let maxPendingEvents: Int
+    /// Called once for each session the first time it holds more than `max_pending_events` events
+    /// waiting to be put in order, with the session id and the limit, so the caller can warn: the
+    /// session's earliest waiting events go to the rules early from then on (SPEC §2). It must not
+    /// call back into the engine: it runs while an event is being accepted.
+    public var onPendingLimit: ((String, Int) -> Void)?
 
     // Internal (not private) for `SessionEngine+Checkpoint.swift`.
     /// Keyed by the session id as the events carry it, so that finding an event's session neither
@@ -45,6 +54,21 @@ public final class SessionEngine {
     /// The devices with open sessions, by their `device` text. A device is freed with its last open
     /// session: its clock only ever decides right after one of its own events, which sets it anew.
     var devices: [CompactText: UnsafeMutablePointer<DeviceStream>] = [:]
+    /// Open sessions of quiet devices, packed (`SessionEngine+Parking`), by key as `open` is: a
+    /// session is in exactly one of the two while it is open.
+    var parkedSessions: [CompactText: ParkedSession] = [:]
+    /// The devices whose open sessions are parked, by key as `devices` is: a device with open
+    /// sessions is in exactly one of the two.
+    var parkedDevices: [CompactText: ParkedDevice] = [:]
+    /// A device that has had no accepted event for this many accepted events of the whole input is
+    /// parked with its sessions (`SessionEngine+Parking`). 0 parks every device after every event
+    /// (tests do, to show that parking changes no result).
+    var quietAfterEvents = SessionEngine.defaultQuietAfterEvents
+    /// The devices in `devices`, in the order they are due to be looked at for quiet.
+    var quietQueueFirst: UnsafeMutablePointer<DeviceStream>?
+    var quietQueueLast: UnsafeMutablePointer<DeviceStream>?
+    /// The device of parked sessions unpacked only to be closed (`closeInOrder`): belongs to none.
+    let detachedDevice = DeviceStream.make(DeviceStream(key: CompactText(""), clock: .min))
     /// By the session ids' bytes, as `open` is.
     private var closed: Set<CompactText> = []
     /// Sessions closed before this engine started (an earlier nightly run): asked only for a session
@@ -53,7 +77,7 @@ public final class SessionEngine {
     /// How many of `closeAll`'s loops are running (more than one when `onReport` called back into the
     /// engine), and the sessions and devices they let go of, freed when the outermost ends: until then a
     /// loop may still hold them.
-    private var closingLoops = 0
+    var closingLoops = 0
     private var closedWhileLooping: [UnsafeMutablePointer<OpenSession>] = []
     private var devicesEmptiedWhileLooping: [UnsafeMutablePointer<DeviceStream>] = []
     /// A sharded run (`analyze`/`nightly --shard K/N`): only the sessions whose first event's device is
@@ -65,7 +89,7 @@ public final class SessionEngine {
     private var router: SessionShardRouter<CompactText>?
     /// The session of the previous event: uploads keep a session's lines together, so this usually
     /// saves the dictionary lookup. Nil once that session closes.
-    private var lastSession: UnsafeMutablePointer<OpenSession>?
+    var lastSession: UnsafeMutablePointer<OpenSession>?
     /// The device key for sessions whose first event has no `device`.
     private static let noDevice = CompactText("")
     /// The enabled rules that judge only sessions with every touch (`RuleDescription.needsEveryTouch`).
@@ -86,6 +110,7 @@ public final class SessionEngine {
         self.onLate = onLate
         self.maxLateness = max(configuration.maxLatenessMs, 0)
         self.sessionGap = max(configuration.sessionGapMs, 0)
+        self.maxPendingEvents = max(configuration.maxPendingEvents, 1)
     }
 
     deinit {
@@ -93,12 +118,15 @@ public final class SessionEngine {
         for session in closedWhileLooping { session.free() }
         for device in devices.values { device.free() }
         for device in devicesEmptiedWhileLooping { device.free() }
+        detachedDevice.free()
     }
 
-    /// Sessions not closed yet.
-    public var openSessionCount: Int { open.count }
-    /// Devices with sessions not closed yet.
-    public var openDeviceCount: Int { devices.count }
+    /// Sessions not closed yet, parked ones included.
+    public var openSessionCount: Int { open.count &+ parkedSessions.count }
+    /// Devices with sessions not closed yet, parked ones included.
+    public var openDeviceCount: Int { devices.count &+ parkedDevices.count }
+    /// Open sessions packed because their device has gone quiet (`SessionEngine+Parking`).
+    public var parkedSessionCount: Int { parkedSessions.count }
     /// Sessions closed so far.
     public var closedSessionCount: Int { closed.count }
     /// The enabled rules, in rule-id order.
@@ -137,7 +165,9 @@ public final class SessionEngine {
             return ingestOutsideOpenSessions(event.move())
         }
         // A late event: `ingest` finds the session as the previous event's and classifies it.
-        guard event.pointee.ts >= session.pointee.newestTs.minus(maxLateness) else { return ingest(event.move()) }
+        guard event.pointee.ts >= session.pointee.newestTs.minus(maxLateness),
+              event.pointee.ts >= session.pointee.releasedEarlyTs
+        else { return ingest(event.move()) }
         guard session.pointee.seenIds.insert(idOf: event.pointee.texts) else {
             statistics.duplicateEvents += 1
             if session.pointee.seenIds.takeUnverifiedDuplicate() { statistics.unverifiedDuplicates += 1 }
@@ -157,9 +187,12 @@ public final class SessionEngine {
         session.pointee.buffer.insert(movingFrom: event)
         let ready = session.pointee.newestTs.minus(maxLateness)
         while session.pointee.buffer.releaseFirst(notAfter: ready, { release($0, in: session) }) {}
+        if session.pointee.buffer.count > maxPendingEvents { releaseOverLimit(session) }
         device.pointee.clock = ts
         device.pointee.acceptedInThisRun = true
+        device.pointee.lastSpoke = statistics.events
         if ts >= device.pointee.closingBound { closeDue(on: device) }
+        parkQuietDevicesIfDue()
         return .accepted
     }
 
@@ -172,9 +205,16 @@ public final class SessionEngine {
         return ingestOutsideOpenSessions(consume event)
     }
 
-    /// An event of a session that is not open: refused, or the first of a new session.
+    /// An event of a session that is not open: of a parked session (woken with its device), refused, or
+    /// the first of a new session.
     private func ingestOutsideOpenSessions(_ event: consuming Event) -> EventDisposition {
         let key = event.sessionText
+        if !parkedSessions.isEmpty, let parked = parkedSessions[key] {
+            wake(device: parked.keys.device)
+            guard let woken = open[key] else { preconditionFailure("a woken device lacks its parked session") }
+            lastSession = woken
+            return classify(consume event, in: woken)
+        }
         if closed.contains(key) { return reject(event, .sessionClosed) }
         if let shard, router?.shard(of: key, firstDevice: event.device ?? "") != shard.index {
             return .otherShard
@@ -198,7 +238,7 @@ public final class SessionEngine {
     @inline(__always)
     private func classify(_ event: consuming Event, in session: UnsafeMutablePointer<OpenSession>) -> EventDisposition {
         // Duplicate is tried before late; the id is looked up once on the common (accepted) path.
-        let isLate = event.ts < session.pointee.newestTs.minus(maxLateness)
+        let isLate = event.ts < session.pointee.newestTs.minus(maxLateness) || event.ts < session.pointee.releasedEarlyTs
         let isDuplicate = isLate
             ? session.pointee.seenIds.contains(idOf: event.texts) : !session.pointee.seenIds.insert(idOf: event.texts)
         if isDuplicate {
@@ -207,7 +247,11 @@ public final class SessionEngine {
             return .duplicate
         }
         if isLate {
-            return reject(event, .tooOld(sessionNewestTs: session.pointee.newestTs, maxLatenessMs: maxLateness))
+            if event.ts < session.pointee.newestTs.minus(maxLateness) {
+                return reject(event, .tooOld(sessionNewestTs: session.pointee.newestTs, maxLatenessMs: maxLateness))
+            }
+            return reject(
+                event, .olderThanReleasedEarly(releasedTs: session.pointee.releasedEarlyTs, maxPendingEvents: maxPendingEvents))
         }
         accept(consume event, into: session)
         return .accepted
@@ -215,7 +259,7 @@ public final class SessionEngine {
 
     /// End of input: closes every open session (SPEC §2 (c)), in session-id order.
     public func finish() {
-        closeAll(open.values.sorted(by: OpenSession.idOrder))
+        closeInOrder(allOpenSessionIds().sorted(by: Self.idOrder).map(\.key))
     }
 
     // MARK: - Classification
@@ -247,12 +291,37 @@ public final class SessionEngine {
         // everything at or before that bound is in its final place.
         let ready = session.pointee.newestTs.minus(maxLateness)
         while session.pointee.buffer.releaseFirst(notAfter: ready, { release($0, in: session) }) {}
+        if session.pointee.buffer.count > maxPendingEvents { releaseOverLimit(session) }
         device.pointee.clock = ts
         device.pointee.acceptedInThisRun = true
+        device.pointee.lastSpoke = statistics.events
         if ts >= device.pointee.closingBound { closeDue(on: device) }
+        parkQuietDevicesIfDue()
+    }
+
+    /// After an accepted event: parks the devices that have gone quiet, if the queue's first is due to
+    /// be looked at (`SessionEngine+Parking`).
+    @inline(__always)
+    private func parkQuietDevicesIfDue() {
+        if let first = quietQueueFirst, statistics.events &- first.pointee.queuedAt >= quietAfterEvents {
+            parkQuietDevices()
+        }
     }
 
     // MARK: - Ordered processing
+
+    /// SPEC §2 `max_pending_events`: the session's earliest waiting events go to the rules until it
+    /// holds the limit, and any later event older than them is late (`classify`).
+    @inline(never)
+    private func releaseOverLimit(_ session: UnsafeMutablePointer<OpenSession>) {
+        if session.pointee.releasedEarlyTs == .min { onPendingLimit?(session.pointee.id, maxPendingEvents) }
+        while session.pointee.buffer.count > maxPendingEvents {
+            _ = session.pointee.buffer.releaseFirst(notAfter: .max) { event in
+                session.pointee.releasedEarlyTs = max(session.pointee.releasedEarlyTs, event.ts)
+                release(event, in: session)
+            }
+        }
+    }
 
     /// One event in its session's final order: update the shared context, run the rules, then apply
     /// the event to the state the rules read as "before".
@@ -265,11 +334,15 @@ public final class SessionEngine {
 
     // MARK: - Devices
 
-    /// The device's stream, made (with `clock`) if none of its sessions is open.
+    /// The device's stream, woken if it is parked, made (with `clock`) if none of its sessions is open.
     func deviceStream(for key: CompactText, clock: Int64) -> UnsafeMutablePointer<DeviceStream> {
         if let found = devices[key] { return found }
-        let made = DeviceStream.make(DeviceStream(key: key, clock: clock))
+        if !parkedDevices.isEmpty, let woken = wake(device: key) { return woken }
+        var stream = DeviceStream(key: key, clock: clock)
+        stream.lastSpoke = statistics.events
+        let made = DeviceStream.make(stream)
         devices[key] = made
+        enqueue(made)
         return made
     }
 
@@ -322,12 +395,15 @@ public final class SessionEngine {
     /// this one included (SPEC §2: a device that never comes back does not hold memory for ever), in
     /// session-id order. For incremental runs, before `checkpoint()`.
     public func closeSessionsOfIdleDevices(after runs: Int) {
-        var closing: [UnsafeMutablePointer<OpenSession>] = []
+        var closing: [(id: String, key: CompactText)] = []
         for device in devices.values where !device.pointee.acceptedInThisRun && device.pointee.idleRuns + 1 >= runs {
-            closing.append(contentsOf: device.pointee.sessions)
+            closing.append(contentsOf: device.pointee.sessions.lazy.map { ($0.pointee.id, $0.pointee.key) })
         }
-        closing.sort(by: OpenSession.idOrder)
-        closeAll(closing)
+        for device in parkedDevices.values where !device.acceptedInThisRun && device.idleRuns + 1 >= runs {
+            closing.append(contentsOf: liveSessions(of: device).lazy.map { ($0.keys.session.string, $0.keys.session) })
+        }
+        closing.sort(by: Self.idOrder)
+        closeInOrder(closing.map(\.key))
     }
 
     /// Closes `sessions` in order. `onReport` may call back into the engine (`ingest`, `finish`) and so
@@ -338,15 +414,20 @@ public final class SessionEngine {
         for session in sessions where open[session.pointee.key] == session { close(session) }
         closingLoops -= 1
         guard closingLoops == 0 else { return }
+        freeLetGo()
+    }
+
+    /// Frees the sessions and devices the closing loops let go of; only when no loop may hold them.
+    func freeLetGo() {
         for session in closedWhileLooping { session.free() }
-        closedWhileLooping.removeAll()
+        closedWhileLooping.removeAll(keepingCapacity: true)
         for device in devicesEmptiedWhileLooping { device.free() }
-        devicesEmptiedWhileLooping.removeAll()
+        devicesEmptiedWhileLooping.removeAll(keepingCapacity: true)
     }
 
     /// Reports the session and lets it go, with its device if it was the device's last open session.
-    /// Called only from `closeAll`, which frees them once its loops end.
-    private func close(_ session: UnsafeMutablePointer<OpenSession>) {
+    /// Called only from `closeAll` and `closeInOrder`, which free them once their loops end.
+    func close(_ session: UnsafeMutablePointer<OpenSession>) {
         while session.pointee.buffer.releaseFirst(notAfter: .max, { release($0, in: session) }) {}
         rules.finish(states: &session.pointee.ruleStates, in: &session.pointee.context)
         let key = session.pointee.key
@@ -357,6 +438,7 @@ public final class SessionEngine {
         device.pointee.remove(session)
         if device.pointee.sessions.isEmpty, devices[device.pointee.key] == device {
             devices[device.pointee.key] = nil
+            dequeue(device)
             devicesEmptiedWhileLooping.append(device)
         }
         let report = session.pointee.context.makeReport(needingEveryTouch: rulesNeedingEveryTouch)

@@ -22,6 +22,9 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
         /// A `ts` that reads as a time in the Unix epoch's first years, as seconds written where SPEC §2
         /// asks for milliseconds do: said once per file in a run, the events read as written.
         case suspectTimestamp = "suspect timestamp"
+        /// A session that held more than `max_pending_events` events waiting to be put in order (SPEC
+        /// §2): said once per session; its later events older than those that went early are late.
+        case pendingLimit = "pending limit"
     }
 
     public var category: Category
@@ -35,4 +38,12 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "\(location): \(category.rawValue): \(message)" }
+
+    /// What `SessionEngine.onPendingLimit` reports, naming the session.
+    public static func pendingLimit(session: String, limit: Int) -> Diagnostic {
+        Diagnostic(
+            .pendingLimit, at: "session \(session)",
+            "more than \(limit) events waiting to be put in order (max_pending_events): its earliest waiting events "
+                + "went to the rules early, and its later events older than them are counted as late")
+    }
 }

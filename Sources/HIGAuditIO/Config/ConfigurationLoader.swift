@@ -5,7 +5,7 @@ import Yams
 /// Reads a YAML config file (`--config`) into an `AuditConfiguration`, refusing anything it does not
 /// understand.
 ///
-/// Keys: `max_lateness_ms` (≥ 0), `session_gap_ms` (≥ 1), `idle_runs` (≥ 1, nightly only), and `rules.<id>.enabled` (true/false) and
+/// Keys: `max_lateness_ms` (≥ 0), `max_pending_events` (≥ 1), `session_gap_ms` (≥ 1), `idle_runs` (≥ 1, nightly only), and `rules.<id>.enabled` (true/false) and
 /// `rules.<id>.<parameter>` (a whole number ≥ the parameter's minimum) for the rules it is given, and
 /// `exclude:`, a list of accepted findings (`ExclusionReader`), and `overrides:`, rule settings per screen
 /// (`OverrideReader`). A
@@ -66,6 +66,8 @@ public struct ConfigurationLoader: Sendable {
             switch key.name {
             case "max_lateness_ms":
                 configuration.maxLatenessMs = try reader.integer(value, at: key.name, minimum: 0)
+            case "max_pending_events":
+                configuration.maxPendingEvents = Int(try reader.integer(value, at: key.name, minimum: 1))
             case "session_gap_ms":
                 configuration.sessionGapMs = try reader.integer(value, at: key.name, minimum: 1)
             case "idle_runs":
@@ -79,7 +81,7 @@ public struct ConfigurationLoader: Sendable {
             default:
                 throw reader.error(
                     at: key.node, key.name,
-                    "unknown setting; expected max_lateness_ms, session_gap_ms, idle_runs, rules, exclude or overrides")
+                    "unknown setting; expected max_lateness_ms, max_pending_events, session_gap_ms, idle_runs, rules, exclude or overrides")
             }
         }
         return configuration

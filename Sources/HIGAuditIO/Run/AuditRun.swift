@@ -38,6 +38,7 @@ public final class AuditRun {
             configuration: configuration,
             onLate: { event, reason in onDiagnostic(files.lateDiagnostic(event, reason)) },
             onReport: { report in box.accumulator.add(files.namingRelatedEvents(of: report)) })
+        engine.onPendingLimit = { session, limit in onDiagnostic(.pendingLimit(session: session, limit: limit)) }
         pipeline = RunPipeline(target: engine, reader: reader, jobs: jobs, onDiagnostic: onDiagnostic)
     }
 

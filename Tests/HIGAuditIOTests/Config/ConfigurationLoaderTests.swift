@@ -68,6 +68,15 @@ enum ConfigFixtures {
         #expect(try loader.parse("max_lateness_ms: 0", file: "c.yml").maxLatenessMs == 0)
     }
 
+    /// SPEC §2 `max_pending_events`: read like the other bounds, default 100000; the canonical text of
+    /// a configuration names it only when it is not the default, so older fingerprints stay the same.
+    @Test func pendingEventsLimitIsRead() throws {
+        #expect(try loader.parse("max_pending_events: 1_000", file: "c.yml").maxPendingEvents == 1_000)
+        #expect(try loader.parse("", file: "c.yml").maxPendingEvents == 100_000)
+        #expect(!AuditConfiguration().canonicalText.contains("max_pending_events"))
+        #expect(AuditConfiguration(maxPendingEvents: 5).canonicalText.contains("max_pending_events=5"))
+    }
+
     @Test(arguments: [
         // (yaml, key path, line, message fragment)
         ("max_latenes_ms: 5", "max_latenes_ms", 1, "unknown setting"),
@@ -83,6 +92,8 @@ enum ConfigFixtures {
         ("session_gap_ms: 0", "session_gap_ms", 1, "at least 1"),
         ("session_gap_ms: -5", "session_gap_ms", 1, "at least 1"),
         ("idle_runs: 0", "idle_runs", 1, "at least 1"),
+        ("max_pending_events: 0", "max_pending_events", 1, "at least 1"),
+        ("max_pending_events: 1.5", "max_pending_events", 1, "fraction 1.5"),
         ("rules:\n  haptic-overuse:\n    burst_count: 1", "rules.haptic-overuse.burst_count", 3, "at least 2, found 1"),
         ("rules:\n  haptic-overuse:\n    burst_count: five", "rules.haptic-overuse.burst_count", 3, "\"five\""),
         ("rules:\n  haptic-overuse:\n    burst_cnt: 3", "rules.haptic-overuse.burst_cnt", 3, "burst_count"),

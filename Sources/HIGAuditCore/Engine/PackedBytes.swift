@@ -1,0 +1,148 @@
+/// The byte encoding of a parked session (`ParkedSession`): LEB128 varints, zigzag for signed
+/// numbers, texts as their bytes. It lives only in the memory of the process that wrote it, so it
+/// has no version and may change with the code; what must survive a run goes through the checkpoint.
+struct PackedWriter {
+    private(set) var bytes: [UInt8] = []
+    /// Values the bytes refer to by number (1-based) rather than hold: session settings other than the
+    /// defaults (see `event(_:newestTs:)`).
+    var heldAside: [SessionSettings] = []
+
+    init(reservingCapacity capacity: Int = 0) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        heldAside.removeAll()
+    }
+
+    mutating func byte(_ value: UInt8) {
+        bytes.append(value)
+    }
+
+    mutating func unsigned(_ value: UInt64) {
+        var rest = value
+        while rest >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(truncatingIfNeeded: rest))
+    }
+
+    mutating func signed(_ value: Int64) {
+        unsigned(UInt64(bitPattern: (value &<< 1) ^ (value >> 63)))
+    }
+
+    mutating func count(_ value: Int) {
+        unsigned(UInt64(value))
+    }
+
+    mutating func bool(_ value: Bool) {
+        byte(value ? 1 : 0)
+    }
+
+    mutating func double(_ value: Double) {
+        unsigned(value.bitPattern)
+    }
+
+    mutating func string(_ value: String) {
+        count(value.utf8.count)
+        bytes.append(contentsOf: value.utf8)
+    }
+
+    /// A text as the engine keeps it: an inline text's bytes (a packed UUID's 16), or a long text's.
+    mutating func text(_ value: CompactText) {
+        if let (low, high, count) = value.inlineParts {
+            byte(count)
+            let stored = PackedUUID.isPacked(count: count) ? 16 : Int(count)
+            withUnsafeBytes(of: (low.littleEndian, high.littleEndian)) { raw in
+                bytes.append(contentsOf: raw.prefix(stored))
+            }
+        } else {
+            byte(Self.longTextMarker)
+            string(value.string)
+        }
+    }
+
+    /// A case of an enumeration by its place in `allCases`.
+    mutating func choice<Value: CaseIterable & Equatable>(_ value: Value) {
+        count(Value.allCases.firstIndex(of: value).map { Value.allCases.distance(from: Value.allCases.startIndex, to: $0) } ?? 0)
+    }
+
+    /// The marker before a text of more than 16 bytes: no inline count has it.
+    static let longTextMarker: UInt8 = 0xFF
+}
+
+/// Reads what `PackedWriter` wrote, in the same order. The bytes never leave the process and are read
+/// by the code that wrote them, so running off their end is a bug in this file's callers: it stops
+/// the program rather than making up a session.
+struct PackedReader {
+    private let bytes: [UInt8]
+    private(set) var offset = 0
+    let heldAside: [SessionSettings]
+
+    init(_ bytes: [UInt8], heldAside: [SessionSettings] = []) {
+        self.bytes = bytes
+        self.heldAside = heldAside
+    }
+
+    var isAtEnd: Bool { offset == bytes.count }
+
+    mutating func byte() -> UInt8 {
+        precondition(offset < bytes.count, "a parked session's bytes ended early")
+        defer { offset &+= 1 }
+        return bytes[offset]
+    }
+
+    mutating func unsigned() -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let next = byte()
+            value |= UInt64(next & 0x7F) << shift
+            if next < 0x80 { return value }
+            shift += 7
+        }
+    }
+
+    mutating func signed() -> Int64 {
+        let zigzag = unsigned()
+        return Int64(bitPattern: (zigzag >> 1) ^ (0 &- (zigzag & 1)))
+    }
+
+    mutating func count() -> Int {
+        Int(unsigned())
+    }
+
+    mutating func bool() -> Bool {
+        byte() != 0
+    }
+
+    mutating func double() -> Double {
+        Double(bitPattern: unsigned())
+    }
+
+    mutating func string() -> String {
+        let length = count()
+        precondition(length <= bytes.count &- offset, "a parked session's bytes ended early")
+        defer { offset &+= length }
+        return String(decoding: bytes[offset..<(offset &+ length)], as: UTF8.self)
+    }
+
+    mutating func text() -> CompactText {
+        let count = byte()
+        if count == PackedWriter.longTextMarker { return CompactText(string()) }
+        let stored = PackedUUID.isPacked(count: count) ? 16 : Int(count)
+        var words: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &words) { raw in
+            for index in 0..<stored { raw[index] = byte() }
+        }
+        return CompactText(low: UInt64(littleEndian: words.0), high: UInt64(littleEndian: words.1), count: count)
+    }
+
+    mutating func choice<Value: CaseIterable>(_: Value.Type) -> Value {
+        let index = count()
+        precondition(index < Value.allCases.count, "a parked session names an unknown case")
+        return Value.allCases[Value.allCases.index(Value.allCases.startIndex, offsetBy: index)]
+    }
+}

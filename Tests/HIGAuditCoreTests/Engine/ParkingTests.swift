@@ -1,0 +1,254 @@
+import Testing
+@testable import HIGAuditCore
+
+/// Quiet devices' sessions packed and woken (`SessionEngine+Parking`, issue 46): parking changes how
+/// an open session waits, never what the engine decides, reports or checkpoints.
+@Suite struct ParkingTests {
+    /// `HandOverTests.run` with the engine parking every device `quietAfterEvents` accepted events
+    /// after it last spoke (0: after every event, its own device included).
+    static func run(
+        _ events: [Event], quietAfterEvents: Int64, fromMemory: Bool = false,
+        from checkpoint: EngineCheckpoint = EngineCheckpoint(), finishing: Bool = true
+    ) -> (trace: HandOverTests.Trace, parkedAtMost: Int) {
+        var trace = HandOverTests.Trace()
+        var reports: [SessionReport] = []
+        var late: [Int64] = []
+        var parkedAtMost = 0
+        let engine = SessionEngine(
+            configuration: HandOverTests.configuration, checkpoint: checkpoint,
+            onLate: { event, _ in late.append(event.source.line) }, onReport: { reports.append($0) })
+        engine.quietAfterEvents = quietAfterEvents
+        let slot = UnsafeMutablePointer<Event>.allocate(capacity: 1)
+        defer { slot.deallocate() }
+        for event in events {
+            let disposition: EventDisposition
+            if fromMemory {
+                slot.initialize(to: event)
+                disposition = engine.ingest(movingFrom: slot)
+            } else {
+                disposition = engine.ingest(event)
+            }
+            parkedAtMost = max(parkedAtMost, engine.parkedSessionCount)
+            trace.steps.append(HandOverTests.Trace.Step(
+                disposition: disposition, open: engine.openSessionCount, closed: engine.closedSessionCount,
+                reports: reports.count))
+        }
+        if finishing { engine.finish() }
+        trace.checkpoint = engine.checkpoint()
+        trace.reports = reports
+        trace.late = late
+        trace.statistics = engine.statistics
+        return (trace, parkedAtMost)
+    }
+
+    /// The property: packing every device after every event (and waking it at its next event) gives
+    /// exactly the dispositions, late events, reports, counters and checkpoint of never packing.
+    @Test(arguments: 0..<20)
+    func parkingAfterEveryEventChangesNothing(seed: Int) {
+        let events = HandOverTests.noisyInput(seed: seed)
+        let never = Self.run(events, quietAfterEvents: .max)
+        let always = Self.run(events, quietAfterEvents: 0)
+        #expect(never.parkedAtMost == 0)
+        #expect(always.parkedAtMost > 0)
+        #expect(never.trace.statistics.duplicateEvents > 0 && never.trace.statistics.lateEvents > 0)
+        #expect(HandOverTests.firstDifference(always.trace.steps, never.trace.steps) == nil)
+        #expect(always.trace.late == never.trace.late)
+        #expect(always.trace.statistics == never.trace.statistics)
+        #expect(always.trace.reports == never.trace.reports)
+        #expect(!never.trace.violations.isEmpty)
+        let handedOver = Self.run(events, quietAfterEvents: 0, fromMemory: true)
+        #expect(handedOver.trace == never.trace)
+    }
+
+    /// Parked at a few events' quiet: devices wake and park again while their sessions are open.
+    @Test(arguments: 0..<10)
+    func parkingAfterAFewQuietEventsChangesNothing(seed: Int) {
+        let events = HandOverTests.noisyInput(seed: seed)
+        let never = Self.run(events, quietAfterEvents: .max)
+        let sometimes = Self.run(events, quietAfterEvents: 3)
+        #expect(sometimes.parkedAtMost > 0)
+        #expect(sometimes.trace == never.trace)
+    }
+
+    /// Checkpoints list parked sessions as they were, and an engine restored from one continues them
+    /// exactly, parking or not.
+    @Test(arguments: 0..<10)
+    func checkpointsOfParkedSessionsAreTheCheckpointsOfOpenOnes(seed: Int) {
+        let events = HandOverTests.noisyInput(seed: seed)
+        let cut = events.count / 2
+        let first = Self.run(Array(events[..<cut]), quietAfterEvents: .max, finishing: false).trace
+        let firstParked = Self.run(Array(events[..<cut]), quietAfterEvents: 0, finishing: false).trace
+        #expect(!first.checkpoint.sessions.isEmpty)
+        #expect(firstParked.checkpoint == first.checkpoint)
+        let second = Self.run(Array(events[cut...]), quietAfterEvents: .max, from: first.checkpoint, finishing: false)
+        let secondParked = Self.run(Array(events[cut...]), quietAfterEvents: 0, from: first.checkpoint, finishing: false)
+        #expect(secondParked.trace == second.trace)
+    }
+
+    /// Many devices that each send one short session and go quiet: past `quietAfterEvents` their
+    /// sessions wait parked, and the end of input closes them all in session-id order, as it would have.
+    @Test func manyQuietDevicesWaitParkedAndCloseInSessionOrder() {
+        var events: [Event] = []
+        for device in 0..<3_000 {
+            let ts = Int64(device) * 3
+            let session = "s-\(device)"
+            events.append(at(ts, .sessionStart(.defaults), session: session, screen: "home", device: "d-\(device)", appVersion: "5.2"))
+            events.append(at(ts + 900, .appReady, session: session, device: "d-\(device)"))
+            events.append(at(ts + 2_500, .sessionEnd, session: session, device: "d-\(device)"))
+        }
+        for index in events.indices { events[index].source = SourceLocation(file: 0, line: Int64(index + 1)) }
+        let never = Self.run(events, quietAfterEvents: .max)
+        let parked = Self.run(events, quietAfterEvents: 300)
+        #expect(parked.parkedAtMost > 2_500)
+        #expect(parked.trace.reports.map(\.session) == never.trace.reports.map(\.session))
+        #expect(parked.trace == never.trace)
+        #expect(never.trace.reports.map(\.session) == never.trace.reports.map(\.session).sorted())
+    }
+
+    /// A restored checkpoint's sessions wait parked (a restore costs their packed size) and wake when
+    /// their device speaks; the run gives what one run over all the input gives.
+    @Test func aRestoredCheckpointWaitsParkedUntilItsDevicesSpeak() {
+        let earlier = (0..<200).flatMap { device in
+            [
+                at(Int64(device), .sessionStart(.defaults), session: "s-\(device)", id: "a", device: "d-\(device)"),
+                at(Int64(device) + 900, .appReady, session: "s-\(device)", id: "b", device: "d-\(device)"),
+            ]
+        }
+        let later = [at(2_000, .sessionEnd, session: "s-5", id: "c", device: "d-5")]
+        let whole = ParkingTests.run(earlier + later, quietAfterEvents: .max).trace
+        let first = ParkingTests.run(earlier, quietAfterEvents: .max, finishing: false).trace
+        var reports: [SessionReport] = []
+        let restored = SessionEngine(
+            configuration: HandOverTests.configuration, checkpoint: first.checkpoint, onReport: { reports.append($0) })
+        #expect(restored.parkedSessionCount == 200)
+        #expect(restored.openSessionCount == 200 && restored.openDeviceCount == 200)
+        #expect(restored.ingest(later[0]) == .accepted)
+        #expect(restored.parkedSessionCount == 199)
+        restored.finish()
+        #expect(reports == whole.reports)
+    }
+
+    /// A session woken by an event long after it was parked closes on its device's restored clock.
+    @Test func aWokenDeviceKeepsItsClock() {
+        let events = [
+            at(1_000, .appReady, session: "a", device: "d1"),
+            at(2_000, .sessionEnd, session: "a", device: "d1"),
+            at(1_000, .appReady, session: "b", device: "d2"),
+            at(3_000, .appReady, session: "b", device: "d2"),
+            // d1 speaks again past a's end by the lateness bound: a closes now, not at the end.
+            at(2_000 + ReorderPropertyTests.lateness, .appReady, session: "c", device: "d1"),
+        ]
+        let parked = Self.run(events, quietAfterEvents: 0, finishing: false)
+        #expect(parked.trace.steps.map(\.closed) == [0, 0, 0, 0, 1])
+        #expect(parked.trace.reports.map(\.session) == ["a"])
+        #expect(parked.trace == Self.run(events, quietAfterEvents: .max, finishing: false).trace)
+    }
+}
+
+/// Events packed into a parked session's bytes come back equal, whatever their fields.
+@Suite struct PackedEventTests {
+    static func roundTrip(_ event: Event, newestTs: Int64 = 1_795_000_000_000) -> Event {
+        var writer = PackedWriter()
+        writer.event(event, newestTs: newestTs)
+        var reader = PackedReader(writer.bytes, heldAside: writer.heldAside)
+        let back = reader.event(session: event.sessionText, newestTs: newestTs)
+        #expect(reader.isAtEnd)
+        return back
+    }
+
+    static let payloads: [EventPayload] = [
+        .sessionStart(.defaults),
+        .sessionStart(SessionSettings(hapticsEnabled: false, pencilPreferredAction: .ignore, pencilCustomActionEnabled: true)),
+        .sessionEnd, .appReady, .ratingPrompt,
+        .touch(Touch(phase: .moved, target: "tab:Library", input: .pencil, x: 12.5, y: -3)),
+        .touch(Touch(phase: .cancelled)),
+        .pencilDoubleTap(action: .system(.showColorPalette)), .pencilDoubleTap(action: .custom("lasso")),
+        .haptic(kind: .impactRigid, durationMs: 2_000.25), .haptic(kind: .selection, durationMs: nil),
+        .outcome(result: .failure, task: "save"), .outcome(result: .success, task: nil),
+        .tabSwitch(from: "tab:A", to: "tab:B"), .navPush(to: "detail"), .navPop(to: "list"),
+        .modalPresent(modal: "share", style: .popover), .modalDismiss(modal: "share"),
+        .contentMutation(action: .clear, object: "canvas", undoable: false),
+        .contentMutation(action: .insert, object: nil, undoable: true),
+        .loadingStart(id: "feed", indicator: .placeholder), .loadingEnd(id: "feed"),
+        .captureStart(source: .microphone), .captureStop(source: .camera),
+        .permissionRequest(permission: .tracking, result: .alreadyDecided),
+        .permissionRequest(permission: .camera, result: nil),
+        .widgetDisplay(widget: "weather", content: .cached, loadMs: 812.5),
+        .widgetDisplay(widget: "weather", content: .fresh, loadMs: nil),
+    ]
+
+    @Test func everyPayloadComesBackEqual() {
+        #expect(Set(Self.payloads.map(\.kind)) == Set(EventKind.allCases))
+        for (index, payload) in Self.payloads.enumerated() {
+            let event = Event(
+                ts: 1_794_999_990_000 + Int64(index), session: "s", payload: payload,
+                source: SourceLocation(file: 3, line: Int64(index) + 1))
+            #expect(Self.roundTrip(event) == event)
+        }
+    }
+
+    @Test func everyTextComesBackWithItsBytes() {
+        let event = Event(
+            ts: 1_795_000_000_123, session: "0f8fad5b-d9cb-469f-a165-70867728950e", payload: .appReady,
+            device: "iPad of someone with a long name", app: "", appVersion: "5.2.1",
+            osVersion: "0F8FAD5B-D9CB-469F-A165-70867728950E", screen: "é", id: "e12",
+            source: SourceLocation(file: 0, line: 99))
+        let back = Self.roundTrip(event, newestTs: 1_795_000_000_000)
+        #expect(back == event)
+        for slot in EventTexts.Slot.allCases {
+            #expect(back.texts[slot]?.string == event.texts[slot]?.string)
+        }
+    }
+}
+
+/// SPEC §2 `max_pending_events`: past it a session's earliest waiting event goes to the rules at once,
+/// and a later event older than one gone early is late.
+@Suite struct PendingLimitTests {
+    static func configuration(limit: Int) -> AuditConfiguration {
+        AuditConfiguration(maxLatenessMs: 1_000_000, maxPendingEvents: limit)
+    }
+
+    @Test func theEarliestWaitingEventGoesEarlyAndOlderOnesAreLate() {
+        var warned: [String] = []
+        var late: [LateReason] = []
+        var reports: [SessionReport] = []
+        let engine = SessionEngine(
+            configuration: Self.configuration(limit: 3), onLate: { late.append($1) }, onReport: { reports.append($0) })
+        engine.onPendingLimit = { session, limit in warned.append("\(session) \(limit)") }
+        let dispositions = [
+            at(10, .appReady, session: "s"), at(20, .appReady, session: "s"), at(30, .appReady, session: "s"),
+            at(40, .appReady, session: "s"),  // the fourth waiting: the one at 10 goes to the rules
+            at(50, .appReady, session: "s"),  // and the one at 20
+            at(5, .appReady, session: "s"),  // older than one gone early: late
+            at(20, .appReady, session: "s"),  // as old as the newest gone early: still in order, accepted
+            at(25, .appReady, session: "s"),
+        ].map { engine.ingest($0) }
+        #expect(dispositions == [
+            .accepted, .accepted, .accepted, .accepted, .accepted,
+            .late(.olderThanReleasedEarly(releasedTs: 20, maxPendingEvents: 3)), .accepted, .accepted,
+        ])
+        #expect(warned == ["s 3"])
+        #expect(engine.statistics.lateEvents == 1)
+        engine.finish()
+        #expect(reports.map(\.acceptedEvents) == [7])
+        #expect(late.count == 1)
+        #expect(late.first?.description.contains("max_pending_events") == true)
+    }
+
+    /// The bound survives a checkpoint and parking.
+    @Test func theBoundOfEventsGoneEarlySurvivesCheckpointsAndParking() {
+        let events = (1...5).map { at(Int64($0) * 10, .appReady, session: "s", device: "d") }
+        let engine = SessionEngine(configuration: Self.configuration(limit: 2), onReport: { _ in })
+        engine.quietAfterEvents = 0
+        for event in events { engine.ingest(event) }
+        #expect(engine.parkedSessionCount == 1)
+        let checkpoint = engine.checkpoint()
+        #expect(checkpoint.sessions.first?.releasedEarlyTs == 30)
+        #expect(engine.ingest(at(25, .appReady, session: "s", device: "d"))
+            == .late(.olderThanReleasedEarly(releasedTs: 30, maxPendingEvents: 2)))
+        let restored = SessionEngine(configuration: Self.configuration(limit: 2), checkpoint: checkpoint, onReport: { _ in })
+        #expect(restored.ingest(at(25, .appReady, session: "s", device: "d"))
+            == .late(.olderThanReleasedEarly(releasedTs: 30, maxPendingEvents: 2)))
+        #expect(restored.ingest(at(30, .appReady, session: "s", device: "d")) == .accepted)
+    }
+}
