@@ -60,6 +60,9 @@ struct NightlyFrontend {
             onDiagnostic: inputs.reporter.report)
         nightly.strict = command.input.strict
         nightly.jobs = command.input.jobCount
+        if let format = command.input.from {
+            nightly.importer = EventImporter(format: format, settings: configuration.importSettings)
+        }
         if let shard = command.shard.flatMap(DeviceShard.init(parsing:)) {
             nightly.shardPart = ShardPart(shard: shard, countedFiles: shardPlan?.counted)
         }

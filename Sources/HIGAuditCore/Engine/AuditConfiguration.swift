@@ -13,6 +13,9 @@ public struct AuditConfiguration: Sendable, Equatable {
     /// Accepted findings (`exclude:`), in config order. They never change what the engine finds, only
     /// what the tables count (`Suppression`).
     public var exclusions: [Exclusion]
+    /// How another tool's export is read (`import:`, SPEC §7): its tab roots and touch coverage.
+    /// Read only by `import` and `--from`; native logs ignore it.
+    public var importSettings = ImportSettings()
 
     public static let defaultMaxLatenessMs: Int64 = 10_000
     public static let defaultSessionGapMs: Int64 = 1_800_000
