@@ -101,7 +101,8 @@ enum NDJSONBytes {
 /// Writes one event as one NDJSON line in the SPEC §2 shape (without the line end).
 ///
 /// Field order: `ts`, `session`, `type`, `id`, `device`, `app`, `app_version`, `os_version`, `screen`,
-/// then the type's own fields. Every optional field with a SPEC default is written explicitly.
+/// then the type's own fields. Every optional field with a SPEC default is written explicitly, but for
+/// `session.start`'s `touches` and `synthetic`, written only when they differ from it.
 enum NDJSONLineEncoder {
     static func append(_ event: Event, timestamp: TimestampStyle, to out: inout [UInt8]) {
         out.append(contentsOf: "{\"ts\":".utf8)
@@ -124,6 +125,10 @@ enum NDJSONLineEncoder {
             NDJSONBytes.appendField("haptics_enabled", settings.hapticsEnabled, to: &out)
             NDJSONBytes.appendField("pencil_preferred_action", settings.pencilPreferredAction.rawValue, to: &out)
             NDJSONBytes.appendField("pencil_custom_action_enabled", settings.pencilCustomActionEnabled, to: &out)
+            // Only when not the default: samples of the same seed stay the bytes they were before
+            // touch coverage existed (SampleLogs, benchmarks' reference figures).
+            if settings.touches != .all { NDJSONBytes.appendField("touches", settings.touches.rawValue, to: &out) }
+            if settings.synthetic { NDJSONBytes.appendField("synthetic", true, to: &out) }
         case .sessionEnd:
             break
         case .touch(let touch):

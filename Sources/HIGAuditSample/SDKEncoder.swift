@@ -301,6 +301,9 @@ struct EncodedMember {
             defaulted(
                 "pencil_custom_action_enabled", .flag(settings.pencilCustomActionEnabled),
                 isDefault: !settings.pencilCustomActionEnabled)
+            // As `NDJSONLineEncoder`: only when not the default, so that samples keep their bytes.
+            if settings.touches != .all { members.append(EncodedMember("touches", .text(settings.touches.rawValue))) }
+            if settings.synthetic { members.append(EncodedMember("synthetic", .flag(true))) }
         case .sessionEnd, .appReady, .ratingPrompt:
             break
         case .touch(let touch):

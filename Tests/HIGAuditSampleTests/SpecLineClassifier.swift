@@ -19,7 +19,10 @@ enum SpecLineClassifier {
         "loading.start": ["indicator": ["none", "spinner", "progress", "placeholder"]],
         "capture.start": ["source": ["camera", "microphone"]],
         "capture.stop": ["source": ["camera", "microphone"]],
-        "session.start": ["pencil_preferred_action": ["switch_eraser", "switch_previous", "show_color_palette", "ignore"]],
+        "session.start": [
+            "pencil_preferred_action": ["switch_eraser", "switch_previous", "show_color_palette", "ignore"],
+            "touches": ["all", "sampled", "none"],
+        ],
         "permission.request": [
             "permission": ["location", "camera", "microphone", "photos", "contacts", "calendar", "reminders", "notifications",
                            "tracking", "bluetooth", "health", "motion"],
@@ -37,11 +40,11 @@ enum SpecLineClassifier {
         "permission.request": ["permission"], "rating.prompt": [], "widget.display": ["widget", "content"],
     ]
     static let numbers: Set<String> = ["x", "y", "duration_ms", "load_ms"]
-    static let bools: Set<String> = ["haptics_enabled", "pencil_custom_action_enabled", "undoable"]
+    static let bools: Set<String> = ["haptics_enabled", "pencil_custom_action_enabled", "undoable", "synthetic"]
     static let strings: Set<String> = [
         "session", "type", "device", "app", "app_version", "os_version", "screen", "id", "target", "task",
         "from", "to", "modal", "object", "phase", "input", "kind", "result", "style", "action", "indicator",
-        "source", "pencil_preferred_action", "permission", "widget", "content",
+        "source", "pencil_preferred_action", "permission", "widget", "content", "touches",
     ]
 
     static func classify(_ line: String) -> ClassifiedLine {

@@ -627,7 +627,9 @@ private struct LineReader {
                 pencilPreferredAction: try optionalEnum(
                     .pencilPreferredAction, "pencil preferred action", PencilPreferredAction.init(wireBytes:))
                     ?? .switchEraser,
-                pencilCustomActionEnabled: try optionalBool(.pencilCustomActionEnabled, default: false)))
+                pencilCustomActionEnabled: try optionalBool(.pencilCustomActionEnabled, default: false),
+                touches: try optionalEnum(.touches, "touch coverage", TouchCoverage.init(wireBytes:)) ?? .all,
+                synthetic: try optionalBool(.synthetic, default: false)))
         case .sessionEnd:
             payload = .sessionEnd
         case .touch:

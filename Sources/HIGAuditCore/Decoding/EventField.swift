@@ -16,8 +16,9 @@ enum EventField: Int, CaseIterable {
     case action, kind, durationMs, result, task
     case from, to, modal, style, object, undoable, indicator, source
     case permission, widget, content, loadMs
+    case touches, synthetic
 
-    static let count = 34
+    static let count = 36
 
     /// The key as it appears in the log.
     var key: StaticString {
@@ -56,6 +57,8 @@ enum EventField: Int, CaseIterable {
         case .widget: "widget"
         case .content: "content"
         case .loadMs: "load_ms"
+        case .touches: "touches"
+        case .synthetic: "synthetic"
         }
     }
 
@@ -120,10 +123,12 @@ enum EventField: Int, CaseIterable {
             if key == "session" { return .session }
             if key == "content" { return .content }
             if key == "load_ms" { return .loadMs }
+            if key == "touches" { return .touches }
         case 8:
             if key == "undoable" { return .undoable }
         case 9:
             if key == "indicator" { return .indicator }
+            if key == "synthetic" { return .synthetic }
         case 10:
             if key == "os_version" { return .osVersion }
             if key == "permission" { return .permission }
@@ -156,7 +161,7 @@ struct FieldValue {
     var start: Int32
     var end: Int32
     /// One more than the byte column of the key of a second occurrence of this field; 0 for none.
-    /// Offset by one so that `.absent` is all zero bytes: the decoder clears its 34 slots for every
+    /// Offset by one so that `.absent` is all zero bytes: the decoder clears its 36 slots for every
     /// line, and zeroing is one short `memset`, where -1 in a middle field took 90 separate stores.
     private(set) var duplicateMark: Int32 = 0
 

@@ -3,7 +3,7 @@
 /// A `switch` on the key's length mispredicts on nearly every key (lengths vary from key to key), which
 /// showed up as the largest single cost of matching. Instead a hash of (length, first byte, last byte)
 /// picks the one candidate field, and one masked comparison of up to 32 bytes confirms it. The hash is
-/// collision-free over the 34 keys (`KeyMatcherTests` checks it).
+/// collision-free over the 36 keys (`KeyMatcherTests` checks it).
 ///
 /// Most members are not looked up that way: `headField` recognises a compact head (`"key":`) wherever
 /// it stands by its key's first bytes, without the key's length.
@@ -34,7 +34,7 @@ struct KeyMatcher {
     }
 
     static let firstBytesBuckets = 256
-    /// Spreads the 34 keys' first bytes (`firstBytes`) over `firstBytesBuckets` buckets without two in
+    /// Spreads the 36 keys' first bytes (`firstBytes`) over `firstBytesBuckets` buckets without two in
     /// one (`KeyMatcherTests` checks it): the golden ratio's multiplier, the first odd one after it that
     /// does.
     static let firstBytesMultiplier: UInt64 = 0x9E37_79B9_7F4A_7C1F

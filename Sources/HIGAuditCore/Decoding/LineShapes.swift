@@ -84,10 +84,10 @@ struct LineShapes {
         static var typeMoved: Int { carriedFromNext + 8 }
         /// Learning's scratch: Int32 per field (when its value last changed), then the fields in line order.
         static var changes: Int { 256 }
-        static var members: Int { 392 }
+        static var members: Int { 400 }
         /// Learning's scratch: Int32 pairs, where the values of the line's unread scalar members start
         /// and end (`unreadValues`), at most `maxUnreadValues`.
-        static var unreadValues: Int { 432 }
+        static var unreadValues: Int { 440 }
         /// `JSONNumber.powersOfTen`, copied: read through the storage pointer, in a register anyway.
         static var powersOfTen: Int { 512 }
         /// `maxShuffledSession` bytes: the session of the last line whose keys came in a new order

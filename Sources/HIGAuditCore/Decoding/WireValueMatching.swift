@@ -59,6 +59,15 @@ extension PencilTapAction {
     }
 }
 
+extension TouchCoverage {
+    init?(wireBytes b: ByteSlice) {
+        if b == "all" { self = .all }
+        else if b == "sampled" { self = .sampled }
+        else if b == "none" { self = .none }
+        else { return nil }
+    }
+}
+
 extension TouchPhase {
     init?(wireBytes b: ByteSlice) {
         if b == "began" { self = .began }

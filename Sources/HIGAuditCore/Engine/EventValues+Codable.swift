@@ -6,6 +6,7 @@ extension ModalStyle: Codable {}
 extension PencilPreferredAction: Codable {}
 extension OutcomeResult: Codable {}
 extension CaptureSource: Codable {}
+extension TouchCoverage: Codable {}
 
 extension SourceLocation: Codable {
     private enum CodingKeys: String, CodingKey { case file, line, record }
@@ -31,14 +32,19 @@ extension SessionSettings: Codable {
         case hapticsEnabled = "haptics_enabled"
         case pencilPreferredAction = "pencil_preferred_action"
         case pencilCustomActionEnabled = "pencil_custom_action_enabled"
+        case touches, synthetic
     }
 
+    /// Checkpoints written before touch coverage lack `touches` and `synthetic`: their sessions came
+    /// from native logs of that time, which held every touch and had no synthetic starts.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             hapticsEnabled: try container.decode(Bool.self, forKey: .hapticsEnabled),
             pencilPreferredAction: try container.decode(PencilPreferredAction.self, forKey: .pencilPreferredAction),
-            pencilCustomActionEnabled: try container.decode(Bool.self, forKey: .pencilCustomActionEnabled)
+            pencilCustomActionEnabled: try container.decode(Bool.self, forKey: .pencilCustomActionEnabled),
+            touches: try container.decodeIfPresent(TouchCoverage.self, forKey: .touches) ?? .all,
+            synthetic: try container.decodeIfPresent(Bool.self, forKey: .synthetic) ?? false
         )
     }
 
@@ -47,6 +53,8 @@ extension SessionSettings: Codable {
         try container.encode(hapticsEnabled, forKey: .hapticsEnabled)
         try container.encode(pencilPreferredAction, forKey: .pencilPreferredAction)
         try container.encode(pencilCustomActionEnabled, forKey: .pencilCustomActionEnabled)
+        try container.encode(touches, forKey: .touches)
+        try container.encode(synthetic, forKey: .synthetic)
     }
 }
 

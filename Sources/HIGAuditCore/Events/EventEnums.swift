@@ -32,6 +32,13 @@ public enum PencilTapAction: Sendable, Hashable {
     }
 }
 
+/// Which of a session's touches its log holds (`session.start.touches`, SPEC §7 "Touch coverage"):
+/// SDKs capture only some (UIKit controls but not SwiftUI, or a sample), and a missing touch must not
+/// be read as a touch that never happened.
+public enum TouchCoverage: String, CaseIterable, Sendable {
+    case all, sampled, none
+}
+
 public enum TouchPhase: String, CaseIterable, Sendable {
     case began, moved, ended, cancelled
 

@@ -54,15 +54,25 @@ public struct SessionSettings: Sendable, Equatable {
     /// The system-wide Apple Pencil double-tap setting.
     public var pencilPreferredAction: PencilPreferredAction
     public var pencilCustomActionEnabled: Bool
+    /// Which of the session's touches the log holds (SPEC §7 "Touch coverage"): rules that rest on the
+    /// absence of a touch judge only sessions that have them all.
+    public var touches: TouchCoverage
+    /// Written by an importer for a session whose source had no launch event: it marks where the
+    /// session's data begins, not a launch, so the launch-timed rules ignore it.
+    public var synthetic: Bool
 
     public init(
         hapticsEnabled: Bool = true,
         pencilPreferredAction: PencilPreferredAction = .switchEraser,
-        pencilCustomActionEnabled: Bool = false
+        pencilCustomActionEnabled: Bool = false,
+        touches: TouchCoverage = .all,
+        synthetic: Bool = false
     ) {
         self.hapticsEnabled = hapticsEnabled
         self.pencilPreferredAction = pencilPreferredAction
         self.pencilCustomActionEnabled = pencilCustomActionEnabled
+        self.touches = touches
+        self.synthetic = synthetic
     }
 
     /// What a session without `session.start` has (SPEC §3 `pencil-preference-ignored`).

@@ -27,6 +27,8 @@ extension Event {
                 ("haptics_enabled", .flag(settings.hapticsEnabled)),
                 ("pencil_preferred_action", .text(settings.pencilPreferredAction.rawValue)),
                 ("pencil_custom_action_enabled", .flag(settings.pencilCustomActionEnabled)),
+                ("touches", .text(settings.touches.rawValue)),
+                ("synthetic", .flag(settings.synthetic)),
             ]
         case .sessionEnd, .appReady, .ratingPrompt:
             return []

@@ -15,6 +15,7 @@ import Testing
         ##"{"session":"s2","ts":#,"type":"haptic","kind":"impact.light","duration_ms":1#e-1,"screen":"Home"}"##,
         ##"{"id":"e#","ts":"2026-11-20T18:00:0#Z","type":"outcome","session":"s2","result":"success","task":"t#","extra":{"a":[1,#,{"b":null}]}}"##,
         ##"{"ts":"2026-11-20T18:00:0#.1Z","session":"s3","type":"session.start","haptics_enabled":false,"pencil_preferred_action":"ignore","app_version":"#.0"}"##,
+        ##"{"ts":179519760#,"session":"s3","type":"session.start","touches":"sampled","synthetic":true,"device":"d#"}"##,
         ##"{"ts":"2026-11-20T18:00:0#\u002B01:00","session":"s3","type":"loading.start","id":"l#","indicator":"spinner"}"##,
         ##"{"ts":1795197600#,"session":"s4","type":"widget.display","widget":"w#","content":"cached","load_ms":#}"##,
         ##"{"ts":"2026-11-20 18:00:0#.5+00:00","session":"s5","type":"touch","phase":"ended","id":"e#"}"##,

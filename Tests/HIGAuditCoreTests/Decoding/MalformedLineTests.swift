@@ -109,6 +109,9 @@ import Testing
         (#"{"ts":1,"session":"s","type":"session.start","haptics_enabled":"yes"}"#, #"field "haptics_enabled" must be a boolean, not a string"#),
         (#"{"ts":1,"session":"s","type":"session.start","pencil_custom_action_enabled":1}"#, #"field "pencil_custom_action_enabled" must be a boolean"#),
         (#"{"ts":1,"session":"s","type":"session.start","pencil_preferred_action":true}"#, #"field "pencil_preferred_action" must be a string"#),
+        (#"{"ts":1,"session":"s","type":"session.start","touches":false}"#, #"field "touches" must be a string, not a boolean"#),
+        (#"{"ts":1,"session":"s","type":"session.start","synthetic":"true"}"#, #"field "synthetic" must be a boolean, not a string"#),
+        (#"{"ts":1,"session":"s","type":"session.start","synthetic":1}"#, #"field "synthetic" must be a boolean, not a number"#),
         (#"{"ts":1,"session":"s","type":"touch","phase":1}"#, #"field "phase" must be a string, not a number"#),
         (#"{"ts":1,"session":"s","type":"touch","phase":"began","target":5}"#, #"field "target" must be a string"#),
         (#"{"ts":1,"session":"s","type":"touch","phase":"began","input":["pencil"]}"#, #"field "input" must be a string"#),
@@ -126,6 +129,8 @@ import Testing
         (#"{"ts":1,"session":"s","type":"capture.stop","source":0}"#, #"field "source" must be a string"#),
         // Enumerated values.
         (#"{"ts":1,"session":"s","type":"session.start","pencil_preferred_action":"erase"}"#, #"unknown pencil preferred action "erase""#),
+        (#"{"ts":1,"session":"s","type":"session.start","touches":"some"}"#, #"unknown touch coverage "some""#),
+        (#"{"ts":1,"session":"s","type":"session.start","touches":"All"}"#, #"unknown touch coverage "All""#),
         (#"{"ts":1,"session":"s","type":"touch","phase":"begun"}"#, #"unknown touch phase "begun""#),
         (#"{"ts":1,"session":"s","type":"touch","phase":"began","input":"stylus"}"#, #"unknown touch input "stylus""#),
         (#"{"ts":1,"session":"s","type":"pencil.double_tap","action":"erase"}"#, #"unknown pencil action "erase""#),

@@ -16,7 +16,7 @@ import Testing
         ]
         let payloads: [(type: String, members: [(String, String)])] = [
             ("session.start", [("haptics_enabled", "false"), ("pencil_preferred_action", #""show_color_palette""#),
-                               ("pencil_custom_action_enabled", "true")]),
+                               ("pencil_custom_action_enabled", "true"), ("touches", #""sampled""#), ("synthetic", "true")]),
             ("session.end", []),
             ("touch", [("phase", #""moved""#), ("target", #""canvas""#), ("input", #""pencil""#), ("x", "593.25"), ("y", "-0.5")]),
             ("pencil.double_tap", [("action", #""custom:lasso""#)]),
