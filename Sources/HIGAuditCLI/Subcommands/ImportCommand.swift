@@ -21,8 +21,9 @@ struct ImportCommand: ParsableCommand {
             be read is malformed, reported at file:line (file:line#record for OTLP) and skipped.
 
             Examples:
-              hig-audit import --from posthog export.jsonl.gz -o logs/posthog.ndjson.zst
-              hig-audit import --from otlp --config hig-audit.yml otel/ -o imported/
+              hig-audit import --from posthog export.jsonl.gz -o posthog.ndjson.zst
+              hig-audit import --from otlp --config import.yml otel/ -o otel.ndjson
+              hig-audit analyze --from otlp --config import.yml otel/
 
             Exit status: 0 when all input was read; 3 when some was skipped (malformed lines, corrupt or \
             truncated files; the output is still written); 1 on a fatal error (nothing is written); 66 when a \

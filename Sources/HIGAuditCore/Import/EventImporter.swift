@@ -123,6 +123,7 @@ public final class EventImporter: @unchecked Sendable {
         if newLaunch {
             state.launches = launch
             if let launchId { state.launchIds[launchId] = launch }
+            state.tabRoot = nil
         }
         if needsSynthetic { state.launches = 1 }
         if let tabRoot { state.tabRoot = tabRoot }
@@ -164,11 +165,14 @@ public final class EventImporter: @unchecked Sendable {
             writeOtherFields(envelope.fields, fields, keepId: loading)
         case .screenView(let screen):
             if settings.isTabRoot(screen) {
-                if state.tabRoot == screen {
+                if state.tabRoot == nil {
+                    // The first tab root a session shows is where it starts, not a switch from a tab.
+                    writeEnvelope(into: &writer, envelope, ts: envelope.ts, suffix: suffix, type: "nav.push", screen: screen, writeId: true)
+                } else if state.tabRoot == screen {
                     writeEnvelope(into: &writer, envelope, ts: envelope.ts, suffix: suffix, type: "nav.pop", screen: screen, writeId: true)
                 } else {
                     writeEnvelope(into: &writer, envelope, ts: envelope.ts, suffix: suffix, type: "nav.tab_switch", screen: screen, writeId: true)
-                    writer.string("from", state.tabRoot ?? "")
+                    writer.string("from", state.tabRoot!)
                 }
                 tabRoot = screen
             } else {
