@@ -13,6 +13,10 @@ public final class EventImporter: @unchecked Sendable {
     var writer = ImportedLineWriter()
     private var syntheticWriter = ImportedLineWriter()
     private var sessions: [String: SessionLaunches] = [:]
+    /// The SDK session of the previous event, as it stands in its line and as a `String`: most events
+    /// follow one of their own session, and making the `String` anew was an allocation per event.
+    private var lastSessionBytes: [UInt8] = []
+    private var lastSession = ""
 
     struct SessionLaunches {
         var launches = 0
@@ -75,7 +79,7 @@ public final class EventImporter: @unchecked Sendable {
         record: Int32, _ mapping: ImportedMapping, _ envelope: ImportedEnvelope, _ fields: ImportedFields,
         _ handle: (Int32, ImportedRecord) -> Bool
     ) {
-        let sdkSession = tape.string(envelope.session)
+        let sdkSession = sessionName(envelope.session)
         guard !sdkSession.isEmpty else {
             _ = handle(record, .malformed(MalformedLine(reason: "the session id is empty")))
             return
@@ -120,6 +124,8 @@ public final class EventImporter: @unchecked Sendable {
             if needsSynthetic { syntheticWriter.bytes.withUnsafeBytes(onAccepted) }
             writer.bytes.withUnsafeBytes(onAccepted)
         }
+        // Most events teach nothing: the session's entry is written back only when it changes.
+        guard newLaunch || needsSynthetic || (tabRoot != nil && tabRoot != state.tabRoot) else { return }
         if newLaunch {
             state.launches = launch
             if let launchId { state.launchIds[launchId] = launch }
@@ -128,6 +134,18 @@ public final class EventImporter: @unchecked Sendable {
         if needsSynthetic { state.launches = 1 }
         if let tabRoot { state.tabRoot = tabRoot }
         sessions[sdkSession] = state
+    }
+
+    private func sessionName(_ index: Int) -> String {
+        let raw = tape.bytes(index)
+        if !tape[index].flag, raw.count == lastSessionBytes.count,
+           lastSessionBytes.withUnsafeBufferPointer({ ByteComparison.equal($0.baseAddress!, raw.baseAddress!, count: raw.count) }) {
+            return lastSession
+        }
+        lastSession = tape.string(index)
+        lastSessionBytes.removeAll(keepingCapacity: true)
+        lastSessionBytes.append(contentsOf: raw)
+        return lastSession
     }
 
     // MARK: Writing
@@ -216,6 +234,11 @@ public final class EventImporter: @unchecked Sendable {
     private static let envelopeKeys: [StaticString] = ["ts", "session", "type", "device", "app_version", "os_version", "screen"]
 
     private func isEnvelopeKey(_ key: Int, keepId: Bool) -> Bool {
+        // Our common fields start with one of these letters; most other fields are passed at once.
+        let first = tape.bytes(key).first ?? 0
+        guard first == UInt8(ascii: "t") || first == UInt8(ascii: "s") || first == UInt8(ascii: "d")
+            || first == UInt8(ascii: "a") || first == UInt8(ascii: "o") || first == UInt8(ascii: "i")
+        else { return false }
         if !keepId, tape.keyEquals(key, "id") { return true }
         return Self.envelopeKeys.contains { tape.keyEquals(key, $0) }
     }

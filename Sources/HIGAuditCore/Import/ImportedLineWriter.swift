@@ -39,7 +39,7 @@ struct ImportedLineWriter {
 
     mutating func integer(_ name: StaticString, _ value: Int64) {
         key(name)
-        bytes.append(contentsOf: String(value).utf8)
+        appendInteger(value)
     }
 
     mutating func number(_ name: StaticString, _ value: Double) {
@@ -95,13 +95,30 @@ struct ImportedLineWriter {
 
     mutating func appendNumber(_ value: Double) {
         if value == value.rounded(), abs(value) < 1e15 {
-            bytes.append(contentsOf: String(Int64(value)).utf8)
+            appendInteger(Int64(value))
         } else {
             bytes.append(contentsOf: "\(value)".utf8)
         }
     }
 
-    mutating func appendInteger(_ value: Int64) { bytes.append(contentsOf: String(value).utf8) }
+    /// Decimal digits written in place: a `String` per number was a heap allocation per timestamp.
+    mutating func appendInteger(_ value: Int64) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        let count = withUnsafeMutableBytes(of: &digits) { buffer -> Int in
+            var n = 0
+            repeat {
+                buffer[23 - n] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                n += 1
+            } while magnitude > 0
+            return n
+        }
+        withUnsafeBytes(of: &digits) { buffer in
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
+        }
+    }
 
     mutating func appendRaw(_ text: StaticString) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
