@@ -228,6 +228,21 @@ import Testing
         #expect(written.contains("\"touches\":\"all\",\"synthetic\":true"))
     }
 
+    /// `nightly --from` stores the violations `analyze --from` finds (the store keeps `PATH:LINE`:
+    /// an OTLP record's `#K` is not a column of it).
+    @Test(arguments: formats)
+    func nightlyFromStoresWhatAnalyzeFromFinds(format: String) throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("results.sqlite").path
+        let input = Self.fixture("\(format).jsonl")
+        let nightly = try HigAuditBinary.run(["nightly", "--from", format, "--config", Self.config, "--store", store, "--close-open", "--quiet", input])
+        #expect(nightly.status == 0, "\(nightly.stderr)")
+        let stored = try HigAuditBinary.run(["query", "--store", store, "--table", "summary", "--format", "csv"])
+        let direct = try HigAuditBinary.run(["analyze", "--from", format, "--config", Self.config, input, "--table", "summary", "--format", "csv"])
+        #expect(stored.stdout == direct.stdout, "\(format)")
+    }
+
     @Test func importNeedsAFormat() throws {
         let result = try HigAuditBinary.run(["import", Self.fixture("posthog.jsonl"), "-o", "/tmp/never.ndjson"])
         #expect(result.status == 64)
