@@ -16,7 +16,8 @@ public enum RunDashboard {
                 rule: row[0].plainText, severity: row[1].plainText, overall: rate(row[3], row[4]),
                 lastNight: nil, last7: nil, last30: nil, trend: [])
         }
-        let sessions = summary.first.map { $0[4].plainText } ?? "0"
+        // Not a rule's `sessions_total`: that of a rule needing every touch leaves some sessions out.
+        let sessions = String(accumulator.sessionsTotal)
         return DashboardModel(
             source: source, generatedAt: TimestampFormatter.rfc3339(generatedAt), hasHistory: false,
             isEmpty: ingest.sessions == 0 && (sessions == "0"), lastDay: nil, overview: overview, trendDays: [],

@@ -147,7 +147,13 @@ struct DeviceLogStream {
             case .blank(let text):
                 scratch.append(contentsOf: text.utf8)
             }
-            if let encoded { lineEncoder.append(encoded.event, timestamp: encoded.style, to: &scratch) }
+            if let encoded {
+                if configuration.format == .ndjson {
+                    lineEncoder.append(encoded.event, timestamp: encoded.style, to: &scratch)
+                } else {
+                    ForeignLineEncoder.append(encoded.event, format: configuration.format, to: &scratch)
+                }
+            }
             if let ms, ms > newestWritten { newestWritten = ms }
             try fileFor(newest: newestWritten, into: &sink)
             buffer.append(contentsOf: scratch)

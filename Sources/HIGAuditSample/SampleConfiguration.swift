@@ -80,15 +80,21 @@ public struct SampleConfiguration: Sendable, Equatable {
     /// Which SDKs' JSON writers the devices' lines come from. Only the bytes of event lines change:
     /// the events, the noise, the uploads' periods and the tables are the same for every mix.
     public var encoders: EncoderMix
+    /// The format of the event lines: this contract's NDJSON, or an export SPEC §7 imports, every
+    /// event under the `hig.<type>` convention (`ForeignLineEncoder`). Only the event lines' bytes
+    /// change; the events and uploads are the same.
+    public var format: SampleFormat
 
     public init(
         size: Size = .sessions(200), seed: UInt64 = 1, days: Int = 1,
         startMs: Int64 = SampleConfiguration.defaultStartMs, activeHours: Int = 6, devices: Int? = nil,
         sessionsPerDevicePerDay: Int = 4, noise: NoiseProfile = .realistic, layout: Layout = .deviceHour,
         fileMinutes: Int = 60, compressionLevel: Int32 = 3, moveSamplingMs: Int = 0,
-        sessionLength: SessionLength = .mixed, offlineDeviceFraction: Double = 0, encoders: EncoderMix = .uniform
+        sessionLength: SessionLength = .mixed, offlineDeviceFraction: Double = 0, encoders: EncoderMix = .uniform,
+        format: SampleFormat = .ndjson
     ) {
         self.encoders = encoders
+        self.format = format
         self.size = size
         self.seed = seed
         self.days = days

@@ -60,7 +60,7 @@ import HIGAuditCore
         let result = try Self.analyze(["--table", "summary", "--format", "csv"])
         #expect(result.status == 3)
         let rows = result.stdout.split(whereSeparator: \.isNewline)
-        #expect(rows.first == "rule,severity,violations,sessions_affected,sessions_total,pct_sessions_affected")
+        #expect(rows.first == "rule,severity,violations,sessions_affected,sessions_total,sessions_not_judged,pct_sessions_affected")
         #expect(rows.count == 1 + RuleRegistry.descriptions.count)
         #expect(rows.dropFirst().allSatisfy { $0.split(separator: ",")[4] == "3" })
     }

@@ -32,11 +32,11 @@ import Testing
                 environment: ["HIG_AUDIT_TODAY": "2026-11-28"])
             #expect(result.status == 3)
             let rows = result.stdout.split(separator: "\r\n").map(String.init)
-            #expect(rows.first == "rule,severity,violations,sessions_affected,sessions_total,pct_sessions_affected,suppressed")
-            #expect(rows.contains("haptic-overuse,warning,1,1,2,50.00,1"))
-            #expect(rows.contains("haptic-when-disabled,error,1,1,2,50.00,1"))
+            #expect(rows.first == "rule,severity,violations,sessions_affected,sessions_total,sessions_not_judged,pct_sessions_affected,suppressed")
+            #expect(rows.contains("haptic-overuse,warning,1,1,2,0,50.00,1"))
+            #expect(rows.contains("haptic-when-disabled,error,1,1,2,0,50.00,1"))
             // Expired: counted as without the entry, and said once with the entry's line.
-            #expect(rows.contains("modal-depth,warning,2,1,2,50.00,0"))
+            #expect(rows.contains("modal-depth,warning,2,1,2,0,50.00,0"))
             let warning = "hig-audit: warning: the exclusion at \(config):6 expired after 2026-01-01 (its until); it no longer suppresses anything\n"
             #expect(result.stderr.components(separatedBy: warning).count == 2, "\(result.stderr)")
         }
@@ -47,7 +47,7 @@ import Testing
             let result = try HigAuditBinary.run(
                 ["analyze", Self.fixture, "--config", config, "--table", "summary", "--format", "csv"],
                 environment: ["HIG_AUDIT_TODAY": "2026-01-01"])
-            #expect(result.stdout.contains("\r\nmodal-depth,warning,0,0,2,0.00,2\r\n"))
+            #expect(result.stdout.contains("\r\nmodal-depth,warning,0,0,2,0,0.00,2\r\n"))
             #expect(!result.stderr.contains("expired"))
         }
     }

@@ -15,7 +15,7 @@ import Testing
         let result = try HigAuditBinary.run(["analyze", "-", "--table", "summary", "--format", "csv"], stdin: Data(Self.clean.utf8))
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
-        #expect(result.stdout.hasPrefix("rule,severity,violations,sessions_affected,sessions_total,pct_sessions_affected\r\n"))
+        #expect(result.stdout.hasPrefix("rule,severity,violations,sessions_affected,sessions_total,sessions_not_judged,pct_sessions_affected\r\n"))
     }
 
     @Test func compressedStandardInputIsDetectedByMagicNumber() throws {

@@ -120,6 +120,9 @@ struct SampleCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Whose JSON writers the devices use: uniform (hig-audit's own SDK on every device, the default) or mixed (each device one of \(SDKEncoder.allCases.map(\.rawValue).joined(separator: ", ")): other key orders, spaces, escapes, timestamp and number forms, CRLF). Only the bytes of event lines differ; events, noise and tables are the same.", valueName: "mix"))
     var encoders: String = EncoderMix.uniform.rawValue
 
+    @Option(help: ArgumentHelp("The format of the event lines: ndjson (this tool's, the default), or an export that `import --from` reads: \(SampleFormat.allCases.dropFirst().map(\.rawValue).joined(separator: ", ")), each event named hig.<type> with its fields where the format keeps other fields, and each session.start saying touches all. Needs --no-noise and --encoders uniform: upload noise damages NDJSON lines.", valueName: "format"))
+    var format: String = SampleFormat.ndjson.rawValue
+
     func validate() throws {
         guard sessions >= 0 else { throw ValidationError("--sessions must not be negative.") }
         if let targetBytes, targetBytes <= 0 { throw ValidationError("--target-bytes must be positive.") }
@@ -140,6 +143,15 @@ struct SampleCommand: ParsableCommand {
         }
         guard EncoderMix(rawValue: encoders) != nil else {
             throw ValidationError("--encoders must be uniform or mixed.")
+        }
+        guard let sampleFormat = SampleFormat(rawValue: format) else {
+            throw ValidationError("--format must be \(SampleFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        if sampleFormat != .ndjson, noise {
+            throw ValidationError("--format \(format) writes clean exports only: add --no-noise (upload noise damages NDJSON lines, not an export's).")
+        }
+        if sampleFormat != .ndjson, encoders != EncoderMix.uniform.rawValue {
+            throw ValidationError("--format \(format) has its own writer: leave out --encoders \(encoders).")
         }
         _ = try startMilliseconds()
     }
@@ -170,7 +182,7 @@ struct SampleCommand: ParsableCommand {
             noise: noise ? .realistic : .none, layout: SampleConfiguration.Layout(name: layout) ?? .time,
             fileMinutes: fileMinutes, compressionLevel: level, moveSamplingMs: moveSamplingMs,
             sessionLength: SessionLength(rawValue: sessionLength) ?? .mixed, offlineDeviceFraction: offlineDevices,
-            encoders: EncoderMix(rawValue: encoders) ?? .uniform
+            encoders: EncoderMix(rawValue: encoders) ?? .uniform, format: SampleFormat(rawValue: format) ?? .ndjson
         )
         let manifest = try SampleGenerator(configuration: configuration).write(to: URL(fileURLWithPath: out))
         if verbosity.level.saysNotes { FileHandle.standardError.write(Data(manifest.summary().utf8)) }

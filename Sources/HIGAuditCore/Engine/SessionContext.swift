@@ -9,6 +9,11 @@ public struct SessionContext: Sendable, Equatable, Codable {
     public internal(set) var settings: SessionSettings
     /// `ts` of the session's first `session.start`, once seen.
     public internal(set) var sessionStartTs: Int64?
+    /// `ts` of the session's first `session.start` that is not `synthetic`, once seen: the launch.
+    /// An importer's synthetic start marks where the source's data begins, not a launch, so the rules
+    /// timed from the launch (`slow-launch`, `early-rating-prompt`, `forced-tab-switch`'s restore
+    /// grace) read this, not `sessionStartTs`.
+    public internal(set) var launchTs: Int64?
     /// The screen for the event being observed: its own `screen`, else the latest before it, else "".
     public internal(set) var screen: String
     public internal(set) var modals: ModalStack
@@ -33,6 +38,7 @@ public struct SessionContext: Sendable, Equatable, Codable {
         self.session = session
         settings = .defaults
         sessionStartTs = nil
+        launchTs = nil
         screen = ""
         modals = ModalStack()
         device = nil
@@ -65,10 +71,10 @@ public struct SessionContext: Sendable, Equatable, Codable {
 
 /// Checkpoints written before `screenSightings` lack the three screen-tracking keys; such a session
 /// continues from zero sightings, as must every rule state that counts them (its `settle` wrote the
-/// state such a reader expects).
+/// state such a reader expects). Those written before `launchTs` lack it (see `init(from:)`).
 extension SessionContext {
     private enum CodingKeys: String, CodingKey {
-        case session, settings, sessionStartTs, screen, modals, device, appVersion, firstTs, lastTs
+        case session, settings, sessionStartTs, launchTs, screen, modals, device, appVersion, firstTs, lastTs
         case acceptedEvents, hapticCounts, violations, screenSightings, replacedScreen, screenChangedAtSighting
     }
 
@@ -77,6 +83,10 @@ extension SessionContext {
         session = try container.decode(String.self, forKey: .session)
         settings = try container.decode(SessionSettings.self, forKey: .settings)
         sessionStartTs = try container.decodeIfPresent(Int64.self, forKey: .sessionStartTs)
+        // Written as null when unknown; a checkpoint from before synthetic starts lacks the key, and
+        // its sessions' first start was their launch.
+        launchTs = container.contains(.launchTs)
+            ? try container.decodeIfPresent(Int64.self, forKey: .launchTs) : sessionStartTs
         screen = try container.decode(String.self, forKey: .screen)
         modals = try container.decode(ModalStack.self, forKey: .modals)
         device = try container.decodeIfPresent(String.self, forKey: .device)
@@ -99,6 +109,7 @@ extension SessionContext {
         try container.encode(session, forKey: .session)
         try container.encode(settings, forKey: .settings)
         try container.encodeIfPresent(sessionStartTs, forKey: .sessionStartTs)
+        try container.encode(launchTs, forKey: .launchTs)
         try container.encode(screen, forKey: .screen)
         try container.encode(modals, forKey: .modals)
         try container.encodeIfPresent(device, forKey: .device)

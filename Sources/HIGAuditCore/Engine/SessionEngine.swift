@@ -68,6 +68,8 @@ public final class SessionEngine {
     private var lastSession: UnsafeMutablePointer<OpenSession>?
     /// The device key for sessions whose first event has no `device`.
     private static let noDevice = CompactText("")
+    /// The enabled rules that judge only sessions with every touch (`RuleDescription.needsEveryTouch`).
+    private let rulesNeedingEveryTouch: Set<String>
 
     /// - Parameters:
     ///   - onLate: called for every late event with the reason, so the caller can say where it was.
@@ -79,6 +81,7 @@ public final class SessionEngine {
     ) {
         self.configuration = configuration
         self.rules = ConfiguredRules(configuration: configuration)
+        self.rulesNeedingEveryTouch = Set(rules.enabledDescriptions.filter(\.needsEveryTouch).map(\.identifier))
         self.onReport = onReport
         self.onLate = onLate
         self.maxLateness = max(configuration.maxLatenessMs, 0)
@@ -356,7 +359,7 @@ public final class SessionEngine {
             devices[device.pointee.key] = nil
             devicesEmptiedWhileLooping.append(device)
         }
-        let report = session.pointee.context.makeReport()
+        let report = session.pointee.context.makeReport(needingEveryTouch: rulesNeedingEveryTouch)
         closedWhileLooping.append(session)
         onReport(report)
     }
@@ -394,6 +397,7 @@ extension SessionContext {
                 sessionStartTs = event.ts
                 settings = sessionSettings
             }
+            if launchTs == nil, !sessionSettings.synthetic { launchTs = event.ts }
         case .haptic(let kind, _):
             hapticCounts[kind, default: 0] += 1
         case .modalPresent(let modal, let style):
@@ -406,9 +410,15 @@ extension SessionContext {
         return true
     }
 
-    /// The closed session as the tables see it: violations labelled and in SPEC §4 order.
-    func makeReport() -> SessionReport {
+    /// The closed session as the tables see it: violations labelled and in SPEC §4 order. Without
+    /// every touch in the log (`settings.touches`, from the first `session.start` in `ts` order, known
+    /// only now), the rules of `needingEveryTouch` did not judge the session: their violations, which
+    /// may rest on a touch the log left out, are dropped.
+    func makeReport(needingEveryTouch: Set<String>) -> SessionReport {
         var labelled = violations
+        if settings.touches != .all, !needingEveryTouch.isEmpty {
+            labelled.removeAll { needingEveryTouch.contains($0.rule) }
+        }
         for index in labelled.indices {
             labelled[index].device = device ?? ""
             labelled[index].appVersion = appVersion ?? ""
@@ -417,7 +427,7 @@ extension SessionContext {
         return SessionReport(
             session: session, device: device ?? "", appVersion: appVersion ?? "",
             firstTs: firstTs ?? lastTs, lastTs: lastTs, acceptedEvents: acceptedEvents,
-            hapticCounts: hapticCounts, violations: labelled
+            hapticCounts: hapticCounts, violations: labelled, touches: settings.touches
         )
     }
 }

@@ -15,10 +15,14 @@ public struct SessionReport: Sendable, Equatable {
     public var hapticCounts: [HapticKind: Int]
     /// The session's violations in SPEC §4 order (`start_ts`, `rule`, source).
     public var violations: [Violation]
+    /// Which of its touches the session's log held: when not `all`, the rules that need every touch
+    /// (`RuleDescription.needsEveryTouch`) did not judge it, and the tables count it apart.
+    public var touches: TouchCoverage
 
     public init(
         session: String, device: String, appVersion: String, firstTs: Int64, lastTs: Int64,
-        acceptedEvents: Int, hapticCounts: [HapticKind: Int], violations: [Violation]
+        acceptedEvents: Int, hapticCounts: [HapticKind: Int], violations: [Violation],
+        touches: TouchCoverage = .all
     ) {
         self.session = session
         self.device = device
@@ -28,5 +32,6 @@ public struct SessionReport: Sendable, Equatable {
         self.acceptedEvents = acceptedEvents
         self.hapticCounts = hapticCounts
         self.violations = violations
+        self.touches = touches
     }
 }

@@ -17,11 +17,15 @@ public struct RuleDescription: Sendable {
     public var nonTriggeringExamples: [RuleExample]
     /// True for the rules SPEC §3 lists as required; the others are its "further rules".
     public var isRequired: Bool
+    /// True for a rule whose violation rests on the absence of a touch: it judges only sessions whose
+    /// log holds every touch (`session.start.touches` `all`, SPEC §7 "Touch coverage"), since a touch
+    /// an SDK did not capture would otherwise read as one the person never made.
+    public var needsEveryTouch: Bool
 
     public init(
         identifier: String, name: String, summary: String, severity: Severity, citation: GuidelineCitation,
         parameters: [RuleParameter], triggeringExamples: [RuleExample], nonTriggeringExamples: [RuleExample],
-        isRequired: Bool = false
+        isRequired: Bool = false, needsEveryTouch: Bool = false
     ) {
         self.identifier = identifier
         self.name = name
@@ -32,6 +36,7 @@ public struct RuleDescription: Sendable {
         self.triggeringExamples = triggeringExamples
         self.nonTriggeringExamples = nonTriggeringExamples
         self.isRequired = isRequired
+        self.needsEveryTouch = needsEveryTouch
     }
 
     public func parameter(named name: String) -> RuleParameter? {

@@ -38,6 +38,12 @@ public struct AnalysisAccumulator: Sendable {
     private var screenRuleTallies: [PairKey: Tally] = [:]
     private var screenTallies: [Int: Tally] = [:]
     private var haptics: [HapticKind: HapticTally] = [:]
+    /// The rules that judge only sessions with every touch (`RuleDescription.needsEveryTouch`), and
+    /// the sessions they did not judge, overall and per app version: their `sessions_total` leaves
+    /// those out (SPEC §7 "Touch coverage").
+    private var rulesNeedingEveryTouch: [Int] = []
+    private var notJudgedByRule: [Int: Int] = [:]
+    private var notJudgedByVersionRule: [PairKey: Int] = [:]
     /// `add`'s scratch, kept so that its storage is reused from session to session.
     private var rulesHit: Set<Int> = []
     private var screensHit: Set<Int> = []
@@ -56,6 +62,7 @@ public struct AnalysisAccumulator: Sendable {
             let id = strings.intern(rule.identifier)
             severityByRule[id] = rule.severity
             ruleTallies[id] = Tally()
+            if rule.needsEveryTouch { rulesNeedingEveryTouch.append(id) }
         }
     }
 
@@ -78,6 +85,12 @@ public struct AnalysisAccumulator: Sendable {
         if report.acceptedEvents > 0 {
             sessionsTotal += 1
             sessionsByVersion[version, default: 0] += 1
+            if report.touches != .all {
+                for rule in rulesNeedingEveryTouch {
+                    notJudgedByRule[rule, default: 0] += 1
+                    notJudgedByVersionRule[PairKey(version, rule), default: 0] += 1
+                }
+            }
         }
         addHaptics(of: report)
 
@@ -200,20 +213,27 @@ public struct AnalysisAccumulator: Sendable {
 
     /// `summary`: one row per enabled rule (zero rows included) in rule-id order, with the rule's default
     /// severity; `pct_sessions_affected` = 100 × affected ÷ total, 0.00 when there are no sessions.
+    /// `sessions_not_judged` counts the sessions a rule that needs every touch did not judge (their log
+    /// lacks some touches; 0 for the other rules), and the rule's `sessions_total` leaves them out.
+    /// Always present, so that machines read one schema.
     /// When the config has exclusions, a last column `suppressed` counts the rule's suppressed
     /// violations (which `violations` and `sessions_affected` leave out).
     public func summaryTable() -> Table {
         var columns: [TableColumn] = [
             .text("rule"), TableColumn.text("severity").droppable(1), .integer("violations"), .integer("sessions_affected"),
-            TableColumn.integer("sessions_total").droppable(0), .decimal("pct_sessions_affected"),
+            TableColumn.integer("sessions_total").droppable(0), TableColumn.integer("sessions_not_judged").droppable(0),
+            .decimal("pct_sessions_affected"),
         ]
         let showsSuppressedColumn = suppression.hasEntries
         if showsSuppressedColumn { columns.append(.integer("suppressed")) }
         let rows = reportedRules.map { rule -> [TableCell] in
             let tally = ruleTallies[rule] ?? Tally()
+            let notJudged = notJudgedByRule[rule] ?? 0
+            let judged = sessionsTotal - notJudged
             let row: [TableCell] = [
                 .label(strings[rule]), .label(severity(of: rule).rawValue), .integer(tally.violations),
-                .int(tally.sessionsAffected), .int(sessionsTotal), .decimal(Self.percent(tally.sessionsAffected, of: sessionsTotal)),
+                .int(tally.sessionsAffected), .int(judged), .int(notJudged),
+                .decimal(Self.percent(tally.sessionsAffected, of: judged)),
             ]
             return showsSuppressedColumn ? row + [.integer(suppressedByRule[rule] ?? 0)] : row
         }
@@ -222,7 +242,8 @@ public struct AnalysisAccumulator: Sendable {
 
     /// `by_version`: per app version (in version order, e.g. 5.9 before 5.10; sessions without a version
     /// as an empty version, first) and rule (id order), zero rows included so that releases compare
-    /// row by row. `sessions_total` is the version's session count, and the percentage is relative to it.
+    /// row by row. `sessions_total` is the version's session count (less the sessions the rule did not
+    /// judge, as in `summary`), and the percentage is relative to it.
     public func byVersionTable() -> Table {
         let columns: [TableColumn] = [
             .text("app_version"), .text("rule"), TableColumn.text("severity").droppable(1), .integer("violations"),
@@ -236,10 +257,11 @@ public struct AnalysisAccumulator: Sendable {
             let total = sessionsByVersion[version] ?? 0
             for rule in rules {
                 let tally = versionRuleTallies[PairKey(version, rule)] ?? Tally()
+                let judged = total - (notJudgedByVersionRule[PairKey(version, rule)] ?? 0)
                 rows.append([
                     .input(strings[version]), .label(strings[rule]), .label(severity(of: rule).rawValue),
-                    .integer(tally.violations), .int(tally.sessionsAffected), .int(total),
-                    .decimal(Self.percent(tally.sessionsAffected, of: total)),
+                    .integer(tally.violations), .int(tally.sessionsAffected), .int(judged),
+                    .decimal(Self.percent(tally.sessionsAffected, of: judged)),
                 ])
             }
         }
@@ -385,6 +407,8 @@ extension AnalysisAccumulator {
             severityByRule[ids[rule]] = severity
         }
         for (version, count) in later.sessionsByVersion { sessionsByVersion[ids[version], default: 0] += count }
+        for (rule, count) in later.notJudgedByRule { notJudgedByRule[ids[rule], default: 0] += count }
+        for (key, count) in later.notJudgedByVersionRule { notJudgedByVersionRule[pair(key), default: 0] += count }
         for (key, tally) in later.versionRuleTallies { versionRuleTallies[pair(key), default: Tally()].add(tally) }
         for (key, tally) in later.screenRuleTallies { screenRuleTallies[pair(key), default: Tally()].add(tally) }
         for (screen, tally) in later.screenTallies { screenTallies[ids[screen], default: Tally()].add(tally) }

@@ -10,11 +10,13 @@ import Testing
         accumulator.add(F.report("b"))
         accumulator.add(F.report("c", violations: [F.violation("modal-depth", session: "c")]))
         let table = accumulator.summaryTable()
-        #expect(table.columnNames == ["rule", "severity", "violations", "sessions_affected", "sessions_total", "pct_sessions_affected"])
+        #expect(table.columnNames == [
+            "rule", "severity", "violations", "sessions_affected", "sessions_total", "sessions_not_judged", "pct_sessions_affected",
+        ])
         #expect(F.texts(table) == [
-            ["forced-tab-switch", "error", "0", "0", "3", "0.00"],
-            ["haptic-overuse", "warning", "0", "0", "3", "0.00"],
-            ["modal-depth", "warning", "3", "2", "3", "66.67"],
+            ["forced-tab-switch", "error", "0", "0", "3", "0", "0.00"],
+            ["haptic-overuse", "warning", "0", "0", "3", "0", "0.00"],
+            ["modal-depth", "warning", "3", "2", "3", "0", "66.67"],
         ])
     }
 
@@ -132,7 +134,7 @@ import Testing
         accumulator.add(F.report("a", version: "5.2", violations: [F.violation("modal-depth", session: "a")]))
         accumulator.add(F.report("b", version: "5.3", violations: [F.violation("modal-depth", session: "b")]))
         #expect(accumulator.sessionsTotal == 1)
-        #expect(F.texts(accumulator.summaryTable())[2] == ["modal-depth", "warning", "1", "1", "1", "100.00"])
+        #expect(F.texts(accumulator.summaryTable())[2] == ["modal-depth", "warning", "1", "1", "1", "0", "100.00"])
     }
 
     @Test func ruleAndScreenFiltersOnlyNarrowViolations() {
@@ -144,7 +146,7 @@ import Testing
             F.violation("haptic-overuse", session: "a", screen: "editor"),
         ]))
         accumulator.add(F.report("b"))
-        #expect(F.texts(accumulator.summaryTable()) == [["modal-depth", "warning", "1", "1", "2", "50.00"]])
+        #expect(F.texts(accumulator.summaryTable()) == [["modal-depth", "warning", "1", "1", "2", "0", "50.00"]])
         #expect(accumulator.violationsTable(sources: SourceFileTable(paths: ["f"])).rowCount == 1)
     }
 
@@ -212,6 +214,53 @@ import Testing
         let accumulator = AnalysisAccumulator(rules: F.rules)
         #expect(accumulator.overview(ingest: IngestStatistics()).map(\.name) == ["summary", "worst_screens", "ingest"])
     }
+
+    /// SPEC §7 "Touch coverage": a session without every touch is not judged by the rules that need
+    /// them: `sessions_not_judged` counts it and their `sessions_total` (and percent) leave it out, in
+    /// `summary` and `by_version`; the other rules count it as before.
+    @Test func sessionsWithoutEveryTouchAreNotJudgedByTheRulesNeedingThem() {
+        var accumulator = AnalysisAccumulator(rules: F.rules)
+        accumulator.add(F.report("a", violations: [F.violation("forced-tab-switch", session: "a", severity: .error)]))
+        accumulator.add(F.report("b", touches: .sampled))
+        accumulator.add(F.report("c", version: "5.3", touches: .none))
+        accumulator.add(F.report("d", version: "5.3", violations: [F.violation("modal-depth", session: "d")]))
+        accumulator.add(F.report("e", events: 0, touches: .none))
+        let summary = accumulator.summaryTable()
+        #expect(summary.columnNames == [
+            "rule", "severity", "violations", "sessions_affected", "sessions_total", "sessions_not_judged",
+            "pct_sessions_affected",
+        ])
+        #expect(F.texts(summary) == [
+            ["forced-tab-switch", "error", "1", "1", "2", "2", "50.00"],
+            ["haptic-overuse", "warning", "0", "0", "4", "0", "0.00"],
+            ["modal-depth", "warning", "1", "1", "4", "0", "25.00"],
+        ])
+        #expect(F.texts(accumulator.byVersionTable()).map { [$0[0], $0[1], $0[5], $0[6]] } == [
+            ["5.2", "forced-tab-switch", "1", "100.00"],
+            ["5.2", "haptic-overuse", "2", "0.00"],
+            ["5.2", "modal-depth", "2", "0.00"],
+            ["5.3", "forced-tab-switch", "1", "0.00"],
+            ["5.3", "haptic-overuse", "2", "0.00"],
+            ["5.3", "modal-depth", "2", "50.00"],
+        ])
+        #expect(accumulator.sessionsTotal == 4)
+    }
+
+    @Test func mergedAccumulatorsCountUnjudgedSessionsAsOne() {
+        let reports = [
+            F.report("a", touches: .sampled), F.report("b"), F.report("c", version: "5.3", touches: .none),
+            F.report("d", version: "5.3"),
+        ]
+        var whole = AnalysisAccumulator(rules: F.rules)
+        for report in reports { whole.add(report) }
+        var first = AnalysisAccumulator(rules: F.rules)
+        var second = AnalysisAccumulator(rules: F.rules)
+        for report in reports.prefix(2) { first.add(report) }
+        for report in reports.dropFirst(2) { second.add(report) }
+        first.merge(second)
+        #expect(F.texts(first.summaryTable()) == F.texts(whole.summaryTable()))
+        #expect(F.texts(first.byVersionTable()) == F.texts(whole.byVersionTable()))
+    }
 }
 
 @Suite struct AccumulatorSuppressionTests {
@@ -241,9 +290,9 @@ import Testing
         let summary = accumulator.summaryTable()
         #expect(summary.columnNames.last == "suppressed")
         #expect(F.texts(summary) == [
-            ["forced-tab-switch", "error", "0", "0", "3", "0.00", "0"],
-            ["haptic-overuse", "warning", "1", "1", "3", "33.33", "0"],
-            ["modal-depth", "warning", "2", "2", "3", "66.67", "1"],
+            ["forced-tab-switch", "error", "0", "0", "3", "0", "0.00", "0"],
+            ["haptic-overuse", "warning", "1", "1", "3", "0", "33.33", "0"],
+            ["modal-depth", "warning", "2", "2", "3", "0", "66.67", "1"],
         ])
         #expect(F.texts(accumulator.violationsTable(sources: SourceFileTable())).map { [$0[0], $0[2], $0[5]] } == [
             ["modal-depth", "a", "Home"], ["haptic-overuse", "a", "Canvas/Draw"], ["modal-depth", "b", "Canvas/Brush"],
@@ -260,7 +309,7 @@ import Testing
     @Test func suppressingEveryViolationOfASessionLeavesItCountedInSessionsTotal() {
         let accumulator = filled(Suppression([Exclusion(rules: nil, reason: "all")], today: Self.today))
         #expect(F.texts(accumulator.summaryTable()).map { Array($0[2...]) } == [
-            ["0", "0", "3", "0.00", "0"], ["0", "0", "3", "0.00", "1"], ["0", "0", "3", "0.00", "3"],
+            ["0", "0", "3", "0", "0.00", "0"], ["0", "0", "3", "0", "0.00", "1"], ["0", "0", "3", "0", "0.00", "3"],
         ])
         #expect(accumulator.violationsTable(sources: SourceFileTable()).rowCount == 0)
         #expect(accumulator.worstScreensTable(limit: 10).rowCount == 0)
@@ -303,6 +352,6 @@ import Testing
         first.add(F.report("a", violations: [F.violation("modal-depth", session: "a")]))
         later.add(F.report("b", violations: [F.violation("modal-depth", session: "b")]))
         first.merge(later)
-        #expect(F.texts(first.summaryTable()).last == ["modal-depth", "warning", "0", "0", "2", "0.00", "2"])
+        #expect(F.texts(first.summaryTable()).last == ["modal-depth", "warning", "0", "0", "2", "0", "0.00", "2"])
     }
 }

@@ -50,6 +50,11 @@ public struct EarlyRatingPromptRule: SessionRule {
             RuleExample([
                 #"{"ts":5000,"session":"s","type":"rating.prompt"}"#,
             ]),
+            // An importer's synthetic start is no launch: only the repetition part applies.
+            RuleExample([
+                #"{"ts":1000,"session":"s","type":"session.start","synthetic":true}"#,
+                #"{"ts":2000,"session":"s","type":"rating.prompt"}"#,
+            ]),
         ],
         isRequired: false
     )
@@ -73,7 +78,7 @@ public struct EarlyRatingPromptRule: SessionRule {
         let detail: String
         if number > 1 {
             detail = "rating prompt number \(number) in this session"
-        } else if let startTs = session.sessionStartTs, event.ts.minus(startTs) < minSessionMs {
+        } else if let startTs = session.launchTs, event.ts.minus(startTs) < minSessionMs {
             detail = "rating prompt \(event.ts.minus(startTs)) ms after launch (less than \(minSessionMs) ms)"
         } else {
             return

@@ -3,8 +3,9 @@
 /// The session's first `app.ready` more than `max_ms` after its first `session.start` is one
 /// violation, from the `session.start` to the `app.ready`, sourced at the `app.ready`. Only the first
 /// `app.ready` in `ts` order is judged. Rules see events in `ts` order, so when it arrives the session's
-/// first `session.start` is either known (`SessionContext.sessionStartTs`) or comes after it, which
-/// is no slow launch; a session lacking either never violates.
+/// first `session.start` is either known (`SessionContext.launchTs`) or comes after it, which
+/// is no slow launch; a session lacking either never violates. An importer's `synthetic` start is no
+/// launch and is ignored (SPEC §2).
 public struct SlowLaunchRule: SessionRule {
     public static let maxMs = RuleParameter(
         name: "max_ms", defaultValue: 2000, minimum: 0,
@@ -53,6 +54,11 @@ public struct SlowLaunchRule: SessionRule {
             RuleExample([
                 #"{"ts":9000,"session":"s","type":"app.ready"}"#,
             ]),
+            // An importer's synthetic start is no launch.
+            RuleExample([
+                #"{"ts":1000,"session":"s","type":"session.start","synthetic":true}"#,
+                #"{"ts":9000,"session":"s","type":"app.ready"}"#,
+            ]),
         ],
         isRequired: false
     )
@@ -73,7 +79,7 @@ public struct SlowLaunchRule: SessionRule {
     public func observe(_ event: Event, state: inout State, in session: inout SessionContext) {
         guard !state.judged else { return }
         state.judged = true
-        guard let startTs = session.sessionStartTs else { return }
+        guard let startTs = session.launchTs else { return }
         let launch = event.ts.minus(startTs)
         guard launch > maxMs else { return }
         session.report(

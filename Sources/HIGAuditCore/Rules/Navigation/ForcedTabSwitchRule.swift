@@ -55,6 +55,11 @@ public struct ForcedTabSwitchRule: SessionRule {
                 #"{"ts":0,"session":"s","type":"session.start"}"#,
                 #"↓{"ts":2001,"session":"s","type":"nav.tab_switch","from":"tab:Home","to":"tab:Inbox"}"#,
             ]),
+            // An importer's synthetic start is no launch: no restore grace after it.
+            RuleExample([
+                #"{"ts":0,"session":"s","type":"session.start","synthetic":true}"#,
+                #"↓{"ts":500,"session":"s","type":"nav.tab_switch","from":"tab:Home","to":"tab:Inbox"}"#,
+            ]),
         ],
         nonTriggeringExamples: [
             RuleExample([
@@ -68,6 +73,11 @@ public struct ForcedTabSwitchRule: SessionRule {
             RuleExample([
                 #"{"ts":60000,"session":"s","type":"nav.tab_switch","from":"tab:Home","to":"tab:Home"}"#,
             ]),
+            // Without every touch in the log, a missing tab-bar touch proves nothing: not judged.
+            RuleExample([
+                #"{"ts":0,"session":"s","type":"session.start","touches":"sampled"}"#,
+                #"{"ts":60000,"session":"s","type":"nav.tab_switch","from":"tab:Home","to":"tab:Inbox"}"#,
+            ]),
             RuleExample([
                 #"{"ts":60000,"session":"s","type":"touch","phase":"ended","target":"tab:Inbox"}"#,
                 #"{"ts":60000,"session":"s","type":"touch","phase":"ended","target":"tab:Home"}"#,
@@ -75,7 +85,8 @@ public struct ForcedTabSwitchRule: SessionRule {
                 #"{"ts":60200,"session":"s","type":"nav.tab_switch","from":"tab:Inbox","to":"tab:Home"}"#,
             ]),
         ],
-        isRequired: true
+        isRequired: true,
+        needsEveryTouch: true
     )
 
     public struct State: RuleState {
@@ -111,7 +122,7 @@ public struct ForcedTabSwitchRule: SessionRule {
                 state.unusedTouches.removeFirst()
                 return
             }
-            if let start = session.sessionStartTs, event.ts.minus(start) <= restoreGraceMs { return }
+            if let start = session.launchTs, event.ts.minus(start) <= restoreGraceMs { return }
             session.report(
                 rule: Self.identifier, severity: .error, source: event.source,
                 screen: session.screen(beforeObserved: event), startTs: event.ts, endTs: event.ts,

@@ -54,8 +54,14 @@ public struct DestructiveDoubleTapRule: SessionRule {
                 #"{"ts":1000,"session":"s","type":"content.mutation","action":"update","object":"note"}"#,
                 #"{"ts":1000,"session":"s","type":"pencil.double_tap","action":"switch_eraser"}"#,
             ]),
+            RuleExample([
+                #"{"ts":900,"session":"s","type":"session.start","touches":"sampled"}"#,
+                #"{"ts":1000,"session":"s","type":"pencil.double_tap","action":"custom:clear_canvas"}"#,
+                #"{"ts":1500,"session":"s","type":"content.mutation","action":"clear","object":"canvas","undoable":false}"#,
+            ]),
         ],
-        isRequired: true
+        isRequired: true,
+        needsEveryTouch: true
     )
 
     /// The session's latest double-tap, forgotten once a touch begins after it.

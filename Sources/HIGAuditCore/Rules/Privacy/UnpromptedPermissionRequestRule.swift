@@ -52,8 +52,13 @@ public struct UnpromptedPermissionRequestRule: SessionRule {
                 #"{"ts":1000,"session":"s","type":"session.start"}"#,
                 #"{"ts":1100,"session":"s","type":"permission.request","permission":"notifications","result":"already_decided"}"#,
             ]),
+            RuleExample([
+                #"{"ts":1000,"session":"s","type":"session.start","touches":"none"}"#,
+                #"{"ts":1200,"session":"s","type":"permission.request","permission":"tracking","result":"denied"}"#,
+            ]),
         ],
-        isRequired: false
+        isRequired: false,
+        needsEveryTouch: true
     )
 
     public struct State: RuleState {
