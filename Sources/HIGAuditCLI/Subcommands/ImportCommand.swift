@@ -9,8 +9,8 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Turn a PostHog, Datadog RUM or OpenTelemetry (OTLP/JSON) export into hig-audit's NDJSON.",
         discussion: """
-            Reads each input (plain, zstd or gzip; a directory means every .zst, .ndjson, .jsonl, .json and \
-            .gz file below it) as --from FORMAT says and writes the events it maps, as hig-audit log lines, to \
+            Reads each input (plain, zstd or gzip; a directory means every .zst, .ndjson, .jsonl and .gz \
+            file below it) as --from FORMAT says and writes the events it maps, as hig-audit log lines, to \
             --output: one file (zstd when its name ends in .zst), or a directory that gets one .ndjson file per \
             input. analyze, nightly and show read the export directly with --from FORMAT and give the same \
             tables as on what import writes. The mapping, and what each format loses, is in docs/importing.md; \

@@ -12,7 +12,7 @@ public enum InputResolver {
     public static let logExtensions = [".zst", ".ndjson", ".jsonl"]
     /// The endings of another tool's export files in a directory (`--from`, SPEC §7): JSON lines,
     /// plain, zstd or gzip.
-    public static let exportExtensions = [".zst", ".ndjson", ".jsonl", ".json", ".gz"]
+    public static let exportExtensions = [".zst", ".ndjson", ".jsonl", ".gz"]
 
     /// Arguments as the user typed them: files (any extension), directories (every `.zst`, `.ndjson`,
     /// `.jsonl` file below, recursively, in lexicographic byte order of the path below the directory;
