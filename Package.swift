@@ -35,13 +35,19 @@ var package = Package(
             pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"])]
         ),
+        // zlib, for gzip-compressed exports (Debian: zlib1g-dev).
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // The pure core: events, decoding of bytes in memory, session engine, rules, tables. No I/O.
         .target(name: "HIGAuditCore"),
         // I/O at the edges: zstd/NDJSON input, writers, configuration files.
         .target(
             name: "HIGAuditIO",
             dependencies: [
-                "HIGAuditCore", "CZstd",
+                "HIGAuditCore", "CZstd", "CZlib",
                 .product(name: "Yams", package: "Yams"),
             ]
         ),

@@ -19,7 +19,7 @@ struct HIGAudit: ParsableCommand {
         subcommands: [
             AnalyzeCommand.self, RulesCommand.self, NightlyCommand.self, QueryCommand.self, CompareCommand.self,
             BaselineCommand.self, ExportCommand.self, DashboardCommand.self, SampleCommand.self, ShowCommand.self,
-            MergeCommand.self, ShardPlanCommand.self,
+            MergeCommand.self, ShardPlanCommand.self, ImportCommand.self,
         ],
         defaultSubcommand: AnalyzeCommand.self
     )

@@ -47,6 +47,8 @@ public final class NightlyRun {
     public var strict = false
     /// Threads reading inputs (`RunPipeline`); the store is the same for any number.
     public var jobs = 1
+    /// Set to read another tool's export (`--from`, SPEC §7): every input is translated by it.
+    public var importer: EventImporter?
     let onDiagnostic: (Diagnostic) -> Void
     /// Called after each input with its display path and what happened to it ("read", "skipped", …).
     public var onFile: ((String, String) -> Void)?
@@ -163,6 +165,7 @@ private final class RunTransaction {
         if let firstRead {
             let reading = RunPipeline(
                 target: try startEngine(), reader: run.reader, jobs: run.jobs, onDiagnostic: run.onDiagnostic)
+            reading.importer = run.importer
             pipeline = reading
             var first: PreparedInput? = firstRead
             try reading.read({ [unowned self] in

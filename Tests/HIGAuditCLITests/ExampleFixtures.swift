@@ -74,6 +74,13 @@ enum ExampleFixtures {
         }
         try run(["nightly", "--store", "results.sqlite", "--close-open", "--quiet", "logs/sessions.ndjson"])
         try run(["baseline", "--out", "baseline.json", "--quiet", "uploads/2026-11-19"])
+        // import's examples: a gzipped PostHog export, a folder of OTLP/JSON logs and the tab roots.
+        let imports = HigAuditBinary.packageRoot.appendingPathComponent("Tests/HIGAuditCLITests/Fixtures/import")
+        _ = try HigAuditBinary.shell(
+            ["sh", "-c", "gzip -c '\(imports.path)/posthog.jsonl' > export.jsonl.gz"], workingDirectory: root)
+        try files.createDirectory(at: root.appendingPathComponent("otel"), withIntermediateDirectories: true)
+        try files.copyItem(at: imports.appendingPathComponent("otlp.jsonl"), to: root.appendingPathComponent("otel/day-1.jsonl"))
+        try files.copyItem(at: imports.appendingPathComponent("import.yml"), to: root.appendingPathComponent("import.yml"))
         return root
     }
 

@@ -74,6 +74,7 @@ struct AnalysisFrontend {
         let run = AuditRun(
             configuration: configuration, reader: inputs.reader, filter: filter, keepsViolations: keepsViolations,
             suppression: suppression, showsSuppressed: showsSuppressed, jobs: input.jobCount, onDiagnostic: inputs.reporter.report)
+        if let format = input.from { run.pipeline.importer = EventImporter(format: format, settings: configuration.importSettings) }
         // Unowned: the run keeps this closure, which would otherwise keep the run (and its engine).
         run.pipeline.onProgress = { [unowned run] bytes in
             progress.update(file: run.pipeline.inputsReached, of: sources.count, path: run.pipeline.currentPath,

@@ -24,7 +24,9 @@ extension ConfigOptions {
 extension InputOptions {
     func makeReader() throws(FatalError) -> InputReader {
         do {
-            return try InputReader(options: ReaderOptions(maxWindowLog: maxWindowLog, dictionaryFiles: dictionaries))
+            var options = ReaderOptions(maxWindowLog: maxWindowLog, dictionaryFiles: dictionaries)
+            options.readsGzip = from != nil
+            return try InputReader(options: options)
         } catch {
             throw FatalError("\(error)")
         }

@@ -62,6 +62,9 @@ struct NightlyFrontend {
         nightly.strict = command.input.strict
         nightly.judgement = judgement
         nightly.jobs = command.input.jobCount
+        if let format = command.input.from {
+            nightly.importer = EventImporter(format: format, settings: configuration.importSettings)
+        }
         if let shard = command.shard.flatMap(DeviceShard.init(parsing:)) {
             nightly.shardPart = ShardPart(shard: shard, countedFiles: shardPlan?.counted)
         }

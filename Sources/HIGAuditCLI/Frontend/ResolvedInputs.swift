@@ -22,7 +22,7 @@ struct ResolvedInputs {
         progress: ProgressLine?, verbosity: Verbosity
     ) throws {
         reader = try input.makeReader()
-        (sources, problems) = InputResolver.resolve(input.inputs)
+        (sources, problems) = InputResolver.resolve(input.inputs, endings: input.endings)
         try NoInputError.check(input.inputs, resolved: sources, problems: problems, allowMissing: input.allowMissing)
         try StoreGivenAsInput.check(input.inputs, store: store)
         let dictionaries = input.dictionaries.map { ReadFile(what: "a dictionary (--dictionary)", path: $0) }

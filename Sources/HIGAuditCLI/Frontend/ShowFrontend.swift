@@ -37,6 +37,7 @@ struct ShowFrontend {
         let run = SessionTraceRun(
             configuration: configuration, reader: inputs.reader, session: session, jobs: input.jobCount,
             onDiagnostic: inputs.reporter.report)
+        if let format = input.from { run.importer = EventImporter(format: format, settings: configuration.importSettings) }
         for problem in inputs.problems { run.recordUnreadable(problem) }
         if input.strict, !inputs.problems.isEmpty { return abortStrict(progress: progress) }
         let strict = input.strict

@@ -1,4 +1,6 @@
 import ArgumentParser
+import HIGAuditCore
+import HIGAuditIO
 
 /// What to read and how strictly: shared by every command that reads logs.
 struct InputOptions: ParsableArguments {
@@ -49,8 +51,20 @@ struct InputOptions: ParsableArguments {
     )
     var jobs: Int?
 
-    /// `--jobs`, or the cores this process may run on.
-    var jobCount: Int { jobs ?? ProcessorCount.available }
+    @Option(
+        help: ArgumentHelp(
+            "Read another tool's export instead of hig-audit logs: posthog, datadog-rum or otlp (plain, zstd or gzip; see docs/importing.md). Read on one thread.",
+            valueName: "format"
+        )
+    )
+    var from: ImportFormat?
+
+    /// `--jobs`, or the cores this process may run on; 1 for an export (`--from`), whose sessions are
+    /// named by the launches read so far, in input order.
+    var jobCount: Int { from != nil ? 1 : jobs ?? ProcessorCount.available }
+
+    /// The file name endings taken in a directory: logs, or the export's files.
+    var endings: [String] { from != nil ? InputResolver.exportExtensions : InputResolver.logExtensions }
 
     func validate() throws {
         guard (10...31).contains(maxWindowLog) else {
@@ -86,4 +100,9 @@ struct ConfigOptions: ParsableArguments {
             throw ValidationError("--session-gap-ms must be more than 0, not \(sessionGapMs).")
         }
     }
+}
+
+extension ImportFormat: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument) }
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
 }

@@ -45,6 +45,10 @@ public struct EventDecoder: Sendable {
     /// The sampled re-check of fast-path results against the strict decoder; nil when off.
     public private(set) var verification: FastPathVerification?
 
+    /// Set when the run reads another tool's export (`--from`, SPEC §7): each line is translated into
+    /// this tool's lines first (`AnalysisLineSink`), which this decoder then judges as any line.
+    public var importer: EventImporter?
+
     public init() {
         learnsLineShapes = true
         table = FieldTable(holdsShapes: true)

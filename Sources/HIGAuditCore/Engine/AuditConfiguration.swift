@@ -19,6 +19,9 @@ public struct AuditConfiguration: Sendable, Equatable {
     /// Per-screen rule settings (`overrides:`), in config order: they change how events are judged
     /// where the violation would be recorded on a matching screen (`ScreenOverride`).
     public var overrides: [ScreenOverride]
+    /// How another tool's export is read (`import:`, SPEC §7): its tab roots and touch coverage.
+    /// Read only by `import` and `--from`; native logs ignore it.
+    public var importSettings = ImportSettings()
 
     public static let defaultMaxLatenessMs: Int64 = 10_000
     public static let defaultMaxPendingEvents = 100_000

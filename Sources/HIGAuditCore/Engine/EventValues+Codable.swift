@@ -9,17 +9,21 @@ extension CaptureSource: Codable {}
 extension TouchCoverage: Codable {}
 
 extension SourceLocation: Codable {
-    private enum CodingKeys: String, CodingKey { case file, line }
+    private enum CodingKeys: String, CodingKey { case file, line, record }
 
+    /// `record` is written only when it is not 0, so checkpoints of native logs are unchanged.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(file: try container.decode(Int32.self, forKey: .file), line: try container.decode(Int64.self, forKey: .line))
+        self.init(
+            file: try container.decode(Int32.self, forKey: .file), line: try container.decode(Int64.self, forKey: .line),
+            record: try container.decodeIfPresent(Int32.self, forKey: .record) ?? 0)
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(file, forKey: .file)
         try container.encode(line, forKey: .line)
+        if record != 0 { try container.encode(record, forKey: .record) }
     }
 }
 

@@ -92,17 +92,22 @@ extension Event {
 /// order, then line" (SPEC §4). The paths themselves live in a `SourceFileTable`.
 public struct SourceLocation: Sendable, Hashable, Comparable {
     public var file: Int32
+    /// The record's 1-based position within its line when a line holds several events (an imported
+    /// OTLP request, SPEC §7: `PATH:LINE#K`); 0 for a line that is one event. Kept in what was the
+    /// padding after `file`, so a location is no larger for it.
+    public var record: Int32
     public var line: Int64
 
-    public init(file: Int32, line: Int64) {
+    public init(file: Int32, line: Int64, record: Int32 = 0) {
         self.file = file
+        self.record = record
         self.line = line
     }
 
     public static let unknown = SourceLocation(file: -1, line: 0)
 
     public static func < (a: SourceLocation, b: SourceLocation) -> Bool {
-        (a.file, a.line) < (b.file, b.line)
+        (a.file, a.line, a.record) < (b.file, b.line, b.record)
     }
 }
 
@@ -125,11 +130,12 @@ public struct SourceFileTable: Sendable, Equatable {
         paths[index] = displayPath
     }
 
-    /// `PATH:LINE` for a location, as violation records and diagnostics print it (twice a violation
+    /// `PATH:LINE` (`PATH:LINE#K` for a record of a line) for a location, as violation records and diagnostics print it (twice a violation
     /// row). Its bytes written in place, in one allocation, rather than interpolated or appended.
     public func describe(_ location: SourceLocation) -> String {
         var path = location.file >= 0 && Int(location.file) < paths.count ? paths[Int(location.file)] : "?"
         let line = location.line
+        guard location.record == 0 else { return path + ":" + String(line) + "#" + String(location.record) }
         guard line >= 0 else { return path + ":" + String(line) }
         let digits = DecimalDigits.count(UInt64(line))
         return path.withUTF8 { pathBytes in

@@ -163,7 +163,7 @@ public struct AnalysisAccumulator: Sendable {
             screen: UInt32(truncatingIfNeeded: screen), sourceFile: violation.source.file,
             startTs: violation.startTs, endTs: violation.endTs, count: Int64(violation.count),
             sourceLine: violation.source.line, detail: details.intern(violation.detail), severity: violation.severity,
-            suppressed: suppressed
+            suppressed: suppressed, sourceRecord: violation.source.record
         ))
     }
 
@@ -493,8 +493,11 @@ private struct ViolationRecord: Sendable {
     var severity: Severity
     /// Whether an exclusion suppressed it (stored only with `showsSuppressed`).
     var suppressed: Bool
+    /// The record within the line (an imported OTLP line's `#K`), 0 for a line that is one event;
+    /// in the padding after the flags.
+    var sourceRecord: Int32
 
-    var source: SourceLocation { SourceLocation(file: sourceFile, line: sourceLine) }
+    var source: SourceLocation { SourceLocation(file: sourceFile, line: sourceLine, record: sourceRecord) }
 }
 
 /// Makes equal violation details share one string buffer. Rules write details from templates, so most

@@ -7,8 +7,8 @@ import Yams
 ///
 /// Keys: `max_lateness_ms` (≥ 0), `max_pending_events` (≥ 1), `session_gap_ms` (≥ 1), `idle_runs` (≥ 1, nightly only), and `rules.<id>.enabled` (true/false) and
 /// `rules.<id>.<parameter>` (a whole number ≥ the parameter's minimum) for the rules it is given, and
-/// `exclude:`, a list of accepted findings (`ExclusionReader`), and `overrides:`, rule settings per screen
-/// (`OverrideReader`). A
+/// `exclude:`, a list of accepted findings (`ExclusionReader`), `overrides:`, rule settings per screen
+/// (`OverrideReader`), and `import:`, how exports of other tools are read (`ImportSettingsReader`). A
 /// typo'd key silently ignored would leave a rule running with values the user believes changed, so
 /// unknown keys are errors, as are values of the wrong type: quoted numbers, floats, `yes`, `null`.
 /// Whole numbers may use `_` between digits (`1_800_000`). Booleans are YAML 1.2's `true`/`false`
@@ -78,10 +78,12 @@ public struct ConfigurationLoader: Sendable {
                 configuration.exclusions = try ExclusionReader(reader: reader, rules: rules).read(value)
             case "overrides":
                 configuration.overrides = try OverrideReader(reader: reader, loader: self).read(value)
+            case "import":
+                configuration.importSettings = try ImportSettingsReader(reader: reader).read(value)
             default:
                 throw reader.error(
                     at: key.node, key.name,
-                    "unknown setting; expected max_lateness_ms, max_pending_events, session_gap_ms, idle_runs, rules, exclude or overrides")
+                    "unknown setting; expected max_lateness_ms, max_pending_events, session_gap_ms, idle_runs, rules, exclude, overrides or import")
             }
         }
         return configuration

@@ -8,6 +8,8 @@ public struct FileReadSummary: Sendable, Equatable {
         case zstd
         /// Plain NDJSON (no zstd magic number at the start).
         case plain
+        /// One or more gzip members (an export read with `--from`, SPEC §7).
+        case gzip
         /// Nothing to read: an empty file, or nothing after the starting offset.
         case empty
         /// The input could not be opened or read.

@@ -10,6 +10,9 @@ import Darwin
 public enum InputResolver {
     /// File name endings that mark a log inside a directory (compared ignoring case).
     public static let logExtensions = [".zst", ".ndjson", ".jsonl"]
+    /// The endings of another tool's export files in a directory (`--from`, SPEC §7): JSON lines,
+    /// plain, zstd or gzip.
+    public static let exportExtensions = [".zst", ".ndjson", ".jsonl", ".gz"]
 
     /// Arguments as the user typed them: files (any extension), directories (every `.zst`, `.ndjson`,
     /// `.jsonl` file below, recursively, in lexicographic byte order of the path below the directory;
@@ -21,7 +24,10 @@ public enum InputResolver {
     /// a socket there becomes an unreadable-file diagnostic (skipped input), so that a scan never
     /// blocks on one; named as an argument, any file is read. Symbolic links to files are followed; symbolic links to directories are not descended into
     /// (like `find`), so a link cycle cannot make the walk endless. Arguments keep their order.
-    public static func resolve(_ arguments: [String]) -> (sources: [InputSource], diagnostics: [Diagnostic]) {
+    /// `endings` are the file name endings taken in a directory: `logExtensions`, or `exportExtensions`.
+    public static func resolve(
+        _ arguments: [String], endings: [String] = logExtensions
+    ) -> (sources: [InputSource], diagnostics: [Diagnostic]) {
         var sources: [InputSource] = []
         var diagnostics: [Diagnostic] = []
         for argument in arguments {
@@ -40,10 +46,11 @@ public enum InputResolver {
                 continue
             }
             var found: [String] = []
-            collectLogs(in: argument, below: "", into: &found, diagnostics: &diagnostics)
+            collectLogs(in: argument, below: "", endings: endings, into: &found, diagnostics: &diagnostics)
             if found.isEmpty {
+                let names = endings.dropLast().joined(separator: ", ") + " or " + endings.last!
                 diagnostics.append(Diagnostic(
-                    .emptyFile, at: argument, "no .zst, .ndjson or .jsonl files in this directory"))
+                    .emptyFile, at: argument, "no \(names) files in this directory"))
             }
             found.sort { $0.precedesInByteOrder($1) }
             let prefix = argument.hasSuffix("/") ? argument : argument + "/"
@@ -79,9 +86,9 @@ public enum InputResolver {
         }
     }
 
-    static func isLogFileName(_ name: String) -> Bool {
+    static func isLogFileName(_ name: String, endings: [String] = logExtensions) -> Bool {
         let lowered = name.lowercased()
-        return logExtensions.contains { lowered.hasSuffix($0) && lowered.count > $0.count }
+        return endings.contains { lowered.hasSuffix($0) && lowered.count > $0.count }
     }
 
     /// Compressions a log may come in that the reader does not read, by file name ending.
@@ -110,7 +117,8 @@ public enum InputResolver {
     }
 
     private static func collectLogs(
-        in root: String, below relative: String, into found: inout [String], diagnostics: inout [Diagnostic]
+        in root: String, below relative: String, endings: [String], into found: inout [String],
+        diagnostics: inout [Diagnostic]
     ) {
         let directoryPath = relative.isEmpty ? root : (root.hasSuffix("/") ? root : root + "/") + relative
         guard let directory = opendir(directoryPath) else {
@@ -134,7 +142,7 @@ public enum InputResolver {
             // The directory entry's type, where the file system gives it, spares a regular file (most
             // entries, thousands in a layout of one file per upload) its own lstat.
             if type == UInt8(DT_REG) {
-                if isLogFileName(name) {
+                if isLogFileName(name, endings: endings) {
                     found.append(childRelative)
                 } else if let reason = unreadLogReason(name) {
                     diagnostics.append(Diagnostic(.unreadableFile, at: (root.hasSuffix("/") ? root : root + "/") + childRelative, reason))
@@ -146,8 +154,8 @@ public enum InputResolver {
             guard lstat(childPath, &status) == 0 else { continue }
             let kind = status.st_mode & S_IFMT
             if kind == S_IFDIR {
-                collectLogs(in: root, below: childRelative, into: &found, diagnostics: &diagnostics)
-            } else if !isLogFileName(name) {
+                collectLogs(in: root, below: childRelative, endings: endings, into: &found, diagnostics: &diagnostics)
+            } else if !isLogFileName(name, endings: endings) {
                 // Only a regular file, or a link to one, is log data in a foreign container; a link to
                 // a directory, a dangling link or a FIFO with such a name is passed over as before.
                 var target = status

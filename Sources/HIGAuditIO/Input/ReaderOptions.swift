@@ -13,6 +13,9 @@ public struct ReaderOptions: Sendable, Equatable {
     /// partial lines at the ends of zstd blocks (whose other lines are split where zstd decoded them,
     /// see `DecodingRing`).
     public var decodeChunkBytes: Int = 128 << 10
+    /// Whether gzip input is read (exports read with `--from` and `import`, SPEC §7). Off for this
+    /// tool's own logs, which are zstd or plain (SPEC §2), so a gzip log is still said to be one.
+    public var readsGzip = false
 
     public init(
         maxWindowLog: Int = 27, dictionaryFiles: [String] = [], maxLineBytes: Int = 1 << 20,

@@ -88,6 +88,9 @@ struct SourceReading<Sink: LineSink> {
         case true?:
             summary.format = .zstd
             readFrames()
+        case false? where reader.options.readsGzip && origin.storedOffset == 0 && GzipMembers.startsMember(input + start, count: available):
+            summary.format = .gzip
+            readGzip()
         case false?:
             summary.format = .plain
             if origin.storedOffset == 0, let format = ForeignFormat.sniff(input + start, count: available) {
@@ -127,6 +130,97 @@ struct SourceReading<Sink: LineSink> {
             summary.faults += 1
             endOfFile = true
             readFailed = true
+        }
+    }
+
+    // MARK: - gzip
+
+    /// Reads gzip members one after another (`cat a.gz b.gz` is a valid gzip file), each line to the
+    /// sink as it is inflated. A corrupt member is reported with its offset and skipped to the next
+    /// member header; a file that ends inside a member is truncated, its complete lines kept.
+    private mutating func readGzip() {
+        var members = GzipMembers()
+        defer { members.end() }
+        var memberStart = position
+        var memberIndex = 1
+        var inMember = true
+        var skipping = false
+        reading: while true {
+            if available == 0 {
+                if endOfFile { break reading }
+                refill()
+                if available == 0 { break reading }
+            }
+            if !inMember {
+                // Between members: zero padding some tools add ends the data; anything else must be a member.
+                if input.load(fromByteOffset: start, as: UInt8.self) == 0, !skipping {
+                    let zeros = (start..<end).prefix { input.load(fromByteOffset: $0, as: UInt8.self) == 0 }.count
+                    start += zeros
+                    summary.skippedBytes += Int64(zeros)
+                    continue
+                }
+                if available < 3 && !endOfFile {
+                    refill()
+                    if available < 3 && !endOfFile { continue }
+                }
+                if GzipMembers.startsMember(input + start, count: available) {
+                    members.reset()
+                    memberStart = position
+                    memberIndex += 1
+                    inMember = true
+                    skipping = false
+                } else {
+                    if !skipping {
+                        report(Diagnostic(
+                            .trailingGarbage, at: "\(path)@\(position)",
+                            "bytes after gzip member \(memberIndex) are not a gzip member; skipped to the next member"))
+                        summary.faults += 1
+                        splitter.endLine(into: &sink)
+                        skipping = true
+                    }
+                    start += 1
+                    summary.skippedBytes += 1
+                    continue
+                }
+            }
+            let space = splitter.space()
+            let outcome = members.inflate(input + start, count: available, into: space.baseAddress!, capacity: space.count)
+            start += outcome.consumed
+            if outcome.produced > 0 { splitter.accept(outcome.produced, into: &sink) }
+            switch outcome.status {
+            case .memberEnded:
+                summary.frames += 1
+                inMember = false
+                summary.completeFramesEnd = position
+            case .needsMore:
+                if outcome.consumed == 0 && outcome.produced == 0 {
+                    if endOfFile { break reading }
+                    refill()
+                }
+            case .corrupt(let why):
+                report(Diagnostic(
+                    .corruptFrame, at: "\(path)@\(memberStart)",
+                    "gzip member \(memberIndex): \(why) (detected by byte \(position)); skipped to the next member"))
+                summary.faults += 1
+                splitter.endLine(into: &sink)
+                summary.skippedBytes += position - memberStart
+                inMember = false
+                skipping = true
+            }
+        }
+        if inMember {
+            let fileEnd = position + Int64(available)
+            if !readFailed {
+                report(Diagnostic(
+                    .truncatedFile, at: "\(path)@\(memberStart)",
+                    "gzip member \(memberIndex) is cut off after \(fileEnd - memberStart) bytes at the end of the file "
+                        + "(an upload in progress?); the complete lines before the cut are kept"))
+                summary.endedInTruncatedFrame = true
+            }
+            dropPartialLine()
+        } else if !readFailed && !splitter.atLineStart {
+            summary.endedInUnterminatedLine = true
+            splitter.endLine(into: &sink)
         }
     }
 

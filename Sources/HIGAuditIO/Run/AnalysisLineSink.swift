@@ -36,6 +36,7 @@ public struct AnalysisLineSink<Target: EventTarget>: LineSink {
     }
 
     public mutating func line(_ bytes: UnsafeRawBufferPointer, number: Int64) {
+        if let importer = decoder.importer { return importLine(bytes, number: number, importer) }
         noteProgress(lineBytes: bytes.count)
         let target = self.target
         var ts = SuspectTimestamp.unsuspected
@@ -69,6 +70,7 @@ public struct AnalysisLineSink<Target: EventTarget>: LineSink {
 
     /// Most lines: decoded from a learned shape, which also tells where they end (see `LineSink`).
     public mutating func leadingLine(_ bytes: UnsafeRawPointer, readable: Int, number: Int64) -> Int? {
+        if decoder.importer != nil { return nil }
         let target = self.target
         var ts = SuspectTimestamp.unsuspected
         guard let (length, verdict) = decoder.decodeLeadingLine(
@@ -98,6 +100,47 @@ public struct AnalysisLineSink<Target: EventTarget>: LineSink {
         if linesSinceProgress >= 16_384 {
             linesSinceProgress = 0
             onProgress(bytesBefore &+ bytesInFile)
+        }
+    }
+
+    /// A line of another tool's export (SPEC §7): each of its events, translated, is decoded and
+    /// judged as a line of ours would be, and located `PATH:LINE` (`PATH:LINE#K` for the K-th record
+    /// of an OTLP line). An event of a session with no launch is preceded by its synthetic start.
+    private mutating func importLine(_ bytes: UnsafeRawBufferPointer, number: Int64, _ importer: EventImporter) {
+        noteProgress(lineBytes: bytes.count)
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }) { return }
+        let target = self.target
+        let file = self.file
+        importer.translate(bytes) { record, imported in
+            let place = record == 0 ? "\(displayPath):\(number)" : "\(displayPath):\(number)#\(record)"
+            switch imported {
+            case .unknownType(let name):
+                statistics.unknownTypes[name, default: 0] += 1
+                return false
+            case .malformed(let problem):
+                statistics.malformedLines += 1
+                onMalformed(Diagnostic(.malformedLine, at: place, problem.description))
+                return false
+            case .event(let line, let syntheticStart):
+                let source = SourceLocation(file: file, line: number, record: record)
+                var decoded: Event?
+                let verdict = decoder.decode(line, source: source) { decoded = $0 }
+                guard let event = decoded else {
+                    switch verdict {
+                    case .unknownType(let name): statistics.unknownTypes[name, default: 0] += 1
+                    case .malformed(let problem):
+                        statistics.malformedLines += 1
+                        onMalformed(Diagnostic(.malformedLine, at: place, problem.description))
+                    case .blank, .event: break
+                    }
+                    return false
+                }
+                if let syntheticStart {
+                    _ = decoder.decode(syntheticStart, source: source) { target.accept($0) }
+                }
+                target.accept(event)
+                return true
+            }
         }
     }
 

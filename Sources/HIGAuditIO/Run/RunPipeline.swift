@@ -29,6 +29,12 @@ public final class RunPipeline<Target: EventTarget> {
     /// The decoder of the run's own thread, lent to each input it reads.
     private var decoder: EventDecoder? = EventDecoder.forRun()
 
+    /// Set for a run over another tool's export (`--from`, SPEC §7). Such a run reads on one thread:
+    /// the importer names sessions by the launches read so far, in input order.
+    public var importer: EventImporter? {
+        didSet { decoder?.importer = importer }
+    }
+
     public init(target: Target, reader: InputReader, jobs: Int = 1, onDiagnostic: @escaping (Diagnostic) -> Void) {
         self.target = target
         self.reader = reader
@@ -55,7 +61,7 @@ public final class RunPipeline<Target: EventTarget> {
     public func read(
         _ next: () throws -> PreparedInput?, conclude: (FileRead, FileReadResult) throws -> Void = { _, _ in }
     ) throws {
-        if jobs > 1, let threads = InputReaderThreads(options: reader.options, count: jobs) {
+        if jobs > 1, importer == nil, let threads = InputReaderThreads(options: reader.options, count: jobs) {
             defer { batchesMade += threads.batches.batchesMade }
             try readAhead(next, conclude: conclude, threads: threads)
         } else {

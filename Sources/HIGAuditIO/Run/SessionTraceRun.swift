@@ -12,6 +12,12 @@ public final class SessionTraceRun {
     public let engine: SessionEngine
     public var sources: SourceFileTable { files.table }
     private let pipeline: RunPipeline<SessionRecorder>
+
+    /// Set to read another tool's export (`--from`, SPEC §7).
+    public var importer: EventImporter? {
+        get { pipeline.importer }
+        set { pipeline.importer = newValue }
+    }
     private let recorder: SessionRecorder
     private let files: RunFiles
 

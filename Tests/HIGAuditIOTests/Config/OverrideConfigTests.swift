@@ -64,7 +64,7 @@ import HIGAuditCore
          "overrides[1]", 4, 5, "missing rules"),
         ("overrides:\n  screens: [a]\n", "overrides", 2, 3, "expected a list"),
         ("overrides:\n  - Canvas\n", "overrides[0]", 2, 5, "expected an entry"),
-        ("override:\n  - screens: [a]\n", "override", 1, 1, "expected max_lateness_ms, session_gap_ms, idle_runs, rules, exclude or overrides"),
+        ("override:\n  - screens: [a]\n", "override", 1, 1, "expected max_lateness_ms, max_pending_events, session_gap_ms, idle_runs, rules, exclude, overrides or import"),
     ])
     func refusesWithKeyPathLineAndColumn(yaml: String, keyPath: String, line: Int, column: Int, fragment: String) {
         do {

@@ -1,0 +1,145 @@
+import HIGAuditCore
+import HIGAuditIO
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs `hig-audit import`: the reading loop of `analyze --from`, with the lines the importer accepts
+/// written out instead of judged, so that `analyze` on the output sees the very same lines.
+struct ImportFrontend {
+    let command: ImportCommand
+
+    func run() throws -> Int32 {
+        do {
+            return try execute()
+        } catch let error as any CommandError {
+            throw error.exit()
+        }
+    }
+
+    private func execute() throws -> Int32 {
+        let configuration = try command.config.resolved()
+        let format = command.input.from!
+        let verbosity = command.verbosity.level
+        let progress = verbosity == .quiet ? ProgressLine(enabled: false) : ProgressLine()
+        let inputs = try ResolvedInputs(
+            command.input, outDirectory: nil, exportedTables: [], otherReads: command.config.readFiles,
+            progress: progress, verbosity: verbosity)
+        let intoDirectory = Self.isDirectory(command.output)
+        for source in inputs.sources where !intoDirectory && source.filePath == command.output {
+            throw UsageError("--output \(command.output) is also an input; write the import elsewhere")
+        }
+
+        let importer = EventImporter(format: format, settings: configuration.importSettings)
+        let pipeline = RunPipeline(target: DiscardingTarget(), reader: inputs.reader, jobs: 1, onDiagnostic: inputs.reporter.report)
+        pipeline.importer = importer
+        for problem in inputs.problems { pipeline.recordUnreadable(problem) }
+        if command.input.strict, !inputs.problems.isEmpty { return abortStrict(progress: progress) }
+
+        var writer: ImportedLogWriter?
+        var written: [ImportedLogWriter] = []
+        var failure: ImportOutputError?
+        func open(_ path: String) throws {
+            do {
+                writer = try ImportedLogWriter(path: path)
+            } catch {
+                throw FatalError("\(error)")
+            }
+        }
+        importer.onAccepted = { (line: UnsafeRawBufferPointer) in
+            guard failure == nil, let writer else { return }
+            do throws(ImportOutputError) { try writer.append(line) } catch { failure = error }
+        }
+        if !intoDirectory { try open(command.output) }
+        let files = RunFiles()
+        let strict = command.input.strict
+        var stopped = false
+        var usedNames: Set<String> = []
+        do {
+            var iterator = inputs.sources.makeIterator()
+            try pipeline.read({
+                guard let source = iterator.next() else { return nil }
+                if intoDirectory {
+                    let name = Self.uniqueName(Self.outputName(for: source), among: &usedNames)
+                    try open(Self.joined(command.output, name))
+                }
+                return PreparedInput(read: FileRead(source: source, file: files.add(source.displayPath)))
+            }, conclude: { _, _ in
+                if intoDirectory, let finished = writer {
+                    written.append(finished)
+                    writer = nil
+                }
+                progress.update(file: pipeline.inputsReached, of: inputs.sources.count, path: pipeline.currentPath,
+                                bytes: pipeline.statistics.decompressedBytes, events: 0)
+                if let failure { throw FatalError("\(failure)") }
+                if strict && pipeline.statistics.skippedInput { throw StopImport() }
+            })
+        } catch is StopImport {
+            stopped = true
+        } catch {
+            (written + [writer].compactMap { $0 }).forEach { $0.abandon() }
+            throw error
+        }
+        progress.finish()
+        if let writer { written.append(writer) }
+        if stopped {
+            written.forEach { $0.abandon() }
+            return abortStrict(progress: progress)
+        }
+        do {
+            for file in written { try file.commit() }
+        } catch {
+            throw FatalError("\(error)")
+        }
+        try inputs.finishReporting()
+        let statistics = pipeline.statistics
+        if verbosity.saysNotes {
+            let lines = written.reduce(Int64(0)) { $0 + $1.linesWritten }
+            let unknown = statistics.unknownTypes.values.reduce(0, +)
+            StandardError.write(
+                "hig-audit: wrote \(lines) lines from \(statistics.lines) lines of \(format.rawValue) export "
+                    + "(\(statistics.malformedLines) malformed, \(unknown) of unknown types) to \(command.output)\n")
+        }
+        return statistics.skippedInput ? ExitStatus.skippedInput : ExitStatus.success
+    }
+
+    private struct StopImport: Error {}
+
+    private func abortStrict(progress: ProgressLine) -> Int32 {
+        progress.finish()
+        StandardError.write("hig-audit: error: input was skipped and --strict makes that fatal; nothing written\n")
+        return ExitStatus.fatal
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+    }
+
+    static func joined(_ directory: String, _ name: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+
+    /// The output file of one input in a directory: its name without the export's endings, `.ndjson`.
+    static func outputName(for source: InputSource) -> String {
+        var name = source.displayPath == "-" ? "stdin" : String(source.displayPath.split(separator: "/").last ?? "import")
+        for ending in [".gz", ".zst", ".json", ".jsonl", ".ndjson"] where name.lowercased().hasSuffix(ending) && name.count > ending.count {
+            name = String(name.dropLast(ending.count))
+        }
+        return name + ".ndjson"
+    }
+
+    static func uniqueName(_ name: String, among used: inout Set<String>) -> String {
+        var candidate = name
+        var n = 2
+        while used.contains(candidate) {
+            candidate = String(name.dropLast(".ndjson".count)) + "-\(n).ndjson"
+            n += 1
+        }
+        used.insert(candidate)
+        return candidate
+    }
+}

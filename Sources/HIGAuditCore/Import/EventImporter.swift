@@ -1,0 +1,273 @@
+/// Turns each line of another tool's export into this tool's NDJSON lines (SPEC §7), one event at a
+/// time, so that `import` writes exactly what `analyze --from` reads: the same bytes go to the same
+/// decoder either way.
+///
+/// It keeps, per SDK session, how many launches were accepted (to name the imported sessions
+/// `<id>#<n>`), the ids of those launches (so that a retried launch is a duplicate, not a new session)
+/// and the tab the person is on (for `nav.tab_switch`'s `from`): a few words a session, no event.
+/// One importer reads a run's inputs in order, on one thread.
+public final class EventImporter: @unchecked Sendable {
+    public let format: ImportFormat
+    public let settings: ImportSettings
+    var tape = JSONTape()
+    var writer = ImportedLineWriter()
+    private var syntheticWriter = ImportedLineWriter()
+    private var sessions: [String: SessionLaunches] = [:]
+    /// The SDK session of the previous event, as it stands in its line and as a `String`: most events
+    /// follow one of their own session, and making the `String` anew was an allocation per event.
+    private var lastSessionBytes: [UInt8] = []
+    private var lastSession = ""
+
+    struct SessionLaunches {
+        var launches = 0
+        var launchIds: [String: Int] = [:]
+        var tabRoot: String?
+    }
+
+    /// Given each line of ours an accepted event became, in order (a synthetic start before its
+    /// event): what `import` writes.
+    public var onAccepted: ((UnsafeRawBufferPointer) -> Void)?
+
+    public init(format: ImportFormat, settings: ImportSettings = ImportSettings()) {
+        self.format = format
+        self.settings = settings
+    }
+
+    /// SDK sessions seen so far, for tests of what memory follows.
+    public var sessionsKnown: Int { sessions.count }
+
+    /// The coverage written on the `session.start`s this importer makes.
+    var touches: ImportedTouches { settings.touches ?? format.automaticTouches }
+
+    /// What one judged source event is.
+    enum Judged {
+        case mapped(ImportedMapping, ImportedEnvelope, ImportedFields)
+        case unknown(String)
+        case problem(ImportProblem)
+    }
+
+    /// Translates one line (not blank) of the export. `handle` gets each of its records in order with
+    /// its 1-based position in the line (0 when a line is one event, as in PostHog and Datadog RUM),
+    /// and says whether the event it got was accepted by the decoder, which commits what the importer
+    /// learned from it (a launch, a tab).
+    public func translate(_ line: UnsafeRawBufferPointer, _ handle: (_ record: Int32, ImportedRecord) -> Bool) {
+        do {
+            try tape.read(line)
+        } catch {
+            _ = handle(0, .malformed(error))
+            return
+        }
+        switch format {
+        case .posthog: emit(record: 0, postHogEvent(), handle)
+        case .datadogRUM: emit(record: 0, datadogEvent(), handle)
+        case .otlp: otlpRecords(handle)
+        }
+    }
+
+    func emit(record: Int32, _ judged: Judged, _ handle: (Int32, ImportedRecord) -> Bool) {
+        switch judged {
+        case .unknown(let name):
+            _ = handle(record, .unknownType(name))
+        case .problem(let problem):
+            _ = handle(record, .malformed(problem.line))
+        case .mapped(let mapping, let envelope, let fields):
+            emitMapped(record: record, mapping, envelope, fields, handle)
+        }
+    }
+
+    private func emitMapped(
+        record: Int32, _ mapping: ImportedMapping, _ envelope: ImportedEnvelope, _ fields: ImportedFields,
+        _ handle: (Int32, ImportedRecord) -> Bool
+    ) {
+        let sdkSession = sessionName(envelope.session)
+        guard !sdkSession.isEmpty else {
+            _ = handle(record, .malformed(MalformedLine(reason: "the session id is empty")))
+            return
+        }
+        var state = sessions[sdkSession] ?? SessionLaunches()
+        let isLaunch: Bool
+        switch mapping {
+        case .launch, .convention(.sessionStart): isLaunch = true
+        default: isLaunch = false
+        }
+        var launch = max(state.launches, 1)
+        var newLaunch = false
+        var needsSynthetic = false
+        var launchId: String?
+        if isLaunch {
+            launchId = envelope.id.map { tape.string($0) }
+            if let launchId, let earlier = state.launchIds[launchId] {
+                launch = earlier
+            } else {
+                launch = state.launches + 1
+                newLaunch = true
+            }
+        } else if state.launches == 0 {
+            needsSynthetic = true
+        }
+        let suffix = launch > 1 ? "#\(launch)" : ""
+        var tabRoot: String?
+        write(mapping, envelope, fields, sessionSuffix: suffix, state: state, tabRoot: &tabRoot)
+        var accepted = false
+        writer.bytes.withUnsafeBytes { line in
+            if needsSynthetic {
+                writeSyntheticStart(envelope)
+                accepted = syntheticWriter.bytes.withUnsafeBytes { start in
+                    handle(record, .event(line: line, syntheticStart: start))
+                }
+            } else {
+                accepted = handle(record, .event(line: line, syntheticStart: nil))
+            }
+        }
+        guard accepted else { return }
+        if let onAccepted {
+            if needsSynthetic { syntheticWriter.bytes.withUnsafeBytes(onAccepted) }
+            writer.bytes.withUnsafeBytes(onAccepted)
+        }
+        // Most events teach nothing: the session's entry is written back only when it changes.
+        guard newLaunch || needsSynthetic || (tabRoot != nil && tabRoot != state.tabRoot) else { return }
+        if newLaunch {
+            state.launches = launch
+            if let launchId { state.launchIds[launchId] = launch }
+            state.tabRoot = nil
+        }
+        if needsSynthetic { state.launches = 1 }
+        if let tabRoot { state.tabRoot = tabRoot }
+        sessions[sdkSession] = state
+    }
+
+    private func sessionName(_ index: Int) -> String {
+        let raw = tape.bytes(index)
+        if !tape[index].flag, raw.count == lastSessionBytes.count,
+           lastSessionBytes.withUnsafeBufferPointer({ ByteComparison.equal($0.baseAddress!, raw.baseAddress!, count: raw.count) }) {
+            return lastSession
+        }
+        lastSession = tape.string(index)
+        lastSessionBytes.removeAll(keepingCapacity: true)
+        lastSessionBytes.append(contentsOf: raw)
+        return lastSession
+    }
+
+    // MARK: Writing
+
+    private func writeEnvelope(
+        into w: inout ImportedLineWriter, _ envelope: ImportedEnvelope, ts: Int64, suffix: String,
+        type: StaticString, screen: String?, writeId: Bool
+    ) {
+        w.begin()
+        w.integer("ts", ts)
+        w.value("session", from: tape, envelope.session)
+        if !suffix.isEmpty {
+            // Reopen the string just written to add `#n` inside its quotes.
+            w.dropLastByte()
+            w.appendRawBytes(suffix)
+            w.appendRawBytes("\"")
+        }
+        w.string("type", type)
+        if let device = envelope.device { w.value("device", from: tape, device) }
+        if let version = envelope.appVersion { w.value("app_version", from: tape, version) }
+        if let os = envelope.osVersion { w.value("os_version", from: tape, os) }
+        if let screen { w.string("screen", screen) } else if let screen = envelope.screen { w.value("screen", from: tape, screen) }
+        if writeId, let id = envelope.id { w.value("id", from: tape, id) }
+    }
+
+    private func write(
+        _ mapping: ImportedMapping, _ envelope: ImportedEnvelope, _ fields: ImportedFields,
+        sessionSuffix suffix: String, state: SessionLaunches, tabRoot: inout String?
+    ) {
+        switch mapping {
+        case .convention(let kind):
+            let loading = kind == .loadingStart || kind == .loadingEnd
+            writeEnvelope(into: &writer, envelope, ts: envelope.ts, suffix: suffix, type: kind.wireNameLiteral,
+                          screen: nil, writeId: !loading)
+            writeOtherFields(envelope.fields, fields, keepId: loading)
+        case .screenView(let screen):
+            if settings.isTabRoot(screen) {
+                if state.tabRoot == nil {
+                    // The first tab root a session shows is where it starts, not a switch from a tab.
+                    writeEnvelope(into: &writer, envelope, ts: envelope.ts, suffix: suffix, type: "nav.push", screen: screen, writeId: true)
+                } else if state.tabRoot == screen {
+                    writeEnvelope(into: &writer, envelope, ts: envelope.ts, suffix: suffix, type: "nav.pop", screen: screen, writeId: true)
+                } else {
+                    writeEnvelope(into: &writer, envelope, ts: envelope.ts, suffix: suffix, type: "nav.tab_switch", screen: screen, writeId: true)
+                    writer.string("from", state.tabRoot!)
+                }
+                tabRoot = screen
+            } else {
+                writeEnvelope(into: &writer, envelope, ts: envelope.ts, suffix: suffix, type: "nav.push", screen: screen, writeId: true)
+            }
+            writer.string("to", screen)
+        case .tap(let target, let x, let y):
+            writeEnvelope(into: &writer, envelope, ts: envelope.ts, suffix: suffix, type: "touch", screen: nil, writeId: true)
+            writer.string("phase", "ended")
+            if let target, !target.isEmpty { writer.string("target", TouchTargetName.target(target)) }
+            if let x, let y {
+                writer.number("x", x)
+                writer.number("y", y)
+            }
+        case .launch:
+            writeEnvelope(into: &writer, envelope, ts: envelope.ts, suffix: suffix, type: "session.start", screen: nil, writeId: true)
+            writer.string("touches", touches.rawValue)
+        case .background:
+            writeEnvelope(into: &writer, envelope, ts: envelope.ts, suffix: suffix, type: "session.end", screen: nil, writeId: true)
+        case .ready(let ts):
+            writeEnvelope(into: &writer, envelope, ts: ts, suffix: suffix, type: "app.ready", screen: nil, writeId: true)
+        }
+        writer.end()
+    }
+
+    /// The `session.start` (`synthetic: true`) of a session whose source had no launch event, at
+    /// its first event (SPEC §7 "Touch coverage").
+    private func writeSyntheticStart(_ envelope: ImportedEnvelope) {
+        var w = syntheticWriter
+        var bare = envelope
+        bare.screen = nil
+        bare.id = nil
+        writeEnvelope(into: &w, bare, ts: envelope.ts, suffix: "", type: "session.start", screen: nil, writeId: false)
+        w.string("touches", touches.rawValue)
+        w.bool("synthetic", true)
+        w.end()
+        syntheticWriter = w
+    }
+
+    /// Our common fields, which the envelope gives and other fields may not override.
+    private static let envelopeKeys: [StaticString] = ["ts", "session", "type", "device", "app_version", "os_version", "screen"]
+
+    private func isEnvelopeKey(_ key: Int, keepId: Bool) -> Bool {
+        // Our common fields start with one of these letters; most other fields are passed at once.
+        let first = tape.bytes(key).first ?? 0
+        guard first == UInt8(ascii: "t") || first == UInt8(ascii: "s") || first == UInt8(ascii: "d")
+            || first == UInt8(ascii: "a") || first == UInt8(ascii: "o") || first == UInt8(ascii: "i")
+        else { return false }
+        if !keepId, tape.keyEquals(key, "id") { return true }
+        return Self.envelopeKeys.contains { tape.keyEquals(key, $0) }
+    }
+
+    private func writeOtherFields(_ container: Int?, _ fields: ImportedFields, keepId: Bool) {
+        guard let container else { return }
+        switch fields {
+        case .object(let skipDollar):
+            tape.forEachMember(container) { key, value in
+                if skipDollar, tape.hasPrefix(key, "$") { return }
+                if isEnvelopeKey(key, keepId: keepId) { return }
+                writer.member(from: tape, key: key, value: value)
+            }
+        case .attributes:
+            writeAttributes(container, keepId: keepId)
+        }
+    }
+}
+
+extension EventImporter {
+    func writerMember(_ key: Int, _ value: Int) { writer.member(from: tape, key: key, value: value) }
+
+    func writerInteger(_ key: Int, _ value: Int64) {
+        writer.memberKey(from: tape, key)
+        writer.appendInteger(value)
+    }
+}
+
+extension ImportedLineWriter {
+    mutating func dropLastByte() { _ = bytesForEditing.popLast() }
+    mutating func appendRawBytes(_ text: String) { bytesForEditing.append(contentsOf: text.utf8) }
+}

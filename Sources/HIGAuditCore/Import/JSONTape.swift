@@ -1,0 +1,221 @@
+/// One line of another tool's JSON, validated (RFC 8259, as `JSONScanner` checks ours) and laid out
+/// as a flat list of values, so that an importer can look up the few members it maps without building
+/// Swift dictionaries: the list is reused from line to line, and no value is copied until it is written.
+///
+/// An object is its own entry followed by its members, each a key entry (a string) and then the value's
+/// entries; `after` is the index just past a value's last entry, so a lookup steps over whole members.
+struct JSONTape {
+    enum Kind: UInt8 { case object, array, string, number, bool, null }
+
+    struct Entry {
+        var kind: Kind
+        /// Strings: whether the bytes hold escapes. Numbers: whether the literal is an integer.
+        /// Booleans: the value.
+        var flag: Bool
+        /// Byte range of the value in the line; for a string, inside its quotes.
+        var start: Int32
+        var end: Int32
+        /// The index just past this value and everything inside it.
+        var after: Int32
+    }
+
+    private(set) var entries: [Entry] = []
+    private(set) var base: UnsafePointer<UInt8>? = nil
+    private(set) var count = 0
+
+    init() { entries.reserveCapacity(256) }
+
+    /// Reads `line` (valid only until the next call); throws what makes it malformed.
+    mutating func read(_ line: UnsafeRawBufferPointer) throws(MalformedLine) {
+        entries.removeAll(keepingCapacity: true)
+        guard let raw = line.baseAddress, line.count > 0 else {
+            base = nil
+            count = 0
+            throw MalformedLine(reason: "the line is empty")
+        }
+        let bytes = raw.assumingMemoryBound(to: UInt8.self)
+        base = bytes
+        count = line.count
+        var scanner = JSONScanner(base: bytes, count: line.count)
+        scanner.skipWhitespace()
+        guard scanner.pos < scanner.end, bytes[scanner.pos] == 0x7B else {
+            throw MalformedLine(reason: "the line is not a JSON object", column: scanner.pos)
+        }
+        try value(&scanner, depth: 0)
+        scanner.skipWhitespace()
+        guard scanner.pos == scanner.end else {
+            throw MalformedLine(reason: "text after the JSON object", column: scanner.pos)
+        }
+    }
+
+    private mutating func value(_ s: inout JSONScanner, depth: Int) throws(MalformedLine) {
+        guard s.pos < s.end else { throw MalformedLine(reason: "the line ends inside a value", column: s.pos) }
+        let start = s.pos
+        switch s.base[s.pos] {
+        case 0x22:
+            s.pos &+= 1
+            let escaped = try s.scanStringBody()
+            entries.append(Entry(kind: .string, flag: escaped, start: Int32(start + 1), end: Int32(s.pos - 1),
+                                 after: Int32(entries.count + 1)))
+        case 0x7B:
+            try container(&s, depth: depth + 1, object: true)
+        case 0x5B:
+            try container(&s, depth: depth + 1, object: false)
+        case 0x74:
+            try s.scanLiteral("true")
+            entries.append(Entry(kind: .bool, flag: true, start: Int32(start), end: Int32(s.pos), after: Int32(entries.count + 1)))
+        case 0x66:
+            try s.scanLiteral("false")
+            entries.append(Entry(kind: .bool, flag: false, start: Int32(start), end: Int32(s.pos), after: Int32(entries.count + 1)))
+        case 0x6E:
+            try s.scanLiteral("null")
+            entries.append(Entry(kind: .null, flag: false, start: Int32(start), end: Int32(s.pos), after: Int32(entries.count + 1)))
+        case 0x2D, 0x30...0x39:
+            let integer = try s.scanNumber()
+            entries.append(Entry(kind: .number, flag: integer, start: Int32(start), end: Int32(s.pos), after: Int32(entries.count + 1)))
+        default:
+            throw MalformedLine(reason: "unexpected character in a JSON value", column: s.pos)
+        }
+    }
+
+    private mutating func container(_ s: inout JSONScanner, depth: Int, object: Bool) throws(MalformedLine) {
+        guard depth <= JSONScanner.maxNestingDepth else {
+            throw MalformedLine(reason: "JSON nested deeper than \(JSONScanner.maxNestingDepth) levels", column: s.pos)
+        }
+        let index = entries.count
+        let start = s.pos
+        entries.append(Entry(kind: object ? .object : .array, flag: false, start: Int32(start), end: 0, after: 0))
+        let close: UInt8 = object ? 0x7D : 0x5D
+        s.pos &+= 1
+        s.skipWhitespace()
+        if s.pos < s.end, s.base[s.pos] == close {
+            s.pos &+= 1
+        } else {
+            while true {
+                if object {
+                    guard s.pos < s.end, s.base[s.pos] == 0x22 else {
+                        throw MalformedLine(reason: "expected a quoted key in a JSON object", column: s.pos)
+                    }
+                    try value(&s, depth: depth)
+                    try s.expectColon()
+                }
+                try value(&s, depth: depth)
+                s.skipWhitespace()
+                guard s.pos < s.end else { throw MalformedLine(reason: "the line ends inside a JSON value", column: s.pos) }
+                if s.base[s.pos] == 0x2C {
+                    s.pos &+= 1
+                    s.skipWhitespace()
+                } else if s.base[s.pos] == close {
+                    s.pos &+= 1
+                    break
+                } else {
+                    throw MalformedLine(reason: "expected , or \(object ? "}" : "]") in JSON", column: s.pos)
+                }
+            }
+        }
+        entries[index].end = Int32(s.pos)
+        entries[index].after = Int32(entries.count)
+    }
+
+    // MARK: Lookups
+
+    subscript(_ index: Int) -> Entry { entries[index] }
+
+    /// The value of the member `key` of the object at `object`, or nil (also when `object` is not one).
+    func member(_ object: Int, _ key: StaticString) -> Int? {
+        guard object < entries.count, entries[object].kind == .object else { return nil }
+        var i = object + 1
+        let end = Int(entries[object].after)
+        while i < end {
+            if keyEquals(i, key) { return i + 1 }
+            i = Int(entries[i + 1].after)
+        }
+        return nil
+    }
+
+    /// `member` along a path of keys.
+    func member(_ object: Int, _ first: StaticString, _ second: StaticString) -> Int? {
+        member(object, first).flatMap { member($0, second) }
+    }
+
+    /// Calls `body` with each member's key entry and value entry of the object at `object`.
+    func forEachMember(_ object: Int, _ body: (_ key: Int, _ value: Int) -> Void) {
+        guard object < entries.count, entries[object].kind == .object else { return }
+        var i = object + 1
+        let end = Int(entries[object].after)
+        while i < end {
+            body(i, i + 1)
+            i = Int(entries[i + 1].after)
+        }
+    }
+
+    /// Calls `body` with each element of the array at `array`, and its 1-based position.
+    func forEachElement(_ array: Int, _ body: (_ position: Int, _ element: Int) -> Void) {
+        guard array < entries.count, entries[array].kind == .array else { return }
+        var i = array + 1
+        var position = 1
+        let end = Int(entries[array].after)
+        while i < end {
+            body(position, i)
+            position += 1
+            i = Int(entries[i].after)
+        }
+    }
+
+    func keyEquals(_ index: Int, _ key: StaticString) -> Bool {
+        let entry = entries[index]
+        if entry.flag { return string(index) == key.description }
+        let length = Int(entry.end - entry.start)
+        guard length == key.utf8CodeUnitCount, let base else { return false }
+        return ByteComparison.equal(base + Int(entry.start), key.utf8Start, count: length)
+    }
+
+    /// Whether the string at `index` starts with `prefix` (raw bytes; prefixes are plain ASCII).
+    func hasPrefix(_ index: Int, _ prefix: StaticString) -> Bool {
+        let entry = entries[index]
+        let length = Int(entry.end - entry.start)
+        guard entry.kind == .string, length >= prefix.utf8CodeUnitCount, let base else { return false }
+        return ByteComparison.equal(base + Int(entry.start), prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+    }
+
+    /// The string at `index`, unescaped.
+    func string(_ index: Int) -> String {
+        let entry = entries[index]
+        guard let base else { return "" }
+        if entry.flag { return JSONStringUnescaper.string(base: base, start: Int(entry.start), end: Int(entry.end)) }
+        return String(decoding: UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end - entry.start)), as: UTF8.self)
+    }
+
+    /// The raw bytes of the value at `index` as they stand in the line (a string's without its quotes).
+    func bytes(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+        let entry = entries[index]
+        return UnsafeBufferPointer(start: base! + Int(entry.start), count: Int(entry.end - entry.start))
+    }
+
+    /// The number at `index` as a `Double` (infinite when the literal is out of range).
+    func double(_ index: Int) -> Double {
+        let entry = entries[index]
+        return JSONNumber.double(ByteSlice(start: base! + Int(entry.start), count: Int(entry.end - entry.start)))
+    }
+
+    /// An integer written as a JSON integer or as a string of decimal digits (OTLP/JSON's 64-bit
+    /// integers), or nil.
+    func integer(_ index: Int) -> Int64? {
+        let entry = entries[index]
+        switch entry.kind {
+        case .number where entry.flag:
+            return JSONNumber.int64(ByteSlice(start: base! + Int(entry.start), count: Int(entry.end - entry.start)))
+        case .string where !entry.flag:
+            let length = Int(entry.end - entry.start)
+            guard length > 0, length <= 19 else { return nil }
+            var value: Int64 = 0
+            for byte in bytes(index) {
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                value = value * 10 + Int64(byte - 0x30)
+            }
+            return value
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,99 @@
+/// PostHog's event export (SPEC §7): `{"uuid", "event", "timestamp", "properties": {…}}` a line, the
+/// envelope in `properties.$…`, other fields in `properties`. Automatic events of posthog-ios:
+/// `$screen` (screen views), `$autocapture` of `$event_type` `touch` (UIKit taps, the element first in
+/// `$elements`), `Application Opened` and `Application Backgrounded`.
+extension EventImporter {
+    func postHogEvent() -> Judged {
+        let root = 0
+        guard let nameIndex = tape.member(root, "event") else {
+            return .problem(ImportProblem("missing event (the event's name)"))
+        }
+        guard tape[nameIndex].kind == .string else { return .problem(ImportProblem("event is not a string", at: tape, nameIndex)) }
+        let name = tape.string(nameIndex)
+        let properties = tape.member(root, "properties")
+        do throws(ImportProblem) {
+            if let properties, tape[properties].kind != .object, ConventionName.kind(name) != nil || Self.automaticNames.contains(name) {
+                throw ImportProblem("properties is not an object", at: tape, properties)
+            }
+            let mapping: ImportedMapping
+            if let kind = ConventionName.kind(name) {
+                mapping = .convention(kind)
+            } else {
+                switch name {
+                case "$screen":
+                    mapping = .screenView(tape.string(try tape.requiredString(properties, "$screen_name", name: "properties.$screen_name")))
+                case "$autocapture":
+                    let eventType = try tape.optionalString(properties, "$event_type", name: "properties.$event_type").map { tape.string($0) }
+                    guard eventType == "touch" else { return .unknown("$autocapture:\(eventType ?? "")") }
+                    mapping = try postHogTap(properties)
+                case "Application Opened":
+                    mapping = .launch
+                case "Application Backgrounded":
+                    mapping = .background
+                default:
+                    return .unknown(name)
+                }
+            }
+            return .mapped(mapping, try postHogEnvelope(properties), .object(skipDollar: true))
+        } catch {
+            return .problem(error)
+        }
+    }
+
+    static let automaticNames: Set<String> = ["$screen", "$autocapture", "Application Opened", "Application Backgrounded"]
+
+    private func postHogEnvelope(_ properties: Int?) throws(ImportProblem) -> ImportedEnvelope {
+        var envelope = ImportedEnvelope()
+        let timestamp = try tape.requiredString(0, "timestamp", name: "timestamp")
+        guard let ts = TimestampParser.parse(rfc3339: UnsafeRawBufferPointer(tape.bytes(timestamp))), !tape[timestamp].flag else {
+            throw ImportProblem("timestamp is not an RFC 3339 time", at: tape, timestamp)
+        }
+        envelope.ts = ts
+        if let properties, tape[properties].kind != .object {
+            throw ImportProblem("properties is not an object", at: tape, properties)
+        }
+        envelope.session = try tape.requiredString(properties, "$session_id", name: "properties.$session_id")
+        envelope.device = try tape.optionalString(properties, "$device_id", name: "properties.$device_id")
+        envelope.appVersion = try tape.optionalString(properties, "$app_version", name: "properties.$app_version")
+        envelope.osVersion = try tape.optionalString(properties, "$os_version", name: "properties.$os_version")
+        envelope.screen = try tape.optionalString(properties, "$screen_name", name: "properties.$screen_name")
+        envelope.id = try tape.optionalString(0, "uuid", name: "uuid")
+        envelope.fields = properties
+        return envelope
+    }
+
+    /// posthog-ios lists the view hierarchy from the element touched outwards: the first of
+    /// `$elements` names the target (`tag_name`, its class, and `text`).
+    private func postHogTap(_ properties: Int?) throws(ImportProblem) -> ImportedMapping {
+        var target: String?
+        if let properties, let elements = tape.member(properties, "$elements"), tape[elements].kind == .array,
+           tape[elements].after > Int32(elements + 1) {
+            let first = elements + 1
+            let tag = try tape.optionalString(first, "tag_name", name: "properties.$elements[0].tag_name").map { tape.string($0) }
+            let text = try tape.optionalString(first, "text", name: "properties.$elements[0].text").map { tape.string($0) }
+            if let tag {
+                target = text.map { $0.isEmpty ? tag : "\(tag)(\($0))" } ?? tag
+            } else {
+                target = text
+            }
+        }
+        var x: Double?
+        var y: Double?
+        if let properties, let xi = tape.member(properties, "$touch_x"), let yi = tape.member(properties, "$touch_y") {
+            x = try tape.finiteNumber(xi, name: "properties.$touch_x")
+            y = try tape.finiteNumber(yi, name: "properties.$touch_y")
+        }
+        return .tap(target: target, x: x, y: y)
+    }
+}
+
+/// `hig.<type>` (SPEC §7): the event name of a type of ours.
+enum ConventionName {
+    private static let kinds: [String: EventKind] = Dictionary(
+        uniqueKeysWithValues: EventKind.allCases.map { ("hig." + $0.wireName, $0) })
+
+    static func kind(_ name: String) -> EventKind? {
+        guard name.hasPrefix("hig.") else { return nil }
+        return kinds[name]
+    }
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Importing speed (SPEC §7, issue 47): `analyze --from FORMAT` on an export against `analyze` on the
+# NDJSON `import` writes from it (the same events), in lines a second, for each format.
+#
+#   Tests/Benchmarks/import.sh [TARGET_BYTES]     (default 300000000 of NDJSON sampled, then re-encoded)
+#   HIG=path/to/hig-audit Tests/Benchmarks/import.sh
+#
+# The export is `hig-audit sample` re-encoded by `to_export.py` under the `hig.*` convention (every
+# event `hig.<type>`), so both runs judge the same events. One thread each (`--jobs 1`: `--from`
+# reads on one thread). Needs python3.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+target="${1:-300000000}"
+work="$here/work/import-$target"
+source "$here/release_binary.sh"
+mkdir -p "$work"
+cd "$work"
+if [ ! -f sample.ndjson ]; then
+    echo "== generating (seed 2026, no noise)" >&2
+    rm -rf sample
+    "$HIG" sample --target-bytes "$target" --no-noise --seed 2026 --out sample >&2
+    find sample -name '*.zst' | sort | xargs zstd -qdc > sample.ndjson
+fi
+lines() { wc -l < "$1"; }
+best() { # best CPU seconds (user + system) of 2 runs of the command: a shared machine's wall time wanders
+    local best=""
+    for _ in 1 2; do
+        local took
+        /usr/bin/time -o cpu.txt -f "%U %S" "$@" > /dev/null 2>&1 || true
+        took=$(awk '{ print $1 + $2 }' cpu.txt)
+        if [ -z "$best" ] || [ "$(echo "$took < $best" | bc)" = 1 ]; then best=$took; fi
+    done
+    echo "$best"
+}
+printf '| format | export | lines | --from CPU | lines/s | imported NDJSON | analyze CPU | lines/s | ratio |\n|---|---|---|---|---|---|---|---|---|\n'
+for format in posthog datadog-rum otlp; do
+    [ -f "$format.jsonl" ] || python3 "$here/to_export.py" "$format" < sample.ndjson > "$format.jsonl"
+    "$HIG" import --from "$format" "$format.jsonl" -o "$format.ndjson" -q
+    export_lines=$(lines "$format.jsonl"); ndjson_lines=$(lines "$format.ndjson")
+    from=$(best "$HIG" analyze --jobs 1 --from "$format" "$format.jsonl" --table summary --format csv)
+    native=$(best "$HIG" analyze --jobs 1 "$format.ndjson" --table summary --format csv)
+    printf '| %s | %s MB | %s | %.2f s | %.0f | %s MB | %.2f s | %.0f | %.2f |\n' "$format" \
+        "$(( $(stat -c %s "$format.jsonl") / 1000000 ))" "$export_lines" "$from" "$(echo "$export_lines / $from" | bc -l)" \
+        "$(( $(stat -c %s "$format.ndjson") / 1000000 ))" "$native" "$(echo "$ndjson_lines / $native" | bc -l)" \
+        "$(echo "($export_lines / $from) / ($ndjson_lines / $native)" | bc -l)"
+done

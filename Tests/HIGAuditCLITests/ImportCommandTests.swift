@@ -1,0 +1,282 @@
+import Foundation
+import Testing
+
+/// `import` and `--from` (SPEC §7) on fixtures written by hand from the public schemas: posthog-ios's
+/// event properties, Datadog's `rum-events-format` and OTLP/JSON logs requests. Each fixture holds every
+/// automatic event of its format, `hig.*` events, a duplicate or a session split, and events of names
+/// that map to nothing; its `.expected.ndjson` is what `import` must write.
+@Suite struct ImportCommandTests {
+    static let directory = "Tests/HIGAuditCLITests/Fixtures/import"
+    static let config = "\(directory)/import.yml"
+    static let formats = ["posthog", "datadog-rum", "otlp"]
+
+    static func fixture(_ name: String) -> String { "\(directory)/\(name)" }
+
+    static func read(_ path: String) throws -> String {
+        try String(contentsOf: HigAuditBinary.packageRoot.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    private func imported(_ format: String, _ inputs: [String], extra: [String] = []) throws -> (HigAuditBinary.Result, String) {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("out.ndjson").path
+        let result = try HigAuditBinary.run(["import", "--from", format, "--config", Self.config] + extra + inputs + ["-o", output])
+        let written = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        return (result, written)
+    }
+
+    @Test(arguments: formats)
+    func importWritesTheDocumentedMapping(format: String) throws {
+        let (result, written) = try imported(format, [Self.fixture("\(format).jsonl")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(written == (try Self.read(Self.fixture("\(format).expected.ndjson"))))
+    }
+
+    /// Events of names that map to nothing are counted under their own names, never malformed.
+    @Test func unknownNamesAreCountedUnderTheirNames() throws {
+        let expectations: [String: [String]] = [
+            "posthog": ["$pageview,1", "$autocapture:value_changed,1"],
+            "datadog-rum": ["action.scroll,1", "resource,1", "vital.app_launch.prewarmed,1", "vital.app_launch.ttfd,1"],
+            "otlp": ["device.app.lifecycle:inactive,1", "http.client.request,1"],
+        ]
+        for (format, rows) in expectations {
+            let result = try HigAuditBinary.run([
+                "analyze", "--from", format, "--config", Self.config, Self.fixture("\(format).jsonl"),
+                "--table", "unknown_types", "--format", "csv",
+            ])
+            #expect(result.status == 0, "\(format): \(result.stderr)")
+            let lines = result.stdout.split(separator: "\r\n").map(String.init)
+            #expect(lines == ["type,events"] + rows.sorted(), "\(format)")
+        }
+    }
+
+    /// SPEC §7: results on imported data equal those on the NDJSON `import` writes (sources aside).
+    @Test(arguments: formats)
+    func analyzeFromEqualsImportThenAnalyze(format: String) throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("imported.ndjson.zst").path
+        let importing = try HigAuditBinary.run(["import", "--from", format, "--config", Self.config, Self.fixture("\(format).jsonl"), "-o", output])
+        #expect(importing.status == 0, "\(importing.stderr)")
+        for table in ["summary", "violations", "by_screen", "by_version", "haptics"] {
+            let direct = try HigAuditBinary.run([
+                "analyze", "--from", format, "--config", Self.config, Self.fixture("\(format).jsonl"), "--table", table, "--format", "csv",
+            ])
+            let viaImport = try HigAuditBinary.run(["analyze", "--config", Self.config, output, "--table", table, "--format", "csv"])
+            #expect(direct.status == viaImport.status)
+            #expect(Self.withoutSources(direct.stdout) == Self.withoutSources(viaImport.stdout), "\(format) \(table)")
+        }
+    }
+
+    /// The last CSV column of `violations` names the source line; the rest must be equal.
+    static func withoutSources(_ csv: String) -> [String] {
+        // A detail may name another event's source (`double-tap at FILE:LINE`), which differs too.
+        let csv = csv.replacing(/at [^ )]+:[0-9]+(#[0-9]+)?\)/) { _ in "at SOURCE)" }
+        return csv.split(separator: "\r\n").map { row in
+            guard row.hasPrefix("rule,") == false, row.contains(".jsonl:") || row.contains(".zst:") || row.contains(".ndjson:") else {
+                return String(row)
+            }
+            return String(row[..<row.lastIndex(of: ",")!])
+        }
+    }
+
+    /// Each kind of bad line, per format: counted and reported at file:line (file:line#record for OTLP).
+    @Test func malformedCatalogues() throws {
+        let expectations: [String: (count: Int, places: [String])] = [
+            "posthog": (16, [
+                ":2: ", ":3: the line is not a JSON object", ":4: missing event", ":5: event is not a string",
+                ":6: missing timestamp", ":7: timestamp is not an RFC 3339 time", ":8: missing properties.$session_id",
+                ":9: properties.$session_id is not a string", ":10: properties is not an object",
+                ":11: properties.$device_id is not a string", ":12: ", ":13: ",
+                ":14: properties.$touch_x is not a finite number", ":15: missing properties.$screen_name",
+                ":17: ", ":18: ",
+            ]),
+            "datadog-rum": (9, [
+                ":2: missing type", ":3: date is not an integer of milliseconds", ":4: date is not an integer of milliseconds",
+                ":5: missing session.id", ":6: missing view.name", ":7: missing action.target.name",
+                ":8: vital.duration is not a finite number", ":9: ", ":11: context is not an object",
+            ]),
+            "otlp": (10, [
+                ":1#2: missing eventName", ":1#3: eventName and the attribute event.name differ",
+                ":1#5: timeUnixNano is not an integer of nanoseconds", ":1#6: missing the attribute session.id",
+                ":1#7: the attribute duration_ms is not a finite number", ":1#8: the attribute screen.name is not a string",
+                ":2: missing resourceLogs", ":3: resourceLogs is not an array", ":4: ",
+            ]),
+        ]
+        for (format, expected) in expectations {
+            let file = Self.fixture("\(format)-malformed.jsonl")
+            let result = try HigAuditBinary.run([
+                "analyze", "--from", format, file, "--table", "ingest", "--format", "csv",
+            ])
+            #expect(result.status == 3, "\(format): \(result.stderr)")
+            for place in expected.places {
+                let parts = place.split(separator: " ", maxSplits: 1)
+                let said = file + parts[0] + " malformed line: " + (parts.count > 1 ? parts[1] : "")
+                #expect(result.stderr.contains(said), "\(format): \(said)\n\(result.stderr)")
+            }
+            let counted = try HigAuditBinary.run(["analyze", "--from", format, file, "--table", "ingest", "--format", "json"])
+            #expect(counted.stdout.contains("\"malformed_lines\":\(expected.count)") || counted.stdout.contains("\"malformed_lines\": \(expected.count)"),
+                    "\(format): \(counted.stdout)")
+        }
+    }
+
+    /// The OTLP record whose time is 0 or absent is dated by `observedTimeUnixNano`.
+    @Test func otlpFallsBackToTheObservedTime() throws {
+        let (result, written) = try imported("otlp", [Self.fixture("otlp.jsonl")])
+        #expect(result.status == 0)
+        #expect(written.contains("{\"ts\":1795168806000,\"session\":\"otel-session-0001\",\"type\":\"widget.display\""))
+    }
+
+    /// A second launch in one SDK session starts `<id>#2`; a retried launch (same event id) does not.
+    @Test func sessionsSplitAtEachLaunchAfterTheFirst() throws {
+        let (_, written) = try imported("posthog", [Self.fixture("posthog.jsonl")])
+        let starts = written.split(separator: "\n").filter { $0.contains("\"type\":\"session.start\"") }
+        #expect(starts.count == 4, "\(starts)")
+        #expect(written.contains("\"session\":\"0193a1ef-ffff-7000-8000-00000000a001#2\",\"type\":\"session.start\""))
+        #expect(!written.contains("#3"))
+        let (_, otlp) = try imported("otlp", [Self.fixture("otlp.jsonl")])
+        #expect(otlp.contains("\"session\":\"otel-session-0001#2\",\"type\":\"rating.prompt\""))
+    }
+
+    /// Exports come compressed: gzip (several members too) and zstd read as the plain file does.
+    @Test func gzipAndZstdInputsReadAsPlain() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plain = HigAuditBinary.packageRoot.appendingPathComponent(Self.fixture("posthog.jsonl")).path
+        let head = directory.appendingPathComponent("head.jsonl").path
+        let tail = directory.appendingPathComponent("tail.jsonl").path
+        let gzip = directory.appendingPathComponent("export.jsonl.gz").path
+        let zstd = directory.appendingPathComponent("export.jsonl.zst").path
+        _ = try HigAuditBinary.shell(["sh", "-c", "head -n 7 '\(plain)' > '\(head)' && tail -n +8 '\(plain)' > '\(tail)'"])
+        _ = try HigAuditBinary.shell(["sh", "-c", "(gzip -c '\(head)'; gzip -c '\(tail)') > '\(gzip)' && zstd -q -c '\(plain)' > '\(zstd)'"])
+        let (_, expected) = try imported("posthog", [Self.fixture("posthog.jsonl")])
+        for input in [gzip, zstd] {
+            let (result, written) = try imported("posthog", [input])
+            #expect(result.status == 0, "\(input): \(result.stderr)")
+            #expect(written == expected, "\(input)")
+        }
+        // A directory of exports takes .gz files.
+        let folder = directory.appendingPathComponent("exports")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: gzip, toPath: folder.appendingPathComponent("day-1.jsonl.gz").path)
+        let (result, written) = try imported("posthog", [folder.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(written == expected)
+    }
+
+    /// A gzip export cut off in the middle (an upload in progress) is a truncated file: its complete
+    /// lines are kept; a corrupt member is skipped and said with its offset.
+    @Test func truncatedAndCorruptGzip() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plain = HigAuditBinary.packageRoot.appendingPathComponent(Self.fixture("posthog.jsonl")).path
+        let whole = directory.appendingPathComponent("whole.gz").path
+        let cut = directory.appendingPathComponent("cut.gz").path
+        let corrupt = directory.appendingPathComponent("corrupt.gz").path
+        _ = try HigAuditBinary.shell(["sh", "-c", """
+            gzip -c '\(plain)' > '\(whole)' && size=$(wc -c < '\(whole)') && head -c $((size - 40)) '\(whole)' > '\(cut)' \
+            && (head -c 30 '\(whole)'; printf 'garbage-garbage-garbage-garbage'; gzip -c '\(plain)') > '\(corrupt)'
+            """])
+        let truncated = try HigAuditBinary.run(["analyze", "--from", "posthog", cut, "--table", "ingest", "--format", "csv"])
+        #expect(truncated.status == 3)
+        #expect(truncated.stderr.contains("\(cut)@0: truncated file: gzip member 1 is cut off"), "\(truncated.stderr)")
+        let counters = truncated.stdout.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let truncatedFiles = counters[0].firstIndex(of: "truncated_files")!
+        #expect(counters[1][truncatedFiles] == "1")
+        let damaged = try HigAuditBinary.run(["analyze", "--from", "posthog", corrupt, "--table", "summary", "--format", "csv"])
+        #expect(damaged.status == 3)
+        #expect(damaged.stderr.contains("\(corrupt)@0: corrupt frame: gzip member 1:"), "\(damaged.stderr)")
+        // The member after the damage is read whole: the same sessions as the plain file.
+        let clean = try HigAuditBinary.run(["analyze", "--from", "posthog", plain, "--table", "summary", "--format", "csv"])
+        #expect(damaged.stdout == clean.stdout)
+    }
+
+    /// Without --from, gzip stays a format hig-audit's own logs are not read in.
+    @Test func gzipIsReadOnlyForExports() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let gzip = directory.appendingPathComponent("log.ndjson.gz").path
+        _ = try HigAuditBinary.shell(["sh", "-c", "gzip -c '\(Self.fixture("posthog.expected.ndjson"))' > '\(gzip)'"])
+        let result = try HigAuditBinary.run(["analyze", gzip, "--table", "ingest"])
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("starts like gzip data, which hig-audit does not read"), "\(result.stderr)")
+        let imported = try HigAuditBinary.run(["analyze", "--from", "posthog", gzip, "--table", "ingest"])
+        #expect(imported.stderr.contains("gzip data") == false)
+    }
+
+    @Test func importSettingsAreValidatedWithTheirPlace() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("bad.yml").path
+        try "import:\n  tab_roots: [Library]\n  touches: maybe\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let result = try HigAuditBinary.run(["analyze", "--from", "posthog", "--config", config, Self.fixture("posthog.jsonl")])
+        #expect(result.status == 64 || result.status == 1)
+        #expect(result.stderr.contains("\(config):3:12"), "\(result.stderr)")
+        #expect(result.stderr.contains("import.touches"))
+        try "import:\n  tab_root: [Library]\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let typo = try HigAuditBinary.run(["analyze", "--from", "posthog", "--config", config, Self.fixture("posthog.jsonl")])
+        #expect(typo.stderr.contains("\(config):2:3"), "\(typo.stderr)")
+    }
+
+    /// `import.touches` overrides the format's coverage on the starts an importer writes.
+    @Test func importTouchesOverridesTheCoverage() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("all.yml").path
+        try "import:\n  touches: all\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let output = directory.appendingPathComponent("out.ndjson").path
+        let result = try HigAuditBinary.run(["import", "--from", "posthog", "--config", config, Self.fixture("posthog.jsonl"), "-o", output])
+        #expect(result.status == 0)
+        let written = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(!written.contains("\"touches\":\"sampled\""))
+        #expect(written.contains("\"touches\":\"all\",\"synthetic\":true"))
+    }
+
+    /// `nightly --from` stores the violations `analyze --from` finds (the store keeps `PATH:LINE`:
+    /// an OTLP record's `#K` is not a column of it).
+    @Test(arguments: formats)
+    func nightlyFromStoresWhatAnalyzeFromFinds(format: String) throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("results.sqlite").path
+        let input = Self.fixture("\(format).jsonl")
+        let nightly = try HigAuditBinary.run(["nightly", "--from", format, "--config", Self.config, "--store", store, "--close-open", "--quiet", input])
+        #expect(nightly.status == 0, "\(nightly.stderr)")
+        let stored = try HigAuditBinary.run(["query", "--store", store, "--table", "summary", "--format", "csv"])
+        let direct = try HigAuditBinary.run(["analyze", "--from", format, "--config", Self.config, input, "--table", "summary", "--format", "csv"])
+        // Rule, severity, violations, sessions affected: the store's sessions_not_judged is not this
+        // change's (the store does not keep touch coverage yet).
+        func counts(_ csv: String) -> [String] { csv.split(separator: "\r\n").map { $0.split(separator: ",").prefix(4).joined(separator: ",") } }
+        #expect(counts(stored.stdout) == counts(direct.stdout), "\(format)")
+    }
+
+    /// Issue 47's test: a corpus re-encoded into each format under the convention (`sample --format`)
+    /// gives, through `analyze --from` and through `import` then `analyze`, the violations of the
+    /// NDJSON it came from (sources aside).
+    @Test(arguments: formats)
+    func sampleCorpusRoundTrips(format: String) throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        for (out, extra) in [("native", [String]()), ("export", ["--format", format])] {
+            let made = try HigAuditBinary.run(["sample", "--out", path(out), "--sessions", "80", "--seed", "47", "--no-noise", "--quiet"] + extra)
+            #expect(made.status == 0, "\(made.stderr)")
+        }
+        let imported = try HigAuditBinary.run(["import", "--from", format, path("export"), "-o", path("imported.ndjson.zst"), "--quiet"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        for table in ["summary", "violations", "by_screen", "by_version", "haptics"] {
+            let native = try HigAuditBinary.run(["analyze", path("native"), "--table", table, "--format", "csv"])
+            let direct = try HigAuditBinary.run(["analyze", "--from", format, path("export"), "--table", table, "--format", "csv"])
+            let viaImport = try HigAuditBinary.run(["analyze", path("imported.ndjson.zst"), "--table", table, "--format", "csv"])
+            #expect(native.status == 0 && direct.status == 0 && viaImport.status == 0, "\(direct.stderr)")
+            #expect(Self.withoutSources(direct.stdout) == Self.withoutSources(native.stdout), "\(format) \(table)")
+            #expect(Self.withoutSources(viaImport.stdout) == Self.withoutSources(native.stdout), "\(format) \(table)")
+        }
+    }
+
+    @Test func importNeedsAFormat() throws {
+        let result = try HigAuditBinary.run(["import", Self.fixture("posthog.jsonl"), "-o", "/tmp/never.ndjson"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--from"))
+    }
+}
