@@ -71,6 +71,21 @@ import Testing
         }
     }
 
+    /// In JSON the flag is a boolean, as the baseline's `new` flag is, so that scripts test it as one.
+    @Test func theSuppressedFlagIsAJSONBoolean() throws {
+        try withConfig { config in
+            let result = try HigAuditBinary.run(
+                ["analyze", Self.fixture, "--config", config, "--table", "violations", "--format", "json", "--show-suppressed"],
+                environment: ["HIG_AUDIT_TODAY": "2026-11-28"])
+            let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            let rows = try #require(object?["violations"] as? [[String: Any]])
+            #expect(rows.count == 13, "\(result.stdout.prefix(300))")
+            let flags = rows.compactMap { $0["suppressed"] as? Bool }
+            #expect(flags.count == rows.count, "every row's suppressed is a JSON boolean")
+            #expect(flags.filter { $0 }.count == 2)
+        }
+    }
+
     @Test func aBadConfigOrDayIsFatalAndSaysWhere() throws {
         let directory = try HigAuditBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -206,7 +206,7 @@ public struct AnalysisAccumulator: Sendable {
             TableColumn.timestamp("end_ts").droppable(0), TableColumn.integer("count").droppable(3),
             TableColumn.text("detail").narrowed(.wrap), TableColumn.text("source").narrowed(.path).droppable(5),
         ]
-        if showsSuppressed { columns.append(.text("suppressed")) }
+        if showsSuppressed { columns.append(.boolean("suppressed")) }
         return Table(name: "violations", columns: columns, rowCount: order.count) { index in
             let record = records[order[index]]
             let label = labels[Int(record.session)]
@@ -216,7 +216,7 @@ public struct AnalysisAccumulator: Sendable {
                 .timestamp(record.startTs), .timestamp(record.endTs), .integer(record.count), .input(record.detail),
                 .input(sources.describe(record.source)),
             ]
-            return showsSuppressed ? row + [.label(record.suppressed ? "true" : "false")] : row
+            return showsSuppressed ? row + [.boolean(record.suppressed)] : row
         }
     }
 
