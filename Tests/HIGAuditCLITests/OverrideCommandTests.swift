@@ -45,7 +45,7 @@ import Testing
             // The prolonged haptic on the canvas is gone; the one that made haptic-when-disabled stays.
             #expect(result.stdout.contains("haptic-when-disabled,error,s-bravo,ipad-0002,5.1.0,canvas,"))
             let summary = try HigAuditBinary.run(["analyze", Self.fixture, "--config", path, "--table", "summary", "--format", "csv"])
-            #expect(summary.stdout.contains("\r\nforced-tab-switch,error,0,0,2,0.00\r\n"), "\(summary.stdout)")
+            #expect(summary.stdout.contains("\r\nforced-tab-switch,error,0,0,2,0,0.00\r\n"), "\(summary.stdout)")
         }
     }
 

@@ -56,7 +56,7 @@ import Testing
     /// The flags' help says what each subcommand says: only those that read logs have warnings about
     /// their input to drop.
     @Test func theFlagsHelpFitsEachCommand() throws {
-        let readers: Set<String> = ["analyze", "nightly", "show", "baseline"]
+        let readers: Set<String> = ["analyze", "nightly", "show", "baseline", "import"]
         for command in HIGAudit.configuration.subcommands.compactMap({ $0.configuration.commandName }) {
             let help = try HigAuditBinary.run([command, "--help"]).stdout
             let flags = help.components(separatedBy: "-q, --quiet").last?.components(separatedBy: "\n\n").first ?? ""
