@@ -5,10 +5,19 @@ import HIGAuditCore
 public struct ComparisonCounts: Sendable, Equatable {
     public var sessions: Int64
     public var affected: [String: Int64]
+    /// Per rule that did not judge every session of the side (a rule that needs every touch, SPEC §7
+    /// "Touch coverage"), the sessions it judged: its rate is relative to those.
+    public var judged: [String: Int64]
 
-    public init(sessions: Int64, affected: [String: Int64]) {
+    public init(sessions: Int64, affected: [String: Int64], judged: [String: Int64] = [:]) {
         self.sessions = sessions
         self.affected = affected
+        self.judged = judged
+    }
+
+    /// The sessions `rule` judged: its rate's denominator.
+    public func sessions(judgedBy rule: String) -> Int64 {
+        judged[rule] ?? sessions
     }
 }
 
@@ -23,7 +32,9 @@ public struct VersionCounts: Sendable {
     private var byVersion: [String: ComparisonCounts] = [:]
 
     /// `table` is `StoreQuery.grouped(db, by: [.appVersion, .rule])`: its `sessions_total` is the
-    /// version's sessions, and it has a row for every recorded rule of every version with sessions.
+    /// version's sessions that the row's rule judged, and it has a row for every recorded rule of every
+    /// version with sessions. The version's sessions are the most any rule judged (the sessions of a rule
+    /// that needs every touch leave out those whose log lacked some).
     public init(grouped table: HIGAuditCore.Table) {
         guard let version = table.columnIndex(named: GroupDimension.appVersion.rawValue),
               let rule = table.columnIndex(named: GroupDimension.rule.rawValue),
@@ -32,8 +43,10 @@ public struct VersionCounts: Sendable {
         else { preconditionFailure("VersionCounts needs a table grouped by app_version and rule") }
         for row in table.rows {
             let key = row[version].plainText
-            var counts = byVersion[key] ?? ComparisonCounts(sessions: Self.integer(row[total]), affected: [:])
+            var counts = byVersion[key] ?? ComparisonCounts(sessions: 0, affected: [:])
+            counts.sessions = max(counts.sessions, Self.integer(row[total]))
             counts.affected[row[rule].plainText] = Self.integer(row[affected])
+            counts.judged[row[rule].plainText] = Self.integer(row[total])
             byVersion[key] = counts
         }
     }
@@ -44,6 +57,7 @@ public struct VersionCounts: Sendable {
         for (candidate, counts) in byVersion where VersionPrefix.matches(candidate, version) {
             sum.sessions += counts.sessions
             sum.affected.merge(counts.affected, uniquingKeysWith: +)
+            sum.judged.merge(counts.judged, uniquingKeysWith: +)
         }
         return sum
     }

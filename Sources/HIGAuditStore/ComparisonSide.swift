@@ -51,9 +51,24 @@ public enum ComparisonSide: Sendable, Equatable, CustomStringConvertible {
             .sorted { VersionOrder.areInIncreasingOrder($0.version, $1.version) }
     }
 
-    /// The sessions of this side and, per rule, those affected.
+    /// The sessions of this side and, per rule, those affected; the rules that need every touch judged
+    /// only the sessions whose log held every touch (SPEC §7 "Touch coverage").
     func counts(_ db: Database) throws -> ComparisonCounts {
-        ComparisonCounts(sessions: try sessionCount(db), affected: try affectedCounts(db))
+        let sessions = try sessionCount(db)
+        let notJudged = try incompleteSessionCount(db)
+        var judged: [String: Int64] = [:]
+        if notJudged > 0 {
+            for rule in RuleRegistry.descriptions where rule.needsEveryTouch { judged[rule.identifier] = sessions - notJudged }
+        }
+        return ComparisonCounts(sessions: sessions, affected: try affectedCounts(db), judged: judged)
+    }
+
+    /// The sessions of this side whose log lacked some touches (0 in a store made before migration v6).
+    func incompleteSessionCount(_ db: Database) throws -> Int64 {
+        guard try StoreSchema.recordsTouches(db) else { return 0 }
+        var (conditions, arguments) = selection.sessionConditions()
+        conditions.append("s.touches <> 'all'")
+        return try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM sessions s \(conditions.whereClause)", arguments: arguments) ?? 0
     }
 
     /// The sessions of this side.

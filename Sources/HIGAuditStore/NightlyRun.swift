@@ -360,7 +360,7 @@ private final class RunTransaction {
         let counted = suppressed.lazy.filter { !$0 }.count
         try statements.insertSession.execute(
             report.session, report.device, report.appVersion, report.firstTs, report.lastTs, report.acceptedEvents,
-            counted, runID)
+            counted, runID, report.touches.rawValue)
         for (kind, count) in report.hapticCounts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where count > 0 {
             try statements.insertHaptic.execute(report.session, kind.rawValue, count)
         }
@@ -467,8 +467,8 @@ private struct RunStatements {
             """)
         recordLead = try RowStatement(db, sql: "UPDATE input_files SET lead_sha256 = ? WHERE id = ?")
         insertSession = try RowStatement(db, sql: """
-            INSERT INTO sessions (session, device, app_version, first_ts, last_ts, events, violations, run_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO sessions (session, device, app_version, first_ts, last_ts, events, violations, run_id, touches)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         insertHaptic = try RowStatement(db, sql: "INSERT INTO session_haptics (session, kind, count) VALUES (?, ?, ?)")
         insertViolation = try RowStatement(db, sql: """

@@ -43,8 +43,8 @@ public enum ReleaseComparison {
         rules: [String], base: ComparisonCounts, head: ComparisonCounts, alpha: Double = defaultAlpha,
         pValues: PValueStyle = .readable
     ) -> HIGAuditCore.Table {
-        let totalBase = base.sessions, totalHead = head.sessions
         let rows = rules.map { rule -> [TableCell] in
+            let totalBase = base.sessions(judgedBy: rule), totalHead = head.sessions(judgedBy: rule)
             let a = base.affected[rule] ?? 0, b = head.affected[rule] ?? 0
             let rateBase = FixedDecimal.ratio(a, totalBase, scale: 100)
             let rateHead = FixedDecimal.ratio(b, totalHead, scale: 100)

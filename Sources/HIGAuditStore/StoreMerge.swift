@@ -199,9 +199,11 @@ public enum StoreMerge {
             try db.execute(sql: "INSERT INTO temp.part_files (part_id, main_id) VALUES (?, ?)", arguments: [partID, mainID])
         }
 
+        // A part made before migration v6 judged every session as holding all its touches.
+        let partTouches = try StoreSchema.recordsTouches(db, in: "part") ? "touches" : "'all'"
         try db.execute(sql: """
-            INSERT INTO main.sessions (session, device, app_version, first_ts, last_ts, events, violations, run_id)
-            SELECT session, device, app_version, first_ts, last_ts, events, violations, run_id + \(runOffset)
+            INSERT INTO main.sessions (session, device, app_version, first_ts, last_ts, events, violations, run_id, touches)
+            SELECT session, device, app_version, first_ts, last_ts, events, violations, run_id + \(runOffset), \(partTouches)
             FROM part.sessions
             """)
         outcome.sessions += db.changesCount

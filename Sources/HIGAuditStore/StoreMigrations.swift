@@ -40,6 +40,8 @@ enum StoreMigrations {
         Step(identifier: "v3") { db in try db.execute(sql: StoreSchema.judgementsDDL) },
         Step(identifier: "v4-file-leads-in-input-files") { db in try foldFileLeads(db) },
         Step(identifier: "v5-checkpoint-sessions-by-session") { db in try StoredCheckpoint.keyBySession(db) },
+        // Each session's touch coverage (`StoreSchema+Touches.swift`).
+        Step(identifier: "v6-session-touches") { db in try db.execute(sql: StoreSchema.sessionTouchesDDL) },
     ]
 
     /// The identifier of the first migration: a store that records it is a hig-audit store even

@@ -51,7 +51,9 @@ public enum StoreQuery {
     /// `sessions_total` counts the sessions of the population (the selection's session filters) that
     /// share the group's app version, device and day — a session belongs to every UTC day its events
     /// span. Rule and screen do not narrow it: every session could have broken any rule, and the store
-    /// does not know which sessions visited a screen. Groups are those with at least one violation;
+    /// does not know which sessions visited a screen; but in a row of a rule that needs every touch
+    /// (`RuleDescription.needsEveryTouch`) it leaves out the sessions whose log lacked some touches,
+    /// which that rule did not judge, as `analyze`'s tables do (SPEC §7 "Touch coverage"). Groups are those with at least one violation;
     /// when grouping by rule and not by screen, every recorded rule gets a row, zero rows included,
     /// so that versions and days compare row by row. Rows are in `order`; by default (for the
     /// dashboard and programs) by the dimensions in the order given (app versions in version order,
@@ -88,8 +90,11 @@ public enum StoreQuery {
                 }
             }
         }
+        let ruleIndex = dimensions.firstIndex(of: .rule)
         func total(_ key: [String]) -> Int64 {
-            totals[zip(dimensions, key).filter { $0.0.describesSessions }.map(\.1)] ?? 0
+            let sessions = totals[zip(dimensions, key).filter { $0.0.describesSessions }.map(\.1)] ?? SessionTotal()
+            guard let ruleIndex, RuleRegistry.description(of: key[ruleIndex])?.needsEveryTouch == true else { return sessions.sessions }
+            return sessions.sessions - sessions.notJudged
         }
         func byDimensions(_ a: [String], _ b: [String], series: Bool = false) -> Bool? {
             for (index, dimension) in dimensions.enumerated() where a[index] != b[index] && (!series || dimension.isSeries) {
@@ -128,10 +133,16 @@ public enum StoreQuery {
         return HIGAuditCore.Table(name: "grouped", columns: columns, rows: rows)
     }
 
+    /// The sessions of a group, and how many of them a rule that needs every touch did not judge.
+    struct SessionTotal: Equatable {
+        var sessions: Int64 = 0
+        var notJudged: Int64 = 0
+    }
+
     /// Sessions of the population per value of the session dimensions (in the order given).
     static func sessionTotals(
         _ db: Database, by dimensions: [GroupDimension], selection: StoreSelection
-    ) throws -> [[String]: Int64] {
+    ) throws -> [[String]: SessionTotal] {
         let (conditions, arguments) = selection.sessionConditions()
         let columns = dimensions.map { dimension -> String in
             switch dimension {
@@ -139,27 +150,30 @@ public enum StoreQuery {
             default: "d.\(dimension.rawValue)"
             }
         }
+        let touches = try StoreSchema.touchesExpression(db, alias: "s")
         let source: String
         if dimensions.contains(.day) {
             // One row per session and UTC day it spans.
             source = """
-                WITH RECURSIVE d(session, app_version, device, day, last_day) AS (
-                    SELECT s.session, s.app_version, s.device, date(s.first_ts / 1000, 'unixepoch'),
+                WITH RECURSIVE d(session, app_version, device, coverage, day, last_day) AS (
+                    SELECT s.session, s.app_version, s.device, \(touches), date(s.first_ts / 1000, 'unixepoch'),
                            date(s.last_ts / 1000, 'unixepoch')
                     FROM sessions s \(conditions.whereClause)
                     UNION ALL
-                    SELECT session, app_version, device, date(day, '+1 day'), last_day FROM d WHERE day < last_day
+                    SELECT session, app_version, device, coverage, date(day, '+1 day'), last_day FROM d WHERE day < last_day
                 ) SELECT
                 """
         } else {
-            source = "WITH d AS (SELECT s.* FROM sessions s \(conditions.whereClause)) SELECT"
+            source = """
+                WITH d AS (SELECT s.app_version, s.device, \(touches) AS coverage FROM sessions s \(conditions.whereClause)) SELECT
+                """
         }
         let groupBy = columns.isEmpty ? "" : "GROUP BY " + columns.joined(separator: ", ")
-        let select = (columns + ["COUNT(*)"]).joined(separator: ", ")
-        var totals: [[String]: Int64] = [:]
+        let select = (columns + ["COUNT(*)", "IFNULL(SUM(d.coverage <> 'all'), 0)"]).joined(separator: ", ")
+        var totals: [[String]: SessionTotal] = [:]
         for row in try Row.fetchAll(db, sql: "\(source) \(select) FROM d \(groupBy)", arguments: arguments) {
             let key = (0..<columns.count).map { (row[$0] as String?) ?? "" }
-            totals[key] = row[columns.count]
+            totals[key] = SessionTotal(sessions: row[columns.count], notJudged: row[columns.count + 1])
         }
         return totals
     }

@@ -132,10 +132,15 @@ public struct StoredTables: Sendable {
             _ = ownArguments.append(contentsOf: [argument])
         }
         // Columns are named in the SELECTs and read by position: GRDB would look a column up by its name
-        // at every access, for every row of the store.
+        // at every access, for every row of the store. A store made before migration v6 held no touch
+        // coverage: its sessions were judged as holding every touch.
+        let touches = try StoreSchema.touchesExpression(db, alias: "s")
         let sessions = try Row.fetchCursor(
             db,
-            sql: "SELECT s.session, s.device, s.app_version, s.first_ts, s.last_ts, s.events FROM sessions s \(population) ORDER BY s.session",
+            sql: """
+                SELECT s.session, s.device, s.app_version, s.first_ts, s.last_ts, s.events, \(touches)
+                FROM sessions s \(population) ORDER BY s.session
+                """,
             arguments: arguments)
         let violations = try Row.fetchCursor(
             db,
@@ -158,7 +163,7 @@ public struct StoredTables: Sendable {
         while let row = try sessions.next() {
             var report = SessionReport(
                 session: row[0], device: row[1], appVersion: row[2], firstTs: row[3], lastTs: row[4], acceptedEvents: row[5],
-                hapticCounts: [:], violations: [])
+                hapticCounts: [:], violations: [], touches: Self.coverage(row[6]))
             judged.removeAll(keepingCapacity: true)
             // SQLite orders text by its UTF-8 bytes; the merge compares the same way.
             while let (violation, suppressed) = nextViolation, !report.session.precedesInByteOrder(violation.session) {
@@ -204,6 +209,12 @@ public struct StoredTables: Sendable {
             appVersion: row[4], screen: row[5], startTs: row[6], endTs: row[7], count: row[8], detail: row[9],
             source: SourceLocation(file: Int32(clamping: file), line: row[11]))
         return (violation, (row[12] as Int64) != 0)
+    }
+
+    /// A stored `sessions.touches`. The column's CHECK admits only `TouchCoverage`'s values; anything
+    /// else would be read as lacking touches, so that no rule is credited with a session it could not judge.
+    static func coverage(_ text: String) -> TouchCoverage {
+        TouchCoverage(rawValue: text) ?? .none
     }
 
     /// A row of `session_haptics`' session, kind and count.

@@ -42,7 +42,12 @@ import Testing
             for (version, tabs, modals) in [("5.1", 100, 40), ("5.2", 150, 38)] {
                 for index in 0..<1000 {
                     let session = "\(version)-\(index)"
-                    try db.execute(sql: "INSERT INTO sessions VALUES (?, 'd', ?, 0, 1, 1, 0, 1)", arguments: [session, version])
+                    try db.execute(
+                        sql: """
+                            INSERT INTO sessions (session, device, app_version, first_ts, last_ts, events, violations, run_id)
+                            VALUES (?, 'd', ?, 0, 1, 1, 0, 1)
+                            """,
+                        arguments: [session, version])
                     var rules: [String] = []
                     if index < tabs { rules += ["forced-tab-switch", "forced-tab-switch"] }
                     if index >= 500, index < 500 + modals { rules.append("modal-depth") }

@@ -95,7 +95,7 @@ import Testing
         let migrations = try ResultsStore(readingAt: storePath).read {
             try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
         }
-        #expect(migrations == ["v1", "v2", "v3"])
+        #expect(migrations == StoreMigrations.identifiers.sorted())
         // The violations of the first run stay counted; only the second run's are judged.
         let firstRunSuppressed = try ResultsStore(readingAt: storePath).read {
             try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM violations WHERE run_id = 1 AND suppressed <> 0")
