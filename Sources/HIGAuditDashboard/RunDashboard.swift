@@ -6,7 +6,7 @@ import HIGAuditCore
 public enum RunDashboard {
     public static func model(
         _ accumulator: AnalysisAccumulator, ingest: IngestStatistics, sources: SourceFileTable, source: String,
-        generatedAt: Int64, csvLink: String? = nil
+        generatedAt: Int64, csvLink: String? = nil, accepted: AcceptedFindings? = nil
     ) -> DashboardModel {
         let summary = accumulator.summaryTable().materializedRows
         let rules = summary.map { (rule: $0[0].plainText, severity: $0[1].plainText) }
@@ -27,7 +27,8 @@ public enum RunDashboard {
             examplesPerRule: StoreDashboard.examplesPerRule,
             health: [NightHealth(label: "this run", finished: "", statistics: ingest)], catalogue: catalogue,
             csvLink: csvLink,
-            screens: WorstScreen.rows(of: accumulator.worstScreensTable(limit: StoreDashboard.worstScreens)))
+            screens: WorstScreen.rows(of: accumulator.worstScreensTable(limit: StoreDashboard.worstScreens)),
+            accepted: accepted)
     }
 
     static func rate(_ affected: TableCell, _ total: TableCell) -> Rate {

@@ -86,6 +86,35 @@ import Testing
         }
     }
 
+    /// `analyze --dashboard` shows the run's accepted findings as `dashboard` shows a store's: the
+    /// suppressed violations per rule, the new ones against `--baseline`, and the entries with their
+    /// reasons; a run with neither has no such section.
+    @Test func theRunDashboardShowsTheAcceptedFindings() throws {
+        try withConfig { config in
+            let directory = URL(fileURLWithPath: config).deletingLastPathComponent()
+            let baseline = directory.appendingPathComponent("baseline.json").path
+            try #"{"version": 1, "pairs": []}"#.write(toFile: baseline, atomically: true, encoding: .utf8)
+            let page = directory.appendingPathComponent("page").path
+            let result = try HigAuditBinary.run(
+                ["analyze", Self.fixture, "--config", config, "--baseline", baseline, "--dashboard", page, "-q"],
+                environment: ["HIG_AUDIT_TODAY": "2026-11-28"])
+            #expect(result.status == 3, "\(result.stderr)")
+            let html = try String(contentsOfFile: page + "/index.html", encoding: .utf8)
+            #expect(html.contains("<h2>Accepted findings</h2>"))
+            // haptic-overuse: one suppressed, and its other violation new (the baseline is empty).
+            #expect(html.contains("<tr><td><code>haptic-overuse</code></td><td class=\"num\">1</td><td class=\"num"))
+            #expect(html.contains("the canvas plays haptics on purpose"))
+            #expect(html.contains("of this run&#39;s config") || html.contains("of this run's config"))
+            #expect(html.contains("<td>expired</td>"), "the entry past its until is listed as expired")
+            #expect(html.contains("baseline.json"))
+
+            let plainPage = directory.appendingPathComponent("plain").path
+            let plain = try HigAuditBinary.run(["analyze", Self.fixture, "--dashboard", plainPage, "-q"])
+            #expect(plain.status == 3)
+            #expect(!(try String(contentsOfFile: plainPage + "/index.html", encoding: .utf8)).contains("Accepted findings"))
+        }
+    }
+
     @Test func aBadConfigOrDayIsFatalAndSaysWhere() throws {
         let directory = try HigAuditBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -39,10 +39,16 @@ struct AnalysisFrontend {
         let statistics = analysed.statistics
         let marking = baseline.map { BaselineMarking(baseline: $0, byScreen: accumulator.byScreenTable()) }
         try writeDirectory(accumulator: accumulator, statistics: statistics, sources: analysed.sources, marking: marking)
-        try analysed.dashboardOutput?.write(
-            RunDashboard.model(
-                accumulator, ingest: statistics, sources: analysed.sources, source: "one analyze run over \(input.inputs.joined(separator: " "))",
-                generatedAt: DashboardOutput.now(), csvLink: dashboard.csvLink(out: output.out)))
+        if let dashboardOutput = analysed.dashboardOutput {
+            let accepted = AcceptedFindings.ofRun(
+                summary: accumulator.summaryTable(), byScreen: accumulator.byScreenTable(),
+                exclusions: configuration.exclusions, today: try RunDay.today(),
+                baseline: baseline.map { ($0, baselineOptions.baseline ?? "") })
+            try dashboardOutput.write(
+                RunDashboard.model(
+                    accumulator, ingest: statistics, sources: analysed.sources, source: "one analyze run over \(input.inputs.joined(separator: " "))",
+                    generatedAt: DashboardOutput.now(), csvLink: dashboard.csvLink(out: output.out), accepted: accepted))
+        }
         try printTables(printed, accumulator: accumulator, statistics: statistics, sources: analysed.sources, marking: marking)
         let status = statistics.skippedInput ? ExitStatus.skippedInput : ExitStatus.success
         return marking?.status(after: status, gate: baselineOptions.failOn, verbosity: verbosity) ?? status
