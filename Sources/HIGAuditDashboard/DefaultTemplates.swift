@@ -252,10 +252,10 @@ blockquote { margin: 0.3rem 0; padding-left: 0.8rem; border-left: 3px solid var(
 </table>
 {{/hasRules}}
 {{^hasRules}}<p class="note">No violation is suppressed{{#baseline}} or new{{/baseline}}.</p>{{/hasRules}}
-<p class="note">Suppressed violations matched an <code>exclude:</code> entry of the config on the night they were recorded; they count nowhere else on this page.{{#baseline}} New violations are those whose (rule, screen) pair is not in the baseline <code>{{path}}</code> ({{pairs}} pairs), as <code>hig-audit query --baseline</code> counts them.{{/baseline}}</p>
+<p class="note">Suppressed violations matched an <code>exclude:</code> entry of the config in force when they were judged; they count nowhere else on this page.{{#baseline}} New violations are those whose (rule, screen) pair is not in the baseline <code>{{path}}</code> ({{pairs}} pairs), as <code>hig-audit query --baseline</code> counts them.{{/baseline}}</p>
 {{#hasExclusions}}
 <table id="exclusions-table">
-<caption>The <code>exclude:</code> entries of run {{exclusionsRun}}</caption>
+<caption>The <code>exclude:</code> entries {{#exclusionsRun}}of run {{exclusionsRun}}{{/exclusionsRun}}{{^exclusionsRun}}of this run's config{{/exclusionsRun}}</caption>
 <thead><tr><th>config line</th><th>rules</th><th>screens</th><th>app versions</th><th>until</th><th>in force</th><th>reason</th></tr></thead>
 <tbody>
 {{#exclusions}}<tr><td class="mono">{{location}}</td><td class="mono">{{rules}}</td><td class="mono">{{screens}}</td><td class="mono">{{appVersions}}</td><td class="mono">{{until}}</td><td>{{#inForce}}yes{{/inForce}}{{^inForce}}expired{{/inForce}}</td><td>{{reason}}</td></tr>
