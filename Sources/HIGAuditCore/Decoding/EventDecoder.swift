@@ -467,8 +467,7 @@ private struct LineReader {
                 let value: FieldValue
                 if valueQuoted {
                     // Strings, most values, are read here, the only place: `scanKnownValue`, which the
-                    // optimiser keeps out of line, cost a call per field (~25 instructions of saving and
-                    // restoring registers).
+                    // optimiser keeps out of line, would cost a call per field.
                     let start = pos &+ 1
                     let escaped: Bool
                     if let quote = JSONScanner.plainStringEnd(base, from: start, end: count)

@@ -18,10 +18,10 @@ enum JSONNumber {
     /// a time (`digitRun`, `digitsValue`): the digit loops' exits, at a different place in every
     /// other value, were mispredicted branches. Exponents (`1.235e+02`, as C loggers write every
     /// number) and longer runs go through `scanByteByByte`, which also reads their value on the fast
-    /// path: the standard library's parser cost ~1,000 instructions a number.
+    /// path rather than handing it to the standard library's parser (figures: Tests/Benchmarks/README.md, "Decoder choices").
     ///
     /// Transparent, not `@inline(__always)`: in the shapes' already large matching loop the optimiser
-    /// left it a call, ~25 instructions a number more. `powers` is a copy of `powersOfTen` the caller
+    /// left the latter a call. `powers` is a copy of `powersOfTen` the caller
     /// keeps at hand (the shapes keep one in their storage): loaded from a register's address, the
     /// powers cost one instruction each, where a switch compiled to a jump table.
     @_transparent

@@ -168,8 +168,8 @@ struct JSONScanner {
 
     /// One bit per lane of a 16-lane mask, lane 0 lowest.
     ///
-    /// On x86-64 this is one SSE2 instruction, `pmovmskb`, which portable Swift SIMD cannot express;
-    /// `portableLanes` (about 20 instructions) was ~15% of the decoder's there, two masks per string.
+    /// On x86-64 this is one SSE2 instruction, `pmovmskb`, which portable Swift SIMD cannot express and
+    /// which every string's scan needs twice (figures: Tests/Benchmarks/README.md, "Decoder choices").
     @inline(__always)
     static func lanes(_ mask: SIMDMask<SIMD16<Int8>>) -> UInt16 {
         #if arch(x86_64)
@@ -307,8 +307,8 @@ struct JSONScanner {
     ///
     /// - Parameter value: the literal's nearest `Double` when it takes Clinger's fast path (see
     ///   `JSONNumber.fastDouble`), else NaN, which no JSON number is: the caller then asks
-    ///   `JSONNumber.double`. Reading the digits a second time for `x` and `y` of every touch cost ~90
-    ///   instructions a number.
+    ///   `JSONNumber.double`. Read while the digits pass by, so that no number is read twice
+    ///   (figures: Tests/Benchmarks/README.md, "Decoder choices").
     @inline(__always)
     mutating func scanNumber(value: inout Double) throws(MalformedLine) -> Bool {
         if let scanned = JSONNumber.scan(base, from: pos, end: end) {

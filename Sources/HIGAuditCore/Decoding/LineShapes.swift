@@ -176,7 +176,7 @@ struct LineShapes {
 
     private static let blockLines = 256
     /// A value that changed within this many lines of a shape stays variable when the shape is
-    /// learned again: reading it costs a few dozen instructions a line, a miss a general scan.
+    /// learned again: a variable value is cheap to read, a miss costs a general scan.
     private static let changeWindow: Int32 = 64
     /// A shape is refreshed after this many matches: learned again from its next line that decodes to
     /// an event, with every variable value that equals the shape's own made a constant again. Without
@@ -205,9 +205,7 @@ struct LineShapes {
     /// the shapes then fork on it, crowd out the other layout, and the old rule takes over until the
     /// next refresh (two fifths of the stroke lines of `LineShapeTests.valuesChangingInClustersForkShapes`).
     ///
-    /// Measured on the benchmark's slice (2,965 → 2,909 instructions a line of decoding) and on the
-    /// realistic noisy sample (+0.1%), against other settings: a gap of 2, 3, 6, 8, 16 or 32 lines,
-    /// 1, 3, 4, 6 or 8 shapes, and counting each value's changes instead of its gap.
+    /// The settings that decoded fastest among those tried (figures: Tests/Benchmarks/README.md, "Decoder choices").
     private static let rareChangeLines: Int32 = 4
     private static let forkingAfter: Int32 = 64
     private static let maxSiblings = 2
@@ -284,8 +282,8 @@ struct LineShapes {
     /// line is what a shape covers if `\n` or `\r\n` follows it there. Returns the line's length
     /// (without its terminator), or nil when no shape matched.
     ///
-    /// This lets the line splitter leave finding the `\n` (`memchr`, ~75 instructions a line) to the
-    /// match, which passes over the line anyway. A match means the same as with the length known: no
+    /// This lets the line splitter leave finding the `\n` (`memchr`) to the match, which passes over
+    /// the line anyway. A match means the same as with the length known: no
     /// byte before the terminator it found is a `\n` (the shape's runs come from a line, and variable
     /// values are strings, which may not hold a raw control character, or numbers), so the line the
     /// splitter would have cut ends there too. A `\n` after a `\r` that the shape covers is not taken:
@@ -575,8 +573,7 @@ struct LineShapes {
 
     /// Reads a `Mode.either` value at `start` into the field, or skips a `Mode.skip` one; returns where
     /// it ends (after a string's closing quote), or nil if it is not a value of its mode. Both rare, in
-    /// one function out of line: a branch of their own in `matches` cost every value a few
-    /// instructions.
+    /// one function out of line: a branch of their own in `matches` would cost every value.
     @inline(never)
     private func readEitherOrSkip(
         _ base: UnsafePointer<UInt8>, at start: Int, count: Int, field: Int, skip: Bool,
@@ -677,9 +674,9 @@ struct LineShapes {
 
     /// Notes a line that no shape matched (tried, or not tried for want of shapes). When more than a
     /// third of a block of `blockLines` lines missed, matching rests for `restingLines` lines: a miss
-    /// costs the failed tries and learning on top of the general scan (~700 instructions), a match
-    /// saves ~600, so past about four misses in ten the shapes would cost more than they save; the
-    /// rest begins a little before that.
+    /// costs the failed tries and learning on top of the general scan, a match saves about as much, so
+    /// past about four misses in ten the shapes cost more than they save; the rest begins a little
+    /// before that (figures: Tests/Benchmarks/README.md, "Decoder choices").
     func noteMiss() {
         guard storage.load(fromByteOffset: State.resting, as: Int.self) == 0 else { return }
         let misses = storage.load(fromByteOffset: State.blockMisses, as: Int.self) &+ 1

@@ -95,8 +95,8 @@ public enum TimestampParser {
     /// Milliseconds into the minute when the rest is exactly `:SS.mmmZ` with SS ≤ 59, the form nearly
     /// every log writes, or nil for anything else (which `parseAnyRest` then reads, or rejects).
     ///
-    /// The eight bytes are checked and read as one word: a byte-by-byte reading was ~150 instructions
-    /// per event, a tenth of what building an event costs.
+    /// The eight bytes are checked and read as one word: every event has a timestamp, so reading them
+    /// byte by byte would cost every event (figures: Tests/Benchmarks/README.md, "Decoder choices").
     @inline(__always)
     static func millisecondsOfCommonRest(_ b: ByteSlice) -> Int64? {
         guard b.count == 24 else { return nil }
