@@ -38,7 +38,10 @@ def main():
             files.append((next_file, f"uploads/{night:03d}/ipad-{index:04d}.ndjson.zst", 4096, f"{run:08x}{index:056x}",
                           1 << 20, f"{index:064x}", 1 << 20, 8 << 20, 20_000, 20_000, 0, run, run))
             next_file += 1
-        db.executemany("INSERT INTO input_files VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", files)
+        db.executemany(
+            "INSERT INTO input_files (id, display_path, head_length, head_sha256, size, content_sha256,"
+            " resume_stored_offset, resume_decompressed_offset, resume_lines_before, counted_lines, held_back,"
+            " first_run, last_run) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", files)
         # Versions roll out: each night's sessions mostly run the two newest versions of the time.
         newest = min(len(VERSIONS) - 1, night * len(VERSIONS) // nights)
         sessions = []
@@ -59,7 +62,9 @@ def main():
         db.executemany(
             "INSERT INTO violations (run_id, rule, severity, session, device, app_version, screen, start_ts, end_ts,"
             " count, detail, source, source_file, source_line) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
-        db.executemany("INSERT INTO sessions VALUES (?,?,?,?,?,?,?,?)", sessions)
+        db.executemany(
+            "INSERT INTO sessions (session, device, app_version, first_ts, last_ts, events, violations, run_id)"
+            " VALUES (?,?,?,?,?,?,?,?)", sessions)
         db.execute(
             "INSERT INTO runs (id, started_at, finished_at, close_open, files, files_skipped, files_changed,"
             " compressed_bytes, decompressed_bytes, frames, lines, events, sessions, sessions_closed, open_sessions,"
@@ -70,7 +75,6 @@ def main():
              rng.randrange(2), len(rows)))
     db.execute("UPDATE sessions SET violations = (SELECT COUNT(*) FROM violations v WHERE v.session = sessions.session)")
     db.commit()
-    db.execute("ANALYZE")
     db.close()
 
 
