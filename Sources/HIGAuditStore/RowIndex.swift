@@ -16,14 +16,44 @@ struct RowIndex: Sendable {
 
     var creation: String { "CREATE INDEX \(name) \(definition)" }
 
+    /// The indexes of `sessions` (migration `v7-row-indexes-by-run`). A filter's column leads, then
+    /// `run_id`: a night's rows go at the right edge of each value's range (of every app version,
+    /// device), instead of among the rows of every earlier night, whose pages it would all rewrite.
     static let onSessions = [
+        RowIndex(name: "sessions_by_version", definition: "ON sessions(app_version, run_id)"),
+        RowIndex(name: "sessions_by_device", definition: "ON sessions(device, run_id)"),
+        RowIndex(name: "sessions_by_first_ts", definition: "ON sessions(first_ts)"),
+        RowIndex(name: "sessions_by_run", definition: "ON sessions(run_id)"),
+    ]
+
+    /// The indexes of `violations` (migration `v7-row-indexes-by-run`), `run_id` before the session,
+    /// for the same reason. App versions, screens and rules are few, so `(app_version, rule)` and
+    /// `(screen, rule)` still lead, for the groupings by those pairs (`query --group-by`, the
+    /// dashboard's worst screens); devices are many, so `run_id` follows the device alone: a night's
+    /// rows then go to one place per device, not one per device and rule. `violations_by_session`
+    /// stays keyed by the session: `StoredTables` reads every violation in session order through it.
+    static let onViolations = [
+        RowIndex(name: "violations_by_session", definition: "ON violations(session, start_ts)"),
+        RowIndex(name: "violations_by_rule", definition: "ON violations(rule, run_id, session)"),
+        RowIndex(name: "violations_by_version", definition: "ON violations(app_version, rule, run_id, session)"),
+        RowIndex(name: "violations_by_screen", definition: "ON violations(screen, rule, run_id, session)"),
+        RowIndex(name: "violations_by_device", definition: "ON violations(device, run_id, rule, session)"),
+        RowIndex(name: "violations_by_start", definition: "ON violations(start_ts)"),
+        RowIndex(name: "violations_by_run", definition: "ON violations(run_id)"),
+    ]
+
+    /// The indexes of `sessions` as the first version (`v1`) made them.
+    static let onSessionsOfV1 = [
         RowIndex(name: "sessions_by_version", definition: "ON sessions(app_version)"),
         RowIndex(name: "sessions_by_device", definition: "ON sessions(device)"),
         RowIndex(name: "sessions_by_first_ts", definition: "ON sessions(first_ts)"),
         RowIndex(name: "sessions_by_run", definition: "ON sessions(run_id)"),
     ]
 
-    static let onViolations = [
+    /// The indexes of `violations` as the first version (`v1`) made them: each but the two on time
+    /// ordered by the session after its leading columns, so that every night inserted among all the
+    /// rows of the history.
+    static let onViolationsOfV1 = [
         RowIndex(name: "violations_by_session", definition: "ON violations(session, start_ts)"),
         RowIndex(name: "violations_by_rule", definition: "ON violations(rule, session)"),
         RowIndex(name: "violations_by_version", definition: "ON violations(app_version, rule, session)"),
@@ -74,5 +104,24 @@ struct RowIndexes {
     /// Builds the dropped indexes over the rows inserted since.
     func build(_ db: Database) throws {
         for index in deferred { try db.execute(sql: index.sql) }
+    }
+}
+
+extension RowIndex {
+    /// Migration `v7-row-indexes-by-run`: every row index the store holds as `v1` made it is made again
+    /// as `onSessions` and `onViolations` define it, over the rows already there (one sort each). An
+    /// index its owner dropped stays dropped, and one redefined (another definition under our name)
+    /// stays as its owner made it.
+    static func keyByRun(_ db: Database) throws {
+        var stored: [String: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL") {
+            stored[row[0]] = row[1]
+        }
+        let first = Dictionary(uniqueKeysWithValues: (onSessionsOfV1 + onViolationsOfV1).map { ($0.name, $0) })
+        for index in onSessions + onViolations {
+            guard let old = first[index.name], old.definition != index.definition, stored[index.name] == old.creation else { continue }
+            try db.execute(sql: "DROP INDEX \(index.name)")
+            try db.execute(sql: index.creation)
+        }
     }
 }

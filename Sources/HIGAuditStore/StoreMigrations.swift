@@ -42,6 +42,9 @@ enum StoreMigrations {
         Step(identifier: "v5-checkpoint-sessions-by-session") { db in try StoredCheckpoint.keyBySession(db) },
         // Each session's touch coverage (`StoreSchema+Touches.swift`).
         Step(identifier: "v6-session-touches") { db in try db.execute(sql: StoreSchema.sessionTouchesDDL) },
+        // The row indexes keyed by `run_id` after their leading columns, so that a night's rows append
+        // instead of rewriting the pages of every earlier night (issue 46, `RowIndex`).
+        Step(identifier: "v7-row-indexes-by-run") { db in try RowIndex.keyByRun(db) },
     ]
 
     /// The identifier of the first migration: a store that records it is a hig-audit store even

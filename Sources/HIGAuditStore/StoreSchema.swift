@@ -120,7 +120,7 @@ enum StoreSchema {
                     violations INTEGER NOT NULL,
                     run_id INTEGER NOT NULL REFERENCES runs(id)
                 ) WITHOUT ROWID;
-                \(RowIndex.creating(RowIndex.onSessions))
+                \(RowIndex.creating(RowIndex.onSessionsOfV1))
                 CREATE TABLE session_haptics (
                     session TEXT NOT NULL,
                     kind TEXT NOT NULL,
@@ -144,7 +144,7 @@ enum StoreSchema {
                     source_file INTEGER NOT NULL,
                     source_line INTEGER NOT NULL
                 );
-                \(RowIndex.creating(RowIndex.onViolations))
+                \(RowIndex.creating(RowIndex.onViolationsOfV1))
                 CREATE TABLE unknown_types (
                     run_id INTEGER NOT NULL REFERENCES runs(id),
                     type TEXT NOT NULL,
