@@ -12,7 +12,7 @@
 final class ScreenRuleTable {
     /// A set of rule values as the rules read them: where they lie, and which rules are on.
     struct Resolved {
-        let storage: UnsafeMutableRawPointer
+        let storage: UnsafePointer<RuleValueSet>
         let enabledBits: UInt32
     }
 
@@ -36,7 +36,7 @@ final class ScreenRuleTable {
     init(configuration: AuditConfiguration) {
         self.configuration = configuration
         let widestValues = RuleValues(configuration: configuration.widest)
-        widest = Resolved(storage: widestValues.storage, enabledBits: widestValues.enabledBits)
+        widest = Resolved(storage: UnsafePointer(widestValues.storage), enabledBits: widestValues.enabledBits)
         keep = [widestValues]
         setsEnabled = configuration.overridesEnabling
         var bits: [String: UInt32] = [:]
@@ -71,7 +71,7 @@ final class ScreenRuleTable {
             values = RuleValues(configuration: configuration.resolved(applying: entries))
             valuesByEntries[entries] = values
         }
-        let resolved = Resolved(storage: values.storage, enabledBits: values.enabledBits)
+        let resolved = Resolved(storage: UnsafePointer(values.storage), enabledBits: values.enabledBits)
         if resolvedByScreen.count >= Self.screenLimit { resolvedByScreen.removeAll(keepingCapacity: true) }
         resolvedByScreen[screen] = resolved
         return resolved

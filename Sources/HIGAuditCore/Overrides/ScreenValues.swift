@@ -12,30 +12,45 @@ public struct ScreenValues<Rule: SessionRule> {
     /// The run's per-screen values; nil without overrides. Unmanaged: the engine keeps it alive, and
     /// handing it to each rule with each event must cost no reference counting.
     private let table: Unmanaged<ScreenRuleTable>?
-    /// Where this rule's value sits in each set of rule values, and its bit among the rules.
+    /// Where this rule's value sits in every `RuleValueSet` (its property's offset), and its bit
+    /// among the rules.
     private let offset: Int
     private let bit: UInt32
     /// Whether the rule is on at the screen of the event being handed over.
     public let isEnabledHere: Bool
 
-    init(ordinary: UnsafePointer<Rule>, table: Unmanaged<ScreenRuleTable>?, offset: Int, bit: UInt32, isEnabledHere: Bool) {
-        self.ordinary = ordinary
+    /// The rule whose value is `value` in each set, with the run's ordinary set and its table.
+    @inline(__always)
+    init(
+        ordinary: UnsafePointer<RuleValueSet>, table: Unmanaged<ScreenRuleTable>?, value: KeyPath<RuleValueSet, Rule>,
+        bit: UInt32, isEnabledHere: Bool
+    ) {
+        offset = RuleValueSet.offset(of: value)
+        self.ordinary = (UnsafeRawPointer(ordinary) + offset).assumingMemoryBound(to: Rule.self)
         self.table = table
-        self.offset = offset
         self.bit = bit
         self.isEnabledHere = isEnabledHere
     }
 
     /// The values of a rule used on its own, outside an engine (tests): the ordinary ones everywhere.
     init(ordinary: UnsafePointer<Rule>) {
-        self.init(ordinary: ordinary, table: nil, offset: 0, bit: 0, isEnabledHere: true)
+        self.ordinary = ordinary
+        table = nil
+        offset = 0
+        bit = 0
+        isEnabledHere = true
+    }
+
+    /// This rule's value in `set`.
+    @inline(__always)
+    func value(in set: UnsafePointer<RuleValueSet>) -> UnsafePointer<Rule> {
+        (UnsafeRawPointer(set) + offset).assumingMemoryBound(to: Rule.self)
     }
 
     /// The rule's values where a violation would record `screen`.
     public func at(_ screen: String) -> Rule {
         guard let table else { return ordinary.pointee }
-        let storage = table._withUnsafeGuaranteedRef { $0.values(at: screen).storage }
-        return (storage + offset).assumingMemoryBound(to: Rule.self).pointee
+        return value(in: table._withUnsafeGuaranteedRef { $0.values(at: screen).storage }).pointee
     }
 
     /// Whether the rule is on where a violation would record `screen`.
@@ -47,7 +62,6 @@ public struct ScreenValues<Rule: SessionRule> {
     /// Each parameter at the largest value it has at any screen: how much history to keep.
     public var widest: Rule {
         guard let table else { return ordinary.pointee }
-        let storage = table._withUnsafeGuaranteedRef { $0.widest.storage }
-        return (storage + offset).assumingMemoryBound(to: Rule.self).pointee
+        return value(in: table._withUnsafeGuaranteedRef { $0.widest.storage }).pointee
     }
 }

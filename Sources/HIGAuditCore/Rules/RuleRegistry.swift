@@ -1,10 +1,11 @@
 /// Every rule hig-audit knows, in rule-id order: the single list behind the `rules` listing, the
 /// summary table's rows, the config file's keys and the generic example test.
 ///
-/// Adding a rule means its file and two lines in `RuleStates`: a stored property for its state and a
-/// line in `visitAll`. Everything else (descriptions, dispatch bits, checkpoint keys, observing and
-/// finishing) is derived from that list, and `RuleRegistryTests` fails when a state property has no
-/// line in it. The list hands each rule's type statically to a generic visitor, so the per-event
+/// Adding a rule means its file, two lines in `RuleStates` (a stored property for its state and a
+/// line in `visitAll`) and two in `RuleValueSet` (a stored property for its value, of the same name,
+/// and its line in `init`). Everything else (descriptions, dispatch bits, checkpoint keys, observing
+/// and finishing) is derived from that list, and `RuleRegistryTests` fails when a state or value
+/// property has no line in it. The list hands each rule's type statically to a generic visitor, so the per-event
 /// dispatch has no existentials (STYLE: "a hand-written registry array is enough").
 public enum RuleRegistry {
     public static let descriptions: [RuleDescription] = {
@@ -22,12 +23,15 @@ public enum RuleRegistry {
 /// Something done to every registered rule in turn, with its state for one session.
 ///
 /// `visit` is called once per rule, in the order of `RuleStates.visitAll` (rule-id order); a visitor
-/// numbers the rules by counting its calls, and that number is the rule's dispatch bit. `event` and
+/// numbers the rules by counting its calls, and that number is the rule's dispatch bit. `value` is
+/// where the rule's configured value lies in a `RuleValueSet` (visitors that read none ignore it).
+/// `event` and
 /// `session` are the ones handed to `visitAll`, passed through rather than kept in the visitor so that
 /// observing an event never copies it; visitors that need neither get placeholders.
 protocol RuleVisitor {
     mutating func visit<Rule: SessionRule>(
-        _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext)
+        _ rule: Rule.Type, state: inout Rule.State, value: KeyPath<RuleValueSet, Rule>, event: borrowing Event,
+        session: inout SessionContext)
 }
 
 /// Every rule's state for one session: a plain `Codable` value, so open sessions can be checkpointed.
@@ -61,21 +65,21 @@ public struct RuleStates: Sendable, Equatable {
     mutating func visitAll<Visitor: RuleVisitor>(
         _ visitor: inout Visitor, event: borrowing Event, session: inout SessionContext
     ) {
-        visitor.visit(DestructiveDoubleTapRule.self, state: &destructiveDoubleTap, event: event, session: &session)
-        visitor.visit(EarlyRatingPromptRule.self, state: &earlyRatingPrompt, event: event, session: &session)
-        visitor.visit(ForcedTabSwitchRule.self, state: &forcedTabSwitch, event: event, session: &session)
-        visitor.visit(HapticDuringCaptureRule.self, state: &hapticDuringCapture, event: event, session: &session)
-        visitor.visit(HapticMismatchRule.self, state: &hapticMismatch, event: event, session: &session)
-        visitor.visit(HapticOveruseRule.self, state: &hapticOveruse, event: event, session: &session)
-        visitor.visit(HapticWhenDisabledRule.self, state: &hapticWhenDisabled, event: event, session: &session)
-        visitor.visit(LoadingWithoutIndicatorRule.self, state: &loadingWithoutIndicator, event: event, session: &session)
-        visitor.visit(ModalDepthRule.self, state: &modalDepth, event: event, session: &session)
-        visitor.visit(ModalOverPopoverRule.self, state: &modalOverPopover, event: event, session: &session)
-        visitor.visit(PencilPreferenceIgnoredRule.self, state: &pencilPreferenceIgnored, event: event, session: &session)
-        visitor.visit(SlowLaunchRule.self, state: &slowLaunch, event: event, session: &session)
-        visitor.visit(TabStateLostRule.self, state: &tabStateLost, event: event, session: &session)
-        visitor.visit(UnpromptedPermissionRequestRule.self, state: &unpromptedPermissionRequest, event: event, session: &session)
-        visitor.visit(WidgetPlaceholderRule.self, state: &widgetPlaceholder, event: event, session: &session)
+        visitor.visit(DestructiveDoubleTapRule.self, state: &destructiveDoubleTap, value: \.destructiveDoubleTap, event: event, session: &session)
+        visitor.visit(EarlyRatingPromptRule.self, state: &earlyRatingPrompt, value: \.earlyRatingPrompt, event: event, session: &session)
+        visitor.visit(ForcedTabSwitchRule.self, state: &forcedTabSwitch, value: \.forcedTabSwitch, event: event, session: &session)
+        visitor.visit(HapticDuringCaptureRule.self, state: &hapticDuringCapture, value: \.hapticDuringCapture, event: event, session: &session)
+        visitor.visit(HapticMismatchRule.self, state: &hapticMismatch, value: \.hapticMismatch, event: event, session: &session)
+        visitor.visit(HapticOveruseRule.self, state: &hapticOveruse, value: \.hapticOveruse, event: event, session: &session)
+        visitor.visit(HapticWhenDisabledRule.self, state: &hapticWhenDisabled, value: \.hapticWhenDisabled, event: event, session: &session)
+        visitor.visit(LoadingWithoutIndicatorRule.self, state: &loadingWithoutIndicator, value: \.loadingWithoutIndicator, event: event, session: &session)
+        visitor.visit(ModalDepthRule.self, state: &modalDepth, value: \.modalDepth, event: event, session: &session)
+        visitor.visit(ModalOverPopoverRule.self, state: &modalOverPopover, value: \.modalOverPopover, event: event, session: &session)
+        visitor.visit(PencilPreferenceIgnoredRule.self, state: &pencilPreferenceIgnored, value: \.pencilPreferenceIgnored, event: event, session: &session)
+        visitor.visit(SlowLaunchRule.self, state: &slowLaunch, value: \.slowLaunch, event: event, session: &session)
+        visitor.visit(TabStateLostRule.self, state: &tabStateLost, value: \.tabStateLost, event: event, session: &session)
+        visitor.visit(UnpromptedPermissionRequestRule.self, state: &unpromptedPermissionRequest, value: \.unpromptedPermissionRequest, event: event, session: &session)
+        visitor.visit(WidgetPlaceholderRule.self, state: &widgetPlaceholder, value: \.widgetPlaceholder, event: event, session: &session)
     }
 
     /// `visitAll` for visitors that use neither an event nor a session (off the per-event path).
@@ -119,7 +123,8 @@ extension RuleStates {
         let context: SessionContext
 
         mutating func visit<Rule: SessionRule>(
-            _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
+            _ rule: Rule.Type, state: inout Rule.State, value: KeyPath<RuleValueSet, Rule>, event: borrowing Event,
+        session: inout SessionContext
         ) {
             Rule.settle(&state, in: context)
         }
@@ -154,7 +159,8 @@ extension RuleStates: Codable {
         var error: (any Error)?
 
         mutating func visit<Rule: SessionRule>(
-            _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
+            _ rule: Rule.Type, state: inout Rule.State, value: KeyPath<RuleValueSet, Rule>, event: borrowing Event,
+        session: inout SessionContext
         ) {
             guard error == nil else { return }
             do {
@@ -171,7 +177,8 @@ extension RuleStates: Codable {
         var error: (any Error)?
 
         mutating func visit<Rule: SessionRule>(
-            _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
+            _ rule: Rule.Type, state: inout Rule.State, value: KeyPath<RuleValueSet, Rule>, event: borrowing Event,
+        session: inout SessionContext
         ) {
             guard error == nil else { return }
             do {
@@ -187,7 +194,8 @@ private struct DescriptionCollector: RuleVisitor {
     var descriptions: [RuleDescription] = []
 
     mutating func visit<Rule: SessionRule>(
-            _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
+            _ rule: Rule.Type, state: inout Rule.State, value: KeyPath<RuleValueSet, Rule>, event: borrowing Event,
+        session: inout SessionContext
         ) {
         descriptions.append(Rule.description)
     }
@@ -196,8 +204,8 @@ private struct DescriptionCollector: RuleVisitor {
 /// The rules of one run with their parameters read, and a table from event kind to the rules that
 /// run and want it.
 ///
-/// The configured rule values live in one allocation, each at the offset `RuleValueLayout` gives it
-/// in visiting order, so that a visitor reads the value of the rule it is handed by its static type.
+/// The configured rule values live in one allocation (`RuleValues`, a `RuleValueSet`), and a visitor
+/// reads the value of the rule it is handed through the key path `visitAll` passes with it.
 /// With `overrides:` (SPEC §6) there is one such allocation per combination of matching entries
 /// (`ScreenRuleTable`), and each event is handed to the values at its screen; without, the one set of
 /// ordinary values serves every event and no screen is looked at.
@@ -238,7 +246,7 @@ struct ConfiguredRules {
     /// on each turn and be mispredicted; these tests follow the kind of event and are predicted.
     ///
     /// Out of line, so that the list (`visitAll`) is inlined here with its visitor a local value, which
-    /// makes each rule's bit and value offset a constant. The event is passed through, never copied.
+    /// makes each rule's bit and value offset (its key path's) a constant. The event is passed through, never copied.
     @inline(never)
     func observe(_ event: borrowing Event, states: inout RuleStates, in session: inout SessionContext) {
         let pending = slots(for: event)
@@ -249,10 +257,10 @@ struct ConfiguredRules {
         if let table {
             let here = table._withUnsafeGuaranteedRef { $0.values(at: session.screen) }
             observation = Observation(
-                values: here.storage, ordinary: values.storage, table: table, enabledHere: here.enabledBits, pending: pending)
+                values: here.storage, ordinary: UnsafePointer(values.storage), table: table, enabledHere: here.enabledBits, pending: pending)
         } else {
             observation = Observation(
-                values: values.storage, ordinary: values.storage, table: nil, enabledHere: ~0, pending: pending)
+                values: UnsafePointer(values.storage), ordinary: UnsafePointer(values.storage), table: nil, enabledHere: ~0, pending: pending)
         }
         let found = session.violations.count
         states.visitAll(&observation, event: event, session: &session)
@@ -271,7 +279,7 @@ struct ConfiguredRules {
     func finish(states: inout RuleStates, in session: inout SessionContext) {
         let here = table.map { table in table._withUnsafeGuaranteedRef { $0.values(at: session.screen) } }
         var finishing = Finishing(
-            values: here?.storage ?? values.storage, ordinary: values.storage, table: table,
+            values: here?.storage ?? UnsafePointer(values.storage), ordinary: UnsafePointer(values.storage), table: table,
             enabledHere: here?.enabledBits ?? ~0, enabled: enabledBits)
         let found = session.violations.count
         states.visitAll(&finishing, event: Self.closingEvent, session: &session)
@@ -292,46 +300,46 @@ struct ConfiguredRules {
     /// Hands one event to the rules whose bits are in `pending`.
     private struct Observation: RuleVisitor {
         /// The values at the event's screen, the ordinary ones, and the table (nil without overrides).
-        let values: UnsafeMutableRawPointer
-        let ordinary: UnsafeMutableRawPointer
+        let values: UnsafePointer<RuleValueSet>
+        let ordinary: UnsafePointer<RuleValueSet>
         let table: Unmanaged<ScreenRuleTable>?
         let enabledHere: UInt32
         let pending: UInt32
-        var layout = RuleValueLayout()
+        /// The visited rule's position: its dispatch bit.
+        var slot = 0
 
         @inline(__always)
         mutating func visit<Rule: SessionRule>(
-            _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
+            _ rule: Rule.Type, state: inout Rule.State, value: KeyPath<RuleValueSet, Rule>, event: borrowing Event,
+        session: inout SessionContext
         ) {
-            let (slot, offset) = layout.place(Rule.self)
             let bit: UInt32 = 1 << UInt32(slot)
+            slot += 1
             guard pending & bit != 0 else { return }
             let screens = ScreenValues<Rule>(
-                ordinary: UnsafePointer((ordinary + offset).assumingMemoryBound(to: Rule.self)), table: table,
-                offset: offset, bit: bit, isEnabledHere: enabledHere & bit != 0)
-            (values + offset).assumingMemoryBound(to: Rule.self).pointee
-                .observe(event, state: &state, in: &session, screens: screens)
+                ordinary: ordinary, table: table, value: value, bit: bit, isEnabledHere: enabledHere & bit != 0)
+            screens.value(in: values).pointee.observe(event, state: &state, in: &session, screens: screens)
         }
     }
 
     private struct Finishing: RuleVisitor {
-        let values: UnsafeMutableRawPointer
-        let ordinary: UnsafeMutableRawPointer
+        let values: UnsafePointer<RuleValueSet>
+        let ordinary: UnsafePointer<RuleValueSet>
         let table: Unmanaged<ScreenRuleTable>?
         let enabledHere: UInt32
         let enabled: UInt32
-        var layout = RuleValueLayout()
+        var slot = 0
 
         mutating func visit<Rule: SessionRule>(
-            _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
+            _ rule: Rule.Type, state: inout Rule.State, value: KeyPath<RuleValueSet, Rule>, event: borrowing Event,
+        session: inout SessionContext
         ) {
-            let (slot, offset) = layout.place(Rule.self)
             let bit: UInt32 = 1 << UInt32(slot)
+            slot += 1
             guard enabled & bit != 0 else { return }
             let screens = ScreenValues<Rule>(
-                ordinary: UnsafePointer((ordinary + offset).assumingMemoryBound(to: Rule.self)), table: table,
-                offset: offset, bit: bit, isEnabledHere: enabledHere & bit != 0)
-            (values + offset).assumingMemoryBound(to: Rule.self).pointee.finish(state: &state, in: &session, screens: screens)
+                ordinary: ordinary, table: table, value: value, bit: bit, isEnabledHere: enabledHere & bit != 0)
+            screens.value(in: values).pointee.finish(state: &state, in: &session, screens: screens)
         }
     }
 
@@ -349,7 +357,8 @@ struct ConfiguredRules {
         }
 
         mutating func visit<Rule: SessionRule>(
-            _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
+            _ rule: Rule.Type, state: inout Rule.State, value: KeyPath<RuleValueSet, Rule>, event: borrowing Event,
+        session: inout SessionContext
         ) {
             defer { slot += 1 }
             guard configuration.runs(Rule.description) else { return }
@@ -362,86 +371,6 @@ struct ConfiguredRules {
             for phase in TouchPhase.allCases where Rule.interests.contains(touchesIn: phase) {
                 touchDispatch[phase.ordinal] |= bit
             }
-        }
-    }
-}
-
-/// Where each rule's configured value sits in `RuleValues`: the rules one after another in visiting
-/// order, each at its type's alignment. Every visitor that reads the values walks it the same way.
-struct RuleValueLayout {
-    private(set) var slot = 0
-    private(set) var end = 0
-
-    /// The next rule's position in the list and byte offset.
-    @inline(__always)
-    mutating func place<Rule: SessionRule>(_ rule: Rule.Type) -> (slot: Int, offset: Int) {
-        let alignment = MemoryLayout<Rule>.alignment
-        let offset = (end + alignment - 1) / alignment * alignment
-        end = offset + MemoryLayout<Rule>.stride
-        defer { slot += 1 }
-        return (slot, offset)
-    }
-}
-
-/// One set of configured rule values (a run's ordinary ones, or those at some screens), immutable
-/// once built (hence `@unchecked Sendable`).
-final class RuleValues: @unchecked Sendable {
-    let storage: UnsafeMutableRawPointer
-    /// One bit per rule enabled by this set's configuration, by visiting position.
-    let enabledBits: UInt32
-
-    init(configuration: AuditConfiguration) {
-        var measure = Measuring()
-        var states = RuleStates()
-        states.visitAll(&measure)
-        storage = .allocate(byteCount: max(measure.layout.end, 1), alignment: 16)
-        var building = Building(storage: storage, configuration: configuration)
-        states.visitAll(&building)
-        enabledBits = building.enabledBits
-    }
-
-    deinit {
-        var states = RuleStates()
-        var releasing = Releasing(storage: storage)
-        states.visitAll(&releasing)
-        storage.deallocate()
-    }
-
-    private struct Measuring: RuleVisitor {
-        var layout = RuleValueLayout()
-
-        mutating func visit<Rule: SessionRule>(
-            _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
-        ) {
-            precondition(MemoryLayout<Rule>.alignment <= 16, "rule values are at most 16-byte aligned")
-            _ = layout.place(Rule.self)
-        }
-    }
-
-    private struct Building: RuleVisitor {
-        let storage: UnsafeMutableRawPointer
-        let configuration: AuditConfiguration
-        var layout = RuleValueLayout()
-        var enabledBits: UInt32 = 0
-
-        mutating func visit<Rule: SessionRule>(
-            _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
-        ) {
-            let (slot, offset) = layout.place(Rule.self)
-            (storage + offset).initializeMemory(as: Rule.self, to: Rule(configuration: configuration))
-            if configuration.isEnabled(Rule.description) { enabledBits |= 1 << UInt32(slot) }
-        }
-    }
-
-    private struct Releasing: RuleVisitor {
-        let storage: UnsafeMutableRawPointer
-        var layout = RuleValueLayout()
-
-        mutating func visit<Rule: SessionRule>(
-            _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
-        ) {
-            let offset = layout.place(Rule.self).offset
-            (storage + offset).assumingMemoryBound(to: Rule.self).deinitialize(count: 1)
         }
     }
 }

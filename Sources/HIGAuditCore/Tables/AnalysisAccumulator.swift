@@ -44,10 +44,9 @@ public struct AnalysisAccumulator: Sendable {
     private var rulesNeedingEveryTouch: [Int] = []
     private var notJudgedByRule: [Int: Int] = [:]
     private var notJudgedByVersionRule: [PairKey: Int] = [:]
-    /// `add`'s scratch, kept so that its storage is reused from session to session.
-    private var rulesHit: Set<Int> = []
-    private var screensHit: Set<Int> = []
-    private var screenRulesHit: Set<PairKey> = []
+    /// How many sessions `add` has counted here: the serial of the latest, which a tally keeps of the
+    /// last session it counted, so that it counts each session once without a set of those it has.
+    private var sessionSerial = 0
 
     public init(
         rules: [RuleDescription], filter: TableFilter = .none, keepsViolations: Bool = true,
@@ -101,12 +100,11 @@ public struct AnalysisAccumulator: Sendable {
         }
         addHaptics(of: report)
 
-        // What this session's violations hit so far, for the sessions-affected counts, in sets kept
-        // from session to session (three allocations a session otherwise). The rule and screen of
-        // the violation before are reused when they repeat, as a session's violations mostly do.
-        rulesHit.removeAll(keepingCapacity: true)
-        screensHit.removeAll(keepingCapacity: true)
-        screenRulesHit.removeAll(keepingCapacity: true)
+        // The sessions-affected counts: each tally counts this session once, by its serial. The rule
+        // and screen of the violation before are reused when they repeat, as a session's violations
+        // mostly do.
+        sessionSerial += 1
+        let serial = sessionSerial
         var previous: (rule: String, ruleId: Int, screen: String, screenId: Int)?
         var sessionLabel: Int?
         for (index, violation) in report.violations.enumerated()
@@ -131,13 +129,10 @@ public struct AnalysisAccumulator: Sendable {
                 continue
             }
             violationsTotal += 1
-            let newRule = rulesHit.insert(rule).inserted
-            let newScreen = screensHit.insert(screen).inserted
-            let newPair = screenRulesHit.insert(PairKey(screen, rule)).inserted
-            ruleTallies[rule, default: Tally()].add(newSession: newRule)
-            versionRuleTallies[PairKey(version, rule), default: Tally()].add(newSession: newRule)
-            screenRuleTallies[PairKey(screen, rule), default: Tally()].add(newSession: newPair)
-            screenTallies[screen, default: Tally()].add(newSession: newScreen)
+            ruleTallies[rule, default: Tally()].add(inSession: serial)
+            versionRuleTallies[PairKey(version, rule), default: Tally()].add(inSession: serial)
+            screenRuleTallies[PairKey(screen, rule), default: Tally()].add(inSession: serial)
+            screenTallies[screen, default: Tally()].add(inSession: serial)
             guard keepsViolations else { continue }
             record(violation, rule: rule, screen: screen, of: report, version: version, label: &sessionLabel, suppressed: false)
         }
@@ -448,14 +443,21 @@ extension AnalysisAccumulator {
 private struct Tally: Sendable {
     var violations: Int64 = 0
     var sessionsAffected = 0
+    /// The serial (`AnalysisAccumulator.sessionSerial`) of the last session counted here; 0, which no
+    /// session has, before any.
+    private var lastSession = 0
 
-    /// One more violation, of a session not counted here yet if `newSession`.
-    mutating func add(newSession: Bool) {
+    /// One more violation, of the session with serial `session` (serials only grow).
+    mutating func add(inSession session: Int) {
         violations += 1
-        if newSession { sessionsAffected += 1 }
+        if session != lastSession {
+            sessionsAffected += 1
+            lastSession = session
+        }
     }
 
-    /// The counts of other sessions.
+    /// The counts of other sessions (another accumulator's: its serials are not this one's, and the
+    /// last session counted here stays this one's).
     mutating func add(_ other: Tally) {
         violations += other.violations
         sessionsAffected += other.sessionsAffected
@@ -513,8 +515,9 @@ private struct DetailInterner: Sendable {
 
     mutating func intern(_ detail: String) -> String {
         let key = Bytes(detail)
+        // Below the limit one hashing both finds an equal detail and keeps a new one.
+        if known.count < Self.limit { return known.insert(key).memberAfterInsert.text }
         if let existing = known.firstIndex(of: key) { return known[existing].text }
-        if known.count < Self.limit { known.insert(key) }
         return detail
     }
 
@@ -523,7 +526,16 @@ private struct DetailInterner: Sendable {
         let text: String
         init(_ text: String) { self.text = text }
 
-        static func == (a: Bytes, b: Bytes) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
+        static func == (a: Bytes, b: Bytes) -> Bool {
+            // Compared as whole buffers: byte by byte through `utf8` took a call per byte.
+            var x = a.text
+            var y = b.text
+            return x.withUTF8 { x in
+                y.withUTF8 { y in
+                    x.count == y.count && (x.isEmpty || ByteComparison.equal(x.baseAddress!, y.baseAddress!, count: x.count))
+                }
+            }
+        }
 
         func hash(into hasher: inout Hasher) {
             var text = text

@@ -114,6 +114,22 @@ import Testing
         ], only("haptic-during-capture"))
         #expect(result.violations.map(\.source.line) == [5, 10])
     }
+
+    @Test func detailNamesEveryCaptureRunning() {
+        let result = run([
+            at(1000, .captureStart(source: .camera)),
+            haptic(1100),
+            at(1200, .captureStart(source: .microphone)),
+            haptic(1300, .impactLight),
+            at(1400, .captureStop(source: .camera)),
+            haptic(1500),
+        ], only("haptic-during-capture"))
+        #expect(result.violations.map(\.detail) == [
+            "selection haptic while camera capture is running",
+            "impact.light haptic while camera and microphone capture is running",
+            "selection haptic while microphone capture is running",
+        ])
+    }
 }
 
 @Suite struct HapticWhenDisabledRuleTests {

@@ -2,6 +2,19 @@ import Testing
 @testable import HIGAuditCore
 
 @Suite struct ForcedTabSwitchRuleTests {
+    /// The tab bar is `tab_bar` or a `tab:` target, compared as `String`s are (the first-byte test
+    /// in front of that comparison turns no tab-bar touch away).
+    @Test func tabBarTargetsAreTheTabBarAndTabColonNames() {
+        func isTabBar(_ target: String?, _ phase: TouchPhase = .ended) -> Bool {
+            ForcedTabSwitchRule.isTabBarTouch(Touch(phase: phase, target: target))
+        }
+        #expect(isTabBar("tab_bar") && isTabBar("tab:Home") && isTabBar("tab:") && isTabBar("tab:Café"))
+        #expect(!isTabBar("tab_bar", .began) && !isTabBar(nil) && !isTabBar("") && !isTabBar("t"))
+        #expect(!isTabBar("Tab:Home") && !isTabBar("tabs") && !isTabBar(" tab:Home") && !isTabBar("canvas"))
+        // A combining mark after the colon makes another character: no `tab:` prefix as `String`s compare.
+        #expect(!isTabBar("tab:\u{301}Home"))
+    }
+
     let rule = only("forced-tab-switch")
 
     /// SPEC §3: the screen of a forced switch is where the person was, the latest screen before it,

@@ -40,6 +40,20 @@ import Testing
         #expect(properties == RuleRegistry.descriptions.map { RuleStates.codingKey(for: $0.identifier) })
     }
 
+    /// Each rule's value has a property in `RuleValueSet` named as its state, in the same order, and the
+    /// key path `visitAll` hands a visitor reads that rule's configured value from a set.
+    @Test func everyRuleValueIsVisitedInIdOrder() {
+        let values = RuleValues(configuration: AuditConfiguration(
+            rules: ["haptic-overuse": RuleSettings(parameters: ["burst_count": 7])]))
+        let properties = Mirror(reflecting: values.storage.pointee).children.compactMap(\.label)
+        #expect(properties == RuleRegistry.descriptions.map { RuleStates.codingKey(for: $0.identifier) })
+        #expect(values.storage.pointee.hapticOveruse.count == 7)
+        var reader = BurstCountReader(values: values.storage)
+        var states = RuleStates()
+        states.visitAll(&reader)
+        #expect(reader.burstCount == 7)
+    }
+
     /// A rule written but left out of `RuleStates` would never run: every `…Rule.swift` under
     /// `Rules/` declares a registered rule of that name.
     @Test func everyRuleFileIsRegistered() throws {
@@ -225,9 +239,28 @@ private struct RegisteredRules: RuleVisitor {
     }
 
     mutating func visit<Rule: SessionRule>(
-        _ rule: Rule.Type, state: inout Rule.State, event: borrowing Event, session: inout SessionContext
+        _ rule: Rule.Type, state: inout Rule.State, value: KeyPath<RuleValueSet, Rule>, event: borrowing Event,
+        session: inout SessionContext
     ) {
         entries.append(Entry(
             identifier: Rule.identifier, describedIdentifier: Rule.description.identifier, typeName: String(describing: Rule.self), interests: Rule.interests))
+    }
+}
+
+/// Reads `haptic-overuse`'s configured `burst_count` through the key path `visitAll` hands over.
+private struct BurstCountReader: RuleVisitor {
+    let values: UnsafePointer<RuleValueSet>
+    var burstCount: Int?
+
+    init(values: UnsafeMutablePointer<RuleValueSet>) { self.values = UnsafePointer(values) }
+
+    mutating func visit<Rule: SessionRule>(
+        _ rule: Rule.Type, state: inout Rule.State, value: KeyPath<RuleValueSet, Rule>, event: borrowing Event,
+        session: inout SessionContext
+    ) {
+        let offset = RuleValueSet.offset(of: value)
+        let read = (UnsafeRawPointer(values) + offset).assumingMemoryBound(to: Rule.self).pointee
+        #expect(offset == MemoryLayout<RuleValueSet>.offset(of: value))
+        if let overuse = read as? HapticOveruseRule { burstCount = overuse.count }
     }
 }

@@ -62,6 +62,22 @@ import Testing
         }
     }
 
+    /// An accumulator that merged another's sessions and then counts more gives the tables of one
+    /// that counted them all: what the other counted never makes a later session count as seen.
+    @Test(arguments: [UInt64(7), 8, 9])
+    func addingAfterAMergeCountsEverySessionOnce(seed: UInt64) {
+        let reports = Self.reports(seed: seed, count: 90)
+        var whole = AnalysisAccumulator(rules: TableFixtures.rules)
+        for report in reports { whole.add(report) }
+        var first = AnalysisAccumulator(rules: TableFixtures.rules)
+        var later = AnalysisAccumulator(rules: TableFixtures.rules)
+        for report in reports[..<10] { first.add(report) }
+        for report in reports[10..<60] { later.add(report) }
+        first.merge(later)
+        for report in reports[60...] { first.add(report) }
+        #expect(Self.tables(first) == Self.tables(whole), "seed \(seed)")
+    }
+
     /// A detail keeps the bytes its rule wrote, also when an earlier one is the same text in another
     /// Unicode spelling: otherwise the spelling would depend on which came first, on which side of a
     /// merge.

@@ -54,13 +54,17 @@ public struct HapticDuringCaptureRule: SessionRule {
         case .captureStop(.camera): state.openCamera = max(state.openCamera - 1, 0)
         case .captureStop(.microphone): state.openMicrophone = max(state.openMicrophone - 1, 0)
         case .haptic(let kind, _):
-            let running = [state.openCamera > 0 ? "camera" : nil, state.openMicrophone > 0 ? "microphone" : nil]
-                .compactMap { $0 }
-            guard !running.isEmpty else { return }
+            // Most haptics play with no capture running: those are answered without building a text.
+            guard state.openCamera > 0 || state.openMicrophone > 0 else { return }
+            let running = switch (state.openCamera > 0, state.openMicrophone > 0) {
+            case (true, true): "camera and microphone"
+            case (true, false): "camera"
+            default: "microphone"
+            }
             session.report(
                 rule: Self.identifier, severity: .warning, source: event.source,
                 startTs: event.ts, endTs: event.ts,
-                detail: "\(kind.rawValue) haptic while \(running.joined(separator: " and ")) capture is running"
+                detail: "\(kind.rawValue) haptic while \(running) capture is running"
             )
         default:
             break

@@ -121,10 +121,12 @@ public struct HapticOveruseRule: SessionRule {
             if index >= held { index -= held }
             oldest = state.recent[index]
         }
+        // Tested through one of its fields: testing the optional itself copied the whole run.
+        let running = state.run?.count != nil
         if enabled, let oldest, oldest > ts.minus(windowMs) {
-            if state.run != nil {
-                state.run?.endTs = ts
-                state.run?.count += 1
+            if running {
+                state.run!.endTs = ts
+                state.run!.count += 1
             } else {
                 // The run is described by its first violating haptic's values, kept with it so that
                 // a run continued the next night under another config still says what judged it.
@@ -134,7 +136,7 @@ public struct HapticOveruseRule: SessionRule {
                     detail: "(\(count) or more within \(windowMs) ms is a burst)", source: event.source
                 )
             }
-        } else if state.run != nil {
+        } else if running {
             flushRun(&state, in: &session, screens: screens)
         }
 
@@ -163,7 +165,7 @@ public struct HapticOveruseRule: SessionRule {
     /// Reports the run. A run checkpointed by an earlier version has no description yet: the values
     /// at its first violating haptic's screen describe it.
     private func flushRun(_ state: inout State, in session: inout SessionContext, screens: ScreenValues<Self>) {
-        guard var run = state.run else { return }
+        guard var run = state.run.take() else { return }
         var rule = run.detail
         if rule.isEmpty {
             let first = screens.at(run.screen)
@@ -171,7 +173,6 @@ public struct HapticOveruseRule: SessionRule {
         }
         run.detail = "\(run.count) haptics in \(run.endTs.minus(run.startTs)) ms " + rule
         session.violations.append(run)
-        state.run = nil
     }
 }
 

@@ -106,6 +106,9 @@ public struct ForcedTabSwitchRule: SessionRule {
 
     static func isTabBarTouch(_ touch: Touch) -> Bool {
         guard touch.phase == .ended, let target = touch.target else { return false }
+        // Both names begin with the one-byte character "t", and so does every text equal to one or
+        // beginning with "tab:" as `String`s compare: most targets are answered by their first byte.
+        guard target.utf8.first == UInt8(ascii: "t") else { return false }
         return target == "tab_bar" || target.hasPrefix("tab:")
     }
 
