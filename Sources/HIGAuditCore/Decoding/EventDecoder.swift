@@ -36,8 +36,8 @@ public struct EventDecoder: Sendable {
     public static let maxLineLength = 1 << 20
 
     /// Where the scan notes the known fields; reused from line to line so decoding allocates nothing
-    /// of its own.
-    private var table: FieldTable
+    /// of its own. Not private: an importer's events fill it too (`mapFields`, MappedFields.swift).
+    var table: FieldTable
     /// Whether lines are matched against the shapes of earlier lines (`LineShapes`) before the general
     /// scan; off only in tests that compare the two ways.
     let learnsLineShapes: Bool
@@ -45,8 +45,8 @@ public struct EventDecoder: Sendable {
     /// The sampled re-check of fast-path results against the strict decoder; nil when off.
     public private(set) var verification: FastPathVerification?
 
-    /// Set when the run reads another tool's export (`--from`, SPEC §7): each line is translated into
-    /// this tool's lines first (`AnalysisLineSink`), which this decoder then judges as any line.
+    /// Set when the run reads another tool's export (`--from`, SPEC §7): each event's fields are
+    /// located in the export line and judged by this decoder's mapping (`mapFields`, `AnalysisLineSink`).
     public var importer: EventImporter?
 
     public init() {
@@ -285,7 +285,7 @@ public struct EventDecoder: Sendable {
 
 /// One slot per `EventField` and the fields' recent values, owned by one decoder (copy-on-write keeps
 /// copies of a decoder apart, hence `@unchecked Sendable`).
-private final class FieldTable: @unchecked Sendable {
+final class FieldTable: @unchecked Sendable {
     let fields: UnsafeMutablePointer<FieldValue>
     /// Per field, the value of a number the scan read (see `FieldValue.Kind.number`).
     let numbers: UnsafeMutablePointer<Double>
@@ -344,7 +344,7 @@ struct RecentMinute {
 }
 
 /// The work on one line: the scan that fills `fields`, then the typed reading of them.
-private struct LineReader {
+struct LineReader {
     let base: UnsafePointer<UInt8>
     let count: Int
     let fields: UnsafeMutablePointer<FieldValue>

@@ -21,8 +21,8 @@ extension EventImporter {
                 let actionType = tape.string(try tape.requiredString(action, "type", name: "action.type"))
                 switch actionType {
                 case "custom":
-                    let name = tape.string(try tape.requiredString(tape.member(action!, "target"), "name", name: "action.target.name"))
-                    guard let kind = ConventionName.kind(name) else { return .unknown(name) }
+                    let name = try tape.requiredString(tape.member(action!, "target"), "name", name: "action.target.name")
+                    guard let kind = ConventionName.kind(tape, name) else { return .unknown(tape.string(name)) }
                     mapping = .convention(kind)
                 case "tap":
                     let target = try tape.optionalString(tape.member(action!, "target"), "name", name: "action.target.name")

@@ -1,6 +1,8 @@
-/// Turns each line of another tool's export into this tool's NDJSON lines (SPEC §7), one event at a
-/// time, so that `import` writes exactly what `analyze --from` reads: the same bytes go to the same
-/// decoder either way.
+/// Turns each line of another tool's export into this tool's events (SPEC §7), one event at a time.
+/// Each event's fields are located in the export line and handed to the decoder's own mapping
+/// (`ImportedEventFields`, `EventDecoder.mapFields`), so that they are judged by the rules a line of
+/// ours is judged by without a line being written and scanned again; `import` writes the line of each
+/// accepted event (`onAccepted`), which decodes to the same event (`ImportedFieldsDifferentialTests`).
 ///
 /// It keeps, per SDK session, how many launches were accepted (to name the imported sessions
 /// `<id>#<n>`), the ids of those launches (so that a retried launch is a duplicate, not a new session)
@@ -11,17 +13,43 @@ public final class EventImporter: @unchecked Sendable {
     public let settings: ImportSettings
     var tape = JSONTape()
     var writer = ImportedLineWriter()
-    private var syntheticWriter = ImportedLineWriter()
+    var syntheticWriter = ImportedLineWriter()
+    /// The fields of the event being handed over, for the decoder (`ImportedEventFields`).
+    let assembly = ImportedFieldAssembly()
+    /// What the event being handed over maps to, kept for its synthetic start and its written line.
+    var pending = PendingEvent()
     private var sessions: [String: SessionLaunches] = [:]
     /// The SDK session of the previous event, as it stands in its line and as a `String`: most events
     /// follow one of their own session, and making the `String` anew was an allocation per event.
     private var lastSessionBytes: [UInt8] = []
     private var lastSession = ""
+    /// That session's entry in `sessions` (nil: not looked up yet), so that an event of the same
+    /// session as the last does not hash its name again.
+    private var lastSessionState: SessionLaunches?
 
     struct SessionLaunches {
         var launches = 0
         var launchIds: [String: Int] = [:]
         var tabRoot: String?
+    }
+
+    /// One mapped event as it is being handed over: everything both the decoder's fields and the
+    /// written line are made from.
+    struct PendingEvent {
+        var mapping = ImportedMapping.launch
+        var envelope = ImportedEnvelope()
+        var fields = ImportedFields.attributes
+        var suffix = ""
+        var screenView: ScreenViewPlan?
+    }
+
+    /// What a screen view becomes, given the tab the session is on (SPEC §7, `import.tab_roots`).
+    struct ScreenViewPlan {
+        var kind: EventKind
+        /// The tab left, for `nav.tab_switch`.
+        var from: String?
+        /// Whether the screen is a tab root: the session is then on its tab.
+        var isTabRoot: Bool
     }
 
     /// Given each line of ours an accepted event became, in order (a synthetic start before its
@@ -57,6 +85,7 @@ public final class EventImporter: @unchecked Sendable {
             _ = handle(0, .malformed(error))
             return
         }
+        assembly.startLine(line)
         switch format {
         case .posthog: emit(record: 0, postHogEvent(), handle)
         case .datadogRUM: emit(record: 0, datadogEvent(), handle)
@@ -84,7 +113,13 @@ public final class EventImporter: @unchecked Sendable {
             _ = handle(record, .malformed(MalformedLine(reason: "the session id is empty")))
             return
         }
-        var state = sessions[sdkSession] ?? SessionLaunches()
+        var state: SessionLaunches
+        if let known = lastSessionState {
+            state = known
+        } else {
+            state = sessions[sdkSession] ?? SessionLaunches()
+            lastSessionState = state
+        }
         let isLaunch: Bool
         switch mapping {
         case .launch, .convention(.sessionStart): isLaunch = true
@@ -105,24 +140,25 @@ public final class EventImporter: @unchecked Sendable {
         } else if state.launches == 0 {
             needsSynthetic = true
         }
-        let suffix = launch > 1 ? "#\(launch)" : ""
-        var tabRoot: String?
-        write(mapping, envelope, fields, sessionSuffix: suffix, state: state, tabRoot: &tabRoot)
-        var accepted = false
-        writer.bytes.withUnsafeBytes { line in
-            if needsSynthetic {
-                writeSyntheticStart(envelope)
-                accepted = syntheticWriter.bytes.withUnsafeBytes { start in
-                    handle(record, .event(line: line, syntheticStart: start))
-                }
-            } else {
-                accepted = handle(record, .event(line: line, syntheticStart: nil))
-            }
-        }
+        pending.mapping = mapping
+        pending.envelope = envelope
+        pending.fields = fields
+        pending.suffix = launch > 1 ? "#\(launch)" : ""
+        pending.screenView = nil
+        if case .screenView(let screen) = mapping { pending.screenView = screenViewPlan(screen, state: state) }
+        let accepted = handle(record, .event(ImportedEventFields(importer: self, hasSyntheticStart: needsSynthetic)))
         guard accepted else { return }
         if let onAccepted {
-            if needsSynthetic { syntheticWriter.bytes.withUnsafeBytes(onAccepted) }
+            if needsSynthetic {
+                writeSyntheticStart(envelope)
+                syntheticWriter.bytes.withUnsafeBytes(onAccepted)
+            }
+            writePending()
             writer.bytes.withUnsafeBytes(onAccepted)
+        }
+        let tabRoot = pending.screenView.flatMap { plan -> String? in
+            guard plan.isTabRoot, case .screenView(let screen) = mapping else { return nil }
+            return screen
         }
         // Most events teach nothing: the session's entry is written back only when it changes.
         guard newLaunch || needsSynthetic || (tabRoot != nil && tabRoot != state.tabRoot) else { return }
@@ -134,6 +170,16 @@ public final class EventImporter: @unchecked Sendable {
         if needsSynthetic { state.launches = 1 }
         if let tabRoot { state.tabRoot = tabRoot }
         sessions[sdkSession] = state
+        lastSessionState = state
+    }
+
+    /// The first tab root a session shows is where it starts (a push), not a switch from a tab; the
+    /// tab it is on again is a pop; another tab root is a switch.
+    private func screenViewPlan(_ screen: String, state: SessionLaunches) -> ScreenViewPlan {
+        guard settings.isTabRoot(screen) else { return ScreenViewPlan(kind: .navPush, from: nil, isTabRoot: false) }
+        guard let current = state.tabRoot else { return ScreenViewPlan(kind: .navPush, from: nil, isTabRoot: true) }
+        if current == screen { return ScreenViewPlan(kind: .navPop, from: nil, isTabRoot: true) }
+        return ScreenViewPlan(kind: .tabSwitch, from: current, isTabRoot: true)
     }
 
     private func sessionName(_ index: Int) -> String {
@@ -143,6 +189,7 @@ public final class EventImporter: @unchecked Sendable {
             return lastSession
         }
         lastSession = tape.string(index)
+        lastSessionState = nil
         lastSessionBytes.removeAll(keepingCapacity: true)
         lastSessionBytes.append(contentsOf: raw)
         return lastSession
@@ -171,31 +218,22 @@ public final class EventImporter: @unchecked Sendable {
         if writeId, let id = envelope.id { w.value("id", from: tape, id) }
     }
 
-    private func write(
-        _ mapping: ImportedMapping, _ envelope: ImportedEnvelope, _ fields: ImportedFields,
-        sessionSuffix suffix: String, state: SessionLaunches, tabRoot: inout String?
-    ) {
-        switch mapping {
+    /// Writes the line of ours the pending event is (`import`'s output, and the oracle the decoder's
+    /// fields are tested against).
+    func writePending() {
+        let envelope = pending.envelope
+        let suffix = pending.suffix
+        switch pending.mapping {
         case .convention(let kind):
             let loading = kind == .loadingStart || kind == .loadingEnd
             writeEnvelope(into: &writer, envelope, ts: envelope.ts, suffix: suffix, type: kind.wireNameLiteral,
                           screen: nil, writeId: !loading)
-            writeOtherFields(envelope.fields, fields, keepId: loading)
+            writeOtherFields(envelope.fields, pending.fields, keepId: loading)
         case .screenView(let screen):
-            if settings.isTabRoot(screen) {
-                if state.tabRoot == nil {
-                    // The first tab root a session shows is where it starts, not a switch from a tab.
-                    writeEnvelope(into: &writer, envelope, ts: envelope.ts, suffix: suffix, type: "nav.push", screen: screen, writeId: true)
-                } else if state.tabRoot == screen {
-                    writeEnvelope(into: &writer, envelope, ts: envelope.ts, suffix: suffix, type: "nav.pop", screen: screen, writeId: true)
-                } else {
-                    writeEnvelope(into: &writer, envelope, ts: envelope.ts, suffix: suffix, type: "nav.tab_switch", screen: screen, writeId: true)
-                    writer.string("from", state.tabRoot!)
-                }
-                tabRoot = screen
-            } else {
-                writeEnvelope(into: &writer, envelope, ts: envelope.ts, suffix: suffix, type: "nav.push", screen: screen, writeId: true)
-            }
+            let plan = pending.screenView!
+            writeEnvelope(into: &writer, envelope, ts: envelope.ts, suffix: suffix, type: plan.kind.wireNameLiteral,
+                          screen: screen, writeId: true)
+            if let from = plan.from { writer.string("from", from) }
             writer.string("to", screen)
         case .tap(let target, let x, let y):
             writeEnvelope(into: &writer, envelope, ts: envelope.ts, suffix: suffix, type: "touch", screen: nil, writeId: true)
@@ -218,7 +256,7 @@ public final class EventImporter: @unchecked Sendable {
 
     /// The `session.start` (`synthetic: true`) of a session whose source had no launch event, at
     /// its first event (SPEC §7 "Touch coverage").
-    private func writeSyntheticStart(_ envelope: ImportedEnvelope) {
+    func writeSyntheticStart(_ envelope: ImportedEnvelope) {
         var w = syntheticWriter
         var bare = envelope
         bare.screen = nil
@@ -234,6 +272,21 @@ public final class EventImporter: @unchecked Sendable {
     private static let envelopeKeys: [StaticString] = ["ts", "session", "type", "device", "app_version", "os_version", "screen"]
 
     private func isEnvelopeKey(_ key: Int, keepId: Bool) -> Bool {
+        if !tape[key].flag {
+            // Most keys: told by their length and bytes, without a pass over the list.
+            let raw = tape.bytes(key)
+            guard let start = raw.baseAddress else { return false }
+            let bytes = ByteSlice(start: start, count: raw.count)
+            switch raw.count {
+            case 2: return bytes == "ts" || (!keepId && bytes == "id")
+            case 4: return bytes == "type"
+            case 6: return bytes == "device" || bytes == "screen"
+            case 7: return bytes == "session"
+            case 10: return bytes == "os_version"
+            case 11: return bytes == "app_version"
+            default: return false
+            }
+        }
         // Our common fields start with one of these letters; most other fields are passed at once.
         let first = tape.bytes(key).first ?? 0
         guard first == UInt8(ascii: "t") || first == UInt8(ascii: "s") || first == UInt8(ascii: "d")
@@ -244,26 +297,37 @@ public final class EventImporter: @unchecked Sendable {
     }
 
     private func writeOtherFields(_ container: Int?, _ fields: ImportedFields, keepId: Bool) {
+        forEachOtherField(container, fields, keepId: keepId) { key, value in
+            switch value {
+            case .asItStands(let index): writer.member(from: tape, key: key, value: index)
+            case .integer(let integer, _):
+                writer.memberKey(from: tape, key)
+                writer.appendInteger(integer)
+            }
+        }
+    }
+
+    /// A field of the event's own that the export gives: its value as it stands in the line, or an
+    /// integer converted from the export's form of it (OTLP's `intValue` strings).
+    enum OtherFieldValue {
+        case asItStands(Int)
+        case integer(Int64, at: Int)
+    }
+
+    /// Calls `body` with each of the event's other fields (the key's entry, the value) in their order
+    /// in the line: what the written line holds after the envelope, and what the decoder is handed.
+    func forEachOtherField(_ container: Int?, _ fields: ImportedFields, keepId: Bool, _ body: (Int, OtherFieldValue) -> Void) {
         guard let container else { return }
         switch fields {
         case .object(let skipDollar):
             tape.forEachMember(container) { key, value in
                 if skipDollar, tape.hasPrefix(key, "$") { return }
                 if isEnvelopeKey(key, keepId: keepId) { return }
-                writer.member(from: tape, key: key, value: value)
+                body(key, .asItStands(value))
             }
         case .attributes:
-            writeAttributes(container, keepId: keepId)
+            forEachAttribute(container, keepId: keepId, body)
         }
-    }
-}
-
-extension EventImporter {
-    func writerMember(_ key: Int, _ value: Int) { writer.member(from: tape, key: key, value: value) }
-
-    func writerInteger(_ key: Int, _ value: Int64) {
-        writer.memberKey(from: tape, key)
-        writer.appendInteger(value)
     }
 }
 

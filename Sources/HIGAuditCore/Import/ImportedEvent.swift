@@ -60,6 +60,21 @@ extension JSONTape {
         }
     }
 
+    /// The string at `index` (a member's value already found): nil when absent or null.
+    func optionalString(_ index: Int?, name: String) throws(ImportProblem) -> Int? {
+        guard let index else { return nil }
+        switch self[index].kind {
+        case .string: return index
+        case .null: return nil
+        default: throw ImportProblem("\(name) is not a string", at: self, index)
+        }
+    }
+
+    func requiredString(_ index: Int?, name: String) throws(ImportProblem) -> Int {
+        guard let index = try optionalString(index, name: name) else { throw ImportProblem("missing \(name)") }
+        return index
+    }
+
     func requiredString(_ object: Int?, _ key: StaticString, name: String) throws(ImportProblem) -> Int {
         guard let index = try optionalString(object, key, name: name) else { throw ImportProblem("missing \(name)") }
         return index

@@ -1,9 +1,51 @@
-/// What one event of an export became: our NDJSON line (to be decoded and judged as any line is),
-/// a malformed record, or an event of a name that maps to none of our types.
+/// What one event of an export became: an event's fields for the decoder to judge as it judges a line
+/// of ours, a malformed record, or an event of a name that maps to none of our types.
 public enum ImportedRecord {
-    /// `line` is valid only during the call. `syntheticStart`, when not nil, is the `session.start`
-    /// (`synthetic: true`) to put before the event if the event is accepted: its session had no launch.
-    case event(line: UnsafeRawBufferPointer, syntheticStart: UnsafeRawBufferPointer?)
+    /// Valid only during the call.
+    case event(ImportedEventFields)
     case malformed(MalformedLine)
     case unknownType(String)
+}
+
+/// The fields of one mapped event, located in the export line (`ImportedFieldAssembly`), handed to
+/// the decoder's mapping (`EventDecoder.mapFields`): the event, or why it is malformed, is exactly what
+/// the line `import` writes for it decodes to. Valid only during the importer's call of its handler.
+public struct ImportedEventFields {
+    unowned(unsafe) let importer: EventImporter
+    /// Whether the event's session had no launch: a `session.start` (`synthetic: true`) is to go
+    /// before the event if the event is accepted (SPEC §7 "Touch coverage").
+    public let hasSyntheticStart: Bool
+
+    /// Judges the event as `decoder.decode` judges a line. A reason's column, when it has one, is a
+    /// byte of the export line; a value the importer made (a type, a `#n` session) has none.
+    public func decode(
+        with decoder: inout EventDecoder, source: SourceLocation, accept: (consuming Event) -> Void
+    ) -> LineVerdict {
+        let kind = importer.assemblePending()
+        return importer.mapAssembled(kind: kind, with: &decoder, source: source, accept: accept)
+    }
+
+    /// Judges the synthetic start (after `decode`, when `hasSyntheticStart`).
+    public func decodeSyntheticStart(
+        with decoder: inout EventDecoder, source: SourceLocation, accept: (consuming Event) -> Void
+    ) -> LineVerdict {
+        importer.assembleSyntheticStart()
+        return importer.mapAssembled(kind: .sessionStart, with: &decoder, source: source, accept: accept)
+    }
+
+    /// The way before the decoder took fields: the line `import` writes, decoded. The oracle of
+    /// `ImportedFieldsDifferentialTests`, which holds the two ways equal.
+    func decodeWrittenLine(
+        with decoder: inout EventDecoder, source: SourceLocation, accept: (consuming Event) -> Void
+    ) -> LineVerdict {
+        importer.writePending()
+        return importer.writer.bytes.withUnsafeBytes { decoder.decode($0, source: source, accept: accept) }
+    }
+
+    func decodeWrittenSyntheticStart(
+        with decoder: inout EventDecoder, source: SourceLocation, accept: (consuming Event) -> Void
+    ) -> LineVerdict {
+        importer.writeSyntheticStart(importer.pending.envelope)
+        return importer.syntheticWriter.bytes.withUnsafeBytes { decoder.decode($0, source: source, accept: accept) }
+    }
 }

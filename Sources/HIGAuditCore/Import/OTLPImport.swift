@@ -15,7 +15,8 @@ extension EventImporter {
         }
         var position: Int32 = 0
         tape.forEachElement(resourceLogs) { _, resourceLog in
-            let resource = tape.member(resourceLog, "resource", "attributes")
+            // The resource's attributes are the same for all its records: found once.
+            let resource = knownAttributes(tape.member(resourceLog, "resource", "attributes"))
             guard let scopeLogs = tape.member(resourceLog, "scopeLogs") else { return }
             tape.forEachElement(scopeLogs) { _, scopeLog in
                 guard let records = tape.member(scopeLog, "logRecords") else { return }
@@ -27,37 +28,38 @@ extension EventImporter {
         }
     }
 
-    private func otlpRecord(_ record: Int, resource: Int?) -> Judged {
+    private func otlpRecord(_ record: Int, resource: KnownAttributes) -> Judged {
         guard tape[record].kind == .object else { return .problem(ImportProblem("the log record is not an object", at: tape, record)) }
         let attributes = tape.member(record, "attributes")
+        let found = knownAttributes(attributes)
         do throws(ImportProblem) {
             let eventName = try tape.optionalString(record, "eventName", name: "eventName")
-            let attributeName = try attributeString(attributes, "event.name")
+            let attributeName = try attributeString(found.eventName, "event.name")
             if let eventName, let attributeName, tape.string(eventName) != tape.string(attributeName) {
                 throw ImportProblem("eventName and the attribute event.name differ", at: tape, eventName)
             }
             guard let nameIndex = eventName ?? attributeName else {
                 throw ImportProblem("missing eventName (or the attribute event.name)")
             }
-            let name = tape.string(nameIndex)
             let mapping: ImportedMapping
-            if let kind = ConventionName.kind(name) {
+            if let kind = ConventionName.kind(tape, nameIndex) {
                 mapping = .convention(kind)
             } else {
+                let name = tape.string(nameIndex)
                 switch name {
                 case "emb-screen-view":
-                    let screenName = try attributeString(attributes, "screen.name")
-                    let viewName = try attributeString(attributes, "view.name")
+                    let screenName = try attributeString(found.screenName, "screen.name")
+                    let viewName = try attributeString(found.viewName, "view.name")
                     guard let screen = screenName ?? viewName else {
                         throw ImportProblem("missing the attribute screen.name of a screen view")
                     }
                     mapping = .screenView(tape.string(screen))
                 case "emb-ui-tap":
-                    let viewName = try attributeString(attributes, "view.name")
-                    let widgetName = try attributeString(attributes, "app.widget.name")
+                    let viewName = try attributeString(found.viewName, "view.name")
+                    let widgetName = try attributeString(found.widgetName, "app.widget.name")
                     mapping = .tap(target: (viewName ?? widgetName).map { tape.string($0) }, x: nil, y: nil)
                 case "device.app.lifecycle":
-                    let state = try attributeString(attributes, "ios.app.state").map { tape.string($0) } ?? ""
+                    let state = try attributeString(found.appState, "ios.app.state").map { tape.string($0) } ?? ""
                     switch state {
                     case "foreground": mapping = .launch
                     case "background", "terminate": mapping = .background
@@ -67,13 +69,15 @@ extension EventImporter {
                     return .unknown(name)
                 }
             }
-            return .mapped(mapping, try otlpEnvelope(record, attributes: attributes, resource: resource), .attributes)
+            return .mapped(mapping, try otlpEnvelope(record, attributes: attributes, found, resource: resource), .attributes)
         } catch {
             return .problem(error)
         }
     }
 
-    private func otlpEnvelope(_ record: Int, attributes: Int?, resource: Int?) throws(ImportProblem) -> ImportedEnvelope {
+    private func otlpEnvelope(
+        _ record: Int, attributes: Int?, _ found: KnownAttributes, resource: KnownAttributes
+    ) throws(ImportProblem) -> ImportedEnvelope {
         var envelope = ImportedEnvelope()
         var nanos: Int64 = 0
         for key: StaticString in ["timeUnixNano", "observedTimeUnixNano"] where nanos == 0 {
@@ -85,13 +89,13 @@ extension EventImporter {
         }
         guard nanos > 0 else { throw ImportProblem("no timeUnixNano or observedTimeUnixNano") }
         envelope.ts = nanos / 1_000_000
-        guard let session = try attributeString(attributes, "session.id") else { throw ImportProblem("missing the attribute session.id") }
+        guard let session = try attributeString(found.sessionId, "session.id") else { throw ImportProblem("missing the attribute session.id") }
         envelope.session = session
-        envelope.device = try attributeString(resource, "device.id")
-        envelope.appVersion = try attributeString(resource, "service.version")
-        envelope.osVersion = try attributeString(resource, "os.version")
-        envelope.screen = try attributeString(attributes, "screen.name")
-        envelope.id = try attributeString(attributes, "log.record.uid")
+        envelope.device = try attributeString(resource.deviceId, "device.id")
+        envelope.appVersion = try attributeString(resource.serviceVersion, "service.version")
+        envelope.osVersion = try attributeString(resource.osVersion, "os.version")
+        envelope.screen = try attributeString(found.screenName, "screen.name")
+        envelope.id = try attributeString(found.recordUid, "log.record.uid")
         envelope.fields = attributes
         try checkFinite(attributes)
         return envelope
@@ -113,20 +117,37 @@ extension EventImporter {
         if let problem { throw problem }
     }
 
-    /// The typed value (`{"stringValue": …}`…) of the attribute `key` in the list at `list`.
-    private func attributeValue(_ list: Int?, _ key: StaticString) -> Int? {
-        guard let list, tape[list].kind == .array else { return nil }
-        var found: Int?
+    /// The typed values (`{"stringValue": …}`…) of the attributes the importer reads: of each key, the
+    /// `value` of the first attribute of that key that has one.
+    struct KnownAttributes {
+        var eventName, sessionId, screenName, viewName, widgetName, appState, recordUid: Int?
+        var deviceId, serviceVersion, osVersion: Int?
+    }
+
+    /// `KnownAttributes` of the list at `list`, in one pass over it, not one pass a key.
+    private func knownAttributes(_ list: Int?) -> KnownAttributes {
+        var found = KnownAttributes()
+        guard let list, tape[list].kind == .array else { return found }
         tape.forEachElement(list) { _, attribute in
-            guard found == nil, let name = tape.member(attribute, "key"), tape[name].kind == .string, tape.keyEquals(name, key) else { return }
-            found = tape.member(attribute, "value")
+            guard let name = tape.member(attribute, "key"), tape[name].kind == .string else { return }
+            func take(_ slot: inout Int?, _ key: StaticString) -> Bool {
+                guard slot == nil, tape.keyEquals(name, key) else { return false }
+                slot = tape.member(attribute, "value")
+                return true
+            }
+            _ = take(&found.sessionId, "session.id") || take(&found.screenName, "screen.name")
+                || take(&found.recordUid, "log.record.uid") || take(&found.eventName, "event.name")
+                || take(&found.viewName, "view.name") || take(&found.widgetName, "app.widget.name")
+                || take(&found.appState, "ios.app.state") || take(&found.deviceId, "device.id")
+                || take(&found.serviceVersion, "service.version") || take(&found.osVersion, "os.version")
         }
         return found
     }
 
-    /// The `stringValue` of the attribute `key`: nil when absent, a problem when of another type.
-    private func attributeString(_ list: Int?, _ key: StaticString) throws(ImportProblem) -> Int? {
-        guard let value = attributeValue(list, key), tape[value].kind == .object else { return nil }
+    /// The `stringValue` of the attribute `key` whose typed value is at `value`: nil when absent, a
+    /// problem when of another type.
+    private func attributeString(_ value: Int?, _ key: StaticString) throws(ImportProblem) -> Int? {
+        guard let value, tape[value].kind == .object else { return nil }
         guard let string = tape.member(value, "stringValue"), tape[string].kind == .string else {
             throw ImportProblem("the attribute \(key) is not a string (stringValue)", at: tape, value)
         }
@@ -137,10 +158,10 @@ extension EventImporter {
     private static let envelopeAttributes: [StaticString] = ["session.id", "screen.name", "event.name", "log.record.uid"]
     private static let envelopeKeys: [StaticString] = ["ts", "session", "type", "device", "app_version", "os_version", "screen"]
 
-    /// Writes each attribute as a field of its own JSON type: `intValue` (a string or a number) as an
+    /// Each attribute as a field of its own JSON type: `intValue` (a string or a number) as an
     /// integer, `doubleValue` as a number, `boolValue`, `stringValue`; other kinds (arrays, maps,
     /// bytes) have no field of ours and are left out.
-    func writeAttributes(_ list: Int, keepId: Bool) {
+    func forEachAttribute(_ list: Int, keepId: Bool, _ body: (Int, OtherFieldValue) -> Void) {
         tape.forEachElement(list) { _, attribute in
             guard let key = tape.member(attribute, "key"), tape[key].kind == .string,
                   let value = tape.member(attribute, "value"), tape[value].kind == .object else { return }
@@ -148,18 +169,18 @@ extension EventImporter {
             if Self.envelopeKeys.contains(where: { tape.keyEquals(key, $0) }) { return }
             if !keepId, tape.keyEquals(key, "id") { return }
             if let string = tape.member(value, "stringValue") {
-                writerMember(key, string)
+                body(key, .asItStands(string))
             } else if let integer = tape.member(value, "intValue") {
                 if let number = tape.integer(integer) ?? negativeInteger(integer) {
-                    writerInteger(key, number)
+                    body(key, .integer(number, at: integer))
                 } else {
-                    writerMember(key, integer)
+                    body(key, .asItStands(integer))
                 }
             } else if let double = tape.member(value, "doubleValue") {
                 // A string here is a non-finite double ("NaN", "Infinity"), refused before writing.
-                if tape[double].kind == .number { writerMember(key, double) }
+                if tape[double].kind == .number { body(key, .asItStands(double)) }
             } else if let bool = tape.member(value, "boolValue") {
-                writerMember(key, bool)
+                body(key, .asItStands(bool))
             }
         }
     }

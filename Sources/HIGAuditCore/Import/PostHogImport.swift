@@ -9,14 +9,16 @@ extension EventImporter {
             return .problem(ImportProblem("missing event (the event's name)"))
         }
         guard tape[nameIndex].kind == .string else { return .problem(ImportProblem("event is not a string", at: tape, nameIndex)) }
-        let name = tape.string(nameIndex)
+        // Most events are `hig.<type>`, known from their bytes: their name is never made a `String`.
+        let convention = ConventionName.kind(tape, nameIndex)
+        let name = convention == nil ? tape.string(nameIndex) : ""
         let properties = tape.member(root, "properties")
         do throws(ImportProblem) {
-            if let properties, tape[properties].kind != .object, ConventionName.kind(name) != nil || Self.automaticNames.contains(name) {
+            if let properties, tape[properties].kind != .object, convention != nil || Self.automaticNames.contains(name) {
                 throw ImportProblem("properties is not an object", at: tape, properties)
             }
             let mapping: ImportedMapping
-            if let kind = ConventionName.kind(name) {
+            if let kind = convention {
                 mapping = .convention(kind)
             } else {
                 switch name {
@@ -52,14 +54,38 @@ extension EventImporter {
         if let properties, tape[properties].kind != .object {
             throw ImportProblem("properties is not an object", at: tape, properties)
         }
-        envelope.session = try tape.requiredString(properties, "$session_id", name: "properties.$session_id")
-        envelope.device = try tape.optionalString(properties, "$device_id", name: "properties.$device_id")
-        envelope.appVersion = try tape.optionalString(properties, "$app_version", name: "properties.$app_version")
-        envelope.osVersion = try tape.optionalString(properties, "$os_version", name: "properties.$os_version")
-        envelope.screen = try tape.optionalString(properties, "$screen_name", name: "properties.$screen_name")
+        let found = properties.map(envelopeProperties) ?? EnvelopeProperties()
+        envelope.session = try tape.requiredString(found.session, name: "properties.$session_id")
+        envelope.device = try tape.optionalString(found.device, name: "properties.$device_id")
+        envelope.appVersion = try tape.optionalString(found.appVersion, name: "properties.$app_version")
+        envelope.osVersion = try tape.optionalString(found.osVersion, name: "properties.$os_version")
+        envelope.screen = try tape.optionalString(found.screen, name: "properties.$screen_name")
         envelope.id = try tape.optionalString(0, "uuid", name: "uuid")
         envelope.fields = properties
         return envelope
+    }
+
+    /// The values of the envelope's properties (the first of each key, as `JSONTape.member` finds).
+    private struct EnvelopeProperties {
+        var session: Int?
+        var device: Int?
+        var appVersion: Int?
+        var osVersion: Int?
+        var screen: Int?
+    }
+
+    /// The envelope's properties found in one pass over the members, not one pass a key.
+    private func envelopeProperties(_ properties: Int) -> EnvelopeProperties {
+        var found = EnvelopeProperties()
+        tape.forEachMember(properties) { key, value in
+            guard tape.hasPrefix(key, "$") || tape[key].flag else { return }
+            if found.session == nil, tape.keyEquals(key, "$session_id") { found.session = value }
+            else if found.device == nil, tape.keyEquals(key, "$device_id") { found.device = value }
+            else if found.appVersion == nil, tape.keyEquals(key, "$app_version") { found.appVersion = value }
+            else if found.osVersion == nil, tape.keyEquals(key, "$os_version") { found.osVersion = value }
+            else if found.screen == nil, tape.keyEquals(key, "$screen_name") { found.screen = value }
+        }
+        return found
     }
 
     /// posthog-ios lists the view hierarchy from the element touched outwards: the first of
@@ -95,5 +121,13 @@ enum ConventionName {
     static func kind(_ name: String) -> EventKind? {
         guard name.hasPrefix("hig.") else { return nil }
         return kinds[name]
+    }
+
+    /// `kind` of the string at `index`, read from its bytes when it has no escapes.
+    static func kind(_ tape: borrowing JSONTape, _ index: Int) -> EventKind? {
+        guard !tape[index].flag else { return kind(tape.string(index)) }
+        let raw = tape.bytes(index)
+        guard raw.count > 4, let start = raw.baseAddress, ByteSlice(start: start, count: 4) == "hig." else { return nil }
+        return EventKind(wireBytes: ByteSlice(start: start + 4, count: raw.count - 4))
     }
 }

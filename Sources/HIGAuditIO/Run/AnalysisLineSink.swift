@@ -103,8 +103,8 @@ public struct AnalysisLineSink<Target: EventTarget>: LineSink {
         }
     }
 
-    /// A line of another tool's export (SPEC §7): each of its events, translated, is decoded and
-    /// judged as a line of ours would be, and located `PATH:LINE` (`PATH:LINE#K` for the K-th record
+    /// A line of another tool's export (SPEC §7): each of its events' fields, located in the line, are
+    /// judged as a line of ours would be (`ImportedEventFields`), and located `PATH:LINE` (`PATH:LINE#K` for the K-th record
     /// of an OTLP line). An event of a session with no launch is preceded by its synthetic start.
     private mutating func importLine(_ bytes: UnsafeRawBufferPointer, number: Int64, _ importer: EventImporter) {
         noteProgress(lineBytes: bytes.count)
@@ -112,31 +112,32 @@ public struct AnalysisLineSink<Target: EventTarget>: LineSink {
         let target = self.target
         let file = self.file
         importer.translate(bytes) { record, imported in
-            let place = record == 0 ? "\(displayPath):\(number)" : "\(displayPath):\(number)#\(record)"
+            // Made only for a report: a `String` a record cost every event a few allocations.
+            func place() -> String { record == 0 ? "\(displayPath):\(number)" : "\(displayPath):\(number)#\(record)" }
             switch imported {
             case .unknownType(let name):
                 statistics.unknownTypes[name, default: 0] += 1
                 return false
             case .malformed(let problem):
                 statistics.malformedLines += 1
-                onMalformed(Diagnostic(.malformedLine, at: place, problem.description))
+                onMalformed(Diagnostic(.malformedLine, at: place(), problem.description))
                 return false
-            case .event(let line, let syntheticStart):
+            case .event(let fields):
                 let source = SourceLocation(file: file, line: number, record: record)
                 var decoded: Event?
-                let verdict = decoder.decode(line, source: source) { decoded = $0 }
+                let verdict = fields.decode(with: &decoder, source: source) { decoded = $0 }
                 guard let event = decoded else {
                     switch verdict {
                     case .unknownType(let name): statistics.unknownTypes[name, default: 0] += 1
                     case .malformed(let problem):
                         statistics.malformedLines += 1
-                        onMalformed(Diagnostic(.malformedLine, at: place, problem.description))
+                        onMalformed(Diagnostic(.malformedLine, at: place(), problem.description))
                     case .blank, .event: break
                     }
                     return false
                 }
-                if let syntheticStart {
-                    _ = decoder.decode(syntheticStart, source: source) { target.accept($0) }
+                if fields.hasSyntheticStart {
+                    _ = fields.decodeSyntheticStart(with: &decoder, source: source) { target.accept($0) }
                 }
                 target.accept(event)
                 return true

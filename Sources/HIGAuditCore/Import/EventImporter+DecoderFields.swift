@@ -1,0 +1,120 @@
+/// The pending event's fields for the decoder (`ImportedEventFields`): the same values, in the same
+/// order, as `writePending` writes into the line `import` makes, located instead of written.
+extension EventImporter {
+    /// Assembles the pending event's fields; returns the type it maps to.
+    func assemblePending() -> EventKind {
+        let envelope = pending.envelope
+        let suffix = pending.suffix
+        switch pending.mapping {
+        case .convention(let kind):
+            let loading = kind == .loadingStart || kind == .loadingEnd
+            assembleEnvelope(envelope, ts: envelope.ts, suffix: suffix, kind: kind, screen: nil, withId: !loading)
+            forEachOtherField(envelope.fields, pending.fields, keepId: loading) { key, value in
+                guard let field = eventField(key) else { return }
+                let keyColumn = tape[key].start - 1
+                switch value {
+                case .asItStands(let index):
+                    assembly.set(field, tape[index], keyColumn: keyColumn)
+                case .integer(let integer, let index):
+                    assembly.setInteger(field, integer, at: tape[index], keyColumn: keyColumn)
+                }
+            }
+            return kind
+        case .screenView(let screen):
+            let plan = pending.screenView!
+            assembleEnvelope(envelope, ts: envelope.ts, suffix: suffix, kind: plan.kind, screen: screen, withId: true)
+            if let from = plan.from { assembly.setString(.from, from) }
+            assembly.setString(.to, screen)
+            return plan.kind
+        case .tap(let target, let x, let y):
+            assembleEnvelope(envelope, ts: envelope.ts, suffix: suffix, kind: .touch, screen: nil, withId: true)
+            assembly.setString(.phase, "ended")
+            if let target, !target.isEmpty { assembly.setString(.target, TouchTargetName.target(target)) }
+            if let x, let y {
+                assembly.setNumber(.x, Self.asWritten(x), integer: true, at: nil)
+                assembly.setNumber(.y, Self.asWritten(y), integer: true, at: nil)
+            }
+            return .touch
+        case .launch:
+            assembleEnvelope(envelope, ts: envelope.ts, suffix: suffix, kind: .sessionStart, screen: nil, withId: true)
+            assembly.setString(.touches, touches.rawValue)
+            return .sessionStart
+        case .background:
+            assembleEnvelope(envelope, ts: envelope.ts, suffix: suffix, kind: .sessionEnd, screen: nil, withId: true)
+            return .sessionEnd
+        case .ready(let ts):
+            assembleEnvelope(envelope, ts: ts, suffix: suffix, kind: .appReady, screen: nil, withId: true)
+            return .appReady
+        }
+    }
+
+    /// The synthetic start of the pending event's session, as `writeSyntheticStart` writes it.
+    func assembleSyntheticStart() {
+        let envelope = pending.envelope
+        var bare = envelope
+        bare.screen = nil
+        bare.id = nil
+        assembleEnvelope(bare, ts: envelope.ts, suffix: "", kind: .sessionStart, screen: nil, withId: false)
+        assembly.setString(.touches, touches.rawValue)
+        assembly.setBool(.synthetic, true)
+    }
+
+    /// Runs the decoder's mapping on what was assembled. A column past the export line (a value the
+    /// importer made) is no place in it, and is dropped.
+    func mapAssembled(
+        kind: EventKind, with decoder: inout EventDecoder, source: SourceLocation, accept: (consuming Event) -> Void
+    ) -> LineVerdict {
+        let assembly = self.assembly
+        let verdict = assembly.assignments.withUnsafeBufferPointer { assignments in
+            decoder.mapFields(assignments, in: assembly.buffer, kind: kind, source: source, accept: accept)
+        }
+        guard case .malformed(var problem) = verdict, let column = problem.column, column >= assembly.lineLength else {
+            return verdict
+        }
+        problem.column = nil
+        return .malformed(problem)
+    }
+
+    private func assembleEnvelope(
+        _ envelope: ImportedEnvelope, ts: Int64, suffix: String, kind: EventKind, screen: String?, withId: Bool
+    ) {
+        assembly.startRecord()
+        assembly.setInteger(.ts, ts, at: nil)
+        if suffix.isEmpty {
+            assembly.set(.session, tape[envelope.session])
+        } else {
+            assembly.setString(.session, tape[envelope.session], suffix: suffix)
+        }
+        assembly.setString(.type, kind.wireNameLiteral)
+        if let device = envelope.device { assembly.set(.device, tape[device]) }
+        if let version = envelope.appVersion { assembly.set(.appVersion, tape[version]) }
+        if let os = envelope.osVersion { assembly.set(.osVersion, tape[os]) }
+        if let screen {
+            assembly.setString(.screen, screen)
+        } else if let screen = envelope.screen {
+            assembly.set(.screen, tape[screen])
+        }
+        if withId, let id = envelope.id { assembly.set(.id, tape[id]) }
+    }
+
+    /// The field a key of the export names, compared unescaped as the decoder compares keys.
+    private func eventField(_ key: Int) -> EventField? {
+        if tape[key].flag {
+            var text = tape.string(key)
+            return text.withUTF8 { utf8 in
+                guard let start = utf8.baseAddress else { return nil }
+                return EventField.matching(ByteSlice(start: start, count: utf8.count))
+            }
+        }
+        let raw = tape.bytes(key)
+        guard let start = raw.baseAddress, raw.count > 0 else { return nil }
+        return EventField.matching(ByteSlice(start: start, count: raw.count))
+    }
+
+    /// A coordinate as the decoder reads it back from `ImportedLineWriter.appendNumber`: a whole
+    /// number is written as an integer, so -0 reads as 0.
+    static func asWritten(_ value: Double) -> Double {
+        if value == value.rounded(), abs(value) < 1e15 { return Double(Int64(value)) }
+        return value
+    }
+}

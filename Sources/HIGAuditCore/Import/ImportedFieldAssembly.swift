@@ -1,0 +1,164 @@
+/// The fields of one imported event as the decoder's mapping takes them (`EventDecoder.mapFields`):
+/// a copy of the export line, so that every value found in it is a byte range of one buffer as in a
+/// line of ours, followed by the few values the importer makes itself (a type, `#n` after a session,
+/// a tap's target, the `touches` of a start), written there as the line `import` writes would hold
+/// them. Nothing is re-scanned: the importer's tape already validated the line.
+///
+/// Reused from line to line; the line is copied once however many records (OTLP) it holds.
+final class ImportedFieldAssembly {
+    private(set) var bytes: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private(set) var count = 0
+    /// The export line's length: values at or past it are the importer's own.
+    private(set) var lineLength = 0
+    var assignments: [FieldAssignment] = []
+
+    init() {
+        capacity = 4096
+        bytes = .allocate(capacity: capacity)
+        assignments.reserveCapacity(EventField.count)
+    }
+
+    deinit { bytes.deallocate() }
+
+    /// Copies the export line to the start of the buffer.
+    func startLine(_ line: UnsafeRawBufferPointer) {
+        count = 0
+        lineLength = 0
+        reserve(line.count)
+        if let base = line.baseAddress { bytes.update(from: base.assumingMemoryBound(to: UInt8.self), count: line.count) }
+        lineLength = line.count
+        count = lineLength
+    }
+
+    /// Forgets the last record's fields and the values made for it; the line stays.
+    func startRecord() {
+        count = lineLength
+        assignments.removeAll(keepingCapacity: true)
+    }
+
+    private func reserve(_ extra: Int) {
+        guard count + extra > capacity else { return }
+        let grown = max(capacity * 2, count + extra)
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        moved.update(from: bytes, count: count)
+        bytes.deallocate()
+        bytes = moved
+        capacity = grown
+    }
+
+    var buffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: bytes, count: count) }
+
+    // MARK: Fields
+
+    /// A value as it stands in the export line, of the JSON type the tape found.
+    func set(_ field: EventField, _ entry: JSONTape.Entry, keyColumn: Int32 = 0) {
+        let kind: FieldValue.Kind
+        switch entry.kind {
+        case .object: kind = .object
+        case .array: kind = .array
+        case .string: kind = .string
+        case .number: kind = .number
+        case .bool: kind = entry.flag ? .true : .false
+        case .null: kind = .null
+        }
+        let flag = entry.kind == .string || entry.kind == .number ? entry.flag : false
+        assignments.append(FieldAssignment(
+            field: field, value: FieldValue(kind: kind, flag: flag, start: entry.start, end: entry.end), keyColumn: keyColumn))
+    }
+
+    /// A number the importer holds (a converted OTLP integer, a tap's coordinate): given to the decoder
+    /// as its value, located at `entry` in the line (its reports' column), or after the line when nil.
+    func setNumber(_ field: EventField, _ value: Double, integer: Bool, at entry: JSONTape.Entry?, keyColumn: Int32 = 0) {
+        let start = entry?.start ?? Int32(count)
+        let end = entry?.end ?? Int32(count)
+        assignments.append(FieldAssignment(
+            field: field, value: FieldValue(kind: .number, flag: integer, start: start, end: end), number: value,
+            keyColumn: keyColumn))
+    }
+
+    /// An integer the importer made (a timestamp in milliseconds, an OTLP `intValue`): its value when a
+    /// `Double` holds it exactly, else its digits, as `import` writes them.
+    func setInteger(_ field: EventField, _ value: Int64, at entry: JSONTape.Entry?, keyColumn: Int32 = 0) {
+        if value.magnitude <= 1 << 53 {
+            setNumber(field, Double(value), integer: true, at: entry, keyColumn: keyColumn)
+            return
+        }
+        let start = count
+        reserve(20)
+        var text = String(value)
+        text.withUTF8 { append($0) }
+        assignments.append(FieldAssignment(
+            field: field, value: FieldValue(kind: .number, flag: true, start: Int32(start), end: Int32(count)),
+            keyColumn: keyColumn))
+    }
+
+    func setBool(_ field: EventField, _ value: Bool) {
+        assignments.append(FieldAssignment(
+            field: field, value: FieldValue(kind: value ? .true : .false, flag: false, start: Int32(count), end: Int32(count))))
+    }
+
+    func setString(_ field: EventField, _ literal: StaticString) {
+        let start = count
+        append(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        assignments.append(FieldAssignment(
+            field: field, value: FieldValue(kind: .string, flag: false, start: Int32(start), end: Int32(count))))
+    }
+
+    /// A text the importer made, escaped as `ImportedLineWriter.appendEscaped` writes it, so that the
+    /// decoder reads back the same text and refuses the same U+0000.
+    func setString(_ field: EventField, _ text: String) {
+        let start = count
+        var escaped = false
+        var text = text
+        text.withUTF8 { utf8 in
+            reserve(utf8.count * 6)
+            for byte in utf8 {
+                switch byte {
+                case 0x22: appendUnchecked("\\\""); escaped = true
+                case 0x5C: appendUnchecked("\\\\"); escaped = true
+                case 0x0A: appendUnchecked("\\n"); escaped = true
+                case 0x0D: appendUnchecked("\\r"); escaped = true
+                case 0x09: appendUnchecked("\\t"); escaped = true
+                case 0..<0x20:
+                    let hex: StaticString = "0123456789abcdef"
+                    appendUnchecked("\\u00")
+                    bytes[count] = hex.utf8Start[Int(byte >> 4)]
+                    bytes[count + 1] = hex.utf8Start[Int(byte & 0xF)]
+                    count += 2
+                    escaped = true
+                default:
+                    bytes[count] = byte
+                    count += 1
+                }
+            }
+        }
+        assignments.append(FieldAssignment(
+            field: field, value: FieldValue(kind: .string, flag: escaped, start: Int32(start), end: Int32(count))))
+    }
+
+    /// The string at `entry` (escapes kept) followed by `suffix` (plain ASCII): a session's `<id>#<n>`.
+    func setString(_ field: EventField, _ entry: JSONTape.Entry, suffix: String) {
+        let start = count
+        reserve(Int(entry.end - entry.start))
+        // The line is at the start of the buffer: the value is copied from there.
+        (bytes + count).update(from: bytes + Int(entry.start), count: Int(entry.end - entry.start))
+        count += Int(entry.end - entry.start)
+        var suffix = suffix
+        suffix.withUTF8 { append($0) }
+        assignments.append(FieldAssignment(
+            field: field, value: FieldValue(kind: .string, flag: entry.flag, start: Int32(start), end: Int32(count))))
+    }
+
+    private func append(_ raw: UnsafeBufferPointer<UInt8>) {
+        reserve(raw.count)
+        if let base = raw.baseAddress { (bytes + count).update(from: base, count: raw.count) }
+        count += raw.count
+    }
+
+    /// Appends a short literal into room already reserved.
+    private func appendUnchecked(_ literal: StaticString) {
+        (bytes + count).update(from: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        count += literal.utf8CodeUnitCount
+    }
+}
