@@ -6,6 +6,10 @@ struct PackedWriter {
     /// Values the bytes refer to by number (1-based) rather than hold: session settings other than the
     /// defaults (see `event(_:newestTs:)`).
     var heldAside: [SessionSettings] = []
+    /// The texts and source of the event written last (`event(_:newestTs:)`), which the next event's
+    /// are written against.
+    var previousTexts = EventTexts()
+    var previousSource = SourceLocation(file: 0, line: 0)
 
     init(reservingCapacity capacity: Int = 0) {
         bytes.reserveCapacity(capacity)
@@ -14,6 +18,8 @@ struct PackedWriter {
     mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         heldAside.removeAll()
+        previousTexts = EventTexts()
+        previousSource = SourceLocation(file: 0, line: 0)
     }
 
     mutating func byte(_ value: UInt8) {
@@ -41,8 +47,10 @@ struct PackedWriter {
         byte(value ? 1 : 0)
     }
 
+    /// Its 8 bytes as they are: a coordinate's or duration's bit pattern has its high bits set, so a
+    /// varint would take 10.
     mutating func double(_ value: Double) {
-        unsigned(value.bitPattern)
+        withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
     mutating func string(_ value: String) {
@@ -56,7 +64,7 @@ struct PackedWriter {
             byte(count)
             let stored = PackedUUID.isPacked(count: count) ? 16 : Int(count)
             withUnsafeBytes(of: (low.littleEndian, high.littleEndian)) { raw in
-                bytes.append(contentsOf: raw.prefix(stored))
+                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw.prefix(stored)))
             }
         } else {
             byte(Self.longTextMarker)
@@ -80,6 +88,9 @@ struct PackedReader {
     private let bytes: [UInt8]
     private(set) var offset = 0
     let heldAside: [SessionSettings]
+    /// The texts and source of the event read last, as `PackedWriter` keeps them.
+    var previousTexts = EventTexts()
+    var previousSource = SourceLocation(file: 0, line: 0)
 
     init(_ bytes: [UInt8], heldAside: [SessionSettings] = []) {
         self.bytes = bytes
@@ -119,7 +130,21 @@ struct PackedReader {
     }
 
     mutating func double() -> Double {
-        Double(bitPattern: unsigned())
+        var pattern: UInt64 = 0
+        copyBytes(into: &pattern, count: 8)
+        return Double(bitPattern: UInt64(littleEndian: pattern))
+    }
+
+    /// Copies the next `count` bytes into the first bytes of `words`.
+    private mutating func copyBytes<Words>(into words: inout Words, count: Int) {
+        precondition(count <= bytes.count &- offset, "a parked session's bytes ended early")
+        let start = offset
+        bytes.withUnsafeBytes { source in
+            withUnsafeMutableBytes(of: &words) { target in
+                target.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[start..<(start &+ count)]))
+            }
+        }
+        offset &+= count
     }
 
     mutating func string() -> String {
@@ -134,9 +159,7 @@ struct PackedReader {
         if count == PackedWriter.longTextMarker { return CompactText(string()) }
         let stored = PackedUUID.isPacked(count: count) ? 16 : Int(count)
         var words: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &words) { raw in
-            for index in 0..<stored { raw[index] = byte() }
-        }
+        copyBytes(into: &words, count: stored)
         return CompactText(low: UInt64(littleEndian: words.0), high: UInt64(littleEndian: words.1), count: count)
     }
 

@@ -1,22 +1,32 @@
 /// An accepted event waiting in a parked session, in `PackedWriter` bytes: its `ts` as the distance
-/// from the session's newest `ts`, a bit per text field present and those texts (the session's own id
-/// left out: every event of a session has it), its source, and its payload's fields. A session of
-/// three events packs into about a hundred bytes where its reorder buffer held eight 200-byte slots.
+/// from the session's newest `ts`, a bit per text field present and a bit per text equal to the
+/// previous event's in the same field, the texts that are not (the session's own id left out: every
+/// event of a session has it), its source (file and line as the distance from the previous event's,
+/// then the record) and its payload's fields. A session's events nearly always repeat its device,
+/// app, versions and screen, so most events write only their id. A session of three events packs
+/// into about a hundred bytes where its reorder buffer held eight 200-byte slots.
 ///
 /// `PackedEventTests` checks that every payload case and every field comes back equal.
 extension PackedWriter {
     mutating func event(_ event: borrowing Event, newestTs: Int64) {
         signed(newestTs &- event.ts)
         var present: UInt8 = 0
+        var repeated: UInt8 = 0
         for slot in EventTexts.Slot.allCases where slot != .session && event.texts.has(slot) {
-            present |= 1 << UInt8(slot.rawValue)
+            let bit: UInt8 = 1 << UInt8(slot.rawValue)
+            present |= bit
+            if previousTexts.holds(event.texts[slot], in: slot) { repeated |= bit }
         }
         byte(present)
-        for slot in EventTexts.Slot.allCases where present & (1 << UInt8(slot.rawValue)) != 0 {
+        byte(repeated)
+        for slot in EventTexts.Slot.allCases where (present & ~repeated) & (1 << UInt8(slot.rawValue)) != 0 {
             text(event.texts[slot]!)
         }
-        signed(Int64(event.source.file))
-        signed(event.source.line)
+        previousTexts = event.texts
+        signed(Int64(event.source.file) &- Int64(previousSource.file))
+        signed(event.source.line &- previousSource.line)
+        signed(Int64(event.source.record))
+        previousSource = event.source
         payload(event.payload)
     }
 
@@ -105,14 +115,22 @@ extension PackedReader {
     mutating func event(session: CompactText, newestTs: Int64) -> Event {
         let ts = newestTs &- signed()
         let present = byte()
+        let repeated = byte()
         var texts = EventTexts(
             session: session, device: nil, app: nil, appVersion: nil, osVersion: nil, screen: nil, id: nil)
         for slot in EventTexts.Slot.allCases where present & (1 << UInt8(slot.rawValue)) != 0 {
-            texts[slot] = text()
+            if repeated & (1 << UInt8(slot.rawValue)) != 0 {
+                texts[slot] = previousTexts[slot]
+            } else {
+                texts[slot] = text()
+            }
         }
-        let file = Int32(truncatingIfNeeded: signed())
-        let line = signed()
-        return Event(ts: ts, texts: texts, payload: payload(), source: SourceLocation(file: file, line: line))
+        previousTexts = texts
+        let file = Int32(truncatingIfNeeded: Int64(previousSource.file) &+ signed())
+        let line = previousSource.line &+ signed()
+        let record = Int32(truncatingIfNeeded: signed())
+        previousSource = SourceLocation(file: file, line: line, record: record)
+        return Event(ts: ts, texts: texts, payload: payload(), source: previousSource)
     }
 
     private mutating func payload() -> EventPayload {

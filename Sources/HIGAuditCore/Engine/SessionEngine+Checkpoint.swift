@@ -155,13 +155,13 @@ extension SessionEngine {
         let key = parked.keys.session
         // A checkpoint that lists a session twice (one edited by hand): the later entry counts, as it
         // always did; the earlier one, left in its device's chain, is skipped there from now on.
-        if let earlier = open.removeValue(forKey: key) { forget(earlier) }
+        if let earlier = open.remove(key) { forget(earlier) }
         parkedSessions[key] = parked
         if let device = devices[deviceKey] {
             // Restored after the device woke (not the way a store restores): it goes in awake.
             parkedSessions[key] = nil
             let session = unpack(parked, device: device)
-            open[key] = session
+            open.insert(session, for: key)
             adopt(session)
             return
         }

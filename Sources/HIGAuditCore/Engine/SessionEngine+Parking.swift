@@ -63,7 +63,7 @@ extension SessionEngine {
         for session in device.pointee.sessions {
             let key = session.pointee.key
             if lastSession == session { lastSession = nil }
-            open[key] = nil
+            open.remove(key)
             let parked = pack(session)
             parked.next = chain
             chain = parked
@@ -185,7 +185,7 @@ extension SessionEngine {
             else { continue }
             parkedSessions.remove(at: index)
             let woken = unpack(session, device: device)
-            open[sessionKey] = woken
+            open.insert(woken, for: sessionKey)
             adopt(woken)
         }
         return device

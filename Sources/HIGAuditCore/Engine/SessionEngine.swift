@@ -48,9 +48,9 @@ public final class SessionEngine {
 
     // Internal (not private) for `SessionEngine+Checkpoint.swift`.
     /// Keyed by the session id as the events carry it, so that finding an event's session neither
-    /// builds nor hashes a `String`. The engine owns the sessions' memory (see `OpenSession`): a session
-    /// is freed when it closes, the rest when the engine goes.
-    var open: [CompactText: UnsafeMutablePointer<OpenSession>] = [:]
+    /// builds nor hashes a `String` (`OpenSessionTable`). The engine owns the sessions' memory (see
+    /// `OpenSession`): a session is freed when it closes, the rest when the engine goes.
+    var open = OpenSessionTable()
     /// The devices with open sessions, by their `device` text. A device is freed with its last open
     /// session: its clock only ever decides right after one of its own events, which sets it anew.
     var devices: [CompactText: UnsafeMutablePointer<DeviceStream>] = [:]
@@ -224,7 +224,7 @@ public final class SessionEngine {
         let created = OpenSession.make(OpenSession(
             key: key, device: device, newestTs: event.ts, ruleStates: RuleStates()))
         _ = created.pointee.seenIds.insert(idOf: event.texts)
-        open[key] = created
+        open.insert(created, for: key)
         adopt(created)
         lastSession = created
         statistics.sessions += 1
@@ -431,7 +431,7 @@ public final class SessionEngine {
         while session.pointee.buffer.releaseFirst(notAfter: .max, { release($0, in: session) }) {}
         rules.finish(states: &session.pointee.ruleStates, in: &session.pointee.context)
         let key = session.pointee.key
-        open[key] = nil
+        open.remove(key)
         if lastSession == session { lastSession = nil }
         closed.insert(key)
         let device = session.pointee.device

@@ -199,6 +199,53 @@ import Testing
             #expect(back.texts[slot]?.string == event.texts[slot]?.string)
         }
     }
+
+    /// The record of an event imported from a line that holds several (`PATH:LINE#K`) survives parking:
+    /// it was once dropped, and a violation of a woken session pointed at the line alone.
+    @Test func theRecordOfASourceComesBack() {
+        let event = Event(
+            ts: 1_794_999_990_000, session: "s", payload: .appReady,
+            source: SourceLocation(file: 2, line: 40, record: 3))
+        #expect(Self.roundTrip(event).source == SourceLocation(file: 2, line: 40, record: 3))
+    }
+
+    /// A session's waiting events written one after another, each against the one before: texts that
+    /// repeat, change, appear and disappear, and sources that go back as well as forward, come back
+    /// equal and in order.
+    @Test func aSessionsEventsComeBackEqualInOrder() {
+        let newestTs: Int64 = 1_795_000_000_000
+        let base = Event(
+            ts: newestTs - 5_000, session: "s", payload: .appReady, device: "d1", app: "sketch", appVersion: "5.2.0",
+            osVersion: "18.1", screen: "home", id: "e1", source: SourceLocation(file: 4, line: 10))
+        var events = [base]
+        var next = base
+        next.ts += 10
+        next.texts[.id] = CompactText("e2")
+        next.source = SourceLocation(file: 4, line: 11, record: 2)
+        events.append(next)
+        next.texts[.screen] = CompactText("canvas")
+        next.texts[.id] = CompactText("a fairly long id of more than sixteen bytes")
+        next.payload = .touch(Touch(phase: .moved, target: nil, input: .finger, x: 3.25, y: 1e300))
+        next.source = SourceLocation(file: 1, line: 3)
+        events.append(next)
+        next.texts[.screen] = nil
+        next.texts[.device] = CompactText("0F8FAD5B-D9CB-469F-A165-70867728950E")
+        next.texts[.id] = nil
+        next.source = SourceLocation(file: 9, line: 1_000_000)
+        events.append(next)
+        next.texts[.screen] = CompactText("home")
+        next.texts[.device] = CompactText("d1")
+        next.texts[.id] = CompactText("a fairly long id of more than sixteen bytes")
+        next.ts = newestTs
+        events.append(next)
+
+        var writer = PackedWriter()
+        for event in events { writer.event(event, newestTs: newestTs) }
+        var reader = PackedReader(writer.bytes, heldAside: writer.heldAside)
+        let back = events.map { _ in reader.event(session: CompactText("s"), newestTs: newestTs) }
+        #expect(reader.isAtEnd)
+        #expect(back == events)
+    }
 }
 
 /// SPEC §2 `max_pending_events`: past it a session's earliest waiting event goes to the rules at once,
