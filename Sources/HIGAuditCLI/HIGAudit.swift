@@ -25,7 +25,8 @@ struct HIGAudit: ParsableCommand {
     )
 
     /// Runs the command line after the checks that must come before parsing: swift-argument-parser
-    /// answers `--version` first and checks a command's own rules before unknown options, and `analyze`,
+    /// answers `--version` first and checks a command's own rules before unknown options (so an unknown
+    /// option is looked for when parsing fails, before its error is shown), and `analyze`,
     /// the default subcommand, would take a mistyped subcommand or `help NAME` for inputs.
     ///
     /// No arguments at all print the overview (the root help) on standard output, with the usage status
@@ -51,10 +52,22 @@ struct HIGAudit: ParsableCommand {
         if let typo = SubcommandTypo.find(in: arguments, subcommands: names, pathExists: FileManager.default.fileExists(atPath:)) {
             usageError(typo.message)
         }
-        if let unknown = UnknownOption.find(in: arguments, subcommands: subcommands, defaultCommand: AnalyzeCommand.self) {
-            usageError(unknown.message)
+        var command: any ParsableCommand
+        do {
+            command = try parseAsRoot(arguments)
+        } catch {
+            // A command line the parser accepts has no unknown option, so the search (which reads every
+            // option's description) runs only for one it refused, before the parser's own message.
+            if let unknown = UnknownOption.find(in: arguments, subcommands: subcommands, defaultCommand: AnalyzeCommand.self) {
+                usageError(unknown.message)
+            }
+            exit(withError: error)
         }
-        main(arguments)
+        do {
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
     }
 
     private static func usageError(_ message: String) -> Never {
