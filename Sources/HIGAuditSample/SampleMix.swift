@@ -24,7 +24,7 @@ public enum SampleMix: String, Sendable, Equatable, CaseIterable {
 
     public static let fieldMoveSamplingMs = 80
     public static let fieldExtraHapticsPerMinute = 10.0
-    public static let fieldProblemRateScale = 2.0
+    public static let fieldProblemRateScale = 2.5
     public static let fieldConcurrentSessions = 3_000
     /// Two sessions a device: a lane holds a device for two short sessions, so that 3,000 lanes fill
     /// with 6,000 sessions (about 200 MB) and the first 30 MB of the input already interleave 3,000.
