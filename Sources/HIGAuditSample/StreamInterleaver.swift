@@ -50,16 +50,16 @@ struct StreamInterleaver {
     /// Takes one device's uploads (in upload order) for merging.
     mutating func add(_ uploads: [StreamUpload], device: Int) {
         for upload in uploads {
-            var period = periods[upload.path] ?? Period(path: upload.path, start: upload.periodStart)
-            let base = period.bytes.count
-            period.bytes.append(contentsOf: upload.contents)
+            // Appended in place: a period taken out of the dictionary and put back would be copied whole.
+            if periods[upload.path] == nil { periods[upload.path] = Period(path: upload.path, start: upload.periodStart) }
+            let base = periods[upload.path]!.bytes.count
+            periods[upload.path]!.bytes.append(contentsOf: upload.contents)
             var lineStart = 0
             for key in upload.lines {
                 let arrival = key.newest == .min ? upload.periodStart : key.newest
-                period.lines.append(Line(arrival: arrival, device: device, range: (base + lineStart)..<(base + key.end)))
+                periods[upload.path]!.lines.append(Line(arrival: arrival, device: device, range: (base + lineStart)..<(base + key.end)))
                 lineStart = key.end
             }
-            periods[upload.path] = period
         }
     }
 

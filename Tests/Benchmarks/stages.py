@@ -35,27 +35,27 @@ for row in demangled.splitlines():
         continue
     costs[name] = max(cost, costs.get(name, 0))
 
-# (stage, pattern of its outermost functions). Several matches that do not call each other add up;
-# the pattern names the entry points, not their callees.
+# (stage, pattern of its function): indented stages run inside the stage above them.
 STAGES = [
-    ("zstd reading (libzstd)", r"^ZSTD_decompressStream$"),
-    ("decoding (EventDecoder)", r"EventDecoder\.decode"),
-    ("session engine, all of it (SessionEngine.ingest and closing)", r"SessionEngine\.(ingest|finish)\("),
-    ("  session lookup and device streams", r"SessionEngine\.(deviceStream|ingestOutsideOpenSessions|adopt)|OpenSessions?\.(find|lookup)|DeviceStream\."),
-    ("  reorder buffer", r"ReorderBuffer\."),
-    ("  closing sessions (rules' finish, reports)", r"SessionEngine\.(close|closeDue|closeAll)\("),
-    ("rule dispatch and rules (ConfiguredRules)", r"ConfiguredRules\.(observe|finish)"),
-    ("  violation records", r"SessionContext\.(record|append)|Violation\.init|ViolationRecord"),
-    ("accumulator (AnalysisAccumulator, reports)", r"AnalysisAccumulator\.(add|fold|record|receive|accept)"),
-    ("tables and output (writers)", r"AnalysisAccumulator\.table|(CSV|JSON|Terminal|Markdown)Writer\.|FileOutput\."),
+    ("startup to the end (the CLI's main)", r"^HIGAuditCLI_main$"),
+    ("  reading, decoding, engine (RunPipeline.read)", r"^RunPipeline\.read\(_:conclude:\)"),
+    ("    zstd (libzstd's ZSTD_decompressContinue)", r"^ZSTD_decompressContinue$"),
+    ("    decoding, with the engine it calls (AnalysisLineSink)", r"^specialized AnalysisLineSink\.(leadingLine|line)\("),
+    ("      the engine, called back by the decoder", r"^SessionEngine\.ingest\("),
+    ("        accepting: order, rules, closing", r"^SessionEngine\.accept\("),
+    ("        rule dispatch and rules", r"^ConfiguredRules\.observe"),
+    ("        closing sessions (finish, report, accumulator)", r"^SessionEngine\.close\("),
+    ("          accumulator", r"^AnalysisAccumulator\.add\("),
+    ("        parking quiet devices", r"^SessionEngine\.parkQuietDevices\("),
+    ("  after the input: closing what is open", r"^SessionEngine\.finish\("),
+    ("  tables and writers", r"^static FileOutput\.formatting"),
 ]
 
 print(f"{'stage':<62} {'per line':>9}  functions (inclusive a line)")
 print(f"{'whole run':<62} {total / lines:>9.0f}")
 for stage, pattern in STAGES:
     matches = sorted(((cost, name) for name, cost in costs.items() if re.search(pattern, name)), reverse=True)
-    # The outermost: drop a match whose cost a larger match of the same stage could hold (heuristic:
-    # keep matches until their sum reaches the largest one's, and report the largest).
-    best = matches[0][0] if matches else 0
+    # Matches of one pattern that call each other nest: their sum would count twice.
+    best = sum(cost for cost, _ in matches) if len(matches) > 1 and "|" in pattern else (matches[0][0] if matches else 0)
     shown = ", ".join(f"{name.split('(')[0][-60:]} {cost / lines:.0f}" for cost, name in matches[:4])
     print(f"{stage:<62} {best / lines:>9.0f}  {shown}")
