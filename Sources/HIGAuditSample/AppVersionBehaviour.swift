@@ -17,6 +17,13 @@ public struct AppVersionBehaviour: Sendable, Equatable {
 
     public func rate(_ problem: InjectedProblem) -> Double { rates[problem.rawValue] }
 
+    /// The same version with every rate multiplied by `factor`, capped at 1 (`--problem-rate-scale`).
+    public func scaled(by factor: Double) -> AppVersionBehaviour {
+        var scaled = self
+        scaled.rates = rates.map { min(1, $0 * factor) }
+        return scaled
+    }
+
     public static let v510 = AppVersionBehaviour(version: "5.1.0", rates: [
         .modalDepth: 0.02,
         .modalOverPopover: 0.05,

@@ -34,12 +34,19 @@ struct DeviceLogStream {
     private var uniformLineEnd: [UInt8] = [UInt8(ascii: "\n")]
     /// The device's finished uploads, in order, while the layout needs all of them to place any.
     private var heldUploads: [(contents: [UInt8], chunks: [UploadChunk])] = []
+    /// The `stream` layout's uploads, with each line's end and the newest `ts` the device had written
+    /// when it sent the line, for `StreamInterleaver` to merge with other devices' lines.
+    private(set) var streamUploads: [StreamUpload] = []
+    private var lineKeys: [StreamUpload.LineKey] = []
+    /// The `ts` of the device's last event (`Int64.min` before any), where its lane is free again.
+    private(set) var lastEventTs = Int64.min
 
     /// The current upload's UTC day and period start as `HHMM`.
     private var currentKey: (day: String, hhmm: Int)?
     private var buffer: [UInt8] = []
     private var lineEnd: [UInt8] = [UInt8(ascii: "\n")]
     private var newestWritten = Int64.min
+    private var currentPeriodStart: Int64 = 0
     /// The end of the current upload's period: until `newestWritten` reaches it, lines stay in it.
     private var keyValidUntil = Int64.min
 
@@ -61,31 +68,45 @@ struct DeviceLogStream {
         buffer.reserveCapacity(1 << 16)
     }
 
-    /// Generates the device's `sessionCount` sessions and hands every finished file to `sink`.
-    mutating func generate(sessionCount: Int, into sink: inout some SampleLogSink) throws {
+    /// Generates the device's `sessionCount` sessions and hands every finished file to `sink`. With
+    /// `laneStart` (`SampleConfiguration.concurrentSessions`) the sessions run one after another from
+    /// that time, `laneGapMs` apart, instead of at times drawn over the days' usage windows.
+    mutating func generate(sessionCount: Int, laneStart: Int64? = nil, into sink: inout some SampleLogSink) throws {
         let days = max(1, configuration.days)
         let windowMs = Int64(max(1, configuration.activeHours)) * 3_600_000
-        var slots: [(day: Int, offset: Int64)] = (0..<sessionCount).map { _ in
+        var slots: [(day: Int, offset: Int64)] = laneStart != nil ? [] : (0..<sessionCount).map { _ in
             (random.below(days), random.ms(0...windowMs))
         }
         slots.sort { ($0.day, $0.offset) < ($1.day, $1.offset) }
+        let releases = configuration.releases
 
-        var release = min(device.initialRelease, AppVersionBehaviour.releases.count - 1)
+        var release = min(device.initialRelease, releases.count - 1)
         var day = 0
         var cursor = Int64.min
-        for (number, slot) in slots.enumerated() {
-            while day < slot.day {
-                day += 1
-                if random.chance(device.updateChance) { release = min(release + 1, AppVersionBehaviour.releases.count - 1) }
+        for number in 0..<sessionCount {
+            let start: Int64
+            if let laneStart {
+                start = cursor == .min ? laneStart : cursor + random.ms(Self.laneGapMs)
+                let startDay = Int(max(0, start - configuration.startMs) / 86_400_000)
+                while day < startDay {
+                    day += 1
+                    if random.chance(device.updateChance) { release = min(release + 1, releases.count - 1) }
+                }
+            } else {
+                let slot = slots[number]
+                while day < slot.day {
+                    day += 1
+                    if random.chance(device.updateChance) { release = min(release + 1, releases.count - 1) }
+                }
+                let planned = configuration.startMs + Int64(slot.day) * 86_400_000 + slot.offset
+                start = cursor == .min ? planned : max(planned, cursor + random.ms(30_000...600_000))
             }
-            let planned = configuration.startMs + Int64(slot.day) * 86_400_000 + slot.offset
-            let start = cursor == .min ? planned : max(planned, cursor + random.ms(30_000...600_000))
             let sessionID = Self.sessionID(seed: configuration.seed, device: device.index, number: number)
             if number > 0, random.chance(Self.widgetSessionChance) {
                 // The widget extension logs its own, short session on the same device.
                 var widget = SessionSimulator(
                     random: SampleRandom(seed: random.next()), device: device,
-                    behaviour: AppVersionBehaviour.releases[release], session: sessionID, start: start
+                    behaviour: releases[release], session: sessionID, start: start
                 )
                 widget.runWidget()
                 widget.tally.fold(into: &manifest.versions[release], events: widget.events.count)
@@ -98,8 +119,8 @@ struct DeviceLogStream {
             let duration = configuration.sessionLength.durationMs(random: &random)
             var simulator = SessionSimulator(
                 random: SampleRandom(seed: random.next()), device: device,
-                behaviour: AppVersionBehaviour.releases[release], session: sessionID, start: start,
-                moveSamplingMs: Int64(configuration.moveSamplingMs)
+                behaviour: releases[release], session: sessionID, start: start,
+                moveSamplingMs: Int64(configuration.moveSamplingMs), extraHapticsPerMinute: configuration.extraHapticsPerMinute
             )
             simulator.run(durationMs: duration, endsCleanly: random.chance(0.94))
             simulator.tally.fold(into: &manifest.versions[release], events: simulator.events.count)
@@ -108,9 +129,14 @@ struct DeviceLogStream {
             cursor = simulator.events.last?.ts ?? start
             try write(simulator.events, into: &sink)
         }
+        if cursor != .min { lastEventTs = cursor }
         try flush(into: &sink)
         try writeHeldUploads(into: &sink)
     }
+
+    /// Time between two sessions of a device on a lane (`laneStart`): the next one begins seconds
+    /// after the last ended, so the lane always has a session in progress.
+    static let laneGapMs: ClosedRange<Int64> = 1_000...15_000
 
     /// The share of a device's sessions, after its first, that are its widget extension's.
     static let widgetSessionChance = 0.2
@@ -158,6 +184,7 @@ struct DeviceLogStream {
             try fileFor(newest: newestWritten, into: &sink)
             buffer.append(contentsOf: scratch)
             buffer.append(contentsOf: lineEnd)
+            if configuration.layout == .stream { lineKeys.append(.init(end: buffer.count, newest: newestWritten)) }
             if chunkRandom != nil {
                 if let encoded {
                     uniformScratch.removeAll(keepingCapacity: true)
@@ -189,6 +216,7 @@ struct DeviceLogStream {
         let minute = Int(TimestampWriter.floorDivide(periodStart, 60_000) % 60)
         try flush(into: &sink)
         currentKey = (place.day, place.hour * 100 + minute)
+        currentPeriodStart = periodStart
         keyValidUntil = periodStart + periodMs
         lineEnd = configuration.noise.enabled && noiseRandom.chance(configuration.noise.crlfFile)
             ? [UInt8(ascii: "\r"), UInt8(ascii: "\n")] : [UInt8(ascii: "\n")]
@@ -199,19 +227,26 @@ struct DeviceLogStream {
 
     private mutating func flush(into sink: inout some SampleLogSink) throws {
         guard let key = currentKey, !buffer.isEmpty else { return }
+        // The `stream` layout cuts its frames from the merged files: the upload is still chunked here,
+        // so that the noise of later lines draws as in every other layout, but its frames are not kept.
+        let keepsFrames = configuration.layout != .stream
+        var chunkCounts = NoiseCounts()
         let chunks: [UploadChunk]
         if chunkRandom != nil {
             var uniformCounts = NoiseCounts()
             _ = chunker.chunks(of: uniformBuffer, random: &noiseRandom, counts: &uniformCounts)
             uniformBuffer.removeAll(keepingCapacity: true)
-            chunks = chunker.chunks(of: buffer, random: &chunkRandom!, counts: &manifest.noise)
+            chunks = chunker.chunks(of: buffer, random: &chunkRandom!, counts: &chunkCounts)
         } else {
-            chunks = chunker.chunks(of: buffer, random: &noiseRandom, counts: &manifest.noise)
+            chunks = chunker.chunks(of: buffer, random: &noiseRandom, counts: &chunkCounts)
         }
         let digits = String(configuration.fileMinutes == 60 ? key.hhmm / 100 : key.hhmm)
         let width = configuration.fileMinutes == 60 ? 2 : 4
         let period = String(repeating: "0", count: max(0, width - digits.count)) + digits
-        for chunk in chunks { if case .frame = chunk { manifest.frames += 1 } }
+        if keepsFrames {
+            manifest.noise.add(chunkCounts)
+            for chunk in chunks { if case .frame = chunk { manifest.frames += 1 } }
+        }
         manifest.uncompressedBytes += Int64(buffer.count)
         switch configuration.layout {
         case .time, .deviceHour:
@@ -220,16 +255,27 @@ struct DeviceLogStream {
                 path: paths.timedPath(day: key.day, period: period), device: device.id, contents: buffer, chunks: chunks))
         case .device, .uploads:
             heldUploads.append((buffer, chunks))
+        case .stream:
+            streamUploads.append(StreamUpload(
+                path: paths.streamPath(day: key.day, period: period), periodStart: currentPeriodStart,
+                contents: buffer, lines: lineKeys))
+            lineKeys.removeAll(keepingCapacity: true)
         }
         buffer.removeAll(keepingCapacity: true)
         currentKey = nil
+    }
+
+    /// Hands the `stream` layout's uploads made so far to the caller, which merges them.
+    mutating func takeStreamUploads() -> [StreamUpload] {
+        defer { streamUploads = [] }
+        return streamUploads
     }
 
     /// Places the held uploads of the `device` and `uploads` layouts, once the device has sent its last.
     private mutating func writeHeldUploads(into sink: inout some SampleLogSink) throws {
         guard !heldUploads.isEmpty else { return }
         switch configuration.layout {
-        case .time, .deviceHour:
+        case .time, .deviceHour, .stream:
             break
         case .device:
             var contents: [UInt8] = []

@@ -29,6 +29,12 @@ public struct SampleConfiguration: Sendable, Equatable {
         /// `DATE/DEVICE/HHMM.ndjson.zst`, one file per upload in a folder per device and day: per-device
         /// order within each day, days in order.
         case deviceHour = "device-hour"
+        /// `DATE/HHMM.ndjson.zst`, one file per period holding every device's lines of that period
+        /// merged in time order, as a collector that receives all devices at once writes them: lines
+        /// of different devices (and so of different sessions) alternate in reading order. Each
+        /// device's lines keep their order (`StreamInterleaver`), so the tables are those of the other
+        /// layouts; only the frames differ, cut from the merged file.
+        case stream
 
         /// The name of `time` before there were per-device layouts (`hour-device` on the command line).
         public static let hourDevice = Layout.time
@@ -84,6 +90,20 @@ public struct SampleConfiguration: Sendable, Equatable {
     /// event under the `hig.<type>` convention (`ForeignLineEncoder`). Only the event lines' bytes
     /// change; the events and uploads are the same.
     public var format: SampleFormat
+    /// How many sessions are in progress at any moment (nil: the usual schedule, each device's
+    /// sessions spread over its days' `activeHours`). With a number N the devices share N lanes: a
+    /// device runs its sessions one after another on its lane, seconds apart, and the next device on
+    /// the lane starts when it is done, so about N devices are active in the same minutes whatever the
+    /// size, and `days` and `activeHours` no longer place sessions. The `stream` layout then
+    /// interleaves their lines in reading order; the other layouts keep them per device.
+    public var concurrentSessions: Int?
+    /// Feedback haptics per minute of app session that the healthy app plays besides those of its
+    /// activities (a selection or light impact between two activities), on devices with haptics on.
+    /// They keep clear of bursts and captures, so they plant no problem. 0 adds none.
+    public var extraHapticsPerMinute: Double
+    /// Multiplies every version's rate of every planted problem (each capped at 1): more or fewer
+    /// violations in the same sessions. The manifest counts what was planted, so it stays exact.
+    public var problemRateScale: Double
 
     public init(
         size: Size = .sessions(200), seed: UInt64 = 1, days: Int = 1,
@@ -91,8 +111,12 @@ public struct SampleConfiguration: Sendable, Equatable {
         sessionsPerDevicePerDay: Int = 4, noise: NoiseProfile = .realistic, layout: Layout = .deviceHour,
         fileMinutes: Int = 60, compressionLevel: Int32 = 3, moveSamplingMs: Int = 0,
         sessionLength: SessionLength = .mixed, offlineDeviceFraction: Double = 0, encoders: EncoderMix = .uniform,
-        format: SampleFormat = .ndjson
+        format: SampleFormat = .ndjson, concurrentSessions: Int? = nil, extraHapticsPerMinute: Double = 0,
+        problemRateScale: Double = 1
     ) {
+        self.concurrentSessions = concurrentSessions.map { max(1, $0) }
+        self.extraHapticsPerMinute = extraHapticsPerMinute.isFinite ? max(0, extraHapticsPerMinute) : 0
+        self.problemRateScale = problemRateScale.isFinite ? max(0, problemRateScale) : 1
         self.encoders = encoders
         self.format = format
         self.size = size
@@ -113,6 +137,12 @@ public struct SampleConfiguration: Sendable, Equatable {
 
     /// 2026-11-20T18:00:00Z.
     public static let defaultStartMs: Int64 = 1_795_197_600_000
+
+    /// The releases as this configuration plants problems: `AppVersionBehaviour.releases` with every
+    /// rate scaled by `problemRateScale`.
+    var releases: [AppVersionBehaviour] {
+        problemRateScale == 1 ? AppVersionBehaviour.releases : AppVersionBehaviour.releases.map { $0.scaled(by: problemRateScale) }
+    }
 
     /// Devices used for `.sessions(n)`, never more than there are sessions.
     var deviceCount: Int {

@@ -20,6 +20,7 @@ public struct SampleGenerator: Sendable {
     /// Generates all files into `sink` and returns what was generated and planted.
     public func generate(into sink: inout some SampleLogSink) throws -> SampleManifest {
         var manifest = SampleManifest(seed: configuration.seed, versions: AppVersionBehaviour.releases.map(\.version))
+        var run = GenerationRun(configuration: configuration)
         switch configuration.size {
         case .sessions(let sessions):
             let devices = configuration.deviceCount
@@ -27,18 +28,33 @@ public struct SampleGenerator: Sendable {
             let offline = offlineDevices(among: devices)
             for index in 0..<devices {
                 let count = sessions / devices + (index < sessions % devices ? 1 : 0)
-                manifest.add(try generateDevice(index, sessions: count, uploadsLate: offline.contains(index), into: &sink))
+                try generateDevice(index, sessions: count, uploadsLate: offline.contains(index), run: &run, manifest: &manifest, into: &sink)
             }
         case .targetBytes(let target):
             let perDevice = max(1, configuration.sessionsPerDevicePerDay * max(1, configuration.days))
             var index = 0
             while manifest.uncompressedBytes < target {
                 let uploadsLate = Self.offlineRank(seed: configuration.seed, device: index) < configuration.offlineDeviceFraction
-                manifest.add(try generateDevice(index, sessions: perDevice, uploadsLate: uploadsLate, into: &sink))
+                try generateDevice(index, sessions: perDevice, uploadsLate: uploadsLate, run: &run, manifest: &manifest, into: &sink)
                 index += 1
             }
         }
+        try run.interleaver?.write(endingBy: .max, into: &sink, manifest: &manifest)
         return manifest
+    }
+
+    /// What generating one device leaves for the next: the lanes of `concurrentSessions` and the
+    /// `stream` layout's periods not yet written.
+    private struct GenerationRun {
+        var lanes: LaneSchedule?
+        var interleaver: StreamInterleaver?
+
+        init(configuration: SampleConfiguration) {
+            lanes = configuration.concurrentSessions.map {
+                LaneSchedule(lanes: $0, startMs: configuration.startMs, seed: configuration.seed)
+            }
+            interleaver = configuration.layout == .stream ? StreamInterleaver(configuration: configuration) : nil
+        }
     }
 
     /// The devices, of `count`, that upload late: the `offlineDeviceFraction` share of them (rounded)
@@ -58,10 +74,19 @@ public struct SampleGenerator: Sendable {
         return random.unit()
     }
 
-    private func generateDevice(_ index: Int, sessions: Int, uploadsLate: Bool, into sink: inout some SampleLogSink) throws -> SampleManifest {
+    private func generateDevice(
+        _ index: Int, sessions: Int, uploadsLate: Bool, run: inout GenerationRun, manifest: inout SampleManifest,
+        into sink: inout some SampleLogSink
+    ) throws {
         let random = SampleRandom(seed: configuration.seed, stream: UInt64(truncatingIfNeeded: index) &* 2 &+ 2)
         var stream = DeviceLogStream(configuration: configuration, device: device(index), random: random, uploadsLate: uploadsLate)
-        try stream.generate(sessionCount: sessions, into: &sink)
-        return stream.manifest
+        try stream.generate(sessionCount: sessions, laneStart: run.lanes?.start(ofDevice: index), into: &sink)
+        run.lanes?.finish(device: index, lastTs: stream.lastEventTs)
+        manifest.add(stream.manifest)
+        if run.interleaver != nil {
+            run.interleaver?.add(stream.takeStreamUploads(), device: index)
+            // Without lanes any later device may still send into any period.
+            try run.interleaver?.write(endingBy: run.lanes?.earliestFree ?? .min, into: &sink, manifest: &manifest)
+        }
     }
 }

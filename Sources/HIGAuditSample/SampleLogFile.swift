@@ -5,7 +5,8 @@
 public struct SampleLogFile: Sendable, Equatable {
     /// Relative to the output directory, `/`-separated, e.g. `2026-11-20/2140/ipad-0042.ndjson.zst`.
     public var path: String
-    /// The device whose uploads the file holds: every file holds one device's lines, in every layout.
+    /// The device whose uploads the file holds: every file holds one device's lines, in every layout
+    /// but `stream`, whose files hold every device's lines of their period (`""` there).
     public var device: String
     /// The NDJSON text of the whole file.
     public var contents: [UInt8]

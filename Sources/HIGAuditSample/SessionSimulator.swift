@@ -25,6 +25,8 @@ struct SessionSimulator {
     let start: Int64
     /// Least time between two logged `moved` touches of one gesture; 0 logs every move.
     let moveSamplingMs: Int64
+    /// Feedback haptics per minute played between activities (`SampleConfiguration.extraHapticsPerMinute`).
+    let extraHapticsPerMinute: Double
     var now: Int64
     private var lastTs: Int64 = .min
     private(set) var events: [Event] = []
@@ -51,8 +53,9 @@ struct SessionSimulator {
 
     init(
         random: SampleRandom, device: DeviceProfile, behaviour: AppVersionBehaviour, session: String, start: Int64,
-        moveSamplingMs: Int64 = 0
+        moveSamplingMs: Int64 = 0, extraHapticsPerMinute: Double = 0
     ) {
+        self.extraHapticsPerMinute = extraHapticsPerMinute
         self.random = random
         self.device = device
         self.behaviour = behaviour
@@ -81,9 +84,11 @@ struct SessionSimulator {
         finishLaunch()
 
         let end = start + durationMs
+        var hapticsPlayedUntil = now
         while now < end {
             advance(600...3_500)
             if now - start >= 61_000, !ratingPrompted, random.chance(0.01) { promptForRating() }
+            if extraHapticsPerMinute > 0 { playFeedbackHaptics(since: &hapticsPlayedUntil) }
             performActivity()
         }
         if endsCleanly {
@@ -200,6 +205,21 @@ struct SessionSimulator {
         let ts = nextTs
         if recentHaptics.count == 4, ts - recentHaptics[0] < 2_100 { return }
         emitHaptic(kind, durationMs: nil)
+    }
+
+    /// The extra feedback haptics due for the time since `since` at `extraHapticsPerMinute` (the whole
+    /// expected number, and one more with the chance of its fraction), played between two activities:
+    /// no capture runs and no modal is open then, and `playHaptic` keeps them out of bursts and off
+    /// devices with haptics off, so they plant nothing.
+    mutating func playFeedbackHaptics(since: inout Int64) {
+        let expected = extraHapticsPerMinute * Double(now - since) / 60_000
+        var count = Int(expected)
+        if random.chance(expected - Double(count)) { count += 1 }
+        for _ in 0..<count {
+            playHaptic(random.chance(0.5) ? .selection : .impactLight)
+            advance(60...400)
+        }
+        since = now
     }
 
     /// Waits until one more haptic cannot complete a burst (`all`: until none of the recent ones is

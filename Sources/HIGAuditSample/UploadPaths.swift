@@ -20,6 +20,12 @@ struct UploadPaths {
             : prefix + day + "/" + period + "/" + device.id + ".ndjson.zst"
     }
 
+    /// The path of the `stream` layout's file of one period, shared by every device that uploads on
+    /// time (the offline ones share theirs below `lateUploadsFolder`).
+    func streamPath(day: String, period: String) -> String {
+        prefix + day + "/" + period + ".ndjson.zst"
+    }
+
     /// The path of the `device` layout's single file of this device.
     var deviceFilePath: String { prefix + "devices/" + device.id + ".ndjson.zst" }
 

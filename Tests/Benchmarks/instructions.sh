@@ -23,8 +23,12 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 slice_bytes="${1:-30000000}"
 work="$here/work"
-# ENCODERS=mixed counts on run.sh's mixed-encoder input (`ENCODERS=mixed run.sh` first).
-input="$work/one-day$([ "${ENCODERS:-uniform}" = uniform ] || echo "-$ENCODERS").ndjson.zst"
+# ENCODERS=mixed counts on run.sh's mixed-encoder input (`ENCODERS=mixed run.sh` first); MIX=field on
+# its field-like input (`MIX=field run.sh` first; mixed encoders unless ENCODERS says otherwise).
+mix="${MIX:-}"
+encoders="${ENCODERS:-$([ -n "$mix" ] && echo mixed || echo uniform)}"
+suffix=$([ "$encoders" = uniform ] && echo "" || echo "-$encoders")$([ -z "$mix" ] || echo "-$mix")
+input="$work/one-day$suffix.ndjson.zst"
 scratch="$here/.build-instructions"
 command -v valgrind >/dev/null || { echo "needs valgrind (apt-get install valgrind)" >&2; exit 2; }
 [ -f "$input" ] || { echo "no $input: run Tests/Benchmarks/run.sh once first" >&2; exit 2; }
@@ -41,7 +45,7 @@ mkdir -p "$bin"
 objcopy --strip-debug "$scratch/release/IngestThroughput" "$bin/IngestThroughput"
 objcopy --strip-debug "$scratch-cli/release/hig-audit" "$bin/hig-audit"
 
-slice="$work/slice-$slice_bytes$([ "${ENCODERS:-uniform}" = uniform ] || echo "-$ENCODERS").ndjson.zst"
+slice="$work/slice-$slice_bytes$suffix.ndjson.zst"
 if [ ! -f "$slice" ]; then
     # head -n -1 drops the line the byte limit cut in two; zstd -dc ends on SIGPIPE, as it should.
     (set +o pipefail; zstd -qdc "$input" | head -c "$slice_bytes" | head -n -1 | zstd -q -3 -o "$slice.part")
@@ -83,6 +87,11 @@ top() { # callgrind-file
 }
 top "$work/callgrind.decode"
 top "$work/callgrind.analyze"
+
+# The slice's event mix (mix_stats.py), with the violations analyze found: what the counts above are per.
+violations=$(awk -F, 'NR > 1 { total += $3 } END { print total + 0 }' "$work/instructions-out/summary.csv")
+echo
+echo "-- the slice's mix: $(zstd -qdc "$slice" | python3 "$here/mix_stats.py" "$violations")"
 
 # Cachegrind's models are simpler than a real CPU's (its branch predictor has little history, so
 # patterned branches count as mispredicted more often than they are): upper bounds, for comparing

@@ -21,9 +21,13 @@ root="$(cd "$here/../.." && pwd)"
 target_bytes="${1:-300000000}"
 runs="${RUNS:-3}"
 # ENCODERS=mixed generates the inputs with `sample --encoders mixed` (each device one of several SDKs'
-# JSON writers), in files of their own (`one-day-mixed.ndjson.zst`, ...).
-encoders="${ENCODERS:-uniform}"
-suffix=$([ "$encoders" = uniform ] && echo "" || echo "-$encoders")
+# JSON writers), in files of their own (`one-day-mixed.ndjson.zst`, ...). MIX=field generates them with
+# `sample --mix field` (issue 49's field-like event mix: short sessions, fewer moved touches, more
+# haptics and violations, ~3,000 sessions interleaved line by line in the stream layout), with mixed
+# encoders unless ENCODERS says otherwise (`one-day-mixed-field.ndjson.zst`, ...).
+mix="${MIX:-}"
+encoders="${ENCODERS:-$([ -n "$mix" ] && echo mixed || echo uniform)}"
+suffix=$([ "$encoders" = uniform ] && echo "" || echo "-$encoders")$([ -z "$mix" ] || echo "-$mix")
 work="$here/work"
 mkdir -p "$work"
 
@@ -38,13 +42,14 @@ hig="$root/.build/release/hig-audit"
 ingest="$here/.build/release/IngestThroughput"
 
 make_input() { # days name [layout]
-    local days="$1" name="$2" layout="${3:-time}"
+    # The mix's own layout (stream for MIX=field) unless one is named; time without a mix.
+    local days="$1" name="$2" layout="${3:-$([ -n "$mix" ] && echo "" || echo time)}"
     local file="$work/$name$suffix.ndjson.zst"
     if [ ! -f "$file" ]; then
-        echo "== generating $name ($days day(s), ~$((target_bytes * days / 1000000)) MB, $layout layout)" >&2
+        echo "== generating $name ($days day(s), ~$((target_bytes * days / 1000000)) MB, ${layout:-$mix mix's} layout)" >&2
         rm -rf "$work/$name"
         "$hig" sample --out "$work/$name" --target-bytes "$((target_bytes * days))" --days "$days" \
-            --seed 2026 --no-noise --layout "$layout" --encoders "$encoders" >&2
+            --seed 2026 --no-noise ${layout:+--layout "$layout"} ${mix:+--mix "$mix"} --encoders "$encoders" >&2
         find "$work/$name" -name '*.zst' -print0 | LC_ALL=C sort -z | xargs -0 zstd -qdc \
             | zstd -q -3 -T1 -o "$file"
         rm -rf "$work/$name"

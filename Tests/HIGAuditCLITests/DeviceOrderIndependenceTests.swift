@@ -149,7 +149,7 @@ import Testing
         case (.time, true): try offlineTimeSample.get()
         case (.device, true): try offlineDeviceSample.get()
         case (.uploads, true): try offlineUploadsSample.get()
-        case (.deviceHour, _): try WrittenSample(configuration(layout, offline: offline ? 0.15 : 0))
+        case (.deviceHour, _), (.stream, _): try WrittenSample(configuration(layout, offline: offline ? 0.15 : 0))
         }
     }
 

@@ -34,6 +34,15 @@ enum SampleFixtures {
         return configuration
     }()
 
+    /// `noisy` as `--mix field` shapes it: lanes of sessions interleaved line by line, extra haptics,
+    /// problem rates scaled, mixed encoders.
+    static let noisyField: SampleConfiguration = {
+        var configuration = noisy
+        SampleMix.field.apply(to: &configuration)
+        configuration.concurrentSessions = 12
+        return configuration
+    }()
+
     /// Splits file contents into lines the way SPEC §2 does (`\n` or `\r\n`).
     static func lines(of contents: [UInt8]) -> [String] {
         var lines = contents.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)

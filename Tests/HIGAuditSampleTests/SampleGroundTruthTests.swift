@@ -6,7 +6,7 @@ import Testing
     /// The manifest's planted violations, per rule and version, are exactly what a plain reading of
     /// the SPEC §3 rules finds: baseline behaviour triggers nothing, each injection what it records,
     /// and upload noise changes nothing the rules see.
-    @Test(arguments: [SampleFixtures.clean, SampleFixtures.noisy, SampleFixtures.noisyMixedEncoders])
+    @Test(arguments: [SampleFixtures.clean, SampleFixtures.noisy, SampleFixtures.noisyMixedEncoders, SampleFixtures.noisyField])
     func referenceRulesFindExactlyThePlantedViolations(configuration: SampleConfiguration) throws {
         let (files, manifest) = try SampleFixtures.generate(configuration)
         var found: [String: [String: Int]] = [:]

@@ -40,10 +40,22 @@ struct SampleCommand: ParsableCommand {
         --session-length short give such light logs (SampleLogs/ is made this way) with the same planted \
         problems.
 
+        The event mix: --extra-haptics-per-minute adds feedback haptics that plant nothing, \
+        --problem-rate-scale multiplies every version's problem rates (the manifest counts what was \
+        planted), and --concurrent-sessions N keeps about N sessions in progress at once (N devices \
+        active in the same minutes, each running its sessions back to back; the usual days and active \
+        hours no longer place them). --layout stream writes a file per period holding every device's \
+        lines merged in time order, as a collector receives them (DIR/2026-11-20/1800.ndjson.zst), so \
+        that the sessions in progress alternate line by line in reading order; it is the default with \
+        --concurrent-sessions. --mix field sets all of these to the shape of field data (short \
+        sessions, two a device, about 29 % moved touches, 85 haptics and 23 violations per 1,000 lines, 3,000 \
+        sessions interleaved, mixed encoders); options given explicitly override it.
+
         Examples:
           hig-audit sample --out /tmp/logs --sessions 500 --days 3 --seed 42
           hig-audit sample --out night --session-length short --move-sampling-ms 250
           hig-audit sample --out inbox --layout uploads --offline-devices 0.15
+          hig-audit sample --out field --mix field --target-bytes 30000000
 
         DIR must be new or empty: logs of another sample left beside these would be read with them, and \
         its manifest would be replaced. --force writes into a folder that holds files anyway.
@@ -90,10 +102,11 @@ struct SampleCommand: ParsableCommand {
         File layout: time (DATE/HHMM/DEVICE.ndjson.zst, the default: path order is time order), device \
         (devices/DEVICE.ndjson.zst: all of a device's uploads appended in one file), uploads \
         (inbox/UPLOAD-ID.ndjson.zst: random-looking names; path order mixes devices, each device's \
-        uploads in order) or device-hour (DATE/DEVICE/HHMM.ndjson.zst: a folder per device and day). \
-        hour-device is the old name of time.
+        uploads in order), device-hour (DATE/DEVICE/HHMM.ndjson.zst: a folder per device and day) or \
+        stream (DATE/HHMM.ndjson.zst: every device's lines of the period in one file, merged in time \
+        order; the default with --concurrent-sessions). hour-device is the old name of time.
         """, valueName: "layout"))
-    var layout: String = SampleConfiguration.Layout.time.rawValue
+    var layout: String?
 
     @Option(
         name: .customLong("offline-devices"),
@@ -112,13 +125,31 @@ struct SampleCommand: ParsableCommand {
     var level: Int32 = 3
 
     @Option(help: ArgumentHelp("Log at most one moved touch per gesture every this many milliseconds, as telemetry SDKs coalesce moves (0, the default, logs every move at display rate). The sessions and planted problems stay the same; the logs get much smaller.", valueName: "ms"))
-    var moveSamplingMs: Int = 0
+    var moveSamplingMs: Int?
 
     @Option(help: ArgumentHelp("Session lengths: mixed (20 s to 15 min, mean about 3.4 min, the default) or short (10 s to 5 min, mean about 1.1 min: many sessions in little data).", valueName: "mix"))
-    var sessionLength: String = SessionLength.mixed.rawValue
+    var sessionLength: String?
 
     @Option(help: ArgumentHelp("Whose JSON writers the devices use: uniform (hig-audit's own SDK on every device, the default) or mixed (each device one of \(SDKEncoder.allCases.map(\.rawValue).joined(separator: ", ")): other key orders, spaces, escapes, timestamp and number forms, CRLF). Only the bytes of event lines differ; events, noise and tables are the same.", valueName: "mix"))
-    var encoders: String = EncoderMix.uniform.rawValue
+    var encoders: String?
+
+    @Option(
+        name: .customLong("concurrent-sessions"),
+        help: ArgumentHelp("Keep about this many sessions in progress at once: devices take turns on this many lanes, each running its sessions seconds apart, so they are active in the same minutes (--days and --active-hours then place nothing). With --layout stream, the default then, their lines alternate in reading order.", valueName: "n"))
+    var concurrentSessions: Int?
+
+    @Option(
+        name: .customLong("extra-haptics-per-minute"),
+        help: ArgumentHelp("Feedback haptics per minute of session that the app plays between activities, on devices with haptics on, besides its usual ones (0, the default, adds none). They plant no problem.", valueName: "rate"))
+    var extraHapticsPerMinute: Double?
+
+    @Option(
+        name: .customLong("problem-rate-scale"),
+        help: ArgumentHelp("Multiply every app version's rate of every planted problem by this (each capped at 1; 1, the default, keeps the version table). The manifest counts what was planted.", valueName: "factor"))
+    var problemRateScale: Double?
+
+    @Option(help: ArgumentHelp("A preset of the event mix: field (short sessions, two a device, moves sampled every \(SampleMix.fieldMoveSamplingMs) ms, extra haptics, problem rates scaled, \(SampleMix.fieldConcurrentSessions) concurrent sessions in the stream layout, mixed encoders: about 29 % moved touches, 85 haptics and 23 violations per 1,000 lines). Options given explicitly override it.", valueName: "mix"))
+    var mix: String?
 
     @Option(help: ArgumentHelp("The format of the event lines: ndjson (this tool's, the default), or an export that `import --from` reads: \(SampleFormat.allCases.dropFirst().map(\.rawValue).joined(separator: ", ")), each event named hig.<type> with its fields where the format keeps other fields, and each session.start saying touches all. Needs --no-noise and --encoders uniform: upload noise damages NDJSON lines.", valueName: "format"))
     var format: String = SampleFormat.ndjson.rawValue
@@ -130,19 +161,31 @@ struct SampleCommand: ParsableCommand {
         guard (1...3_650).contains(days) else { throw ValidationError("--days must be between 1 and 3650.") }
         guard (1...24).contains(activeHours) else { throw ValidationError("--active-hours must be between 1 and 24.") }
         guard fileMinutes > 0, 60 % fileMinutes == 0 else { throw ValidationError("--file-minutes must divide 60.") }
-        guard (0...60_000).contains(moveSamplingMs) else { throw ValidationError("--move-sampling-ms must be between 0 and 60000.") }
+        if let moveSamplingMs, !(0...60_000).contains(moveSamplingMs) { throw ValidationError("--move-sampling-ms must be between 0 and 60000.") }
         guard (-7...22).contains(level) else { throw ValidationError("--level must be between -7 and 22.") }
-        guard SampleConfiguration.Layout(name: layout) != nil else {
-            throw ValidationError("--layout must be time, device, uploads or device-hour (or hour-device, the old name of time).")
+        if let layout, SampleConfiguration.Layout(name: layout) == nil {
+            throw ValidationError("--layout must be time, device, uploads, device-hour or stream (or hour-device, the old name of time).")
         }
         guard offlineDevices >= 0, offlineDevices <= 1 else {
             throw ValidationError("--offline-devices must be between 0 and 1.")
         }
-        guard SessionLength(rawValue: sessionLength) != nil else {
+        if let sessionLength, SessionLength(rawValue: sessionLength) == nil {
             throw ValidationError("--session-length must be mixed or short.")
         }
-        guard EncoderMix(rawValue: encoders) != nil else {
+        if let encoders, EncoderMix(rawValue: encoders) == nil {
             throw ValidationError("--encoders must be uniform or mixed.")
+        }
+        if let concurrentSessions, !(1...1_000_000).contains(concurrentSessions) {
+            throw ValidationError("--concurrent-sessions must be between 1 and 1000000.")
+        }
+        if let extraHapticsPerMinute, !(0...600).contains(extraHapticsPerMinute) {
+            throw ValidationError("--extra-haptics-per-minute must be between 0 and 600.")
+        }
+        if let problemRateScale, !(0...100).contains(problemRateScale) {
+            throw ValidationError("--problem-rate-scale must be between 0 and 100.")
+        }
+        if let mix, SampleMix(rawValue: mix) == nil {
+            throw ValidationError("--mix must be \(SampleMix.allCases.map(\.rawValue).joined(separator: " or ")).")
         }
         guard let sampleFormat = SampleFormat(rawValue: format) else {
             throw ValidationError("--format must be \(SampleFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -150,8 +193,9 @@ struct SampleCommand: ParsableCommand {
         if sampleFormat != .ndjson, noise {
             throw ValidationError("--format \(format) writes clean exports only: add --no-noise (upload noise damages NDJSON lines, not an export's).")
         }
-        if sampleFormat != .ndjson, encoders != EncoderMix.uniform.rawValue {
-            throw ValidationError("--format \(format) has its own writer: leave out --encoders \(encoders).")
+        let effectiveEncoders = try configuration().encoders
+        if sampleFormat != .ndjson, effectiveEncoders != .uniform {
+            throw ValidationError("--format \(format) has its own writer: leave out --encoders \(effectiveEncoders.rawValue)\(encoders == nil ? " (--mix \(mix ?? "") sets it: add --encoders uniform)" : "").")
         }
         _ = try startMilliseconds()
     }
@@ -176,16 +220,31 @@ struct SampleCommand: ParsableCommand {
 
     func run() throws {
         if !force, let refusal = Self.refusal(of: out) { throw UsageError(refusal).exit() }
-        let configuration = SampleConfiguration(
+        let manifest = try SampleGenerator(configuration: try configuration()).write(to: URL(fileURLWithPath: out))
+        if verbosity.level.saysNotes { FileHandle.standardError.write(Data(manifest.summary().utf8)) }
+    }
+
+    /// The configuration the options ask for: the defaults, then the `--mix` preset, then every option
+    /// given explicitly.
+    func configuration() throws -> SampleConfiguration {
+        var configuration = SampleConfiguration(
             size: targetBytes.map { .targetBytes($0) } ?? .sessions(sessions),
             seed: seed, days: days, startMs: try startMilliseconds(), activeHours: activeHours, devices: devices,
-            noise: noise ? .realistic : .none, layout: SampleConfiguration.Layout(name: layout) ?? .time,
-            fileMinutes: fileMinutes, compressionLevel: level, moveSamplingMs: moveSamplingMs,
-            sessionLength: SessionLength(rawValue: sessionLength) ?? .mixed, offlineDeviceFraction: offlineDevices,
-            encoders: EncoderMix(rawValue: encoders) ?? .uniform, format: SampleFormat(rawValue: format) ?? .ndjson
+            noise: noise ? .realistic : .none, layout: .time, fileMinutes: fileMinutes, compressionLevel: level,
+            offlineDeviceFraction: offlineDevices, format: SampleFormat(rawValue: format) ?? .ndjson
         )
-        let manifest = try SampleGenerator(configuration: configuration).write(to: URL(fileURLWithPath: out))
-        if verbosity.level.saysNotes { FileHandle.standardError.write(Data(manifest.summary().utf8)) }
+        if let mix { SampleMix(rawValue: mix)?.apply(to: &configuration) }
+        if let moveSamplingMs { configuration.moveSamplingMs = moveSamplingMs }
+        if let sessionLength { configuration.sessionLength = SessionLength(rawValue: sessionLength) ?? .mixed }
+        if let encoders { configuration.encoders = EncoderMix(rawValue: encoders) ?? .uniform }
+        if let extraHapticsPerMinute { configuration.extraHapticsPerMinute = extraHapticsPerMinute }
+        if let problemRateScale { configuration.problemRateScale = problemRateScale }
+        if let concurrentSessions {
+            configuration.concurrentSessions = concurrentSessions
+            if mix == nil { configuration.layout = .stream }
+        }
+        if let layout { configuration.layout = SampleConfiguration.Layout(name: layout) ?? .time }
+        return configuration
     }
 
     /// Why `out` cannot take a sample without `--force`: it holds files, or is not a directory.
