@@ -30,6 +30,9 @@ struct DeviceStream: ~Copyable {
     /// The engine's count of accepted events (`IngestStatistics.events`) at the device's latest
     /// accepted event: how the engine tells that a device has gone quiet (`SessionEngine+Parking`).
     var lastSpoke: Int64 = 0
+    /// How many times in this run the device was parked and woke again: each doubles the quiet it
+    /// needs before it is parked again (`SessionEngine.quietThreshold(for:)`).
+    var wakes: UInt8 = 0
     /// The engine's count of accepted events when the device joined the engine's queue of devices to
     /// look at for quiet, and its neighbours there (older, newer): a device is looked at again once
     /// `SessionEngine.quietAfterEvents` events have been accepted since.

@@ -99,6 +99,8 @@ struct ParkedDevice {
     var clock: Int64
     var idleRuns: Int
     var acceptedInThisRun: Bool
+    /// `DeviceStream.wakes` when it was parked (0 for a device restored from a checkpoint).
+    var wakes: UInt8 = 0
     /// A chain through `ParkedSession.next`. A session closed while parked (at the end of input, or
     /// as idle) stays in the chain and is skipped: it is no longer in `SessionEngine.parkedSessions`.
     var sessions: ParkedSession?

@@ -10,6 +10,11 @@
 ///   (`ParkedSession`) and the device with them (`ParkedDevice`: its clock and run counts); otherwise
 ///   it joins the queue's end again. Each device is looked at most once per `quietAfterEvents`
 ///   accepted events, so the check costs a comparison per event.
+/// - **Back-off.** A device that wakes after being parked doubles the quiet it needs before it is
+///   parked again (`DeviceStream.wakes`, up to `maxQuietDoublings` doublings): with thousands of
+///   devices interleaved, a user's pause of a second or two mid-session outlasts `quietAfterEvents`,
+///   and packing such a device at every pause costs more than keeping it. A device that never speaks
+///   again, the case parking is for, is parked after the base quiet as before.
 /// - **Waking.** An event of a parked session, or the first event of a new session of a parked
 ///   device, wakes the device with all its sessions before the event is classified, exactly as they
 ///   were. A parked device's clock cannot move (only its own accepted events move it), so no parked
@@ -23,6 +28,20 @@ extension SessionEngine {
     /// because they spoke recently, a few tens of megabytes.
     static let defaultQuietAfterEvents: Int64 = 10_000
 
+    /// How many times a device's quiet threshold doubles at most (`DeviceStream.wakes`): a device that
+    /// keeps waking stays awake until it has been quiet 64 times the base threshold.
+    static let maxQuietDoublings: UInt8 = 6
+
+    /// The accepted events of the whole input a device must have been quiet for to be parked: the base
+    /// threshold doubled for each time it was parked and woke again, saturating (0 stays 0: tests park
+    /// after every event).
+    func quietThreshold(for device: UnsafePointer<DeviceStream>) -> Int64 {
+        let doublings = device.pointee.wakes
+        guard doublings > 0 else { return quietAfterEvents }
+        let (scaled, overflow) = quietAfterEvents.multipliedReportingOverflow(by: Int64(1) << Int64(doublings))
+        return overflow ? .max : scaled
+    }
+
     /// Parks every device that is due: called after an accepted event (`parkQuietDevicesIfDue`), never
     /// while sessions are being closed (a closing loop may hold their memory).
     func parkQuietDevices() {
@@ -30,7 +49,7 @@ extension SessionEngine {
         let now = statistics.events
         while let device = quietQueueFirst, now &- device.pointee.queuedAt >= quietAfterEvents {
             dequeue(device)
-            if now &- device.pointee.lastSpoke >= quietAfterEvents {
+            if now &- device.pointee.lastSpoke >= quietThreshold(for: device) {
                 park(device)
             } else {
                 enqueue(device)
@@ -73,7 +92,8 @@ extension SessionEngine {
         devices[key] = nil
         parkedDevices[key] = ParkedDevice(
             clock: device.pointee.clock, idleRuns: device.pointee.idleRuns,
-            acceptedInThisRun: device.pointee.acceptedInThisRun, sessions: chain)
+            acceptedInThisRun: device.pointee.acceptedInThisRun, wakes: device.pointee.wakes, sessions: chain)
+        devicesParked &+= 1
         device.free()
     }
 
@@ -173,6 +193,7 @@ extension SessionEngine {
         var stream = DeviceStream(key: key, clock: parked.clock)
         stream.idleRuns = parked.idleRuns
         stream.acceptedInThisRun = parked.acceptedInThisRun
+        stream.wakes = min(parked.wakes &+ 1, Self.maxQuietDoublings)
         stream.lastSpoke = statistics.events
         let device = DeviceStream.make(stream)
         devices[key] = device

@@ -64,6 +64,8 @@ public final class SessionEngine {
     /// parked with its sessions (`SessionEngine+Parking`). 0 parks every device after every event
     /// (tests do, to show that parking changes no result).
     var quietAfterEvents = SessionEngine.defaultQuietAfterEvents
+    /// How many times a device was parked in this run (tests read it to see the back-off work).
+    var devicesParked = 0
     /// The devices in `devices`, in the order they are due to be looked at for quiet.
     var quietQueueFirst: UnsafeMutablePointer<DeviceStream>?
     var quietQueueLast: UnsafeMutablePointer<DeviceStream>?

@@ -128,6 +128,37 @@ import Testing
         #expect(reports == whole.reports)
     }
 
+    /// A device that pauses mid-session, again and again, while others speak, is parked at its first
+    /// pauses only: each wake doubles the quiet it needs, so it stops being packed and unpacked at every
+    /// pause, and nothing it reports changes.
+    @Test func aDeviceThatKeepsWakingIsParkedLessOften() throws {
+        var events: [Event] = []
+        var ts: Int64 = 1_000
+        events.append(at(ts, .sessionStart(.defaults), session: "pausing", screen: "home", device: "pauser", appVersion: "5.2"))
+        for pause in 0..<12 {
+            for other in 0..<10 {
+                ts += 10
+                events.append(at(ts, .appReady, session: "busy-\(pause)-\(other)", device: "busy-\(pause)-\(other)"))
+            }
+            ts += 10
+            events.append(at(ts, .appReady, session: "pausing", device: "pauser"))
+        }
+        for index in events.indices { events[index].source = SourceLocation(file: 0, line: Int64(index + 1)) }
+        let never = Self.run(events, quietAfterEvents: .max)
+        var reports: [SessionReport] = []
+        let engine = SessionEngine(configuration: HandOverTests.configuration, onReport: { reports.append($0) })
+        engine.quietAfterEvents = 4
+        for event in events { _ = engine.ingest(event) }
+        // Parked at its first pauses (10 events of quiet >= 4, then perhaps >= 8), never once it needs
+        // 16: at most three times in twelve pauses. Each busy device is parked once at most.
+        let pauser = try #require(engine.devices[CompactText("pauser")])
+        #expect(pauser.pointee.wakes >= 1 && pauser.pointee.wakes <= 3)
+        #expect(engine.devicesParked <= 120 + 3)
+        engine.finish()
+        #expect(reports == never.trace.reports)
+        #expect(Self.run(events, quietAfterEvents: 4).trace == never.trace)
+    }
+
     /// A session woken by an event long after it was parked closes on its device's restored clock.
     @Test func aWokenDeviceKeepsItsClock() {
         let events = [
