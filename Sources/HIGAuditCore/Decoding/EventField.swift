@@ -8,10 +8,12 @@ typealias FieldMask = UInt64
 /// event's `type` (keys may come in any order), then reads the ones the type needs. Keys are matched by
 /// length and bytes, never by building a `String`.
 extension EventField {
-    /// How many keys there are: one slot each in the decoder's field table. The optimiser folds it to a
-    /// constant (the cases are known in this module), so offsets computed from it stay constants.
+    /// How many keys there are: one slot each in the decoder's field table. One past the last case, a
+    /// constant the offsets computed from it fold into: `allCases.count` was not folded everywhere
+    /// (callgrind showed `swift_initStaticObject` per line, and `LineShapes` calls no longer inlined).
+    /// A key added after `synthetic` must move this; the schema's check (`EventSchema.problems`) says so.
     static var count: Int {
-        @inline(__always) get { allCases.count }
+        @inline(__always) get { EventField.synthetic.rawValue &+ 1 }
     }
 
     /// The fields an event keeps in its `EventTexts` whatever its type, with their slots

@@ -206,6 +206,9 @@ enum EventSchema {
                 problems.append("the key \"\(field.key)\" must be printable ASCII without quotes or backslashes")
             }
         }
+        if EventField.count != EventField.allCases.count {
+            problems.append("EventField.count (Sources/HIGAuditCore/Decoding/EventField.swift) must name the last key's case")
+        }
         // A line's known fields are one bit each in a `FieldMask`.
         if EventField.allCases.count > FieldMask.bitWidth {
             problems.append("\(EventField.allCases.count) keys do not fit a FieldMask of \(FieldMask.bitWidth) bits")
