@@ -35,6 +35,32 @@ import Testing
         #expect(TouchPhase.allCases.map(\.ordinal) == Array(TouchPhase.allCases.indices))
     }
 
+    /// Every kind and every touch phase has a bit of its own; the 61st kind would be refused by
+    /// `capacityProblem` (and the schema's check) rather than share one.
+    @Test func everyKindAndPhaseHasItsOwnBit() {
+        #expect(EventKindSet.capacityProblem == nil)
+        var seen: UInt64 = 0
+        for kind in EventKind.allCases {
+            let bit = EventKindSet(kind).rawValue
+            #expect(bit.nonzeroBitCount == 1 && seen & bit == 0, "\(kind)")
+            seen |= bit
+        }
+        for phase in TouchPhase.allCases {
+            let bit = EventKindSet.touches(phase).rawValue
+            #expect(bit.nonzeroBitCount == 1 && seen & bit == 0, "\(phase)")
+            seen |= bit
+        }
+        #expect(EventKindSet.all.rawValue.nonzeroBitCount == EventKind.allCases.count)
+    }
+
+    @Test func wireNamesAreFoundFromTheirBytesOnly() {
+        #expect(EventKind(wireName: "touch ") == nil)
+        #expect(EventKind(wireName: "toucH") == nil)
+        #expect(EventKind(wireName: "") == nil)
+        #expect(EventKind(wireName: "session.stare") == nil)
+        #expect(EventKind(wireName: "modal.dismiss") == .modalDismiss)
+    }
+
     @Test func pencilActionsParseCustomNames() {
         #expect(PencilTapAction(wireValue: "switch_eraser") == .system(.switchEraser))
         #expect(PencilTapAction(wireValue: "custom:lasso") == .custom("lasso"))

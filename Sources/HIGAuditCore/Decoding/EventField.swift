@@ -1,65 +1,19 @@
-/// A set of `EventField`s, bit `rawValue` each: wide enough for every field (`EventField.count`).
+/// A set of `EventField`s, bit `rawValue` each: wide enough for every field (`EventField.count`; the
+/// schema's check, `EventSchema.problems`, says when it no longer is).
 typealias FieldMask = UInt64
 
-/// The keys of SPEC §2 that the decoder reads, common and type-specific alike.
+/// The decoder's view of the keys `EventSchema` declares (`EventField` is declared there).
 ///
 /// The decoder records where each one's value sits while it validates the line, before it knows the
 /// event's `type` (keys may come in any order), then reads the ones the type needs. Keys are matched by
 /// length and bytes, never by building a `String`.
-enum EventField: Int, CaseIterable {
-    /// The text fields an event keeps (`EventTexts`) come first, in `EventTexts.Slot`'s order: a
-    /// slot's field is the field of the same raw value (`EventTexts.Slot.field`).
-    case session, device, app, appVersion, osVersion, screen, id
-    case ts, type
-    case hapticsEnabled, pencilPreferredAction, pencilCustomActionEnabled
-    case phase, target, input, x, y
-    case action, kind, durationMs, result, task
-    case from, to, modal, style, object, undoable, indicator, source
-    case permission, widget, content, loadMs
-    case touches, synthetic
-
-    static let count = 36
-
-    /// The key as it appears in the log.
-    var key: StaticString {
-        switch self {
-        case .ts: "ts"
-        case .session: "session"
-        case .type: "type"
-        case .device: "device"
-        case .app: "app"
-        case .appVersion: "app_version"
-        case .osVersion: "os_version"
-        case .screen: "screen"
-        case .id: "id"
-        case .hapticsEnabled: "haptics_enabled"
-        case .pencilPreferredAction: "pencil_preferred_action"
-        case .pencilCustomActionEnabled: "pencil_custom_action_enabled"
-        case .phase: "phase"
-        case .target: "target"
-        case .input: "input"
-        case .x: "x"
-        case .y: "y"
-        case .action: "action"
-        case .kind: "kind"
-        case .durationMs: "duration_ms"
-        case .result: "result"
-        case .task: "task"
-        case .from: "from"
-        case .to: "to"
-        case .modal: "modal"
-        case .style: "style"
-        case .object: "object"
-        case .undoable: "undoable"
-        case .indicator: "indicator"
-        case .source: "source"
-        case .permission: "permission"
-        case .widget: "widget"
-        case .content: "content"
-        case .loadMs: "load_ms"
-        case .touches: "touches"
-        case .synthetic: "synthetic"
-        }
+extension EventField {
+    /// How many keys there are: one slot each in the decoder's field table. One past the last case, a
+    /// constant the offsets computed from it fold into: `allCases.count` was not folded everywhere
+    /// (callgrind showed `swift_initStaticObject` per line, and `LineShapes` calls no longer inlined).
+    /// A key added after `synthetic` must move this; the schema's check (`EventSchema.problems`) says so.
+    static var count: Int {
+        @inline(__always) get { EventField.synthetic.rawValue &+ 1 }
     }
 
     /// The fields an event keeps in its `EventTexts` whatever its type, with their slots
@@ -81,70 +35,9 @@ enum EventField: Int, CaseIterable {
     var bit: FieldMask { 1 &<< FieldMask(rawValue) }
 
     /// The field whose key is exactly these bytes (already unescaped), or nil for a key we ignore.
-    @inline(__always)
+    /// For keys written with escapes, which are rare: the member loop finds the others with `KeyMatcher`.
     static func matching(_ key: ByteSlice) -> EventField? {
-        switch key.count {
-        case 1:
-            switch key.start[0] {
-            case 0x78: return .x
-            case 0x79: return .y
-            default: return nil
-            }
-        case 2:
-            if key == "ts" { return .ts }
-            if key == "id" { return .id }
-            if key == "to" { return .to }
-        case 3:
-            if key == "app" { return .app }
-        case 4:
-            if key == "type" { return .type }
-            if key == "kind" { return .kind }
-            if key == "task" { return .task }
-            if key == "from" { return .from }
-        case 5:
-            if key == "phase" { return .phase }
-            if key == "input" { return .input }
-            if key == "modal" { return .modal }
-            if key == "style" { return .style }
-        case 6:
-            switch key.start[0] {
-            case 0x64: if key == "device" { return .device }
-            case 0x74: if key == "target" { return .target }
-            case 0x61: if key == "action" { return .action }
-            case 0x72: if key == "result" { return .result }
-            case 0x6F: if key == "object" { return .object }
-            case 0x73:
-                if key == "screen" { return .screen }
-                if key == "source" { return .source }
-            case 0x77: if key == "widget" { return .widget }
-            default: return nil
-            }
-        case 7:
-            if key == "session" { return .session }
-            if key == "content" { return .content }
-            if key == "load_ms" { return .loadMs }
-            if key == "touches" { return .touches }
-        case 8:
-            if key == "undoable" { return .undoable }
-        case 9:
-            if key == "indicator" { return .indicator }
-            if key == "synthetic" { return .synthetic }
-        case 10:
-            if key == "os_version" { return .osVersion }
-            if key == "permission" { return .permission }
-        case 11:
-            if key == "app_version" { return .appVersion }
-            if key == "duration_ms" { return .durationMs }
-        case 15:
-            if key == "haptics_enabled" { return .hapticsEnabled }
-        case 23:
-            if key == "pencil_preferred_action" { return .pencilPreferredAction }
-        case 28:
-            if key == "pencil_custom_action_enabled" { return .pencilCustomActionEnabled }
-        default:
-            return nil
-        }
-        return nil
+        allCases.first { key == $0.key }
     }
 }
 
@@ -161,7 +54,7 @@ struct FieldValue {
     var start: Int32
     var end: Int32
     /// One more than the byte column of the key of a second occurrence of this field; 0 for none.
-    /// Offset by one so that `.absent` is all zero bytes: the decoder clears its 36 slots for every
+    /// Offset by one so that `.absent` is all zero bytes: the decoder clears its slots for every
     /// line, and zeroing is one short `memset`, where -1 in a middle field took 90 separate stores.
     private(set) var duplicateMark: Int32 = 0
 

@@ -1,39 +1,9 @@
-// Recognising the `type` names and enumerated values of SPEC §2 straight from the line's bytes.
+// Recognising the enumerated values of SPEC §2 straight from the line's bytes (the `type` names:
+// `EventKind(wireBytes:)`, derived from `EventSchema`).
 //
 // The synthesized `init?(rawValue:)` would need a `String` first (a heap allocation for values longer
 // than 15 bytes, like `notification.success`); these compare lengths and bytes against literals. The
 // literals are the enums' raw values; `WireValueMatchingTests` checks that every case round-trips.
-
-extension EventKind {
-    init?(wireBytes b: ByteSlice) {
-        guard b.count >= 5 else { return nil }
-        // Length and first byte leave at most two candidates, so at most two comparisons.
-        let kind: EventKind? = switch (b.count, b.start[0]) {
-        case (5, 0x74): .touch
-        case (6, 0x68): .haptic
-        case (7, 0x6F): .outcome
-        case (7, 0x6E): .navPop
-        case (8, 0x6E): .navPush
-        case (11, 0x73): .sessionEnd
-        case (11, 0x6C): .loadingEnd
-        case (12, 0x63): .captureStop
-        case (13, 0x73): .sessionStart
-        case (13, 0x6D): b.start[6] == 0x70 ? .modalPresent : .modalDismiss
-        case (13, 0x6C): .loadingStart
-        case (13, 0x63): .captureStart
-        case (14, 0x6E): .tabSwitch
-        case (16, 0x63): .contentMutation
-        case (17, 0x70): .pencilDoubleTap
-        case (9, 0x61): .appReady
-        case (18, 0x70): .permissionRequest
-        case (13, 0x72): .ratingPrompt
-        case (14, 0x77): .widgetDisplay
-        default: nil
-        }
-        guard let kind, b == kind.wireNameLiteral else { return nil }
-        self = kind
-    }
-}
 
 extension PencilPreferredAction {
     init?(wireBytes b: ByteSlice) {

@@ -1,42 +1,63 @@
-/// The event types of SPEC §2, by their wire name. Rules declare the kinds they want with `EventKindSet`.
-public enum EventKind: UInt8, CaseIterable, Sendable, Hashable {
-    case sessionStart, sessionEnd, touch, pencilDoubleTap, haptic, outcome
-    case tabSwitch, navPush, navPop, modalPresent, modalDismiss, contentMutation
-    case loadingStart, loadingEnd, captureStart, captureStop
-    case appReady, permissionRequest, ratingPrompt, widgetDisplay
-
+extension EventKind {
     /// The `type` string in the log.
     public var wireName: String { wireNameLiteral.description }
 
-    /// `wireName` as a literal, for comparing bytes without building a `String`.
-    public var wireNameLiteral: StaticString {
-        switch self {
-        case .sessionStart: "session.start"
-        case .sessionEnd: "session.end"
-        case .touch: "touch"
-        case .pencilDoubleTap: "pencil.double_tap"
-        case .haptic: "haptic"
-        case .outcome: "outcome"
-        case .tabSwitch: "nav.tab_switch"
-        case .navPush: "nav.push"
-        case .navPop: "nav.pop"
-        case .modalPresent: "modal.present"
-        case .modalDismiss: "modal.dismiss"
-        case .contentMutation: "content.mutation"
-        case .loadingStart: "loading.start"
-        case .loadingEnd: "loading.end"
-        case .captureStart: "capture.start"
-        case .captureStop: "capture.stop"
-        case .appReady: "app.ready"
-        case .permissionRequest: "permission.request"
-        case .ratingPrompt: "rating.prompt"
-        case .widgetDisplay: "widget.display"
-        }
-    }
+    /// `wireName` as a literal, for comparing bytes without building a `String`: the schema's.
+    public var wireNameLiteral: StaticString { EventSchema.types[Int(rawValue)].wireName }
 
     public init?(wireName: String) {
-        guard let kind = EventKind.allCases.first(where: { $0.wireName == wireName }) else { return nil }
+        var name = wireName
+        guard let kind = name.withUTF8({ bytes -> EventKind? in
+            guard let start = bytes.baseAddress else { return nil }
+            return EventKind(wireBytes: ByteSlice(start: start, count: bytes.count))
+        }) else { return nil }
         self = kind
+    }
+
+    /// The kind whose wire name is exactly these bytes (already unescaped), or nil for a type of the
+    /// app's own. One hash of (length, first byte, last byte) picks the one candidate, one comparison
+    /// confirms it.
+    @inline(__always)
+    init?(wireBytes b: ByteSlice) {
+        guard b.count > 0 else { return nil }
+        let table = WireNameTable.shared
+        let signature = WireNameTable.signature(count: b.count, first: b.start[0], last: b.start[b.count &- 1])
+        guard let kind = table.kinds[table.hash.bucket(signature)], b == kind.wireNameLiteral else { return nil }
+        self = kind
+    }
+}
+
+/// The kinds by a hash of their wire names (`EventKind(wireBytes:)`), built from the schema when first
+/// used; two names of the same length, first and last byte stop the program there, naming both.
+private struct WireNameTable {
+    let hash: PerfectHash
+    let kinds: [EventKind?]
+
+    nonisolated(unsafe) static let shared = WireNameTable()
+
+    @inline(__always)
+    static func signature(count: Int, first: UInt8, last: UInt8) -> UInt64 {
+        UInt64(truncatingIfNeeded: count) | UInt64(first) &<< 32 | UInt64(last) &<< 40
+    }
+
+    private init() {
+        let names = EventKind.allCases.map { Array(UnsafeBufferPointer(start: $0.wireNameLiteral.utf8Start, count: $0.wireNameLiteral.utf8CodeUnitCount)) }
+        let signatures = names.map { Self.signature(count: $0.count, first: $0[0], last: $0[$0.count - 1]) }
+        for (i, signature) in signatures.enumerated() {
+            if let j = signatures.firstIndex(of: signature), j != i {
+                preconditionFailure(
+                    "EventSchema: the wire names \"\(EventKind.allCases[j].wireName)\" and \"\(EventKind.allCases[i].wireName)\" "
+                        + "have the same length, first and last byte, which EventKind(wireBytes:) tells names apart by")
+            }
+        }
+        let bits = PerfectHash.bits(forKeys: names.count, minimum: 7)
+        guard let hash = PerfectHash(separating: signatures, bits: bits) else {
+            preconditionFailure("EventSchema: no hash separates the \(names.count) wire names in \(1 << bits) buckets")
+        }
+        var kinds = [EventKind?](repeating: nil, count: 1 << bits)
+        for (kind, signature) in zip(EventKind.allCases, signatures) { kinds[hash.bucket(signature)] = kind }
+        self.hash = hash
+        self.kinds = kinds
     }
 }
 
@@ -46,29 +67,30 @@ public enum EventKind: UInt8, CaseIterable, Sendable, Hashable {
 /// only reacts to a touch's start or end is then not handed the strokes in between. `touch` itself
 /// stands for touches in every phase.
 public struct EventKindSet: OptionSet, Sendable, Hashable {
-    public let rawValue: UInt32
-    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    public let rawValue: UInt64
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
 
     public init(_ kinds: EventKind...) {
         self.init(kinds)
     }
 
     public init(_ kinds: some Sequence<EventKind>) {
-        var raw: UInt32 = 0
-        for kind in kinds { raw |= 1 << UInt32(kind.rawValue) }
+        if let problem = Self.capacityProblem { preconditionFailure(problem) }
+        var raw: UInt64 = 0
+        for kind in kinds { raw |= 1 << UInt64(kind.rawValue) }
         self.init(rawValue: raw)
     }
 
     /// Touches in the given phases only.
     public static func touches(_ phases: TouchPhase...) -> EventKindSet {
-        var raw: UInt32 = 0
+        var raw: UInt64 = 0
         for phase in phases { raw |= phaseBit(phase) }
         return EventKindSet(rawValue: raw)
     }
 
     /// Whether every event of `kind` is in the set (for `touch`: touches in every phase).
     public func contains(_ kind: EventKind) -> Bool {
-        rawValue & (1 << UInt32(kind.rawValue)) != 0
+        rawValue & (1 << UInt64(kind.rawValue)) != 0
     }
 
     /// Whether touches in `phase` are in the set, by themselves or with every touch.
@@ -76,9 +98,19 @@ public struct EventKindSet: OptionSet, Sendable, Hashable {
         contains(.touch) || rawValue & Self.phaseBit(phase) != 0
     }
 
-    /// The phases' bits follow the kinds' (`EventKind` has 20 cases, `TouchPhase` 4: 24 of the 32 bits).
-    private static func phaseBit(_ phase: TouchPhase) -> UInt32 {
-        1 << UInt32(EventKind.allCases.count + phase.ordinal)
+    /// The phases' bits follow the kinds'; `capacityProblem` says when they no longer fit.
+    private static func phaseBit(_ phase: TouchPhase) -> UInt64 {
+        1 << UInt64(EventKind.allCases.count + phase.ordinal)
+    }
+
+    /// Why the kinds and the touch phases do not fit in `rawValue`, or nil when they do: checked with
+    /// the rest of the schema (`EventSchema.problems`) when the schema is first read, and by
+    /// `EventKindTests`, so that the 61st kind fails loudly instead of sharing a bit with another.
+    static var capacityProblem: String? {
+        let bits = EventKind.allCases.count + TouchPhase.allCases.count
+        guard bits > UInt64.bitWidth else { return nil }
+        return "\(EventKind.allCases.count) event kinds and \(TouchPhase.allCases.count) touch phases need \(bits) bits; "
+            + "EventKindSet has \(UInt64.bitWidth): widen its rawValue"
     }
 
     public static let all = EventKindSet(EventKind.allCases)

@@ -17,65 +17,20 @@ public enum EventFieldValue: Sendable, Equatable {
 
 extension Event {
     /// The fields that matter for the event's type (SPEC §2 "Event types"), by their wire names, in
-    /// the SPEC's order: what `show` prints beside the type. Defaults the log left out are shown as the
-    /// engine read them (a `touch` without `input` is a finger), except a finger `input`, which is left
-    /// out as the common case.
+    /// the schema's order (`EventSchema`, the SPEC's): what `show` prints beside the type. Defaults the
+    /// log left out are shown as the engine read them (a `touch` without `input` is a finger), except
+    /// where the schema says the default is the common case not worth showing (a finger `input`).
+    ///
+    /// Read from the payload itself (`EventPayload.valuesByKey`), so a new type needs nothing here.
     public var typeFields: [(name: String, value: EventFieldValue)] {
-        switch payload {
-        case .sessionStart(let settings):
-            return [
-                ("haptics_enabled", .flag(settings.hapticsEnabled)),
-                ("pencil_preferred_action", .text(settings.pencilPreferredAction.rawValue)),
-                ("pencil_custom_action_enabled", .flag(settings.pencilCustomActionEnabled)),
-                ("touches", .text(settings.touches.rawValue)),
-                ("synthetic", .flag(settings.synthetic)),
-            ]
-        case .sessionEnd, .appReady, .ratingPrompt:
-            return []
-        case .touch(let touch):
-            var fields: [(name: String, value: EventFieldValue)] = [("phase", .text(touch.phase.rawValue))]
-            if let target = touch.target { fields.append(("target", .text(target))) }
-            if touch.input != .finger { fields.append(("input", .text(touch.input.rawValue))) }
-            if let x = touch.x { fields.append(("x", .number(x))) }
-            if let y = touch.y { fields.append(("y", .number(y))) }
-            return fields
-        case .pencilDoubleTap(let action):
-            return [("action", .text(action.wireValue))]
-        case .haptic(let kind, let durationMs):
-            var fields: [(name: String, value: EventFieldValue)] = [("kind", .text(kind.rawValue))]
-            if let durationMs { fields.append(("duration_ms", .number(durationMs))) }
-            return fields
-        case .outcome(let result, let task):
-            var fields: [(name: String, value: EventFieldValue)] = [("result", .text(result.rawValue))]
-            if let task { fields.append(("task", .text(task))) }
-            return fields
-        case .tabSwitch(let from, let to):
-            return [("from", .text(from)), ("to", .text(to))]
-        case .navPush(let to), .navPop(let to):
-            return [("to", .text(to))]
-        case .modalPresent(let modal, let style):
-            return [("modal", .text(modal)), ("style", .text(style.rawValue))]
-        case .modalDismiss(let modal):
-            return [("modal", .text(modal))]
-        case .contentMutation(let action, let object, let undoable):
-            var fields: [(name: String, value: EventFieldValue)] = [("action", .text(action.rawValue))]
-            if let object { fields.append(("object", .text(object))) }
-            fields.append(("undoable", .flag(undoable)))
-            return fields
-        case .loadingStart(let id, let indicator):
-            return [("id", .text(id)), ("indicator", .text(indicator.rawValue))]
-        case .loadingEnd(let id):
-            return [("id", .text(id))]
-        case .captureStart(let source), .captureStop(let source):
-            return [("source", .text(source.rawValue))]
-        case .permissionRequest(let permission, let result):
-            var fields: [(name: String, value: EventFieldValue)] = [("permission", .text(permission.rawValue))]
-            if let result { fields.append(("result", .text(result.rawValue))) }
-            return fields
-        case .widgetDisplay(let widget, let content, let loadMs):
-            var fields: [(name: String, value: EventFieldValue)] = [("widget", .text(widget)), ("content", .text(content.rawValue))]
-            if let loadMs { fields.append(("load_ms", .number(loadMs))) }
-            return fields
+        let values = payload.valuesByKey
+        return EventSchema.types[Int(kind.rawValue)].fields.compactMap { entry in
+            let name = entry.field.key.description
+            guard let value = values[name] else { return nil }
+            if !entry.showsDefault, case .defaulted(let defaultValue) = entry.presence, value.plainText == defaultValue {
+                return nil
+            }
+            return (name, value)
         }
     }
 
@@ -83,4 +38,65 @@ extension Event {
     public var typeFieldsText: String {
         typeFields.map { "\($0.name)=\($0.value.plainText)" }.joined(separator: " ")
     }
+}
+
+extension EventPayload {
+    /// The payload's values by the wire keys of its fields, absent optionals left out: read by
+    /// reflection from its case's associated values (or the properties of the one struct it holds),
+    /// whose labels are the keys in camel case (`durationMs` is `duration_ms`); a case holding one
+    /// unlabelled value holds its type's one field. `EventSchemaTests` checks every type's labels
+    /// against its schema entry, so a label that is not a key fails there. For `show`, off the hot path.
+    var valuesByKey: [String: EventFieldValue] {
+        guard let associated = Mirror(reflecting: self).children.first?.value else { return [:] }
+        var values: [String: EventFieldValue] = [:]
+        let mirror = Mirror(reflecting: associated)
+        if mirror.displayStyle == .tuple || mirror.displayStyle == .struct {
+            for child in mirror.children {
+                guard let label = child.label, let value = Self.fieldValue(child.value) else { continue }
+                values[Self.wireKey(label)] = value
+            }
+        } else if let only = EventSchema.types[Int(kind.rawValue)].fields.first,
+            EventSchema.types[Int(kind.rawValue)].fields.count == 1, let value = Self.fieldValue(associated)
+        {
+            values[only.field.key.description] = value
+        }
+        return values
+    }
+
+    /// `durationMs` → `duration_ms`.
+    static func wireKey(_ label: String) -> String {
+        var key = ""
+        for character in label {
+            if character.isUppercase {
+                key += "_" + character.lowercased()
+            } else {
+                key.append(character)
+            }
+        }
+        return key
+    }
+
+    /// A value as `show` prints it: nil for an absent optional, or a value of no field type.
+    private static func fieldValue(_ value: Any) -> EventFieldValue? {
+        switch value {
+        case let text as String: return .text(text)
+        case let number as Double: return .number(number)
+        case let flag as Bool: return .flag(flag)
+        case let wire as any WireTextConvertible: return .text(wire.wireText)
+        case let enumerated as any RawRepresentable<String>: return .text(enumerated.rawValue)
+        default:
+            let mirror = Mirror(reflecting: value)
+            guard mirror.displayStyle == .optional else { return nil }
+            return mirror.children.first.flatMap { fieldValue($0.value) }
+        }
+    }
+}
+
+/// A field value whose wire text is not a raw value (a double-tap's `custom:<name>`).
+protocol WireTextConvertible {
+    var wireText: String { get }
+}
+
+extension PencilTapAction: WireTextConvertible {
+    var wireText: String { wireValue }
 }

@@ -13,13 +13,50 @@ import Testing
     }
 
     @Test func everyKeyHasItsOwnBucket() {
+        let matcher = KeyMatcher()
+        defer { matcher.deallocate() }
         var buckets = Set<Int>()
         for field in EventField.allCases {
             let key = Array("\(field.key)".utf8)
-            buckets.insert(KeyMatcher.bucket(length: key.count, first: key[0], last: key[key.count - 1]))
+            buckets.insert(matcher.bucket(length: key.count, first: key[0], last: key[key.count - 1]))
         }
         #expect(buckets.count == EventField.count)
         #expect(EventField.allCases.count == EventField.count)
+    }
+
+    /// Keys the (length, first, last) hash cannot tell apart are found before any table is built.
+    @Test func keysOfTheSameLengthFirstAndLastByteAreAClash() {
+        let keys = ["ts", "type", "tape", "tyre", "kind"].map { Array($0.utf8) }
+        #expect(KeyMatcher.lengthFirstLastClashes(keys).map { [$0.0, $0.1] } == [[1, 2], [2, 3]])
+        #expect(KeyMatcher.lengthFirstLastClashes(KeyMatcher.keys).isEmpty)
+    }
+
+    /// Keys sharing their first eight bytes are left to the general reading; the others keep their
+    /// buckets.
+    @Test func keysSharingTheirFirstBytesAreNotRecognisedByTheirHeads() throws {
+        let keys = ["content_id", "content_type", "ts", "content"].map { Array($0.utf8) }
+        let (hash, buckets) = try #require(KeyMatcher.firstBytesTable(keys))
+        #expect(buckets.map(\.key) == [2, 3])
+        #expect(Set(buckets.map(\.bucket)).count == 2)
+        #expect(buckets[0].bucket == hash.bucket(KeyMatcher.firstBytes(ofKey: keys[2])))
+    }
+
+    /// The multipliers are found, not chosen: the same keys always give the same one, and any set of
+    /// distinct signatures that fits is separated.
+    @Test func aHashIsFoundForAnyDistinctSignatures() throws {
+        let signatures = (0..<64).map { UInt64($0) &* 0x0101_0101 }
+        let hash = try #require(PerfectHash(separating: signatures, bits: 8))
+        #expect(Set(signatures.map(hash.bucket)).count == signatures.count)
+        #expect(PerfectHash(separating: signatures, bits: 8)?.multiplier == hash.multiplier)
+        #expect(PerfectHash(separating: [1, 2, 1], bits: 8) == nil)
+        #expect(PerfectHash(separating: (0..<9).map(UInt64.init), bits: 3) == nil)
+        #expect(PerfectHash.bits(forKeys: 36, minimum: 7) == 8)
+        #expect(PerfectHash.bits(forKeys: 20, minimum: 7) == 7)
+    }
+
+    @Test func aHeadLongerThanOneComparisonIsRefused() {
+        #expect(KeyMatcher.longestKey == 29)
+        #expect(EventField.allCases.allSatisfy { $0.key.utf8CodeUnitCount <= KeyMatcher.longestKey })
     }
 
     @Test(arguments: [0, 1, 40])
@@ -51,8 +88,10 @@ import Testing
     }
 
     @Test func everyKeysFirstBytesHaveTheirOwnBucket() {
+        let matcher = KeyMatcher()
+        defer { matcher.deallocate() }
         let buckets = Set(EventField.allCases.map {
-            KeyMatcher.firstBytesBucket(KeyMatcher.firstBytes(ofKey: Array("\($0.key)".utf8)))
+            matcher.firstBytesBucket(KeyMatcher.firstBytes(ofKey: Array("\($0.key)".utf8)))
         })
         #expect(buckets.count == EventField.count)
     }
