@@ -47,7 +47,7 @@ import Testing
         #expect(Self.corpus.count > 1_000)
         var lineEncoder = DeviceLineEncoder(encoder: encoder, seed: 1, device: 3)
         var noise = SampleRandom(seed: 9)
-        var fast = EventDecoder(verification: FastPathVerification(interval: 1, onMismatch: .record))
+        var fast = EventDecoder(learnsLineShapes: true, verification: FastPathVerification(interval: 1, onMismatch: .record))
         for (index, event) in Self.corpus.enumerated() {
             var bytes: [UInt8] = []
             // Every third line in a style the noise might pick, the others in the encoder's own.
@@ -69,7 +69,7 @@ import Testing
     @Test(arguments: SDKEncoder.allCases)
     func learnedShapesCoverTheLinesOfEveryWriterThatKeepsItsKeyOrder(encoder: SDKEncoder) {
         var lineEncoder = DeviceLineEncoder(encoder: encoder, seed: 1, device: 3)
-        var decoder = EventDecoder()
+        var decoder = EventDecoder(learnsLineShapes: true)
         let events = Self.corpus.dropLast(Self.unusualEvents.count)
         for event in events {
             var bytes: [UInt8] = []
@@ -108,11 +108,11 @@ import Testing
         #expect(written[.javascript]?.contains(#""ts":1795197600123"#) == true)
     }
 
-    /// A whole noisy sample with mixed encoders, every line checked against the strict decoder.
+    /// A whole noisy sample with mixed encoders, every line checked against the reference decoder.
     @Test(arguments: [SampleFixtures.noisy, SampleFixtures.noisyMixedEncoders])
     func fastPathsAgreeWithTheStrictDecoderOnASample(configuration: SampleConfiguration) throws {
         let (files, _) = try SampleFixtures.generate(configuration)
-        var decoder = EventDecoder(verification: FastPathVerification(interval: 1, onMismatch: .record))
+        var decoder = EventDecoder(learnsLineShapes: true, verification: FastPathVerification(interval: 1, onMismatch: .record))
         var lines = 0
         for file in SampleFixtures.inReadingOrder(files) {
             for line in SampleFixtures.lines(of: file.contents) {

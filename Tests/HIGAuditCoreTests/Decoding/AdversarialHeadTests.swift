@@ -97,7 +97,7 @@ import Testing
     @Test(arguments: [11 as UInt64, 12])
     func warmDecoderGetsTheStrictVerdictOnAdversarialLines(seed: UInt64) {
         var random = SplitMix64(seed: seed)
-        var learning = EventDecoder()
+        var learning = EventDecoder(learnsLineShapes: true)
         var comparison = StrictComparison()
         var badEvents = 0
         var badMalformed = 0
@@ -139,7 +139,7 @@ import Testing
                 stream += line + (random.next() % 4 == 0 ? [0x0D, 0x0A] : [0x0A])
             }
         }
-        var learning = EventDecoder()
+        var learning = EventDecoder(learnsLineShapes: true)
         var comparison = StrictComparison()
         stream.forEachSplitLine { line in
             let expected = Self.strict(Array(line.bytes))
@@ -171,7 +171,7 @@ import Testing
             for last in ordered.indices {
                 var members = ordered
                 let moved = members.remove(at: last)
-                var learning = EventDecoder()
+                var learning = EventDecoder(learnsLineShapes: true)
                 for index in 0..<6 {
                     _ = Self.bytes(Self.variation(members + [moved], index: index, using: &random)).withUnsafeBytes { learning.decode($0) }
                 }
@@ -228,7 +228,7 @@ import Testing
         for run in 0..<600 {
             let ordered = ShuffledKeyTests.orderedLines[Int(random.next() % UInt64(ShuffledKeyTests.orderedLines.count))]
             let members = ordered.map { $0.key == "session" ? ($0.key, "\"s\(run)\"") : $0 }
-            var learning = EventDecoder()
+            var learning = EventDecoder(learnsLineShapes: true)
             for index in 0..<12 {
                 _ = Self.bytes(Self.variation(members, index: index, using: &random)).withUnsafeBytes { learning.decode($0) }
             }
@@ -266,7 +266,7 @@ import Testing
             var members = ordered.map { $0.key == "session" ? ($0.key, "\"s\(run)\"") : $0 }
             let shuffledRun = random.next() % 3 == 0
             if random.next() % 2 == 0 { members = ShuffledKeyTests.shuffled(members, using: &random) }
-            var learning = EventDecoder()
+            var learning = EventDecoder(learnsLineShapes: true)
             for index in 0..<40 {
                 let order = shuffledRun ? ShuffledKeyTests.shuffled(members, using: &random) : members
                 var line = Self.bytes(Self.variation(order, index: index, using: &random))

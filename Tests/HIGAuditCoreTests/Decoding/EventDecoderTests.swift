@@ -268,7 +268,7 @@ let novemberTwentieth: Int64 = 1_795_208_645_123
     func integerTimestampsOutsideTheYears0To9999AreMalformed(text: String) {
         let line = #"{"ts":\#(text),"session":"s","type":"session.end"}"#
         var general = EventDecoder(learnsLineShapes: false)
-        var learning = EventDecoder()
+        var learning = EventDecoder(learnsLineShapes: true)
         let refused = general.decode(line)
         guard case .malformed(let failure) = refused else {
             Issue.record("accepted \(text): \(refused)")

@@ -71,7 +71,7 @@ import Testing
     @Test(arguments: [1 as UInt64, 2, 3])
     func damagedAndChangedLinesDecodeAsTheStrictDecoderDecodesThem(seed: UInt64) {
         var random = SplitMix64(seed: seed)
-        var learning = EventDecoder()
+        var learning = EventDecoder(learnsLineShapes: true)
         var events = 0
         var malformed = 0
         for _ in 0..<1_500 {
@@ -106,7 +106,7 @@ import Testing
             (#"{"ts":"#, #","session":"s","type":"app.ready"}"#,
              ["1795197600123", #""2026-11-20T18:00:00Z""#, "1795197600124", #""2026-11-20T18:00:01Z""#]),
         ]
-        var learning = EventDecoder()
+        var learning = EventDecoder(learnsLineShapes: true)
         var compared = 0
         for slot in slots {
             for name in names {
@@ -143,7 +143,7 @@ import Testing
     /// no difference, and the check runs on the lines it is asked to.
     @Test func theSelfCheckChecksSampledLines() {
         var random = SplitMix64(seed: 77)
-        var decoder = EventDecoder(verification: FastPathVerification(interval: 3, onMismatch: .record))
+        var decoder = EventDecoder(learnsLineShapes: true, verification: FastPathVerification(interval: 3, onMismatch: .record))
         for index in 0..<3_000 {
             var line = Self.line(Self.templates[index % 2], using: &random)
             if index % 5 == 0 { line = Self.damaged(line, using: &random) }

@@ -3,7 +3,8 @@ import Testing
 @testable import HIGAuditCore
 
 /// nst/JSONTestSuite (`Tests/Conformance/json-test-suite`, see `Tests/Conformance/README.md`): strict
-/// RFC 8259 validation, also inside fields the decoder otherwise skips.
+/// RFC 8259 validation, also inside fields the decoder otherwise skips. Run on the reference decoder
+/// directly; `FastPathContractTests` holds the accelerated path to the same verdicts.
 @Suite struct JSONTestSuiteTests {
     static let suiteFolder = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -28,6 +29,19 @@ import Testing
         document.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
     }
 
+    /// The reference decoder's verdict, a fresh decoder for each document.
+    static func decodeBytes(_ bytes: [UInt8]) -> DecodedLine {
+        var decoder = ReferenceDecoder()
+        var event: Event?
+        let verdict = bytes.withUnsafeBytes { decoder.decode($0, source: .unknown, accept: { event = $0 }) }
+        return switch verdict {
+        case .blank: .blank
+        case .event: event.map { .event($0) } ?? .blank
+        case .unknownType(let name): .unknownType(name)
+        case .malformed(let problem): .malformed(problem)
+        }
+    }
+
     static func isMalformed(_ line: DecodedLine) -> Bool {
         if case .malformed = line { return true }
         return false
@@ -41,14 +55,14 @@ import Testing
     @Test(arguments: documents(in: "test_parsing").filter { $0.hasPrefix("y_") })
     func acceptedDocumentsAreAcceptedInsideAnEvent(name: String) {
         let document = Self.bytes("test_parsing", name)
-        let result = decodeBytes(Self.wrapped(document))
+        let result = Self.decodeBytes(Self.wrapped(document))
         guard case .event(let event) = result else {
             Issue.record("\(name): \(result)")
             return
         }
         #expect(event.payload == .outcome(result: .success, task: nil))
         // As a whole line it is valid JSON, so whatever is wrong is not the JSON itself.
-        if case .malformed(let problem) = decodeBytes(document) {
+        if case .malformed(let problem) = Self.decodeBytes(document) {
             #expect(!problem.reason.hasPrefix("invalid"), "\(name): \(problem)")
             #expect(!problem.reason.hasPrefix("nesting"), "\(name): \(problem)")
         } else {
@@ -59,9 +73,9 @@ import Testing
     @Test(arguments: documents(in: "test_parsing").filter { $0.hasPrefix("n_") })
     func rejectedDocumentsMakeTheLineMalformed(name: String) {
         let document = Self.bytes("test_parsing", name)
-        let wrapped = decodeBytes(Self.wrapped(document))
+        let wrapped = Self.decodeBytes(Self.wrapped(document))
         #expect(Self.isMalformed(wrapped), "\(name) inside an event: \(wrapped)")
-        let whole = decodeBytes(document)
+        let whole = Self.decodeBytes(document)
         if Self.isJSONWhitespace(document) {
             // SPEC §2: a line of JSON whitespace is blank, not malformed.
             #expect(whole == .blank, "\(name)")
@@ -74,8 +88,8 @@ import Testing
     func implementationDefinedDocumentsReturn(name: String) {
         let document = Self.bytes("test_parsing", name)
         // Either answer is allowed; the decoder only has to come back.
-        _ = decodeBytes(Self.wrapped(document))
-        _ = decodeBytes(document)
+        _ = Self.decodeBytes(Self.wrapped(document))
+        _ = Self.decodeBytes(document)
     }
 
     @Test(arguments: [
@@ -96,7 +110,7 @@ import Testing
         ("string_with_escaped_NULL.json", true),
     ])
     func transformDocumentsInsideAnEvent(name: String, accepted: Bool) {
-        let result = decodeBytes(Self.wrapped(Self.bytes("test_transform", name)))
+        let result = Self.decodeBytes(Self.wrapped(Self.bytes("test_transform", name)))
         #expect(Self.isMalformed(result) == !accepted, "\(name): \(result)")
     }
 

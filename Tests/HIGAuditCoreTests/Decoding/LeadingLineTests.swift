@@ -8,7 +8,7 @@ import Testing
     @Test func leadingLinesEndWhereTheSplitterCutsAndDecodeAsWholeLines() {
         var random = SplitMix64(seed: 4242)
         let stream = Self.stream(lines: 20_000, using: &random)
-        var learning = EventDecoder()
+        var learning = EventDecoder(learnsLineShapes: true)
         var general = EventDecoder(learnsLineShapes: false)
         var taken = 0
         var takenBeforeCRLF = 0
@@ -42,7 +42,7 @@ import Testing
     /// A line never reaches past what may be read, nor past its terminator.
     @Test func aLineIsTakenOnlyWithItsTerminatorInView() {
         let line = #"{"ts":1795208645123,"session":"s1","type":"touch","id":"e1","phase":"moved","x":1,"y":2}"#
-        var decoder = EventDecoder()
+        var decoder = EventDecoder(learnsLineShapes: true)
         for index in 0..<4 {
             // Learn the shape, then match lines with new values.
             _ = decoder.decode(line.replacingOccurrences(of: "e1", with: "e\(index)"))

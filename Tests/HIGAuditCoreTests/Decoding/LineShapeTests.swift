@@ -9,7 +9,7 @@ import Testing
 @Suite struct LineShapeTests {
     @Test func matchedLinesGetTheGeneralScansVerdicts() {
         var random = SplitMix64(seed: 2026)
-        var learning = EventDecoder()
+        var learning = EventDecoder(learnsLineShapes: true)
         var general = EventDecoder(learnsLineShapes: false)
         var events = 0
         var malformed = 0
@@ -34,7 +34,7 @@ import Testing
         let numbers = ["0", "-0", "7", "-12.5", "593.25", "0.001", "123456789012345", "1234567890123456",
                        "1e3", "-2.5E-3", "1.5e+2", "99999999999999999999", "0.1234567890123456789"]
         let strings = ["canvas", "", "é", "tab:\\u0041", "a\\\"b", "\\ud83d\\ude00", "日本語", String(repeating: "z", count: 40)]
-        var learning = EventDecoder()
+        var learning = EventDecoder(learnsLineShapes: true)
         var general = EventDecoder(learnsLineShapes: false)
         var count = 0
         for round in 0..<4 {
@@ -55,7 +55,7 @@ import Testing
     @Test func malformedVariableValuesAreLeftToTheScan() {
         let badNumbers = ["01", "-", "1.", ".5", "1e", "1e+", "+1", "0x10", "1.5.5", "Infinity", "NaN", "--1", "1 2"]
         let badStrings = ["tab\u{1}", "a\\q", "a\\u12", "a\\ud800", "\u{7F}ok", "unterminated"]
-        var learning = EventDecoder()
+        var learning = EventDecoder(learnsLineShapes: true)
         var general = EventDecoder(learnsLineShapes: false)
         func line(_ id: Int, x: String? = nil, target: String = "canvas") -> String {
             let x = x ?? "\(id * 7 % 900).\(id % 10)"
@@ -91,7 +91,7 @@ import Testing
     /// both ways the shape reads it either way, and damage to it still reaches the general scan.
     @Test func valuesWrittenEitherWayAreRead() {
         var random = SplitMix64(seed: 11)
-        var learning = EventDecoder()
+        var learning = EventDecoder(learnsLineShapes: true)
         var general = EventDecoder(learnsLineShapes: false)
         let damage = [#""2026-11-20T18:00:41.612Z"#, "01", "-", "1.", "null", "true", "[1]", "{}", #""a\q""#,
                       #""2026-11-20T18:00:41.612Z" "#, "1795208645123 ", "\"", "1795208645123x"]
@@ -114,7 +114,7 @@ import Testing
     /// Lines that never repeat a layout (a key of a new name on every line): matching rests instead
     /// of paying for misses on every line, and verdicts stay those of the general scan.
     @Test func everChangingLayoutsPutMatchingToRest() {
-        var learning = EventDecoder()
+        var learning = EventDecoder(learnsLineShapes: true)
         var general = EventDecoder(learnsLineShapes: false)
         var rested = false
         for index in 0..<3_000 {
@@ -133,7 +133,7 @@ import Testing
     /// match at once.
     @Test func keysInANewOrderOnEveryLineNeitherMatchNorRest() {
         var random = SplitMix64(seed: 7)
-        var learning = EventDecoder()
+        var learning = EventDecoder(learnsLineShapes: true)
         var general = EventDecoder(learnsLineShapes: false)
         for round in 0..<6 {
             for index in 0..<600 {
@@ -158,7 +158,7 @@ import Testing
     /// A log that begins with lines no shape can be learned from (here of a type this version does not
     /// know) puts matching to rest before any shape is held; the rest must still end.
     @Test func aRestBeforeAnyShapeEnds() {
-        var learning = EventDecoder()
+        var learning = EventDecoder(learnsLineShapes: true)
         for index in 0..<300 {
             _ = learning.decode(#"{"ts":1,"session":"s","type":"future.kind","id":"e\#(index)"}"#)
         }
@@ -187,7 +187,7 @@ import Testing
             #""type":"rating.prompt""#, #""type":"widget.display","widget":"w","content":"cached","load_ms":12.5"#,
             #""t\u0079pe":"touch","phase":"moved""#, #""type":"t\u006fuch","phase":"ended""#,
         ]
-        var learning = EventDecoder()
+        var learning = EventDecoder(learnsLineShapes: true)
         var general = EventDecoder(learnsLineShapes: false)
         var random = SplitMix64(seed: 11)
         var kinds = Set<EventKind>()
@@ -210,7 +210,7 @@ import Testing
     /// shape, and the others by type first again, and every line gets the general scan's verdict.
     @Test func typesAfterValuesOfChangingLengthAreMatched() {
         var random = SplitMix64(seed: 30)
-        var learning = EventDecoder()
+        var learning = EventDecoder(learnsLineShapes: true)
         var general = EventDecoder(learnsLineShapes: false)
         func number() -> String {
             let whole = random.next() % 2_000
@@ -267,7 +267,7 @@ import Testing
     /// long stroke on the canvas) is read as a constant again once the shape is refreshed, while the
     /// values that keep changing stay variable, and the lines around the refreshes keep matching.
     @Test func refreshedShapesReadSettledValuesAsConstants() {
-        var learning = EventDecoder()
+        var learning = EventDecoder(learnsLineShapes: true)
         var general = EventDecoder(learnsLineShapes: false)
         func line(_ index: Int, target: String) -> String {
             #"{"ts":"2026-11-20T18:\#(10 + index / 6_000 % 50):\#(10 + index / 100 % 50).\#(100 + index % 900)Z","#
@@ -298,7 +298,7 @@ import Testing
                        #""""#, "null", #""é日本""#]
         let versions = [#""5.2.1""#, #""5.2.2""#, "null", #""a\"b""#, #""seventeen-bytes-1""#]
         var random = SplitMix64(seed: 11)
-        var learning = EventDecoder()
+        var learning = EventDecoder(learnsLineShapes: true)
         var general = EventDecoder(learnsLineShapes: false)
         var count = 0
         for run in 0..<120 {
@@ -331,7 +331,7 @@ import Testing
         func digits(_ count: Int) -> String {
             String((0..<count).map { _ in Character(String(random.next() % 10)) })
         }
-        var learning = EventDecoder()
+        var learning = EventDecoder(learnsLineShapes: true)
         var general = EventDecoder(learnsLineShapes: false)
         var count = 0
         // Literals of the forms the eight-byte reading takes (1–7 digits, then none or 1–7).
@@ -375,7 +375,7 @@ import Testing
     /// still decodes as the scan reads it. (Not all: a refresh that makes `phase` constant can have it
     /// taken for a rare change, and then the old rule makes the target variable until the next one.)
     @Test func valuesChangingInClustersForkShapes() {
-        var learning = EventDecoder()
+        var learning = EventDecoder(learnsLineShapes: true)
         var general = EventDecoder(learnsLineShapes: false)
         var count = 0
         var strokeLines = 0
@@ -424,7 +424,7 @@ import Testing
     /// session before's, its other layouts match from their first line.
     @Test func aNewSessionKeepsTheShapesOfTheSessionBefore() {
         var random = SplitMix64(seed: 23)
-        var learning = EventDecoder()
+        var learning = EventDecoder(learnsLineShapes: true)
         var general = EventDecoder(learnsLineShapes: false)
         var count = 0
         /// Whether each line decoded matched a shape.

@@ -64,7 +64,7 @@ import Testing
 
     @Test func shuffledLinesOfEveryTypeDecodeToTheOrderedLinesEvents() {
         var random = SplitMix64(seed: 30)
-        var learning = EventDecoder()
+        var learning = EventDecoder(learnsLineShapes: true)
         for members in Self.orderedLines {
             let ordered = Self.strict(Self.text(members))
             guard case .event = ordered else {
@@ -85,7 +85,7 @@ import Testing
     @Test(arguments: [1 as UInt64, 2, 3, 4])
     func damagedShuffledLinesGetTheStrictDecodersVerdicts(seed: UInt64) {
         var random = SplitMix64(seed: seed)
-        var learning = EventDecoder()
+        var learning = EventDecoder(learnsLineShapes: true)
         var reasons: [String: Int] = [:]
         var events = 0
         let wrongValues = ["1", "-2.5e3", "true", "null", "[]", #"{"a":1}"#, #""s""#, #""""#]

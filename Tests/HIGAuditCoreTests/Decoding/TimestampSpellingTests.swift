@@ -30,7 +30,7 @@ import Testing
     func everySpellingOfAnInstantDecodesToIt(ts: String) {
         // A fresh decoder (the general scan), then a learning one fed the same layout until shapes match.
         var strict = EventDecoder(learnsLineShapes: false)
-        var learning = EventDecoder()
+        var learning = EventDecoder(learnsLineShapes: true)
         for id in 0..<8 {
             let line = Self.line(ts, id: id)
             for decoded in [line.withUnsafeBytes { strict.decode($0) }, line.withUnsafeBytes { learning.decode($0) }] {

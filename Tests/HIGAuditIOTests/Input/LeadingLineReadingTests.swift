@@ -9,7 +9,7 @@ import Testing
 @Suite struct LeadingLineReadingTests {
     /// Decodes every line, taking what a learned shape covers as `AnalysisLineSink` does.
     struct DecodingSink: LineSink {
-        var decoder = EventDecoder()
+        var decoder = EventDecoder(learnsLineShapes: true)
         var results: [Result] = []
         var oversized: [CollectingSink.Oversized] = []
         var taken = 0

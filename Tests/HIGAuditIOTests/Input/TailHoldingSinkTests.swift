@@ -33,13 +33,25 @@ import Testing
         }
     }
 
+    /// Whether this build's decoder takes lines ahead at all: one built with `-DHIG_REFERENCE_DECODER`
+    /// reads every line on the reference path, which never does (a line not taken is delivered whole).
+    static let takesAhead = EventDecoder.acceleratedPathIsCompiledIn
+
+    /// Offers a complete line to be taken ahead and, where the decoder does not take lines ahead,
+    /// delivers it whole, as the reader then would.
+    static func offerOrDeliver(_ text: String, number: Int64, to sink: inout EngineTailSink) {
+        let taken = offer(text, number: number, to: &sink)
+        #expect(taken == (takesAhead ? text.utf8.count : nil))
+        if taken == nil { deliver(text, number: number, to: &sink) }
+    }
+
     @Test func nothingIsTakenAheadOfAnUnterminatedLine() {
         var (sink, engine) = Self.sink()
         // The decoder learns the layout from complete lines, which reach the engine at once.
         for index in 1...8 { Self.deliver(Self.line(index), number: Int64(index), to: &sink) }
         #expect(engine.statistics.events == 8)
         #expect(sink.forwardedThrough == 8)
-        #expect(Self.offer(Self.line(9), number: 9, to: &sink) == Self.line(9).utf8.count)
+        Self.offerOrDeliver(Self.line(9), number: 9, to: &sink)
         #expect(engine.statistics.events == 9)
 
         // A line a skipped frame cut waits, and the next line is not taken ahead of it.
@@ -75,7 +87,7 @@ import Testing
         }
         #expect(sink.droppedLines == 5)
         #expect(engine.statistics.events == 8)
-        #expect(Self.offer(Self.line(6), number: 6, to: &sink) == Self.line(6).utf8.count)
+        Self.offerOrDeliver(Self.line(6), number: 6, to: &sink)
         #expect(engine.statistics.events == 9)
     }
 }

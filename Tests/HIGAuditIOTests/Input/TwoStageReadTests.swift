@@ -106,7 +106,7 @@ import Testing
         let read = FileRead(source: InputSource(path: path, displayPath: "a"), file: 0)
         let reader = try InputReader()
         for twoStages in [true, false] + Array(repeating: true, count: 18) {
-            var decoder: EventDecoder? = EventDecoder()
+            var decoder: EventDecoder? = EventDecoder(learnsLineShapes: true)
             if twoStages {
                 _ = reader.readInTwoStages(read, into: Recorder(), decoder: &decoder, diagnostic: { _ in })
             } else {

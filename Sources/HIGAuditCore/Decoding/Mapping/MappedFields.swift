@@ -48,7 +48,7 @@ extension EventDecoder {
         table.dirtyFields.pointee = assigned
         let reader = LineReader(
             base: raw.assumingMemoryBound(to: UInt8.self), count: buffer.count, fields: fields, numbers: numbers,
-            recent: table.recent, keys: table.keys, minute: table.minute, longTexts: table.longTexts)
+            memory: RecentValues(recent: table.recent, minute: table.minute), longTexts: table.longTexts)
         do throws(MalformedLine) {
             return try reader.interpret(source: source, kind: kind, accept: accept)
         } catch {

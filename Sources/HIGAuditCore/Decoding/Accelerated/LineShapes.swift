@@ -45,116 +45,199 @@
 /// others from the line (`sharedTextsOfLatestMatch`).
 struct LineShapes {
     /// Shapes kept, most recently matched first.
-    static let capacity = 16
+    static let capacity = StateLayout.ShapeOrder.count
     /// Longer lines are not learned: a shape keeps a copy of its line.
-    static let maxLineLength = 1024
-    static let maxVariables = 16
+    static let maxLineLength = ShapeLayout.LineBytes.count
+    static let maxVariables = ShapeLayout.Variables.count
     /// Lines with more unread scalar members than this are not learned.
-    static let maxUnreadValues = 8
+    static let maxUnreadValues = StateLayout.UnreadValues.count / 2
 
-    /// One allocation: the state words, the most-recently-used order, the shifts scratch, then the
-    /// shapes at a fixed stride, each laid out as `Shape` says.
+    /// One allocation: the state (`StateLayout`), then the shapes at a fixed stride, each a
+    /// `ShapeLayout`. Read and written through raw offsets (`State`, `Shape`) that `MemoryLayout`
+    /// derives from those structs, constants at compile time: the hot loops load single words at fixed
+    /// places and never copy a struct.
     private let storage: UnsafeMutableRawPointer
 
-    private enum State {
-        /// Int: shapes held.
-        static var used: Int { 0 }
-        /// Int: lines missed in the current block of `blockLines` (see `noteMiss`).
-        static var blockMisses: Int { 8 }
-        /// Int: lines still to pass before matching is tried again.
-        static var resting: Int { 16 }
-        /// Int: lines matched (for `noteMiss`'s blocks, and tests).
-        static var matched: Int { 24 }
-        /// `capacity` bytes: shape indices, most recently matched first.
-        static var order: Int { 32 }
-        /// Int: the value of `matched` when the current block began.
-        static var blockMatchedStart: Int { 48 }
-        /// Int: 1 when the shape matched last is due to be refreshed from its next line that decodes to
-        /// an event (see `refreshInterval`).
-        static var refreshDue: Int { 56 }
-        /// `maxVariables + 1` Ints: the shift after each variable value of the line being matched.
-        static var shifts: Int { 64 }
-        /// UInt64 × `carriedFromCount`: fingerprints of the sessions whose shapes were last carried over
-        /// to another (see `carrySessionTexts`); then an Int, where the next one goes.
-        static var carriedFrom: Int { 200 }
-        static var carriedFromNext: Int { carriedFrom + 8 * carriedFromCount }
-        static var carriedFromCount: Int { 4 }
-        /// Int: 1 when the line matched last did not have its shape's `type` where the shape's line has
-        /// it (see `matchLine`).
-        static var typeMoved: Int { carriedFromNext + 8 }
-        /// Learning's scratch: Int32 per field (when its value last changed), then the fields in line order.
-        static var changes: Int { 256 }
-        static var members: Int { 400 }
-        /// Learning's scratch: Int32 pairs, where the values of the line's unread scalar members start
-        /// and end (`unreadValues`), at most `maxUnreadValues`.
-        static var unreadValues: Int { 440 }
+    /// One slot per field a `FieldMask` can name: room for every `EventField` (checked in `init`).
+    typealias PerField<Element> = InlineArray<64, Element>
+
+    /// The state before the shapes.
+    private struct StateLayout {
+        typealias ShapeOrder = InlineArray<16, UInt8>
+        typealias UnreadValues = InlineArray<16, Int32>
+        /// Shapes held.
+        var used: Int
+        /// Lines missed in the current block of `blockLines` (see `noteMiss`).
+        var blockMisses: Int
+        /// Lines still to pass before matching is tried again.
+        var resting: Int
+        /// Lines matched (for `noteMiss`'s blocks, and tests).
+        var matched: Int
+        /// Shape indices, most recently matched first.
+        var order: ShapeOrder
+        /// The value of `matched` when the current block began.
+        var blockMatchedStart: Int
+        /// 1 when the shape matched last is due to be refreshed from its next line that decodes to an
+        /// event (see `refreshInterval`).
+        var refreshDue: Int
+        /// The shift after each variable value of the line being matched (`maxVariables + 1`).
+        var shifts: InlineArray<17, Int>
+        /// Fingerprints of the sessions whose shapes were last carried over to another (see
+        /// `carrySessionTexts`), and where the next one goes.
+        var carriedFrom: InlineArray<4, UInt64>
+        var carriedFromNext: Int
+        /// 1 when the line matched last did not have its shape's `type` where the shape's line has it
+        /// (see `matchLine`).
+        var typeMoved: Int
+        /// Learning's scratch: per field, when its value last changed; then the fields in line order.
+        var changes: PerField<Int32>
+        var members: PerField<UInt8>
+        /// Learning's scratch: pairs of where the values of the line's unread scalar members start and
+        /// end (`unreadValues`), at most `maxUnreadValues`.
+        var unreadValues: UnreadValues
         /// `JSONNumber.powersOfTen`, copied: read through the storage pointer, in a register anyway.
-        static var powersOfTen: Int { 512 }
-        /// `maxShuffledSession` bytes: the session of the last line whose keys came in a new order
-        /// (see `learn`); then an Int, its length, 0 when none.
-        static var shuffledSession: Int { 704 }
-        static var shuffledSessionLength: Int { 768 }
-        static var maxShuffledSession: Int { 64 }
-        static var shapes: Int { 832 }
+        var powersOfTen: InlineArray<24, Double>
+        /// The session of the last line whose keys came in a new order (see `learn`), and its length,
+        /// 0 when none.
+        var shuffledSession: InlineArray<64, UInt8>
+        var shuffledSessionLength: Int
     }
 
-    /// Offsets within one shape.
-    private enum Shape {
-        /// Int32: the length of the shape's line.
-        static var length: Int { 0 }
-        static var variableCount: Int { 4 }
-        /// Int32: the constants a match writes to the field table: all but the shared texts'.
-        static var constantCount: Int { 8 }
-        /// Int32: where the run after the last variable value starts.
-        static var finalRun: Int { 12 }
-        /// Int32: the number of fields present; then, from `memberFields`, the fields in line order.
-        static var memberCount: Int { 16 }
-        static var memberFields: Int { 20 }
-        /// Int32: lines this shape and the shapes it refined have read, matched or learned.
-        static var lines: Int { 56 }
-        /// Int32: matches left before the shape is refreshed (see `refreshInterval`).
-        static var matchesLeft: Int { 60 }
-        /// `FieldMask`: bit `field.rawValue` set for each variable field.
-        static var variableFields: Int { 64 }
-        /// Int32 per field: the value of `lines` when the field's value last changed.
-        static var lastChanges: Int { 72 }
-        /// `FieldMask`: bit `field.rawValue` set for each field whose value has been seen both as a
-        /// string and as a number (a `ts` written either way): read as `Mode.either`.
-        static var eitherFields: Int { aligned(lastChanges + 4 * EventField.count) }
-        /// Int32s: where the `type` value starts and ends in the shape's line, its quotes included (see
-        /// `typeMatches`).
-        static var typeStart: Int { eitherFields + 8 }
-        static var typeEnd: Int { eitherFields + 12 }
-        /// `EventKind?` (one byte): the kind of the shape's `type`, nil for an escaped name. Stored as the
-        /// optional itself, so that reading it back is a load, not a call to `EventKind(rawValue:)`.
-        static var kind: Int { eitherFields + 16 }
-        /// `FieldMask`: bit `field.rawValue` set for each field the shape's line has.
-        static var memberMask: Int { eitherFields + 24 }
-        /// 16 bytes each: where the run before the value starts, where the value starts and ends (Int32s),
-        /// the field (UInt8), how to read the value (`Mode`, UInt8).
-        static var variables: Int { eitherFields + 32 }
-        static var variableStride: Int { 16 }
-        /// 32 bytes each: the field's `FieldValue` in the shape's line, its number value, the field
-        /// (UInt8), how many variable values come before it (UInt8).
-        static var constants: Int { variables + maxVariables * variableStride }
-        static var constantStride: Int { 32 }
-        /// The field table of the shape's line, for learning.
-        static var fieldTable: Int { constants + EventField.count * constantStride }
-        /// The line's bytes.
-        static var bytes: Int { fieldTable + EventField.count * MemoryLayout<FieldValue>.stride }
-        /// `InlineTexts`: the common texts (`EventField.commonTexts`) that every line of the shape has as
-        /// its line has them: constant, and inline or absent.
-        static var sharedTexts: Int { bytes + maxLineLength }
-        /// `FieldMask`: bit `field.rawValue` set for each common text field that is not in `sharedTexts`
-        /// (a variable value, or one escaped or over 16 bytes), which the decoder reads from each line.
-        static var lineTextFields: Int { aligned(sharedTexts + MemoryLayout<InlineTexts>.stride) }
-        /// Int32: the constants of the shared texts, stored after the others: a match leaves them out of
-        /// the field table (the decoder does not read them), and `refresh` writes them for learning.
-        static var sharedTextConstantCount: Int { lineTextFields + 8 }
-        static var stride: Int { (sharedTextConstantCount + 4 + 63) & ~63 }
+    /// Byte offsets of `StateLayout`'s members in the storage.
+    private enum State {
+        static var used: Int { MemoryLayout<StateLayout>.offset(of: \.used)! }
+        static var blockMisses: Int { MemoryLayout<StateLayout>.offset(of: \.blockMisses)! }
+        static var resting: Int { MemoryLayout<StateLayout>.offset(of: \.resting)! }
+        static var matched: Int { MemoryLayout<StateLayout>.offset(of: \.matched)! }
+        static var order: Int { MemoryLayout<StateLayout>.offset(of: \.order)! }
+        static var blockMatchedStart: Int { MemoryLayout<StateLayout>.offset(of: \.blockMatchedStart)! }
+        static var refreshDue: Int { MemoryLayout<StateLayout>.offset(of: \.refreshDue)! }
+        static var shifts: Int { MemoryLayout<StateLayout>.offset(of: \.shifts)! }
+        static var carriedFrom: Int { MemoryLayout<StateLayout>.offset(of: \.carriedFrom)! }
+        static var carriedFromNext: Int { MemoryLayout<StateLayout>.offset(of: \.carriedFromNext)! }
+        static var carriedFromCount: Int { InlineArray<4, UInt64>.count }
+        static var typeMoved: Int { MemoryLayout<StateLayout>.offset(of: \.typeMoved)! }
+        static var changes: Int { MemoryLayout<StateLayout>.offset(of: \.changes)! }
+        static var members: Int { MemoryLayout<StateLayout>.offset(of: \.members)! }
+        static var unreadValues: Int { MemoryLayout<StateLayout>.offset(of: \.unreadValues)! }
+        static var powersOfTen: Int { MemoryLayout<StateLayout>.offset(of: \.powersOfTen)! }
+        static var shuffledSession: Int { MemoryLayout<StateLayout>.offset(of: \.shuffledSession)! }
+        static var shuffledSessionLength: Int { MemoryLayout<StateLayout>.offset(of: \.shuffledSessionLength)! }
+        static var maxShuffledSession: Int { InlineArray<64, UInt8>.count }
+        /// Where the shapes begin: after the state, on a cache line of their own.
+        static var shapes: Int { (MemoryLayout<StateLayout>.size + 63) & ~63 }
+    }
 
-        /// `offset` rounded up to a multiple of 8, where a `FieldMask` can be loaded.
-        private static func aligned(_ offset: Int) -> Int { (offset + 7) & ~7 }
+    /// One shape.
+    private struct ShapeLayout {
+        typealias Variables = InlineArray<16, VariableEntry>
+        typealias LineBytes = InlineArray<1024, UInt8>
+        /// The length of the shape's line.
+        var length: Int32
+        var variableCount: Int32
+        /// The constants a match writes to the field table: all but the shared texts'.
+        var constantCount: Int32
+        /// Where the run after the last variable value starts.
+        var finalRun: Int32
+        /// The number of fields present, and the fields in line order.
+        var memberCount: Int32
+        var memberFields: PerField<UInt8>
+        /// Lines this shape and the shapes it refined have read, matched or learned.
+        var lines: Int32
+        /// Matches left before the shape is refreshed (see `refreshInterval`).
+        var matchesLeft: Int32
+        /// Bit `field.rawValue` set for each variable field.
+        var variableFields: FieldMask
+        /// Per field: the value of `lines` when the field's value last changed.
+        var lastChanges: PerField<Int32>
+        /// Bit `field.rawValue` set for each field whose value has been seen both as a string and as a
+        /// number (a `ts` written either way): read as `Mode.either`.
+        var eitherFields: FieldMask
+        /// Where the `type` value starts and ends in the shape's line, its quotes included (see
+        /// `typeMatches`).
+        var typeStart: Int32
+        var typeEnd: Int32
+        /// The kind of the shape's `type`, nil for an escaped name. Stored as the optional itself, so that
+        /// reading it back is a load, not a call to `EventKind(rawValue:)`.
+        var kind: EventKind?
+        /// Bit `field.rawValue` set for each field the shape's line has.
+        var memberMask: FieldMask
+        var variables: Variables
+        var constants: PerField<ConstantEntry>
+        /// The field table of the shape's line, for learning.
+        var fieldTable: PerField<FieldValue>
+        /// The line's bytes.
+        var bytes: LineBytes
+        /// The common texts (`EventField.commonTexts`) that every line of the shape has as its line has
+        /// them: constant, and inline or absent.
+        var sharedTexts: InlineTexts
+        /// Bit `field.rawValue` set for each common text field that is not in `sharedTexts` (a variable
+        /// value, or one escaped or over 16 bytes), which the decoder reads from each line.
+        var lineTextFields: FieldMask
+        /// The constants of the shared texts, stored after the others: a match leaves them out of the
+        /// field table (the decoder does not read them), and `refresh` writes them for learning.
+        var sharedTextConstantCount: Int32
+    }
+
+    /// A variable value of a shape.
+    private struct VariableEntry {
+        /// Where the run before the value starts, where the value starts and ends.
+        var runStart: Int32
+        var start: Int32
+        var end: Int32
+        /// The field (`unreadField` for a `Mode.skip` value) and how to read the value (`Mode`).
+        var field: UInt8
+        var mode: UInt8
+    }
+
+    /// A constant value of a shape, as the field table has it.
+    private struct ConstantEntry {
+        /// The field's `FieldValue` in the shape's line, its number value, the field, and how many
+        /// variable values come before it (the shift that applies).
+        var value: FieldValue
+        var number: Double
+        var field: UInt8
+        var variablesBefore: UInt8
+    }
+
+    /// Byte offsets of `ShapeLayout`'s members within a shape, and of the entries' members.
+    private enum Shape {
+        static var length: Int { MemoryLayout<ShapeLayout>.offset(of: \.length)! }
+        static var variableCount: Int { MemoryLayout<ShapeLayout>.offset(of: \.variableCount)! }
+        static var constantCount: Int { MemoryLayout<ShapeLayout>.offset(of: \.constantCount)! }
+        static var finalRun: Int { MemoryLayout<ShapeLayout>.offset(of: \.finalRun)! }
+        static var memberCount: Int { MemoryLayout<ShapeLayout>.offset(of: \.memberCount)! }
+        static var memberFields: Int { MemoryLayout<ShapeLayout>.offset(of: \.memberFields)! }
+        static var lines: Int { MemoryLayout<ShapeLayout>.offset(of: \.lines)! }
+        static var matchesLeft: Int { MemoryLayout<ShapeLayout>.offset(of: \.matchesLeft)! }
+        static var variableFields: Int { MemoryLayout<ShapeLayout>.offset(of: \.variableFields)! }
+        static var lastChanges: Int { MemoryLayout<ShapeLayout>.offset(of: \.lastChanges)! }
+        static var eitherFields: Int { MemoryLayout<ShapeLayout>.offset(of: \.eitherFields)! }
+        static var typeStart: Int { MemoryLayout<ShapeLayout>.offset(of: \.typeStart)! }
+        static var typeEnd: Int { MemoryLayout<ShapeLayout>.offset(of: \.typeEnd)! }
+        static var kind: Int { MemoryLayout<ShapeLayout>.offset(of: \.kind)! }
+        static var memberMask: Int { MemoryLayout<ShapeLayout>.offset(of: \.memberMask)! }
+        static var variables: Int { MemoryLayout<ShapeLayout>.offset(of: \.variables)! }
+        static var variableStride: Int { MemoryLayout<VariableEntry>.stride }
+        static var constants: Int { MemoryLayout<ShapeLayout>.offset(of: \.constants)! }
+        static var constantStride: Int { MemoryLayout<ConstantEntry>.stride }
+        static var fieldTable: Int { MemoryLayout<ShapeLayout>.offset(of: \.fieldTable)! }
+        static var bytes: Int { MemoryLayout<ShapeLayout>.offset(of: \.bytes)! }
+        static var sharedTexts: Int { MemoryLayout<ShapeLayout>.offset(of: \.sharedTexts)! }
+        static var lineTextFields: Int { MemoryLayout<ShapeLayout>.offset(of: \.lineTextFields)! }
+        static var sharedTextConstantCount: Int { MemoryLayout<ShapeLayout>.offset(of: \.sharedTextConstantCount)! }
+        /// Shapes start on cache lines.
+        static var stride: Int { (MemoryLayout<ShapeLayout>.size + 63) & ~63 }
+
+        static var variableRunStart: Int { MemoryLayout<VariableEntry>.offset(of: \.runStart)! }
+        static var variableStart: Int { MemoryLayout<VariableEntry>.offset(of: \.start)! }
+        static var variableEnd: Int { MemoryLayout<VariableEntry>.offset(of: \.end)! }
+        static var variableField: Int { MemoryLayout<VariableEntry>.offset(of: \.field)! }
+        static var variableMode: Int { MemoryLayout<VariableEntry>.offset(of: \.mode)! }
+        static var constantValue: Int { MemoryLayout<ConstantEntry>.offset(of: \.value)! }
+        static var constantNumber: Int { MemoryLayout<ConstantEntry>.offset(of: \.number)! }
+        static var constantField: Int { MemoryLayout<ConstantEntry>.offset(of: \.field)! }
+        static var constantVariablesBefore: Int { MemoryLayout<ConstantEntry>.offset(of: \.variablesBefore)! }
     }
 
     private static let restingLines = 4096
@@ -213,24 +296,12 @@ struct LineShapes {
     /// Without `holdsShapes` only the state is allocated: no shape is ever learned then (`used` stays
     /// 0, so nothing matches), and `learn` must not be called.
     init(holdsShapes: Bool) {
+        // The layouts hold what they are sized for; `MemoryLayout` places and aligns the rest.
         precondition(
-            MemoryLayout<FieldValue>.size <= 16 && EventField.count <= FieldMask.bitWidth
-                && State.order + Self.capacity <= State.blockMatchedStart
-                && State.refreshDue + 8 <= State.shifts
-                && State.shifts + 8 * (Self.maxVariables + 1) <= State.carriedFrom
-                && State.typeMoved + 8 <= State.changes
-                && State.changes + 4 * EventField.count <= State.members
-                && State.members + EventField.count <= State.unreadValues
-                && State.unreadValues + 8 * Self.maxUnreadValues <= State.powersOfTen
-                && State.powersOfTen + JSONNumber.powersOfTenByteCount <= State.shuffledSession
-                && State.shuffledSession + State.maxShuffledSession <= State.shuffledSessionLength
-                && State.shuffledSessionLength + 8 <= State.shapes && State.shapes % 64 == 0
-                && Shape.memberFields + EventField.count <= Shape.lines
-                && Shape.variableFields % 8 == 0 && Shape.eitherFields % 8 == 0 && Shape.memberMask % 8 == 0
-                && Shape.lineTextFields % 8 == 0
-                && Shape.constants % 8 == 0 && Shape.fieldTable % 8 == 0 && Shape.sharedTexts % 8 == 0
-                && Shape.stride % 64 == 0,
-            "LineShapes layout overlaps")
+            EventField.count <= PerField<UInt8>.count && PerField<UInt8>.count <= FieldMask.bitWidth
+                && InlineArray<17, Int>.count == Self.maxVariables + 1
+                && MemoryLayout<InlineArray<24, Double>>.size >= JSONNumber.powersOfTenByteCount,
+            "LineShapes layout too small")
         let byteCount = State.shapes + (holdsShapes ? Self.capacity * Shape.stride : 0)
         storage = .allocate(byteCount: byteCount, alignment: 64)
         storage.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount)
@@ -477,14 +548,14 @@ struct LineShapes {
         var i = 0
         while i < variableCount {
             let variable = UnsafeRawPointer(shape + (Shape.variables &+ i &* Shape.variableStride))
-            let runStart = Int(variable.load(as: Int32.self))
-            let valueStart = Int(variable.load(fromByteOffset: 4, as: Int32.self))
+            let runStart = Int(variable.load(fromByteOffset: Shape.variableRunStart, as: Int32.self))
+            let valueStart = Int(variable.load(fromByteOffset: Shape.variableStart, as: Int32.self))
             let valueAt = valueStart &+ shift
             guard valueAt <= count,
                 Self.equal(base + (runStart &+ shift), bytes + runStart, count: valueStart &- runStart)
             else { return Self.unmatched(shape, variablesFilled: i, fields: fields) }
-            let field = Int(variable.load(fromByteOffset: 12, as: UInt8.self))
-            let mode = variable.load(fromByteOffset: 13, as: UInt8.self)
+            let field = Int(variable.load(fromByteOffset: Shape.variableField, as: UInt8.self))
+            let mode = variable.load(fromByteOffset: Shape.variableMode, as: UInt8.self)
             let end: Int
             if mode == Mode.string {
                 let escaped: Bool
@@ -515,7 +586,7 @@ struct LineShapes {
                 else { return Self.unmatched(shape, variablesFilled: i, fields: fields) }
                 end = valueEnd
             }
-            shift = end &- Int(variable.load(fromByteOffset: 8, as: Int32.self))
+            shift = end &- Int(variable.load(fromByteOffset: Shape.variableEnd, as: Int32.self))
             i &+= 1
             shifts[i] = shift
         }
@@ -541,14 +612,15 @@ struct LineShapes {
         var c = range.lowerBound
         while c < range.upperBound {
             let constant = UnsafeRawPointer(shape + (Shape.constants &+ c &* Shape.constantStride))
-            var value = constant.load(as: FieldValue.self)
-            let field = Int(constant.load(fromByteOffset: 24, as: UInt8.self))
-            let constantShift = Int32(truncatingIfNeeded: shifts[Int(constant.load(fromByteOffset: 25, as: UInt8.self))])
+            var value = constant.load(fromByteOffset: Shape.constantValue, as: FieldValue.self)
+            let field = Int(constant.load(fromByteOffset: Shape.constantField, as: UInt8.self))
+            let constantShift = Int32(truncatingIfNeeded: shifts[
+                Int(constant.load(fromByteOffset: Shape.constantVariablesBefore, as: UInt8.self))])
             value.start &+= constantShift
             value.end &+= constantShift
             fields[field] = value
             // Read only for a number field (see `LineReader.numbers`).
-            numbers[field] = constant.load(fromByteOffset: 16, as: Double.self)
+            numbers[field] = constant.load(fromByteOffset: Shape.constantNumber, as: Double.self)
             c &+= 1
         }
     }
@@ -628,7 +700,7 @@ struct LineShapes {
     ) -> Bool {
         var i = 0
         while i < variablesFilled {
-            let field = shape.load(fromByteOffset: Shape.variables &+ i &* Shape.variableStride &+ 12, as: UInt8.self)
+            let field = shape.load(fromByteOffset: Shape.variables &+ i &* Shape.variableStride &+ Shape.variableField, as: UInt8.self)
             if field != Self.unreadField { fields[Int(field)] = .absent }
             i &+= 1
         }
@@ -904,7 +976,7 @@ struct LineShapes {
         let lines = previous.map { $0.load(fromByteOffset: Shape.lines, as: Int32.self) &+ 1 } ?? 0
         let changes = (storage + State.changes).assumingMemoryBound(to: Int32.self)
         for field in 0..<EventField.count {
-            changes[field] = previous?.load(fromByteOffset: Shape.lastChanges &+ 4 &* field, as: Int32.self)
+            changes[field] = previous?.load(fromByteOffset: Shape.lastChanges &+ MemoryLayout<Int32>.stride &* field, as: Int32.self)
                 ?? (lines &- Self.changeWindow)
         }
         // Constants that differ and change rarely, and those of them the rule above made variable (see
@@ -1012,11 +1084,11 @@ struct LineShapes {
             let column = m < memberCount ? value.column : count
             while nextUnread < unreadCount, Int(unread[2 &* nextUnread]) < column {
                 let entry = target + (Shape.variables &+ variables &* Shape.variableStride)
-                entry.storeBytes(of: Int32(truncatingIfNeeded: runStart), as: Int32.self)
-                entry.storeBytes(of: unread[2 &* nextUnread], toByteOffset: 4, as: Int32.self)
-                entry.storeBytes(of: unread[2 &* nextUnread &+ 1], toByteOffset: 8, as: Int32.self)
-                entry.storeBytes(of: Self.unreadField, toByteOffset: 12, as: UInt8.self)
-                entry.storeBytes(of: Mode.skip, toByteOffset: 13, as: UInt8.self)
+                entry.storeBytes(of: Int32(truncatingIfNeeded: runStart), toByteOffset: Shape.variableRunStart, as: Int32.self)
+                entry.storeBytes(of: unread[2 &* nextUnread], toByteOffset: Shape.variableStart, as: Int32.self)
+                entry.storeBytes(of: unread[2 &* nextUnread &+ 1], toByteOffset: Shape.variableEnd, as: Int32.self)
+                entry.storeBytes(of: Self.unreadField, toByteOffset: Shape.variableField, as: UInt8.self)
+                entry.storeBytes(of: Mode.skip, toByteOffset: Shape.variableMode, as: UInt8.self)
                 runStart = Int(unread[2 &* nextUnread &+ 1])
                 variables &+= 1
                 nextUnread &+= 1
@@ -1028,11 +1100,11 @@ struct LineShapes {
                 let quotes: Int32 = eitherFields & (1 << field) != 0 && value.kind == .string ? 1 : 0
                 let mode = quotes == 0 && eitherFields & (1 << field) == 0
                     ? (value.kind == .number ? Mode.number : Mode.string) : Mode.either
-                entry.storeBytes(of: Int32(truncatingIfNeeded: runStart), as: Int32.self)
-                entry.storeBytes(of: value.start &- quotes, toByteOffset: 4, as: Int32.self)
-                entry.storeBytes(of: value.end &+ quotes, toByteOffset: 8, as: Int32.self)
-                entry.storeBytes(of: UInt8(truncatingIfNeeded: field), toByteOffset: 12, as: UInt8.self)
-                entry.storeBytes(of: mode, toByteOffset: 13, as: UInt8.self)
+                entry.storeBytes(of: Int32(truncatingIfNeeded: runStart), toByteOffset: Shape.variableRunStart, as: Int32.self)
+                entry.storeBytes(of: value.start &- quotes, toByteOffset: Shape.variableStart, as: Int32.self)
+                entry.storeBytes(of: value.end &+ quotes, toByteOffset: Shape.variableEnd, as: Int32.self)
+                entry.storeBytes(of: UInt8(truncatingIfNeeded: field), toByteOffset: Shape.variableField, as: UInt8.self)
+                entry.storeBytes(of: mode, toByteOffset: Shape.variableMode, as: UInt8.self)
                 runStart = Int(value.end &+ quotes)
                 variables &+= 1
             } else if sharedTextFields & (1 << field) == 0 {
@@ -1160,10 +1232,10 @@ struct LineShapes {
         _ target: UnsafeMutableRawPointer, index: Int, _ value: FieldValue, number: Double, field: Int, variablesBefore: Int
     ) {
         let entry = target + (Shape.constants &+ index &* Shape.constantStride)
-        entry.storeBytes(of: value, as: FieldValue.self)
-        entry.storeBytes(of: number, toByteOffset: 16, as: Double.self)
-        entry.storeBytes(of: UInt8(truncatingIfNeeded: field), toByteOffset: 24, as: UInt8.self)
-        entry.storeBytes(of: UInt8(truncatingIfNeeded: variablesBefore), toByteOffset: 25, as: UInt8.self)
+        entry.storeBytes(of: value, toByteOffset: Shape.constantValue, as: FieldValue.self)
+        entry.storeBytes(of: number, toByteOffset: Shape.constantNumber, as: Double.self)
+        entry.storeBytes(of: UInt8(truncatingIfNeeded: field), toByteOffset: Shape.constantField, as: UInt8.self)
+        entry.storeBytes(of: UInt8(truncatingIfNeeded: variablesBefore), toByteOffset: Shape.constantVariablesBefore, as: UInt8.self)
     }
 
     /// Keeps the common texts that every line of the shape will have as this one has them: constant,

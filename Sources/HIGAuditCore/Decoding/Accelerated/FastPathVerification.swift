@@ -1,11 +1,11 @@
-/// Re-decodes sampled lines with the strict decoder and compares: the check that the decoder's fast
-/// paths (learned line shapes, recognised key heads, recent strings) keep their one contract, to give the
-/// strict decoder's verdict and event or none at all. Off unless asked for
+/// Re-decodes sampled lines with the reference decoder (`ReferenceDecoder`) and compares: the check that
+/// the decoder's accelerated path (learned line shapes, recognised key heads, recent strings) keeps its
+/// one contract, to give the reference decoder's verdict and event or none at all. Off unless asked for
 /// (`HIG_AUDIT_VERIFY_FAST_PATH`, read at the edges; tests), as it costs a second decoding per line
 /// checked.
 ///
-/// The strict decoder is a fresh `EventDecoder` with shapes off for every line checked: nothing it
-/// remembers from earlier lines can stand in for what it reads.
+/// The reference decoder is a fresh one for every line checked: nothing remembered from earlier lines
+/// can stand in for what it reads.
 public struct FastPathVerification: Sendable {
     /// What a difference does: stop the process with both results and the line (a decoder bug, never
     /// bad input), or keep it for a test to show.
@@ -39,12 +39,12 @@ public struct FastPathVerification: Sendable {
         return true
     }
 
-    /// Compares what the decoder gave for `line` with the strict decoder's verdict and event.
+    /// Compares what the decoder gave for `line` with the reference decoder's verdict and event.
     mutating func check(
         _ line: UnsafeRawBufferPointer, source: SourceLocation, verdict: LineVerdict, event: Event?
     ) {
         checkedLines += 1
-        var strict = EventDecoder(learnsLineShapes: false)
+        var strict = ReferenceDecoder()
         var strictEvent: Event?
         let strictVerdict = strict.decode(line, source: source, accept: { strictEvent = $0 })
         guard strictVerdict != verdict || strictEvent != event else { return }
