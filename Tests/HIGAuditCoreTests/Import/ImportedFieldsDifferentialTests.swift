@@ -29,10 +29,13 @@ import Testing
         }
     }
 
-    /// Reads `lines` as `AnalysisLineSink` does, the direct way or through the written line.
-    static func outcomes(_ format: ImportFormat, _ lines: [String], direct: Bool) -> [(place: String, Outcome)] {
+    /// Reads `lines` as `AnalysisLineSink` does, the direct way or through the written line; with
+    /// `reference`, on a decoder that takes the reference path only (whatever the build's default).
+    static func outcomes(
+        _ format: ImportFormat, _ lines: [String], direct: Bool, reference: Bool = false
+    ) -> [(place: String, Outcome)] {
         let importer = EventImporter(format: format, settings: settings)
-        var decoder = EventDecoder()
+        var decoder = reference ? EventDecoder(learnsLineShapes: false) : EventDecoder()
         var outcomes: [(String, Outcome)] = []
         for (index, text) in lines.enumerated() where !text.allSatisfy(\.isWhitespace) {
             var line = text
@@ -107,6 +110,21 @@ import Testing
             let outcomes = Self.outcomes(format, lines, direct: true)
             #expect(outcomes.contains { if case .event = $0.1 { true } else { false } } || name.contains("malformed"))
             Self.expectSame(format, lines, name)
+        }
+    }
+
+    /// A decoder on the reference path keeps no memory of earlier values, and the direct path must not
+    /// reach for it (it once read the accelerated path's recent strings there, out of bounds).
+    @Test(arguments: ImportFormat.allCases)
+    func theReferencePathMapsImportedFieldsAlike(format: ImportFormat) throws {
+        for name in ["\(format.rawValue).jsonl", "\(format.rawValue)-malformed.jsonl"] {
+            let lines = try Self.lines(name)
+            let reference = Self.outcomes(format, lines, direct: true, reference: true)
+            let accelerated = Self.outcomes(format, lines, direct: true)
+            #expect(reference.count == accelerated.count, "\(name)")
+            for (one, other) in zip(reference, accelerated) {
+                #expect(one.place == other.place && one.1 == other.1, "\(name) \(one.place): \(one.1)\nwritten: \(other.1)")
+            }
         }
     }
 

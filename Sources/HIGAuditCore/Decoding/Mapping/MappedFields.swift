@@ -46,9 +46,25 @@ extension EventDecoder {
             }
         }
         table.dirtyFields.pointee = assigned
+        let base = raw.assumingMemoryBound(to: UInt8.self)
+        // The memory of earlier values belongs to the accelerated path: a decoder on the reference path
+        // keeps none (its `RecentStrings` has no slots), so it reads every value plainly here too.
+        guard learnsLineShapes else {
+            table.longTexts.pointee = LongTextsReuse()
+            let reader = LineReader(
+                base: base, count: buffer.count, fields: fields, numbers: numbers, memory: PlainReading(),
+                longTexts: table.longTexts)
+            return Self.interpret(reader, kind: kind, source: source, accept: accept)
+        }
         let reader = LineReader(
-            base: raw.assumingMemoryBound(to: UInt8.self), count: buffer.count, fields: fields, numbers: numbers,
+            base: base, count: buffer.count, fields: fields, numbers: numbers,
             memory: RecentValues(recent: table.recent, minute: table.minute), longTexts: table.longTexts)
+        return Self.interpret(reader, kind: kind, source: source, accept: accept)
+    }
+
+    private static func interpret<Memory: LineMemory>(
+        _ reader: LineReader<Memory>, kind: EventKind, source: SourceLocation, accept: (consuming Event) -> Void
+    ) -> LineVerdict {
         do throws(MalformedLine) {
             return try reader.interpret(source: source, kind: kind, accept: accept)
         } catch {
