@@ -20,11 +20,7 @@ struct AnalysisFrontend {
     var baselineOptions: BaselineOptions
 
     func run() throws -> Int32 {
-        do {
-            return try execute()
-        } catch let error as any CommandError {
-            throw error.exit()
-        }
+        try reportingCommandErrors(execute)
     }
 
     private func execute() throws -> Int32 {

@@ -9,11 +9,7 @@ struct BaselineFrontend {
     let command: BaselineCommand
 
     func run() throws -> Int32 {
-        do {
-            return try execute()
-        } catch let error as any CommandError {
-            throw error.exit()
-        }
+        try reportingCommandErrors(execute)
     }
 
     private func execute() throws -> Int32 {

@@ -113,3 +113,12 @@ enum OutputCheck {
         }
     }
 }
+
+/// Runs a command's work; a `CommandError` it throws is reported and becomes its exit status.
+func reportingCommandErrors(_ work: () throws -> Int32) throws -> Int32 {
+    do {
+        return try work()
+    } catch let error as any CommandError {
+        throw error.exit()
+    }
+}

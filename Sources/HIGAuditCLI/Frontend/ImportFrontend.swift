@@ -13,11 +13,7 @@ struct ImportFrontend {
     let command: ImportCommand
 
     func run() throws -> Int32 {
-        do {
-            return try execute()
-        } catch let error as any CommandError {
-            throw error.exit()
-        }
+        try reportingCommandErrors(execute)
     }
 
     private func execute() throws -> Int32 {

@@ -20,11 +20,7 @@ struct ShowFrontend {
     static let listedCandidates = 20
 
     func run() throws -> Int32 {
-        do {
-            return try execute()
-        } catch let error as any CommandError {
-            throw error.exit()
-        }
+        try reportingCommandErrors(execute)
     }
 
     private func execute() throws -> Int32 {
