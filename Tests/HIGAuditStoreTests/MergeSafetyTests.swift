@@ -71,17 +71,27 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["merge", "--store", merged] + parts
-        let errors = Pipe()
+        // Standard error goes to a file, read while the merge waits: the lock is released only once the
+        // merge has said it waits, however long a loaded machine takes to start it.
+        let errorsPath = directory.appendingPathComponent("merge-errors.txt").path
+        FileManager.default.createFile(atPath: errorsPath, contents: nil)
+        let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errorsPath))
         process.standardError = errors
         try process.run()
-        Thread.sleep(forTimeInterval: 1)
+        let waiting = "another merge into \(merged) is running; waiting for it to finish"
+        let deadline = Date().addingTimeInterval(300)
+        var text = ""
+        while !text.contains(waiting) && process.isRunning && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+            text = (try? String(contentsOfFile: errorsPath, encoding: .utf8)) ?? ""
+        }
+        #expect(text.contains(waiting), "\(text)")
         #expect(process.isRunning)
         #expect(!FileManager.default.fileExists(atPath: merged))
         close(held)
         process.waitUntilExit()
+        try errors.close()
         #expect(process.terminationStatus == 0)
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(text.contains("another merge into \(merged) is running; waiting for it to finish"), "\(text)")
         #expect(try Self.sessionCount(merged) == sessions)
     }
 
