@@ -5,9 +5,11 @@ extension SampleManifest {
         var text = "\(sessions) sessions on \(devices) devices, \(events) events, \(lines) lines in \(files) files "
         text += "(\(frames) frames, \(uncompressedBytes) bytes, \(compressedBytes) compressed)\n"
         text += "planted violations per rule (" + versions.map(\.version).joined(separator: " / ") + "):\n"
+        // The counts start in one column, two spaces past the longest rule id.
+        let countsColumn = (sampleRuleIDs.map(\.count).max() ?? 0) + 2
         for rule in sampleRuleIDs {
             let counts = versions.map { String($0.violations(rule: rule)) }.joined(separator: " / ")
-            text += "  " + rule.padding(toLength: 27) + counts + "\n"
+            text += "  " + rule.padding(toLength: countsColumn) + counts + "\n"
         }
         if noise != NoiseCounts() {
             text += "noise: \(noise.reorderedEvents) reordered, \(noise.duplicateEvents) duplicate, "

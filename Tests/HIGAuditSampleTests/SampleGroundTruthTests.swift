@@ -80,6 +80,15 @@ import Testing
         for version in ["5.1.0", "5.2.0", "5.2.1"] { #expect(table.contains(version)) }
         #expect(table.contains("| forced-tab-switch | `forced-tab-switch` | successful save | 0 % |"))
     }
+
+    /// The summary's counts start in one column for every rule, the longest id included.
+    @Test func summaryCountsStartInOneColumn() throws {
+        let (_, manifest) = try SampleFixtures.generate(SampleFixtures.small)
+        let rows = manifest.summary().split(separator: "\n").filter { row in sampleRuleIDs.contains { row.hasPrefix("  \($0) ") } }
+        #expect(rows.count == sampleRuleIDs.count)
+        let columns = Set(rows.map { row in row.firstIndex { $0.isNumber }.map { row.distance(from: row.startIndex, to: $0) } })
+        #expect(columns.count == 1, "\(rows)")
+    }
 }
 
 @Suite struct SampleZstdOutputTests {
