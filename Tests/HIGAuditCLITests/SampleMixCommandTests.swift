@@ -51,6 +51,8 @@ import Testing
     @Test(arguments: [
         ["--mix", "lab"], ["--concurrent-sessions", "0"], ["--extra-haptics-per-minute", "-1"],
         ["--problem-rate-scale", "-2"], ["--layout", "streams"],
+        // --target-bytes adds devices until the size is reached: a device count would be ignored.
+        ["--devices", "5", "--target-bytes", "100000"],
     ])
     func badMixOptionsAreUsageErrors(arguments: [String]) throws {
         let directory = try HigAuditBinary.temporaryDirectory()

@@ -80,7 +80,7 @@ struct SampleCommand: ParsableCommand {
     )
     var targetBytes: Int64?
 
-    @Option(help: "Number of devices (default: about four sessions per device per day).")
+    @Option(help: "Number of devices for --sessions (default: about four sessions per device per day); not with --target-bytes.")
     var devices: Int?
 
     @Option(help: "Seed of the generator; the same seed gives the same files.")
@@ -158,6 +158,10 @@ struct SampleCommand: ParsableCommand {
         guard sessions >= 0 else { throw ValidationError("--sessions must not be negative.") }
         if let targetBytes, targetBytes <= 0 { throw ValidationError("--target-bytes must be positive.") }
         if let devices, devices <= 0 { throw ValidationError("--devices must be positive.") }
+        if devices != nil, targetBytes != nil {
+            // --target-bytes adds devices until the size is reached: a device count would be ignored.
+            throw ValidationError("--devices goes with --sessions; with --target-bytes, devices are added until the logs reach the size.")
+        }
         guard (1...3_650).contains(days) else { throw ValidationError("--days must be between 1 and 3650.") }
         guard (1...24).contains(activeHours) else { throw ValidationError("--active-hours must be between 1 and 24.") }
         guard fileMinutes > 0, 60 % fileMinutes == 0 else { throw ValidationError("--file-minutes must divide 60.") }
