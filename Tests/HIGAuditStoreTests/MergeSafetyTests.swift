@@ -74,7 +74,7 @@ import Testing
         // Standard error goes to a file, read while the merge waits: the lock is released only once the
         // merge has said it waits, however long a loaded machine takes to start it.
         let errorsPath = directory.appendingPathComponent("merge-errors.txt").path
-        FileManager.default.createFile(atPath: errorsPath, contents: nil)
+        #expect(FileManager.default.createFile(atPath: errorsPath, contents: nil))
         let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errorsPath))
         process.standardError = errors
         try process.run()

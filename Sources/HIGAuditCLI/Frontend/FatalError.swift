@@ -115,7 +115,7 @@ enum OutputCheck {
 }
 
 /// Runs a command's work; a `CommandError` it throws is reported and becomes its exit status.
-func reportingCommandErrors(_ work: () throws -> Int32) throws -> Int32 {
+func reportingCommandErrors<Outcome>(_ work: () throws -> Outcome) throws -> Outcome {
     do {
         return try work()
     } catch let error as any CommandError {

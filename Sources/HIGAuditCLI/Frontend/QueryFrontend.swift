@@ -56,11 +56,7 @@ struct QueryFrontend {
     let command: QueryCommand
 
     func run() throws {
-        do {
-            try execute()
-        } catch let error as any CommandError {
-            throw error.exit()
-        }
+        try reportingCommandErrors(execute)
     }
 
     private func execute() throws {

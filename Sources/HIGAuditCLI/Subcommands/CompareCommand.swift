@@ -88,7 +88,7 @@ struct CompareCommand: ParsableCommand {
     }
 
     func run() throws {
-        do {
+        try reportingCommandErrors {
             let compared: Table?
             let base = try baseSide().side, head = try headSide().side
             let pValues: ReleaseComparison.PValueStyle = format == .csv || format == .json ? .number : .readable
@@ -130,8 +130,6 @@ struct CompareCommand: ParsableCommand {
                     throw ExitCode(ExitStatus.worseVerdict)
                 }
             }
-        } catch let error as any CommandError {
-            throw error.exit()
         }
     }
 

@@ -79,7 +79,7 @@ struct DashboardCommand: ParsableCommand {
     }
 
     func run() throws {
-        do {
+        try reportingCommandErrors {
             let baselineRead = try BaselineOptions(baseline: baseline).load()
             let output = try DashboardOutput.prepare(out: out, templates: templates)
             let results: ResultsStore
@@ -98,8 +98,6 @@ struct DashboardCommand: ParsableCommand {
                 throw FatalError("cannot read the store \(store): \(error)")
             }
             try output.write(model)
-        } catch let error as FatalError {
-            throw error.exit()
         }
     }
 }

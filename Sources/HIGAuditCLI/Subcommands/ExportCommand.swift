@@ -47,8 +47,7 @@ struct ExportCommand: ParsableCommand {
     var excel = false
 
     func run() throws {
-        let status: Int32
-        do {
+        let status = try reportingCommandErrors { () throws -> Int32 in
             let baseline = try self.baseline.load()
             let store = try storeOptions.open()
             ShardCoverageWarning.check(store, path: storeOptions.store, verbosity: verbosity.level)
@@ -60,12 +59,10 @@ struct ExportCommand: ParsableCommand {
             } catch {
                 throw FatalError("\(error)")
             }
-            status = baseline.map {
+            return baseline.map {
                 BaselineMarking(baseline: $0, byScreen: tables.table(.byScreen))
                     .status(after: ExitStatus.success, gate: self.baseline.failOn, verbosity: verbosity.level)
             } ?? ExitStatus.success
-        } catch let error as any CommandError {
-            throw error.exit()
         }
         if status != ExitStatus.success { throw ExitCode(status) }
     }

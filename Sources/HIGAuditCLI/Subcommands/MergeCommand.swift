@@ -49,7 +49,7 @@ struct MergeCommand: ParsableCommand {
     }
 
     func run() throws {
-        do {
+        try reportingCommandErrors {
             let outcome: StoreMergeOutcome
             do {
                 let quiet = verbosity.level == .quiet
@@ -70,8 +70,6 @@ struct MergeCommand: ParsableCommand {
                 if verbosity.level != .quiet { StandardError.write("hig-audit: warning: \(warning)\n") }
                 throw ExitCode(ExitStatus.skippedInput)
             }
-        } catch let error as FatalError {
-            throw error.exit()
         }
     }
 }

@@ -53,11 +53,7 @@ struct ShardPlanCommand: ParsableCommand {
     }
 
     func run() throws {
-        do {
-            try execute()
-        } catch let error as any CommandError {
-            throw error.exit()
-        }
+        try reportingCommandErrors(execute)
     }
 
     private func execute() throws {
