@@ -33,7 +33,7 @@ private struct WireNameTable {
     let hash: PerfectHash
     let kinds: [EventKind?]
 
-    nonisolated(unsafe) static let shared = WireNameTable()
+    static let shared = WireNameTable()
 
     @inline(__always)
     static func signature(count: Int, first: UInt8, last: UInt8) -> UInt64 {
