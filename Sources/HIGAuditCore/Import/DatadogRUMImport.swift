@@ -4,73 +4,113 @@
 /// actions of `action.type` `tap` and `back`, `application_start` (the launch) and the `app_launch`
 /// vital (time to initial display; prewarmed launches are left out, their durations mean nothing).
 extension EventImporter {
-    func datadogEvent() -> Judged {
+    /// Where a RUM event's members are: found from its keys alone, so kept per layout (`LayoutMemo`).
+    struct DatadogPlaces {
         var root = 0
+        var type: Int?
+        var view, viewName: Int?
+        var action, actionType, actionTargetName, actionId: Int?
+        var vital, vitalType, vitalMetric, vitalPrewarmed, vitalDuration: Int?
+        var date, session, sessionId, usr, usrAnonymousId, version, os, osVersion, context: Int?
+    }
+
+    private func datadogPlaces() -> DatadogPlaces {
+        var places = DatadogPlaces()
         if tape.member(0, "date") == nil, let inner = tape.member(0, "attributes", "attributes"), tape[inner].kind == .object {
-            root = inner
+            places.root = inner
         }
-        guard let typeIndex = tape.member(root, "type") else { return .problem(ImportProblem("missing type (the RUM event's type)")) }
+        let root = places.root
+        places.type = tape.member(root, "type")
+        places.view = tape.member(root, "view")
+        places.viewName = places.view.flatMap { tape.member($0, "name") }
+        places.action = tape.member(root, "action")
+        places.actionType = places.action.flatMap { tape.member($0, "type") }
+        places.actionTargetName = places.action.flatMap { tape.member($0, "target") }.flatMap { tape.member($0, "name") }
+        places.actionId = places.action.flatMap { tape.member($0, "id") }
+        places.vital = tape.member(root, "vital")
+        places.vitalType = places.vital.flatMap { tape.member($0, "type") }
+        places.vitalMetric = places.vital.flatMap { tape.member($0, "app_launch_metric") }
+        places.vitalPrewarmed = places.vital.flatMap { tape.member($0, "is_prewarmed") }
+        places.vitalDuration = places.vital.flatMap { tape.member($0, "duration") }
+        places.date = tape.member(root, "date")
+        places.session = tape.member(root, "session")
+        places.sessionId = places.session.flatMap { tape.member($0, "id") }
+        places.usr = tape.member(root, "usr")
+        places.usrAnonymousId = places.usr.flatMap { tape.member($0, "anonymous_id") }
+        places.version = tape.member(root, "version")
+        places.os = tape.member(root, "os")
+        places.osVersion = places.os.flatMap { tape.member($0, "version") }
+        places.context = tape.member(root, "context")
+        return places
+    }
+
+    func datadogEvent() -> Judged {
+        let places = datadogMemo.value(lineLayout) { datadogPlaces() }
+        guard let typeIndex = places.type else { return .problem(ImportProblem("missing type (the RUM event's type)")) }
         guard tape[typeIndex].kind == .string else { return .problem(ImportProblem("type is not a string", at: tape, typeIndex)) }
         do throws(ImportProblem) {
             let mapping: ImportedMapping
-            switch tape.string(typeIndex) {
-            case "view":
-                mapping = .screenView(tape.string(try tape.requiredString(tape.member(root, "view"), "name", name: "view.name")))
-            case "action":
-                let action = tape.member(root, "action")
-                let actionType = tape.string(try tape.requiredString(action, "type", name: "action.type"))
-                switch actionType {
-                case "custom":
-                    let name = try tape.requiredString(tape.member(action!, "target"), "name", name: "action.target.name")
+            if tape.stringEquals(typeIndex, "view") {
+                mapping = .screenView(tape.string(try tape.requiredString(places.viewName, name: "view.name")))
+            } else if tape.stringEquals(typeIndex, "action") {
+                let actionType = try tape.requiredString(places.actionType, name: "action.type")
+                if tape.stringEquals(actionType, "custom") {
+                    let name = try tape.requiredString(places.actionTargetName, name: "action.target.name")
                     guard let kind = ConventionName.kind(tape, name) else { return .unknown(tape.string(name)) }
                     mapping = .convention(kind)
-                case "tap":
-                    let target = try tape.optionalString(tape.member(action!, "target"), "name", name: "action.target.name")
+                } else if tape.stringEquals(actionType, "tap") {
+                    let target = try tape.optionalString(places.actionTargetName, name: "action.target.name")
                     mapping = .tap(target: target.map { tape.string($0) }, x: nil, y: nil)
-                case "back":
+                } else if tape.stringEquals(actionType, "back") {
                     mapping = .tap(target: "nav.back", x: nil, y: nil)
-                case "application_start":
+                } else if tape.stringEquals(actionType, "application_start") {
                     mapping = .launch
-                default:
-                    return .unknown("action." + actionType)
+                } else {
+                    return .unknown("action." + tape.string(actionType))
                 }
-            case "vital":
-                let vital = tape.member(root, "vital")
-                let vitalType = tape.string(try tape.requiredString(vital, "type", name: "vital.type"))
+            } else if tape.stringEquals(typeIndex, "vital") {
+                let vitalType = tape.string(try tape.requiredString(places.vitalType, name: "vital.type"))
                 guard vitalType == "app_launch" else { return .unknown("vital." + vitalType) }
-                let metric = try tape.optionalString(vital, "app_launch_metric", name: "vital.app_launch_metric").map { tape.string($0) }
+                let metric = try tape.optionalString(places.vitalMetric, name: "vital.app_launch_metric").map { tape.string($0) }
                 guard metric == "ttid" else { return .unknown("vital.app_launch.\(metric ?? "")") }
-                if let prewarmed = tape.member(vital!, "is_prewarmed"), tape[prewarmed].kind == .bool, tape[prewarmed].flag {
+                if let prewarmed = places.vitalPrewarmed, tape[prewarmed].kind == .bool, tape[prewarmed].flag {
                     return .unknown("vital.app_launch.prewarmed")
                 }
-                guard let durationIndex = tape.member(vital!, "duration") else { throw ImportProblem("missing vital.duration") }
+                guard let durationIndex = places.vitalDuration else { throw ImportProblem("missing vital.duration") }
                 let duration = try tape.finiteNumber(durationIndex, name: "vital.duration")
-                let envelope = try datadogEnvelope(root)
-                // The vital is dated at the launch's start; the app is ready `duration` ns later.
-                return .mapped(.ready(ts: envelope.ts + Int64(duration / 1_000_000)), envelope, .object(skipDollar: false))
-            case let other:
-                return .unknown(other)
+                let envelope = try datadogEnvelope(places)
+                // The vital is dated at the launch's start; the app is ready `duration` ns later. A
+                // duration past any time in milliseconds (or one that takes `ts` past them) is refused:
+                // converting it to an integer would stop the program.
+                let milliseconds = duration / 1_000_000
+                guard milliseconds.magnitude < 1e15,
+                      case (let ready, false) = envelope.ts.addingReportingOverflow(Int64(milliseconds)) else {
+                    throw ImportProblem("vital.duration is out of range", at: tape, durationIndex)
+                }
+                return .mapped(.ready(ts: ready), envelope, .object(skipDollar: false))
+            } else {
+                return .unknown(tape.string(typeIndex))
             }
-            return .mapped(mapping, try datadogEnvelope(root), .object(skipDollar: false))
+            return .mapped(mapping, try datadogEnvelope(places), .object(skipDollar: false))
         } catch {
             return .problem(error)
         }
     }
 
-    private func datadogEnvelope(_ root: Int) throws(ImportProblem) -> ImportedEnvelope {
+    private func datadogEnvelope(_ places: DatadogPlaces) throws(ImportProblem) -> ImportedEnvelope {
         var envelope = ImportedEnvelope()
-        guard let date = tape.member(root, "date") else { throw ImportProblem("missing date") }
+        guard let date = places.date else { throw ImportProblem("missing date") }
         guard tape[date].kind == .number, tape[date].flag, let ms = tape.integer(date) else {
             throw ImportProblem("date is not an integer of milliseconds", at: tape, date)
         }
         envelope.ts = ms
-        envelope.session = try tape.requiredString(tape.member(root, "session"), "id", name: "session.id")
-        envelope.device = try tape.optionalString(tape.member(root, "usr"), "anonymous_id", name: "usr.anonymous_id")
-        envelope.appVersion = try tape.optionalString(root, "version", name: "version")
-        envelope.osVersion = try tape.optionalString(tape.member(root, "os"), "version", name: "os.version")
-        envelope.screen = try tape.optionalString(tape.member(root, "view"), "name", name: "view.name")
-        envelope.id = try tape.optionalString(tape.member(root, "action"), "id", name: "action.id")
-        if let context = tape.member(root, "context") {
+        envelope.session = try tape.requiredString(places.sessionId, name: "session.id")
+        envelope.device = try tape.optionalString(places.usrAnonymousId, name: "usr.anonymous_id")
+        envelope.appVersion = try tape.optionalString(places.version, name: "version")
+        envelope.osVersion = try tape.optionalString(places.osVersion, name: "os.version")
+        envelope.screen = try tape.optionalString(places.viewName, name: "view.name")
+        envelope.id = try tape.optionalString(places.actionId, name: "action.id")
+        if let context = places.context {
             guard tape[context].kind == .object else { throw ImportProblem("context is not an object", at: tape, context) }
             envelope.fields = context
         }

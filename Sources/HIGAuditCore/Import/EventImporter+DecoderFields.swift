@@ -9,14 +9,25 @@ extension EventImporter {
         case .convention(let kind):
             let loading = kind == .loadingStart || kind == .loadingEnd
             assembleEnvelope(envelope, ts: envelope.ts, suffix: suffix, kind: kind, screen: nil, withId: !loading)
-            forEachOtherField(envelope.fields, pending.fields, keepId: loading) { key, value in
-                guard let field = eventField(key) else { return }
-                let keyColumn = tape[key].start - 1
-                switch value {
+            let places = otherFieldsMemo.places(lineLayout, envelope.fields, pending.fields, keepId: loading) {
+                var places: [OtherFieldPlace] = []
+                forEachOtherField(envelope.fields, pending.fields, keepId: loading) { key, value in
+                    guard let field = eventField(key) else { return }
+                    places.append(OtherFieldPlace(field: field, key: key, value: value))
+                }
+                return places
+            }
+            for place in places {
+                let keyColumn = tape[place.key].start - 1
+                switch place.value {
                 case .asItStands(let index):
-                    assembly.set(field, tape[index], keyColumn: keyColumn)
-                case .integer(let integer, let index):
-                    assembly.setInteger(field, integer, at: tape[index], keyColumn: keyColumn)
+                    assembly.set(place.field, tape[index], keyColumn: keyColumn)
+                case .intValue(let index):
+                    if let integer = integerAttribute(index) {
+                        assembly.setInteger(place.field, integer, at: tape[index], keyColumn: keyColumn)
+                    } else {
+                        assembly.set(place.field, tape[index], keyColumn: keyColumn)
+                    }
                 }
             }
             return kind
@@ -65,9 +76,7 @@ extension EventImporter {
         kind: EventKind, with decoder: inout EventDecoder, source: SourceLocation, accept: (consuming Event) -> Void
     ) -> LineVerdict {
         let assembly = self.assembly
-        let verdict = assembly.assignments.withUnsafeBufferPointer { assignments in
-            decoder.mapFields(assignments, in: assembly.buffer, kind: kind, source: source, accept: accept)
-        }
+        let verdict = decoder.mapFields(assembly.assignments, in: assembly.buffer, kind: kind, source: source, accept: accept)
         guard case .malformed(var problem) = verdict, let column = problem.column, column >= assembly.lineLength else {
             return verdict
         }

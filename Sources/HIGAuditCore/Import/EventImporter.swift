@@ -12,6 +12,18 @@ public final class EventImporter: @unchecked Sendable {
     public let format: ImportFormat
     public let settings: ImportSettings
     var tape = JSONTape()
+    /// Layouts of earlier lines (`ExportLineLayouts`): a matching line's tape without the general scan.
+    var layouts = ExportLineLayouts()
+    /// Whether lines are matched against learned layouts (tests compare both ways).
+    var readsLayouts = true
+    /// The layout the current line matched or became, or nil (read by the general scan and not learned).
+    var lineLayout: ExportLineLayouts.LayoutID?
+    /// Per layout: where a line's members are (`postHogEvent`, `datadogEvent`, `otlpRecords`), and
+    /// which of them are the event's own fields (`assemblePending`).
+    var postHogMemo = LayoutMemo<PostHogPlaces>()
+    var datadogMemo = LayoutMemo<DatadogPlaces>()
+    var otlpMemo = LayoutMemo<OTLPPlaces>()
+    var otherFieldsMemo = OtherFieldsMemo()
     var writer = ImportedLineWriter()
     var syntheticWriter = ImportedLineWriter()
     /// The fields of the event being handed over, for the decoder (`ImportedEventFields`).
@@ -61,6 +73,11 @@ public final class EventImporter: @unchecked Sendable {
         self.settings = settings
     }
 
+    deinit {
+        tape.deallocate()
+        layouts.deallocate()
+    }
+
     /// SDK sessions seen so far, for tests of what memory follows.
     public var sessionsKnown: Int { sessions.count }
 
@@ -79,11 +96,16 @@ public final class EventImporter: @unchecked Sendable {
     /// and says whether the event it got was accepted by the decoder, which commits what the importer
     /// learned from it (a launch, a tab).
     public func translate(_ line: UnsafeRawBufferPointer, _ handle: (_ record: Int32, ImportedRecord) -> Bool) {
-        do {
-            try tape.read(line)
-        } catch {
-            _ = handle(0, .malformed(error))
-            return
+        if readsLayouts, let layout = layouts.match(line, into: &tape) {
+            lineLayout = layout
+        } else {
+            do {
+                try tape.read(line)
+            } catch {
+                _ = handle(0, .malformed(error))
+                return
+            }
+            lineLayout = readsLayouts ? layouts.learn(tape, constantKey: format == .otlp ? "key" : nil) : nil
         }
         assembly.startLine(line)
         switch format {
@@ -300,18 +322,23 @@ public final class EventImporter: @unchecked Sendable {
         forEachOtherField(container, fields, keepId: keepId) { key, value in
             switch value {
             case .asItStands(let index): writer.member(from: tape, key: key, value: index)
-            case .integer(let integer, _):
-                writer.memberKey(from: tape, key)
-                writer.appendInteger(integer)
+            case .intValue(let index):
+                if let integer = integerAttribute(index) {
+                    writer.memberKey(from: tape, key)
+                    writer.appendInteger(integer)
+                } else {
+                    writer.member(from: tape, key: key, value: index)
+                }
             }
         }
     }
 
-    /// A field of the event's own that the export gives: its value as it stands in the line, or an
-    /// integer converted from the export's form of it (OTLP's `intValue` strings).
+    /// A field of the event's own that the export gives: its value as it stands in the line, or OTLP's
+    /// `intValue`, an integer converted from the export's form of it (`integerAttribute`) when it is
+    /// one, else as it stands. Which of the two depends on the line's structure only (`OtherFieldsMemo`).
     enum OtherFieldValue {
         case asItStands(Int)
-        case integer(Int64, at: Int)
+        case intValue(Int)
     }
 
     /// Calls `body` with each of the event's other fields (the key's entry, the value) in their order

@@ -11,15 +11,41 @@ final class ImportedFieldAssembly {
     private(set) var count = 0
     /// The export line's length: values at or past it are the importer's own.
     private(set) var lineLength = 0
-    var assignments: [FieldAssignment] = []
+    /// The fields assigned, in order: a buffer reused from record to record (an array's append checked
+    /// its uniqueness and capacity on every field), grown for a record with more fields than any before.
+    private var assigned: UnsafeMutablePointer<FieldAssignment>
+    private var assignedCapacity: Int
+    private(set) var assignedCount = 0
 
     init() {
         capacity = 4096
         bytes = .allocate(capacity: capacity)
-        assignments.reserveCapacity(EventField.count)
+        assignedCapacity = 2 * EventField.count
+        assigned = .allocate(capacity: assignedCapacity)
     }
 
-    deinit { bytes.deallocate() }
+    deinit {
+        bytes.deallocate()
+        assigned.deallocate()
+    }
+
+    var assignments: UnsafeBufferPointer<FieldAssignment> { UnsafeBufferPointer(start: assigned, count: assignedCount) }
+
+    @inline(__always)
+    private func add(_ assignment: FieldAssignment) {
+        if assignedCount == assignedCapacity { growAssignments() }
+        (assigned + assignedCount).initialize(to: assignment)
+        assignedCount &+= 1
+    }
+
+    @inline(never)
+    private func growAssignments() {
+        let grown = UnsafeMutablePointer<FieldAssignment>.allocate(capacity: assignedCapacity * 2)
+        grown.moveInitialize(from: assigned, count: assignedCount)
+        assigned.deallocate()
+        assigned = grown
+        assignedCapacity *= 2
+    }
 
     /// Copies the export line to the start of the buffer.
     func startLine(_ line: UnsafeRawBufferPointer) {
@@ -34,7 +60,7 @@ final class ImportedFieldAssembly {
     /// Forgets the last record's fields and the values made for it; the line stays.
     func startRecord() {
         count = lineLength
-        assignments.removeAll(keepingCapacity: true)
+        assignedCount = 0
     }
 
     private func reserve(_ extra: Int) {
@@ -63,7 +89,7 @@ final class ImportedFieldAssembly {
         case .null: kind = .null
         }
         let flag = entry.kind == .string || entry.kind == .number ? entry.flag : false
-        assignments.append(FieldAssignment(
+        add(FieldAssignment(
             field: field, value: FieldValue(kind: kind, flag: flag, start: entry.start, end: entry.end), keyColumn: keyColumn))
     }
 
@@ -72,7 +98,7 @@ final class ImportedFieldAssembly {
     func setNumber(_ field: EventField, _ value: Double, integer: Bool, at entry: JSONTape.Entry?, keyColumn: Int32 = 0) {
         let start = entry?.start ?? Int32(count)
         let end = entry?.end ?? Int32(count)
-        assignments.append(FieldAssignment(
+        add(FieldAssignment(
             field: field, value: FieldValue(kind: .number, flag: integer, start: start, end: end), number: value,
             keyColumn: keyColumn))
     }
@@ -88,20 +114,20 @@ final class ImportedFieldAssembly {
         reserve(20)
         var text = String(value)
         text.withUTF8 { append($0) }
-        assignments.append(FieldAssignment(
+        add(FieldAssignment(
             field: field, value: FieldValue(kind: .number, flag: true, start: Int32(start), end: Int32(count)),
             keyColumn: keyColumn))
     }
 
     func setBool(_ field: EventField, _ value: Bool) {
-        assignments.append(FieldAssignment(
+        add(FieldAssignment(
             field: field, value: FieldValue(kind: value ? .true : .false, flag: false, start: Int32(count), end: Int32(count))))
     }
 
     func setString(_ field: EventField, _ literal: StaticString) {
         let start = count
         append(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
-        assignments.append(FieldAssignment(
+        add(FieldAssignment(
             field: field, value: FieldValue(kind: .string, flag: false, start: Int32(start), end: Int32(count))))
     }
 
@@ -133,7 +159,7 @@ final class ImportedFieldAssembly {
                 }
             }
         }
-        assignments.append(FieldAssignment(
+        add(FieldAssignment(
             field: field, value: FieldValue(kind: .string, flag: escaped, start: Int32(start), end: Int32(count))))
     }
 
@@ -146,7 +172,7 @@ final class ImportedFieldAssembly {
         count += Int(entry.end - entry.start)
         var suffix = suffix
         suffix.withUTF8 { append($0) }
-        assignments.append(FieldAssignment(
+        add(FieldAssignment(
             field: field, value: FieldValue(kind: .string, flag: entry.flag, start: Int32(start), end: Int32(count))))
     }
 

@@ -4,10 +4,13 @@
 ///
 /// An object is its own entry followed by its members, each a key entry (a string) and then the value's
 /// entries; `after` is the index just past a value's last entry, so a lookup steps over whole members.
+///
+/// The entries live in one buffer allocated once, not in a Swift array: appending to an array checked
+/// its capacity and uniqueness at every value, costs the profile showed on every entry.
 struct JSONTape {
     enum Kind: UInt8 { case object, array, string, number, bool, null }
 
-    struct Entry {
+    struct Entry: Equatable {
         var kind: Kind
         /// Strings: whether the bytes hold escapes. Numbers: whether the literal is an integer.
         /// Booleans: the value.
@@ -19,15 +22,43 @@ struct JSONTape {
         var after: Int32
     }
 
-    private(set) var entries: [Entry] = []
+    /// The entries' memory: allocated once, grown for a line with more values than any before, freed
+    /// by the tape's owner (`deallocate`). A raw pointer, not a class, so that the tape is a plain
+    /// value: reading a member of the importer's tape retained and released nothing.
+    private(set) var entries: UnsafeMutablePointer<Entry>
+    private var capacity: Int
+    /// Entries of the current line.
+    private(set) var entryCount = 0
     private(set) var base: UnsafePointer<UInt8>? = nil
     private(set) var count = 0
 
-    init() { entries.reserveCapacity(256) }
+    init() {
+        capacity = 256
+        entries = .allocate(capacity: capacity)
+    }
+
+    /// Frees the entries; the tape is not used again.
+    func deallocate() { entries.deallocate() }
+
+    @inline(__always)
+    private mutating func append(_ entry: Entry) {
+        if entryCount == capacity { growBuffer() }
+        entries[entryCount] = entry
+        entryCount &+= 1
+    }
+
+    @inline(never)
+    private mutating func growBuffer() {
+        let grown = UnsafeMutablePointer<Entry>.allocate(capacity: capacity * 2)
+        grown.moveInitialize(from: entries, count: entryCount)
+        entries.deallocate()
+        entries = grown
+        capacity *= 2
+    }
 
     /// Reads `line` (valid only until the next call); throws what makes it malformed.
     mutating func read(_ line: UnsafeRawBufferPointer) throws(MalformedLine) {
-        entries.removeAll(keepingCapacity: true)
+        entryCount = 0
         guard let raw = line.baseAddress, line.count > 0 else {
             base = nil
             count = 0
@@ -48,6 +79,21 @@ struct JSONTape {
         }
     }
 
+    /// Takes `line` with entries copied from `template` (a learned layout's) and then adjusted by
+    /// `adjust` (`ExportLineLayouts.match`): what `read` would note for a line that matches it.
+    mutating func fill(
+        line: UnsafePointer<UInt8>, count: Int, template: UnsafePointer<Entry>, entryCount: Int,
+        _ adjust: (UnsafeMutablePointer<Entry>) -> Void
+    ) {
+        self.entryCount = 0
+        while capacity < entryCount { growBuffer() }
+        entries.update(from: template, count: entryCount)
+        adjust(entries)
+        self.entryCount = entryCount
+        base = line
+        self.count = count
+    }
+
     private mutating func value(_ s: inout JSONScanner, depth: Int) throws(MalformedLine) {
         guard s.pos < s.end else { throw MalformedLine(reason: "the line ends inside a value", column: s.pos) }
         let start = s.pos
@@ -55,24 +101,24 @@ struct JSONTape {
         case 0x22:
             s.pos &+= 1
             let escaped = try s.scanStringBody()
-            entries.append(Entry(kind: .string, flag: escaped, start: Int32(start + 1), end: Int32(s.pos - 1),
-                                 after: Int32(entries.count + 1)))
+            append(Entry(kind: .string, flag: escaped, start: Int32(start + 1), end: Int32(s.pos - 1),
+                                 after: Int32(entryCount &+ 1)))
         case 0x7B:
             try container(&s, depth: depth + 1, object: true)
         case 0x5B:
             try container(&s, depth: depth + 1, object: false)
         case 0x74:
             try s.scanLiteral("true")
-            entries.append(Entry(kind: .bool, flag: true, start: Int32(start), end: Int32(s.pos), after: Int32(entries.count + 1)))
+            append(Entry(kind: .bool, flag: true, start: Int32(start), end: Int32(s.pos), after: Int32(entryCount &+ 1)))
         case 0x66:
             try s.scanLiteral("false")
-            entries.append(Entry(kind: .bool, flag: false, start: Int32(start), end: Int32(s.pos), after: Int32(entries.count + 1)))
+            append(Entry(kind: .bool, flag: false, start: Int32(start), end: Int32(s.pos), after: Int32(entryCount &+ 1)))
         case 0x6E:
             try s.scanLiteral("null")
-            entries.append(Entry(kind: .null, flag: false, start: Int32(start), end: Int32(s.pos), after: Int32(entries.count + 1)))
+            append(Entry(kind: .null, flag: false, start: Int32(start), end: Int32(s.pos), after: Int32(entryCount &+ 1)))
         case 0x2D, 0x30...0x39:
             let integer = try s.scanNumber()
-            entries.append(Entry(kind: .number, flag: integer, start: Int32(start), end: Int32(s.pos), after: Int32(entries.count + 1)))
+            append(Entry(kind: .number, flag: integer, start: Int32(start), end: Int32(s.pos), after: Int32(entryCount &+ 1)))
         default:
             throw MalformedLine(reason: "unexpected character in a JSON value", column: s.pos)
         }
@@ -82,9 +128,9 @@ struct JSONTape {
         guard depth <= JSONScanner.maxNestingDepth else {
             throw MalformedLine(reason: "JSON nested deeper than \(JSONScanner.maxNestingDepth) levels", column: s.pos)
         }
-        let index = entries.count
+        let index = entryCount
         let start = s.pos
-        entries.append(Entry(kind: object ? .object : .array, flag: false, start: Int32(start), end: 0, after: 0))
+        append(Entry(kind: object ? .object : .array, flag: false, start: Int32(start), end: 0, after: 0))
         let close: UInt8 = object ? 0x7D : 0x5D
         s.pos &+= 1
         s.skipWhitespace()
@@ -114,16 +160,19 @@ struct JSONTape {
             }
         }
         entries[index].end = Int32(s.pos)
-        entries[index].after = Int32(entries.count)
+        entries[index].after = Int32(entryCount)
     }
 
     // MARK: Lookups
 
-    subscript(_ index: Int) -> Entry { entries[index] }
+    subscript(_ index: Int) -> Entry {
+        precondition(index >= 0 && index < entryCount, "a tape entry past the line's")
+        return entries[index]
+    }
 
     /// The value of the member `key` of the object at `object`, or nil (also when `object` is not one).
     func member(_ object: Int, _ key: StaticString) -> Int? {
-        guard object < entries.count, entries[object].kind == .object else { return nil }
+        guard object < entryCount, entries[object].kind == .object else { return nil }
         var i = object + 1
         let end = Int(entries[object].after)
         while i < end {
@@ -140,7 +189,7 @@ struct JSONTape {
 
     /// Calls `body` with each member's key entry and value entry of the object at `object`.
     func forEachMember(_ object: Int, _ body: (_ key: Int, _ value: Int) -> Void) {
-        guard object < entries.count, entries[object].kind == .object else { return }
+        guard object < entryCount, entries[object].kind == .object else { return }
         var i = object + 1
         let end = Int(entries[object].after)
         while i < end {
@@ -151,7 +200,7 @@ struct JSONTape {
 
     /// Calls `body` with each element of the array at `array`, and its 1-based position.
     func forEachElement(_ array: Int, _ body: (_ position: Int, _ element: Int) -> Void) {
-        guard array < entries.count, entries[array].kind == .array else { return }
+        guard array < entryCount, entries[array].kind == .array else { return }
         var i = array + 1
         var position = 1
         let end = Int(entries[array].after)
@@ -176,6 +225,26 @@ struct JSONTape {
         let length = Int(entry.end - entry.start)
         guard entry.kind == .string, length >= prefix.utf8CodeUnitCount, let base else { return false }
         return ByteComparison.equal(base + Int(entry.start), prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+    }
+
+    /// Whether the string at `index`, unescaped, equals `literal` (plain ASCII) as `String`s compare:
+    /// by its bytes when they are plain ASCII (where that comparison is byte equality), else as
+    /// `string(index) == literal`, so that no `String` is made for most values.
+    func stringEquals(_ index: Int, _ literal: StaticString) -> Bool {
+        let entry = entries[index]
+        guard let base else { return false }
+        let length = Int(entry.end - entry.start)
+        if !entry.flag {
+            if length == literal.utf8CodeUnitCount,
+               ByteComparison.equal(base + Int(entry.start), literal.utf8Start, count: length) { return true }
+            var ascii = true
+            for i in Int(entry.start)..<Int(entry.end) where base[i] >= 0x80 {
+                ascii = false
+                break
+            }
+            if ascii { return false }
+        }
+        return string(index) == literal.description
     }
 
     /// The string at `index`, unescaped.

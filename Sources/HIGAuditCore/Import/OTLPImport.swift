@@ -4,8 +4,64 @@
 /// (`{"stringValue": …}`, `{"intValue": "…"}`, …). Automatic events: Embrace's `emb-screen-view` and
 /// `emb-ui-tap`, and the semantic conventions' `device.app.lifecycle` (`ios.app.state`).
 extension EventImporter {
+    /// Where one log record's members are, and its resource's attributes: found from keys and
+    /// attribute names alone (constant in a layout: `ExportLineLayouts.learn`'s `constantKey`).
+    struct OTLPRecordPlaces {
+        var record: Int
+        var resource: KnownAttributes
+        var attributes: Int?
+        var found = KnownAttributes()
+        var eventName: Int?
+        var timeUnixNano: Int?
+        var observedTimeUnixNano: Int?
+        /// Each attribute's `doubleValue` with the attribute's `key`, in order (`checkFinite`).
+        var doubles: [(key: Int?, value: Int)] = []
+    }
+
+    /// A line's records in order, where `resourceLogs` is.
+    struct OTLPPlaces {
+        var resourceLogs: Int?
+        var records: [OTLPRecordPlaces] = []
+    }
+
+    private func otlpPlaces() -> OTLPPlaces {
+        var places = OTLPPlaces()
+        places.resourceLogs = tape.member(0, "resourceLogs")
+        guard let resourceLogs = places.resourceLogs, tape[resourceLogs].kind == .array else { return places }
+        tape.forEachElement(resourceLogs) { _, resourceLog in
+            // The resource's attributes are the same for all its records: found once.
+            let resource = knownAttributes(tape.member(resourceLog, "resource", "attributes"))
+            guard let scopeLogs = tape.member(resourceLog, "scopeLogs") else { return }
+            tape.forEachElement(scopeLogs) { _, scopeLog in
+                guard let records = tape.member(scopeLog, "logRecords") else { return }
+                tape.forEachElement(records) { _, record in
+                    places.records.append(recordPlaces(record, resource: resource))
+                }
+            }
+        }
+        return places
+    }
+
+    private func recordPlaces(_ record: Int, resource: KnownAttributes) -> OTLPRecordPlaces {
+        var places = OTLPRecordPlaces(record: record, resource: resource)
+        guard tape[record].kind == .object else { return places }
+        places.attributes = tape.member(record, "attributes")
+        places.found = knownAttributes(places.attributes)
+        places.eventName = tape.member(record, "eventName")
+        places.timeUnixNano = tape.member(record, "timeUnixNano")
+        places.observedTimeUnixNano = tape.member(record, "observedTimeUnixNano")
+        if let list = places.attributes, tape[list].kind == .array {
+            tape.forEachElement(list) { _, attribute in
+                guard let value = tape.member(attribute, "value"), let double = tape.member(value, "doubleValue") else { return }
+                places.doubles.append((tape.member(attribute, "key"), double))
+            }
+        }
+        return places
+    }
+
     func otlpRecords(_ handle: (Int32, ImportedRecord) -> Bool) {
-        guard let resourceLogs = tape.member(0, "resourceLogs") else {
+        let places = otlpMemo.value(lineLayout) { otlpPlaces() }
+        guard let resourceLogs = places.resourceLogs else {
             _ = handle(0, .malformed(MalformedLine(reason: "missing resourceLogs (not an OTLP/JSON logs request)")))
             return
         }
@@ -14,26 +70,19 @@ extension EventImporter {
             return
         }
         var position: Int32 = 0
-        tape.forEachElement(resourceLogs) { _, resourceLog in
-            // The resource's attributes are the same for all its records: found once.
-            let resource = knownAttributes(tape.member(resourceLog, "resource", "attributes"))
-            guard let scopeLogs = tape.member(resourceLog, "scopeLogs") else { return }
-            tape.forEachElement(scopeLogs) { _, scopeLog in
-                guard let records = tape.member(scopeLog, "logRecords") else { return }
-                tape.forEachElement(records) { _, record in
-                    position += 1
-                    emit(record: position, otlpRecord(record, resource: resource), handle)
-                }
-            }
+        for record in places.records {
+            position += 1
+            emit(record: position, otlpRecord(record), handle)
         }
     }
 
-    private func otlpRecord(_ record: Int, resource: KnownAttributes) -> Judged {
+    private func otlpRecord(_ places: OTLPRecordPlaces) -> Judged {
+        let record = places.record
         guard tape[record].kind == .object else { return .problem(ImportProblem("the log record is not an object", at: tape, record)) }
-        let attributes = tape.member(record, "attributes")
-        let found = knownAttributes(attributes)
+        let attributes = places.attributes
+        let found = places.found
         do throws(ImportProblem) {
-            let eventName = try tape.optionalString(record, "eventName", name: "eventName")
+            let eventName = try tape.optionalString(places.eventName, name: "eventName")
             let attributeName = try attributeString(found.eventName, "event.name")
             if let eventName, let attributeName, tape.string(eventName) != tape.string(attributeName) {
                 throw ImportProblem("eventName and the attribute event.name differ", at: tape, eventName)
@@ -69,24 +118,25 @@ extension EventImporter {
                     return .unknown(name)
                 }
             }
-            return .mapped(mapping, try otlpEnvelope(record, attributes: attributes, found, resource: resource), .attributes)
+            return .mapped(mapping, try otlpEnvelope(places, attributes: attributes, found, resource: places.resource), .attributes)
         } catch {
             return .problem(error)
         }
     }
 
     private func otlpEnvelope(
-        _ record: Int, attributes: Int?, _ found: KnownAttributes, resource: KnownAttributes
+        _ places: OTLPRecordPlaces, attributes: Int?, _ found: KnownAttributes, resource: KnownAttributes
     ) throws(ImportProblem) -> ImportedEnvelope {
         var envelope = ImportedEnvelope()
         var nanos: Int64 = 0
-        for key: StaticString in ["timeUnixNano", "observedTimeUnixNano"] where nanos == 0 {
-            guard let index = tape.member(record, key) else { continue }
+        func nanoseconds(_ index: Int, _ key: StaticString) throws(ImportProblem) -> Int64 {
             guard let value = tape.integer(index), value >= 0 else {
                 throw ImportProblem("\(key) is not an integer of nanoseconds", at: tape, index)
             }
-            nanos = value
+            return value
         }
+        if let index = places.timeUnixNano { nanos = try nanoseconds(index, "timeUnixNano") }
+        if nanos == 0, let index = places.observedTimeUnixNano { nanos = try nanoseconds(index, "observedTimeUnixNano") }
         guard nanos > 0 else { throw ImportProblem("no timeUnixNano or observedTimeUnixNano") }
         envelope.ts = nanos / 1_000_000
         guard let session = try attributeString(found.sessionId, "session.id") else { throw ImportProblem("missing the attribute session.id") }
@@ -97,24 +147,17 @@ extension EventImporter {
         envelope.screen = try attributeString(found.screenName, "screen.name")
         envelope.id = try attributeString(found.recordUid, "log.record.uid")
         envelope.fields = attributes
-        try checkFinite(attributes)
+        try checkFinite(places.doubles)
         return envelope
     }
 
     /// SPEC §7: numbers that are not finite are malformed. OTLP/JSON spells such doubles as strings
     /// (`"NaN"`, `"Infinity"`, `"-Infinity"`), and a literal too large for a double is infinite too.
-    private func checkFinite(_ list: Int?) throws(ImportProblem) {
-        guard let list, tape[list].kind == .array else { return }
-        var problem: ImportProblem?
-        tape.forEachElement(list) { _, attribute in
-            guard problem == nil, let value = tape.member(attribute, "value"),
-                  let double = tape.member(value, "doubleValue") else { return }
-            let key = tape.member(attribute, "key").map { tape.string($0) } ?? "?"
-            if tape[double].kind != .number || !tape.double(double).isFinite {
-                problem = ImportProblem("the attribute \(key) is not a finite number", at: tape, double)
-            }
+    private func checkFinite(_ doubles: [(key: Int?, value: Int)]) throws(ImportProblem) {
+        for (key, double) in doubles where tape[double].kind != .number || !tape.double(double).isFinite {
+            let name = key.map { tape.string($0) } ?? "?"
+            throw ImportProblem("the attribute \(name) is not a finite number", at: tape, double)
         }
-        if let problem { throw problem }
     }
 
     /// The typed values (`{"stringValue": …}`…) of the attributes the importer reads: of each key, the
@@ -171,11 +214,7 @@ extension EventImporter {
             if let string = tape.member(value, "stringValue") {
                 body(key, .asItStands(string))
             } else if let integer = tape.member(value, "intValue") {
-                if let number = tape.integer(integer) ?? negativeInteger(integer) {
-                    body(key, .integer(number, at: integer))
-                } else {
-                    body(key, .asItStands(integer))
-                }
+                body(key, .intValue(integer))
             } else if let double = tape.member(value, "doubleValue") {
                 // A string here is a non-finite double ("NaN", "Infinity"), refused before writing.
                 if tape[double].kind == .number { body(key, .asItStands(double)) }
@@ -183,6 +222,11 @@ extension EventImporter {
                 body(key, .asItStands(bool))
             }
         }
+    }
+
+    /// The integer an `intValue` at `index` holds (a string of digits or a JSON integer), or nil.
+    func integerAttribute(_ index: Int) -> Int64? {
+        tape.integer(index) ?? negativeInteger(index)
     }
 
     private func negativeInteger(_ index: Int) -> Int64? {

@@ -3,16 +3,36 @@
 /// `$screen` (screen views), `$autocapture` of `$event_type` `touch` (UIKit taps, the element first in
 /// `$elements`), `Application Opened` and `Application Backgrounded`.
 extension EventImporter {
+    /// Where a PostHog line's members are: found from its keys alone, so kept per layout.
+    struct PostHogPlaces {
+        var name: Int?
+        var properties: Int?
+        var timestamp: Int?
+        var uuid: Int?
+        /// The envelope's properties (none when `properties` is not an object).
+        var envelope = EnvelopeProperties()
+    }
+
+    private func postHogPlaces() -> PostHogPlaces {
+        var places = PostHogPlaces()
+        places.name = tape.member(0, "event")
+        places.properties = tape.member(0, "properties")
+        places.timestamp = tape.member(0, "timestamp")
+        places.uuid = tape.member(0, "uuid")
+        if let properties = places.properties { places.envelope = envelopeProperties(properties) }
+        return places
+    }
+
     func postHogEvent() -> Judged {
-        let root = 0
-        guard let nameIndex = tape.member(root, "event") else {
+        let places = postHogMemo.value(lineLayout) { postHogPlaces() }
+        guard let nameIndex = places.name else {
             return .problem(ImportProblem("missing event (the event's name)"))
         }
         guard tape[nameIndex].kind == .string else { return .problem(ImportProblem("event is not a string", at: tape, nameIndex)) }
         // Most events are `hig.<type>`, known from their bytes: their name is never made a `String`.
         let convention = ConventionName.kind(tape, nameIndex)
         let name = convention == nil ? tape.string(nameIndex) : ""
-        let properties = tape.member(root, "properties")
+        let properties = places.properties
         do throws(ImportProblem) {
             if let properties, tape[properties].kind != .object, convention != nil || Self.automaticNames.contains(name) {
                 throw ImportProblem("properties is not an object", at: tape, properties)
@@ -36,7 +56,7 @@ extension EventImporter {
                     return .unknown(name)
                 }
             }
-            return .mapped(mapping, try postHogEnvelope(properties), .object(skipDollar: true))
+            return .mapped(mapping, try postHogEnvelope(places), .object(skipDollar: true))
         } catch {
             return .problem(error)
         }
@@ -44,9 +64,10 @@ extension EventImporter {
 
     static let automaticNames: Set<String> = ["$screen", "$autocapture", "Application Opened", "Application Backgrounded"]
 
-    private func postHogEnvelope(_ properties: Int?) throws(ImportProblem) -> ImportedEnvelope {
+    private func postHogEnvelope(_ places: PostHogPlaces) throws(ImportProblem) -> ImportedEnvelope {
         var envelope = ImportedEnvelope()
-        let timestamp = try tape.requiredString(0, "timestamp", name: "timestamp")
+        let properties = places.properties
+        let timestamp = try tape.requiredString(places.timestamp, name: "timestamp")
         guard let ts = TimestampParser.parse(rfc3339: UnsafeRawBufferPointer(tape.bytes(timestamp))), !tape[timestamp].flag else {
             throw ImportProblem("timestamp is not an RFC 3339 time", at: tape, timestamp)
         }
@@ -54,19 +75,19 @@ extension EventImporter {
         if let properties, tape[properties].kind != .object {
             throw ImportProblem("properties is not an object", at: tape, properties)
         }
-        let found = properties.map(envelopeProperties) ?? EnvelopeProperties()
+        let found = places.envelope
         envelope.session = try tape.requiredString(found.session, name: "properties.$session_id")
         envelope.device = try tape.optionalString(found.device, name: "properties.$device_id")
         envelope.appVersion = try tape.optionalString(found.appVersion, name: "properties.$app_version")
         envelope.osVersion = try tape.optionalString(found.osVersion, name: "properties.$os_version")
         envelope.screen = try tape.optionalString(found.screen, name: "properties.$screen_name")
-        envelope.id = try tape.optionalString(0, "uuid", name: "uuid")
+        envelope.id = try tape.optionalString(places.uuid, name: "uuid")
         envelope.fields = properties
         return envelope
     }
 
     /// The values of the envelope's properties (the first of each key, as `JSONTape.member` finds).
-    private struct EnvelopeProperties {
+    struct EnvelopeProperties {
         var session: Int?
         var device: Int?
         var appVersion: Int?

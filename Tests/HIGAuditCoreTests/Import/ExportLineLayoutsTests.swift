@@ -1,0 +1,212 @@
+import Foundation
+import Testing
+@testable import HIGAuditCore
+
+/// A line that matches a learned layout (`ExportLineLayouts`) must get exactly the tape the general
+/// scan gives it, and an importer that reads lines through layouts (and keeps what it found per layout:
+/// `LayoutMemo`, `OtherFieldsMemo`) exactly the records, events, reasons and written lines of one that
+/// scans every line.
+@Suite struct ExportLineLayoutsTests {
+    static let formats = ImportFormat.allCases
+
+    static func fixtureLines(_ format: ImportFormat) throws -> [String] {
+        var lines: [String] = []
+        for name in ["\(format.rawValue).jsonl", "\(format.rawValue)-malformed.jsonl"] {
+            lines += try ImportedFieldsDifferentialTests.lines(name).filter { !$0.allSatisfy(\.isWhitespace) }
+        }
+        return lines
+    }
+
+    /// The general scan's entries of `line`, or its error.
+    static func scanned(_ line: [UInt8]) -> Result<[JSONTape.Entry], MalformedLine> {
+        var tape = JSONTape()
+        defer { tape.deallocate() }
+        return line.withUnsafeBytes { bytes in
+            do throws(MalformedLine) {
+                try tape.read(bytes)
+                return .success(Array(UnsafeBufferPointer(start: tape.entries, count: tape.entryCount)))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// The entries a layout match gives `line`, or nil when it matches none of `layouts`.
+    static func matched(_ line: [UInt8], _ layouts: inout ExportLineLayouts) -> [JSONTape.Entry]? {
+        var tape = JSONTape()
+        defer { tape.deallocate() }
+        return line.withUnsafeBytes { bytes in
+            guard layouts.match(bytes, into: &tape) != nil else { return nil }
+            #expect(tape.count == line.count)
+            return Array(UnsafeBufferPointer(start: tape.entries, count: tape.entryCount))
+        }
+    }
+
+    /// Learns `line` (read by the general scan) into `layouts`.
+    static func learn(_ line: [UInt8], into layouts: inout ExportLineLayouts, constantKey: StaticString? = nil) {
+        var tape = JSONTape()
+        defer { tape.deallocate() }
+        line.withUnsafeBytes { bytes in
+            guard (try? tape.read(bytes)) != nil else { return }
+            #expect(layouts.learn(tape, constantKey: constantKey) != nil)
+        }
+    }
+
+    /// Bytes put in place of a line's byte: ones that end or escape strings, digits, punctuation,
+    /// whitespace, letters and the first byte of a two-byte UTF-8 sequence.
+    static let replacements: [UInt8] = Array(#""\0x}],: -.e"#.utf8) + [0xC3, 0x7F, 0x01]
+
+    /// Variants of `line` with one byte replaced, removed or doubled: at every position, several
+    /// (`sparse`: one a position, in turn, for the slower tests through the whole importer).
+    static func variants(_ line: [UInt8], sparse: Bool = false) -> [[UInt8]] {
+        var variants: [[UInt8]] = []
+        for i in line.indices {
+            let kinds = replacements.count + 2
+            for kind in 0..<kinds where sparse ? kind == i % kinds : (kind + i) % 3 == 0 || kind >= replacements.count {
+                var variant = line
+                if kind == replacements.count {
+                    variant.remove(at: i)
+                } else if kind == replacements.count + 1 {
+                    variant.insert(line[i], at: i)
+                } else {
+                    guard replacements[kind] != line[i] else { continue }
+                    variant[i] = replacements[kind]
+                }
+                variants.append(variant)
+            }
+        }
+        return variants
+    }
+
+    @Test(arguments: formats)
+    func aLineThatDiffersFromItsLayoutInOneByteGetsTheGeneralScansTape(format: ImportFormat) throws {
+        var matches = 0
+        var fallbacks = 0
+        for text in try Self.fixtureLines(format) {
+            let line = Array(text.utf8)
+            guard case .success = Self.scanned(line) else { continue }
+            var layouts = ExportLineLayouts()
+            defer { layouts.deallocate() }
+            Self.learn(line, into: &layouts, constantKey: format == .otlp ? "key" : nil)
+            #expect(Self.matched(line, &layouts) == (try? Self.scanned(line).get()), "\(format): the layout's own line")
+            for variant in Self.variants(line) {
+                let general = Self.scanned(variant)
+                guard let entries = Self.matched(variant, &layouts) else {
+                    fallbacks += 1
+                    continue
+                }
+                matches += 1
+                guard case .success(let expected) = general else {
+                    Issue.record("\(format): a layout matched a line the general scan refuses: \(String(decoding: variant, as: UTF8.self))")
+                    continue
+                }
+                #expect(entries == expected, "\(format): \(String(decoding: variant, as: UTF8.self))")
+            }
+        }
+        // Both ways are reached: values changed within a layout, and lines it must not take.
+        #expect(matches > 100 && fallbacks > 100, "\(format): \(matches) matches, \(fallbacks) fallbacks")
+    }
+
+    @Test func valuesOfOtherLengthsShiftTheEntriesAfterThem() {
+        let learned = Array(#"{"a":"x","b":[1,{"c":"yy"}],"d":true,"e":-2.5}"#.utf8)
+        let line = Array(#"{"a":"a longer value","b":[12345,{"c":""}],"d":true,"e":7e3}"#.utf8)
+        var layouts = ExportLineLayouts()
+        defer { layouts.deallocate() }
+        Self.learn(learned, into: &layouts)
+        let entries = Self.matched(line, &layouts)
+        #expect(entries != nil)
+        #expect(entries == (try? Self.scanned(line).get()))
+        // A key is no value: a line with another key is left to the general scan.
+        #expect(Self.matched(Array(#"{"A":"x","b":[1,{"c":"yy"}],"d":true,"e":-2.5}"#.utf8), &layouts) == nil)
+        // Nor is a value of another kind.
+        #expect(Self.matched(Array(#"{"a":5,"b":[1,{"c":"yy"}],"d":true,"e":-2.5}"#.utf8), &layouts) == nil)
+        #expect(Self.matched(Array(#"{"a":"x","b":[1,{"c":"yy"}],"d":false,"e":-2.5}"#.utf8), &layouts) == nil)
+    }
+
+    @Test func theLeastRecentlyMatchedLayoutMakesRoomForANewOne() {
+        var layouts = ExportLineLayouts()
+        defer { layouts.deallocate() }
+        func line(_ n: Int) -> [UInt8] { Array(#"{"k\#(n)":"v"}"#.utf8) }
+        for n in 0...ExportLineLayouts.capacity { Self.learn(line(n), into: &layouts) }
+        #expect(layouts.used == ExportLineLayouts.capacity)
+        #expect(Self.matched(line(ExportLineLayouts.capacity), &layouts) != nil)
+        #expect(Self.matched(line(0), &layouts) == nil)
+    }
+
+    // MARK: The importer through layouts
+
+    /// What one record became, the line `import` writes for it included, in order.
+    static func outcomes(_ format: ImportFormat, _ lines: [[UInt8]], layouts: Bool) -> (outcomes: [String], matched: Int) {
+        let importer = EventImporter(format: format, settings: ImportedFieldsDifferentialTests.settings)
+        importer.readsLayouts = layouts
+        var written: [String] = []
+        importer.onAccepted = { written.append(String(decoding: $0, as: UTF8.self)) }
+        var decoder = EventDecoder()
+        var outcomes: [String] = []
+        for (index, line) in lines.enumerated() {
+            line.withUnsafeBytes { bytes in
+                importer.translate(bytes) { record, imported in
+                    let place = "\(index + 1)#\(record)"
+                    let source = SourceLocation(file: 0, line: Int64(index + 1), record: record)
+                    switch imported {
+                    case .unknownType(let name):
+                        outcomes.append("\(place) unknown \(name)")
+                        return false
+                    case .malformed(let problem):
+                        outcomes.append("\(place) malformed \(problem)")
+                        return false
+                    case .event(let fields):
+                        var event: Event?
+                        let verdict = fields.decode(with: &decoder, source: source) { event = $0 }
+                        guard let event else {
+                            outcomes.append("\(place) refused \(verdict)")
+                            return false
+                        }
+                        if fields.hasSyntheticStart {
+                            var start: Event?
+                            _ = fields.decodeSyntheticStart(with: &decoder, source: source) { start = $0 }
+                            outcomes.append("\(place) start \(start.map { "\($0)" } ?? "none")")
+                        }
+                        outcomes.append("\(place) event \(event)")
+                        return true
+                    }
+                }
+            }
+            outcomes += written.map { "written \($0)" }
+            written.removeAll()
+        }
+        return (outcomes, importer.layouts.matched)
+    }
+
+    static func expectSame(_ format: ImportFormat, _ lines: [[UInt8]], _ what: String) -> Int {
+        let general = outcomes(format, lines, layouts: false).outcomes
+        let (through, matched) = outcomes(format, lines, layouts: true)
+        #expect(general.count == through.count, "\(what): \(general.count) outcomes against \(through.count)")
+        for (one, other) in zip(general, through) where one != other {
+            Issue.record("\(what):\n  general: \(one)\n  layouts: \(other)")
+            break
+        }
+        return matched
+    }
+
+    @Test(arguments: formats)
+    func fixturesAndMalformedCataloguesImportAlikeThroughLayouts(format: ImportFormat) throws {
+        let lines = try Self.fixtureLines(format).map { Array($0.utf8) }
+        // Each line twice: the second time a line that the first learned matches its layout.
+        let matched = Self.expectSame(format, lines.flatMap { [$0, $0] }, "\(format) fixtures")
+        #expect(matched >= lines.count / 2, "\(format): \(matched) of \(lines.count) lines matched")
+    }
+
+    @Test(arguments: formats)
+    func linesThatDifferFromALearnedOneInOneByteImportAlike(format: ImportFormat) throws {
+        var matched = 0
+        for text in try Self.fixtureLines(format) {
+            let line = Array(text.utf8)
+            // The learned line before each variant, so that each variant is tried against its layout,
+            // and later lines of a session see what earlier ones taught (launches, tabs).
+            let sequence = Self.variants(line, sparse: true).flatMap { [line, $0] }
+            matched += Self.expectSame(format, sequence, "\(format) variants of \(text)")
+        }
+        #expect(matched > 100)
+    }
+}
