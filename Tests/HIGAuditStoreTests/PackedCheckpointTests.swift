@@ -174,4 +174,36 @@ import Testing
             #expect(actual[name] == expected[name], "table \(name.rawValue) differs")
         }
     }
+
+    /// The migration packs JSON rows a batch of keys at a time: more rows than a batch all come out
+    /// packed and equal, and the next night continues them.
+    @Test func theMigrationPacksMoreRowsThanABatch() throws {
+        let directory = try LogFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (first, second) = CheckpointRowsTests.nights(devices: 1_234)
+        let paths = try LogFixtures.writeZstdFiles([first, second], in: directory, framesPerFile: 1)
+        let path = directory.appendingPathComponent("store.sqlite").path
+        let configuration = AuditConfiguration()
+        try nightly(path, [paths[0]], configuration)
+        let before = try Self.load(path)
+        #expect(before.sessions.count == 1_234)
+        // The rows as a version before `v8` wrote them.
+        try DatabaseQueue(path: path).write { db in
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            for session in before.sessions {
+                try db.execute(sql: "UPDATE checkpoint_sessions SET state = ? WHERE session = ?",
+                               arguments: [try encoder.encode(session), session.id])
+            }
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v8-checkpoint-sessions-packed'")
+        }
+        #expect(try Self.storedStates(path).values.allSatisfy { $0.first == UInt8(ascii: "{") })
+
+        _ = try ResultsStore(writingAt: path)
+        let packed = try Self.storedStates(path)
+        #expect(packed.count == 1_234 && packed.values.allSatisfy { $0.first == PackedCheckpoint.formatVersion })
+        #expect(try Self.load(path) == before)
+        try nightly(path, [paths[1]], closeOpen: true, configuration)
+        #expect(try storeTables(path) == analyzeTables(paths, configuration))
+    }
 }
