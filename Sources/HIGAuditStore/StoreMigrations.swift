@@ -45,6 +45,8 @@ enum StoreMigrations {
         // The row indexes keyed by `run_id` after their leading columns, so that a night's rows append
         // instead of rewriting the pages of every earlier night (issue 46, `RowIndex`).
         Step(identifier: "v7-row-indexes-by-run") { db in try RowIndex.keyByRun(db) },
+        // Open sessions' checkpoint rows in a binary form instead of JSON (issue 46, `PackedCheckpoint`).
+        Step(identifier: "v8-checkpoint-sessions-packed") { db in try StoredCheckpoint.packSessions(db) },
     ]
 
     /// The identifier of the first migration: a store that records it is a hig-audit store even

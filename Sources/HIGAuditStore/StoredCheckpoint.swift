@@ -4,7 +4,8 @@ import HIGAuditCore
 
 /// The open sessions a nightly run leaves for the next, as rows: one per device with open sessions
 /// (`checkpoint_devices`) and one per open session (`checkpoint_sessions`, keyed by the session, its
-/// state as JSON), read and written one session at a time.
+/// state in `PackedCheckpoint`'s binary form since `v8`, as JSON before), read and written one session
+/// at a time.
 ///
 /// One value for the whole checkpoint grew past SQLite's limit on a value (a million open sessions):
 /// the run could not commit, and neither could any later one. A row per session keeps every value the
@@ -51,6 +52,33 @@ enum StoredCheckpoint {
             """)
     }
 
+    /// `v8-checkpoint-sessions-packed`: each open session's JSON state rewritten in `PackedCheckpoint`'s
+    /// form, a session at a time (in batches of keys, never the whole table in memory), so that the
+    /// next run reads no JSON. A version before `v8` cannot read the packed rows: the migration's
+    /// record makes it refuse the store (`StoreMigrations.refuseUnknown`) instead of failing on them.
+    static func packSessions(_ db: Database) throws {
+        guard try db.tableExists("checkpoint_sessions") else { return }
+        let decoder = JSONDecoder()
+        let update = try RowStatement(db, sql: "UPDATE checkpoint_sessions SET state = ? WHERE session = ?")
+        var after = ""
+        var first = true
+        while true {
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT session, state FROM checkpoint_sessions WHERE ? OR session > ? ORDER BY session LIMIT 500",
+                arguments: [first, after])
+            guard let last = rows.last else { return }
+            for row in rows {
+                let session: String = row["session"]
+                let state: Data = row["state"]
+                guard !PackedCheckpoint.isPacked(state) else { continue }
+                let packed = try PackedCheckpoint.encode(try decode(state, session: session, decoder))
+                try update.execute(Data(packed), session)
+            }
+            after = last["session"]
+            first = false
+        }
+    }
+
     /// An engine holding the stored open sessions, restored one session at a time, in session order.
     static func engine(
         _ db: Database, configuration: AuditConfiguration, onLate: @escaping SessionEngine.LateSink,
@@ -82,9 +110,13 @@ enum StoredCheckpoint {
         return EngineCheckpoint(devices: try devices(db), sessions: sessions)
     }
 
-    /// One session's stored state; a state that does not decode names its session.
-    private static func decode(_ state: Data, session: String, _ decoder: JSONDecoder) throws -> SessionCheckpoint {
+    /// One session's stored state, packed or (a row not yet migrated to `v8`) JSON; a state that does
+    /// not decode names its session.
+    static func decode(_ state: Data, session: String, _ decoder: JSONDecoder) throws -> SessionCheckpoint {
         do {
+            if PackedCheckpoint.isPacked(state) {
+                return try PackedCheckpoint.decode(SessionCheckpoint.self, from: [UInt8](state))
+            }
             return try decoder.decode(SessionCheckpoint.self, from: state)
         } catch {
             throw StoredCheckpointError.unreadableSession(session, String(describing: error))
@@ -161,12 +193,10 @@ final class CheckpointWriter {
         for device in devices {
             try insertDevice.execute(device.device, device.clock, device.idleRuns)
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
         var open = 0
         try engine.forEachCheckpointSession { session in
             open += 1
-            let state = try encoder.encode(session)
+            let state = Data(try PackedCheckpoint.encode(session))
             if !legacy, try Data.fetchOne(stored, arguments: [session.id]) == state { return }
             try upsert.execute(session.id, session.device ?? "", state)
             sessionsWritten += 1
