@@ -126,7 +126,7 @@ extension SessionEngine {
         writer.signed(session.pointee.releasedEarlyTs)
         writer.count(session.pointee.context.acceptedEvents)
         writer.count(session.pointee.buffer.count)
-        session.pointee.buffer.forEachPending { writer.event($0, newestTs: newestTs) }
+        session.pointee.buffer.forEachPending { writer.event(at: $0, newestTs: newestTs) }
 
         let moved = session.move()
         session.deallocate()
@@ -179,22 +179,23 @@ extension SessionEngine {
     /// The session as it was when it was packed, in memory of its own, for `device` (not yet among the
     /// device's sessions: `adopt` puts it there).
     func unpack(_ parked: ParkedSession, device: UnsafeMutablePointer<DeviceStream>) -> UnsafeMutablePointer<OpenSession> {
-        let saved = parked.unpacked()
+        // The waiting events go straight into a buffer of their own, which the session then takes.
+        var buffer = ReorderBuffer()
+        let saved = parked.unpacked(into: &buffer)
         let session: UnsafeMutablePointer<OpenSession>
         if let state = parked.state {
             session = OpenSession.make(OpenSession(
                 key: saved.key, device: device, newestTs: saved.newestTs, ruleStates: state.ruleStates,
-                seenIds: state.takeSeenIds()))
+                seenIds: state.takeSeenIds(), buffer: buffer))
             session.pointee.context = state.context
             session.pointee.screenKey = state.screenKey
         } else {
             session = OpenSession.make(OpenSession(
-                key: saved.key, device: device, newestTs: saved.newestTs, ruleStates: RuleStates()))
+                key: saved.key, device: device, newestTs: saved.newestTs, ruleStates: RuleStates(), buffer: buffer))
             session.pointee.context.acceptedEvents = saved.acceptedEvents
         }
         session.pointee.endTs = saved.endTs
         session.pointee.releasedEarlyTs = saved.releasedEarlyTs
-        for event in saved.pendingEvents { session.pointee.buffer.insert(event) }
         return session
     }
 

@@ -309,6 +309,61 @@ import Testing
         #expect(reader.isAtEnd)
         #expect(back == events)
     }
+
+    /// Texts that drop out and come back with no new text between (the writer then keeps comparing
+    /// with an older event's), and strings written again, alternating, empty, or with the same
+    /// characters in other bytes (`é` composed and decomposed), come back with their bytes and in order.
+    @Test func textsAndStringsWrittenAgainComeBackWithTheirBytes() {
+        let newestTs: Int64 = 1_795_000_000_000
+        let first = Event(
+            ts: newestTs - 100, session: "s", payload: .navPush(to: "caf\u{E9}"), device: "d1", app: "sketch",
+            screen: "home", id: "e1", source: SourceLocation(file: 0, line: 1))
+        var events = [first]
+        var next = first
+        next.texts[.screen] = nil
+        next.texts[.id] = nil
+        next.payload = .navPush(to: "cafe\u{301}")
+        events.append(next)
+        next.texts[.screen] = CompactText("home")
+        next.payload = .tabSwitch(from: "cafe\u{301}", to: "cafe\u{301}")
+        events.append(next)
+        next.texts[.id] = CompactText("e1")
+        next.payload = .modalPresent(modal: "", style: .popover)
+        events.append(next)
+        next.texts[.app] = nil
+        next.payload = .modalDismiss(modal: "")
+        events.append(next)
+        next.payload = .touch(Touch(phase: .began, target: "caf\u{E9}", input: .finger, x: 1, y: 2))
+        events.append(next)
+        next.texts[.app] = CompactText("sketch")
+        next.texts[.device] = CompactText("d2")
+        next.payload = .touch(Touch(phase: .ended, target: "caf\u{E9}", input: .finger, x: 1, y: 2))
+        events.append(next)
+
+        var writer = PackedWriter()
+        for event in events { writer.event(event, newestTs: newestTs) }
+        var reader = PackedReader(writer.bytes, heldAside: writer.heldAside)
+        let back = events.map { _ in reader.event(session: CompactText("s"), newestTs: newestTs) }
+        #expect(reader.isAtEnd)
+        #expect(back == events)
+        for (event, read) in zip(events, back) {
+            for slot in EventTexts.Slot.allCases {
+                #expect(read.texts[slot].map { Array($0.string.utf8) } == event.texts[slot].map { Array($0.string.utf8) })
+            }
+        }
+        let strings = back.map { event -> [String] in
+            switch event.payload {
+            case .navPush(let to): [to]
+            case .tabSwitch(let from, let to): [from, to]
+            case .modalPresent(let modal, _), .modalDismiss(let modal): [modal]
+            case .touch(let touch): [touch.target ?? "-"]
+            default: []
+            }
+        }
+        #expect(strings.map { $0.map { Array($0.utf8) } } == [
+            ["caf\u{E9}"], ["cafe\u{301}"], ["cafe\u{301}", "cafe\u{301}"], [""], [""], ["caf\u{E9}"], ["caf\u{E9}"],
+        ].map { $0.map { Array($0.utf8) } })
+    }
 }
 
 /// SPEC §2 `max_pending_events`: past it a session's earliest waiting event goes to the rules at once,
