@@ -28,17 +28,18 @@ struct OpenSession: ~Copyable {
     var heapIndex = -1
     /// The ids of the session's accepted events, for duplicate detection.
     var seenIds: SeenIds
-    var buffer = ReorderBuffer()
+    var buffer: ReorderBuffer
     var context: SessionContext
     var ruleStates: RuleStates
 
     init(
         key: CompactText, device: UnsafeMutablePointer<DeviceStream>, newestTs: Int64, ruleStates: RuleStates,
-        seenIds: consuming SeenIds = SeenIds()
+        seenIds: consuming SeenIds = SeenIds(), buffer: consuming ReorderBuffer = ReorderBuffer()
     ) {
         self.key = key
         self.device = device
         self.seenIds = seenIds
+        self.buffer = buffer
         let id = key.string
         self.id = id
         self.newestTs = newestTs

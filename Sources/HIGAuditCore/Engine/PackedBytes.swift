@@ -6,10 +6,14 @@ struct PackedWriter {
     /// Values the bytes refer to by number (1-based) rather than hold: session settings other than the
     /// defaults (see `event(_:newestTs:)`).
     var heldAside: [SessionSettings] = []
-    /// The texts and source of the event written last (`event(_:newestTs:)`), which the next event's
-    /// are written against.
+    /// The texts of the latest event that had a text not among them, and the source of the event
+    /// written last (`event(at:newestTs:)`): the next event's are written against them.
     var previousTexts = EventTexts()
     var previousSource = SourceLocation(file: 0, line: 0)
+    /// The `String` written last (`string(_:)`): a session's events name the same target, modal or tab
+    /// again and again, and one written again is a single byte that the reader answers with the
+    /// `String` it made last, neither validated nor allocated again.
+    private var previousString: String?
 
     init(reservingCapacity capacity: Int = 0) {
         bytes.reserveCapacity(capacity)
@@ -20,13 +24,26 @@ struct PackedWriter {
         heldAside.removeAll()
         previousTexts = EventTexts()
         previousSource = SourceLocation(file: 0, line: 0)
+        previousString = nil
     }
 
     mutating func byte(_ value: UInt8) {
         bytes.append(value)
     }
 
+    /// Most numbers written are below 128 (flags, counts, cases, distances between neighbours): one
+    /// byte, appended in place.
+    @inline(__always)
     mutating func unsigned(_ value: UInt64) {
+        if value < 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value))
+        } else {
+            unsignedOfSeveralBytes(value)
+        }
+    }
+
+    @inline(never)
+    private mutating func unsignedOfSeveralBytes(_ value: UInt64) {
         var rest = value
         while rest >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
@@ -53,9 +70,15 @@ struct PackedWriter {
         withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
+    /// Its length + 1 and bytes, or 0 for the same bytes as the previous string written.
     mutating func string(_ value: String) {
-        count(value.utf8.count)
+        if let previousString, CompactText.sameBytes(previousString, value) {
+            byte(0)
+            return
+        }
+        count(value.utf8.count &+ 1)
         bytes.append(contentsOf: value.utf8)
+        previousString = value
     }
 
     /// A text as the engine keeps it: an inline text's bytes (a packed UUID's 16), or a long text's.
@@ -91,6 +114,8 @@ struct PackedReader {
     /// The texts and source of the event read last, as `PackedWriter` keeps them.
     var previousTexts = EventTexts()
     var previousSource = SourceLocation(file: 0, line: 0)
+    /// The `String` read last, as `PackedWriter` keeps it.
+    private var previousString: String?
 
     init(_ bytes: [UInt8], heldAside: [SessionSettings] = []) {
         self.bytes = bytes
@@ -105,9 +130,16 @@ struct PackedReader {
         return bytes[offset]
     }
 
+    @inline(__always)
     mutating func unsigned() -> UInt64 {
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
+        let first = byte()
+        return first < 0x80 ? UInt64(first) : unsignedOfSeveralBytes(first)
+    }
+
+    @inline(never)
+    private mutating func unsignedOfSeveralBytes(_ first: UInt8) -> UInt64 {
+        var value = UInt64(first & 0x7F)
+        var shift: UInt64 = 7
         while true {
             let next = byte()
             value |= UInt64(next & 0x7F) << shift
@@ -148,10 +180,17 @@ struct PackedReader {
     }
 
     mutating func string() -> String {
-        let length = count()
+        let marker = count()
+        guard marker > 0 else {
+            guard let previousString else { preconditionFailure("a parked session repeats a string it never had") }
+            return previousString
+        }
+        let length = marker &- 1
         precondition(length <= bytes.count &- offset, "a parked session's bytes ended early")
         defer { offset &+= length }
-        return String(decoding: bytes[offset..<(offset &+ length)], as: UTF8.self)
+        let read = String(decoding: bytes[offset..<(offset &+ length)], as: UTF8.self)
+        previousString = read
+        return read
     }
 
     mutating func text() -> CompactText {

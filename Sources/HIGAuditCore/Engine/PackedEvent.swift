@@ -1,7 +1,7 @@
 /// An accepted event waiting in a parked session, in `PackedWriter` bytes: its `ts` as the distance
 /// from the session's newest `ts`, a bit per text field present and a bit per text equal to the
-/// previous event's in the same field, the texts that are not (the session's own id left out: every
-/// event of a session has it), its source (file and line as the distance from the previous event's,
+/// writer's `previousTexts` in the same field (the texts of the latest event that had a new one), the
+/// texts that are not (the session's own id left out: every event of a session has it), its source (file and line as the distance from the previous event's,
 /// then the record) and its payload's fields. A session's events nearly always repeat its device,
 /// app, versions and screen, so most events write only their id. A session of three events packs
 /// into about a hundred bytes where its reorder buffer held eight 200-byte slots.
@@ -9,29 +9,41 @@
 /// `PackedEventTests` checks that every payload case and every field comes back equal.
 extension PackedWriter {
     mutating func event(_ event: borrowing Event, newestTs: Int64) {
-        signed(newestTs &- event.ts)
+        withUnsafePointer(to: event) { self.event(at: $0, newestTs: newestTs) }
+    }
+
+    /// The event at `event`, read where it lies (a waiting event in its reorder buffer's slot).
+    mutating func event(at event: UnsafePointer<Event>, newestTs: Int64) {
+        signed(newestTs &- event.pointee.ts)
         var present: UInt8 = 0
         var repeated: UInt8 = 0
-        for slot in EventTexts.Slot.allCases where slot != .session && event.texts.has(slot) {
+        for slot in EventTexts.Slot.allCases where slot != .session && event.pointee.texts.has(slot) {
             let bit: UInt8 = 1 << UInt8(slot.rawValue)
             present |= bit
-            if previousTexts.holds(event.texts[slot], in: slot) { repeated |= bit }
+            if previousTexts.holds(event.pointee.texts[slot], in: slot) { repeated |= bit }
         }
         byte(present)
         byte(repeated)
-        for slot in EventTexts.Slot.allCases where (present & ~repeated) & (1 << UInt8(slot.rawValue)) != 0 {
-            text(event.texts[slot]!)
+        if present & ~repeated != 0 {
+            for slot in EventTexts.Slot.allCases where (present & ~repeated) & (1 << UInt8(slot.rawValue)) != 0 {
+                text(event.pointee.texts[slot]!)
+            }
+            previousTexts = event.pointee.texts
         }
-        previousTexts = event.texts
-        signed(Int64(event.source.file) &- Int64(previousSource.file))
-        signed(event.source.line &- previousSource.line)
-        signed(Int64(event.source.record))
-        previousSource = event.source
-        payload(event.payload)
+        // Otherwise `previousTexts` already holds every text but the session's, which is never compared,
+        // and the absent ones: a slot absent here and set there is written as absent, and the next
+        // event's texts are compared slot by slot, so keeping the older set ones changes nothing.
+        let source = event.pointee.source
+        signed(Int64(source.file) &- Int64(previousSource.file))
+        signed(source.line &- previousSource.line)
+        signed(Int64(source.record))
+        previousSource = source
+        payload(event.pointee.payload)
     }
 
-    private mutating func payload(_ payload: EventPayload) {
-        count(EventKind.allCases.firstIndex(of: payload.kind)!)
+    private mutating func payload(_ payload: borrowing EventPayload) {
+        // `EventKind`'s raw values are its places in `allCases`.
+        count(Int(payload.kind.rawValue))
         switch payload {
         case .sessionStart(let settings):
             // Nearly always the defaults. Other settings are kept as they are, beside the bytes
@@ -116,16 +128,20 @@ extension PackedReader {
         let ts = newestTs &- signed()
         let present = byte()
         let repeated = byte()
-        var texts = EventTexts(
-            session: session, device: nil, app: nil, appVersion: nil, osVersion: nil, screen: nil, id: nil)
-        for slot in EventTexts.Slot.allCases where present & (1 << UInt8(slot.rawValue)) != 0 {
-            if repeated & (1 << UInt8(slot.rawValue)) != 0 {
-                texts[slot] = previousTexts[slot]
-            } else {
+        // Starts from the texts the writer compared against, which hold every repeated text already:
+        // only the new ones are set and the absent ones cleared.
+        if !previousTexts.holds(session, in: .session) { previousTexts[.session] = session }
+        var texts = previousTexts
+        for slot in EventTexts.Slot.allCases where slot != .session {
+            let bit: UInt8 = 1 << UInt8(slot.rawValue)
+            if present & bit == 0 {
+                if texts.has(slot) { texts[slot] = nil }
+            } else if repeated & bit == 0 {
                 texts[slot] = text()
             }
         }
-        previousTexts = texts
+        // As the writer keeps them: replaced only when a text was new.
+        if present & ~repeated != 0 { previousTexts = texts }
         let file = Int32(truncatingIfNeeded: Int64(previousSource.file) &+ signed())
         let line = previousSource.line &+ signed()
         let record = Int32(truncatingIfNeeded: signed())
@@ -134,7 +150,10 @@ extension PackedReader {
     }
 
     private mutating func payload() -> EventPayload {
-        let kind = choice(EventKind.self)
+        let index = count()
+        guard index < EventKind.allCases.count, let kind = EventKind(rawValue: UInt8(index)) else {
+            preconditionFailure("a parked session names an unknown event type")
+        }
         switch kind {
         case .sessionStart:
             let aside = count()

@@ -29,8 +29,18 @@ final class ParkedSession {
         return (session, reader.text())
     }
 
-    /// Everything in the bytes.
+    /// Everything in the bytes (a checkpoint's view of a parked session).
     func unpacked() -> UnpackedSession {
+        var buffer = ReorderBuffer()
+        var saved = unpacked(into: &buffer)
+        saved.pendingEvents = buffer.pending
+        return saved
+    }
+
+    /// Everything in the bytes but the waiting events, which go into `buffer` (empty) in release order
+    /// as they are read, so that waking a session moves each into its reorder buffer once instead of
+    /// gathering them in an array to copy from. `pendingEvents` is left empty.
+    func unpacked(into buffer: inout ReorderBuffer) -> UnpackedSession {
         var reader = PackedReader(bytes, heldAside: state?.heldAside ?? [])
         let session = reader.text()
         let device = reader.text()
@@ -39,14 +49,13 @@ final class ParkedSession {
         let releasedEarlyTs = reader.signed()
         let acceptedEvents = reader.count()
         let pending = reader.count()
-        var events: [Event] = []
-        events.reserveCapacity(pending)
-        for _ in 0..<pending { events.append(reader.event(session: session, newestTs: newestTs)) }
+        buffer.reserveCapacity(pending)
+        for _ in 0..<pending { buffer.insert(reader.event(session: session, newestTs: newestTs)) }
         precondition(reader.isAtEnd, "a parked session has bytes left over")
         return UnpackedSession(
             key: session, device: device, newestTs: newestTs, endTs: endTs, releasedEarlyTs: releasedEarlyTs,
             acceptedEvents: acceptedEvents,
-            pendingEvents: events)
+            pendingEvents: [])
     }
 }
 

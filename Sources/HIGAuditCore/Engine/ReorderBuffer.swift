@@ -95,13 +95,27 @@ struct ReorderBuffer: ~Copyable {
         (0..<count).map { events[slot($0)] }
     }
 
-    /// Lends each waiting event, in release order, left in place (to park the session).
-    func forEachPending(_ body: (borrowing Event) -> Void) {
-        for offset in 0..<count { body(events[slot(offset)]) }
+    /// Points at each waiting event, in release order, left in place (to park the session): read where
+    /// it lies, as lending it by value copied the event (and retained its texts) for each call.
+    func forEachPending(_ body: (UnsafePointer<Event>) -> Void) {
+        for offset in 0..<count { body(events + slot(offset)) }
+    }
+
+    /// Makes room for `total` events at least, so that filling an empty buffer with a parked session's
+    /// waiting events grows it once, not once per doubling.
+    mutating func reserveCapacity(_ total: Int) {
+        guard total > capacity else { return }
+        var larger = capacity
+        while larger < total { larger &*= 2 }
+        grow(to: larger)
     }
 
     private mutating func grow() {
-        let larger = capacity * 2
+        grow(to: capacity * 2)
+    }
+
+    /// Moves the events, oldest first, into storage for `larger` (a power of two above `capacity`).
+    private mutating func grow(to larger: Int) {
         let largerEvents = UnsafeMutablePointer<Event>.allocate(capacity: larger)
         let largerStamps = UnsafeMutablePointer<Int64>.allocate(capacity: larger)
         for offset in 0..<count {

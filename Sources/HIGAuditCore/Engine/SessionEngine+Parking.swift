@@ -15,6 +15,13 @@
 ///   devices interleaved, a user's pause of a second or two mid-session outlasts `quietAfterEvents`,
 ///   and packing such a device at every pause costs more than keeping it. A device that never speaks
 ///   again, the case parking is for, is parked after the base quiet as before.
+/// - **Sessions in progress.** A device with an open session that has no `session.end` yet needs
+///   `inProgressQuietFactor` times that quiet: its user has most likely paused (on a field-like mix of
+///   thousands of interleaved devices, most parks of such devices woke again within their session,
+///   each packing and unpacking every waiting event), while a device whose sessions have all ended
+///   only waits out its lateness window, and is parked as soon as before. One-session devices that
+///   end their sessions (`fleet.sh`) are parked exactly as often; ones that never send `session.end`
+///   stay awake that many times longer, a bounded few tens of megabytes more.
 /// - **Waking.** An event of a parked session, or the first event of a new session of a parked
 ///   device, wakes the device with all its sessions before the event is classified, exactly as they
 ///   were. A parked device's clock cannot move (only its own accepted events move it), so no parked
@@ -32,13 +39,18 @@ extension SessionEngine {
     /// keeps waking stays awake until it has been quiet 64 times the base threshold.
     static let maxQuietDoublings: UInt8 = 6
 
+    /// How many times the quiet a device with a session still in progress (no `session.end` yet)
+    /// needs, against a device whose open sessions have all ended (see the type's comment).
+    static let inProgressQuietFactor: Int64 = 4
+
     /// The accepted events of the whole input a device must have been quiet for to be parked: the base
-    /// threshold doubled for each time it was parked and woke again, saturating (0 stays 0: tests park
-    /// after every event).
+    /// threshold doubled for each time it was parked and woke again, and times `inProgressQuietFactor`
+    /// while one of its sessions has no end, saturating (0 stays 0: tests park after every event).
     func quietThreshold(for device: UnsafePointer<DeviceStream>) -> Int64 {
-        let doublings = device.pointee.wakes
-        guard doublings > 0 else { return quietAfterEvents }
-        let (scaled, overflow) = quietAfterEvents.multipliedReportingOverflow(by: Int64(1) << Int64(doublings))
+        var factor = Int64(1) << Int64(device.pointee.wakes)
+        if device.pointee.sessions.contains(where: { $0.pointee.endTs == nil }) { factor &*= Self.inProgressQuietFactor }
+        guard factor > 1 else { return quietAfterEvents }
+        let (scaled, overflow) = quietAfterEvents.multipliedReportingOverflow(by: factor)
         return overflow ? .max : scaled
     }
 
@@ -114,7 +126,7 @@ extension SessionEngine {
         writer.signed(session.pointee.releasedEarlyTs)
         writer.count(session.pointee.context.acceptedEvents)
         writer.count(session.pointee.buffer.count)
-        session.pointee.buffer.forEachPending { writer.event($0, newestTs: newestTs) }
+        session.pointee.buffer.forEachPending { writer.event(at: $0, newestTs: newestTs) }
 
         let moved = session.move()
         session.deallocate()
@@ -167,22 +179,23 @@ extension SessionEngine {
     /// The session as it was when it was packed, in memory of its own, for `device` (not yet among the
     /// device's sessions: `adopt` puts it there).
     func unpack(_ parked: ParkedSession, device: UnsafeMutablePointer<DeviceStream>) -> UnsafeMutablePointer<OpenSession> {
-        let saved = parked.unpacked()
+        // The waiting events go straight into a buffer of their own, which the session then takes.
+        var buffer = ReorderBuffer()
+        let saved = parked.unpacked(into: &buffer)
         let session: UnsafeMutablePointer<OpenSession>
         if let state = parked.state {
             session = OpenSession.make(OpenSession(
                 key: saved.key, device: device, newestTs: saved.newestTs, ruleStates: state.ruleStates,
-                seenIds: state.takeSeenIds()))
+                seenIds: state.takeSeenIds(), buffer: buffer))
             session.pointee.context = state.context
             session.pointee.screenKey = state.screenKey
         } else {
             session = OpenSession.make(OpenSession(
-                key: saved.key, device: device, newestTs: saved.newestTs, ruleStates: RuleStates()))
+                key: saved.key, device: device, newestTs: saved.newestTs, ruleStates: RuleStates(), buffer: buffer))
             session.pointee.context.acceptedEvents = saved.acceptedEvents
         }
         session.pointee.endTs = saved.endTs
         session.pointee.releasedEarlyTs = saved.releasedEarlyTs
-        for event in saved.pendingEvents { session.pointee.buffer.insert(event) }
         return session
     }
 

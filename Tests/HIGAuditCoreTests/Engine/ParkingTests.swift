@@ -130,13 +130,14 @@ import Testing
 
     /// A device that pauses mid-session, again and again, while others speak, is parked at its first
     /// pauses only: each wake doubles the quiet it needs, so it stops being packed and unpacked at every
-    /// pause, and nothing it reports changes.
+    /// pause, and nothing it reports changes. (Its session has no end yet, so its quiet starts at
+    /// `inProgressQuietFactor` times the base: its pauses are longer than that.)
     @Test func aDeviceThatKeepsWakingIsParkedLessOften() throws {
         var events: [Event] = []
         var ts: Int64 = 1_000
         events.append(at(ts, .sessionStart(.defaults), session: "pausing", screen: "home", device: "pauser", appVersion: "5.2"))
         for pause in 0..<12 {
-            for other in 0..<10 {
+            for other in 0..<40 {
                 ts += 10
                 events.append(at(ts, .appReady, session: "busy-\(pause)-\(other)", device: "busy-\(pause)-\(other)"))
             }
@@ -149,11 +150,42 @@ import Testing
         let engine = SessionEngine(configuration: HandOverTests.configuration, onReport: { reports.append($0) })
         engine.quietAfterEvents = 4
         for event in events { _ = engine.ingest(event) }
-        // Parked at its first pauses (10 events of quiet >= 4, then perhaps >= 8), never once it needs
-        // 16: at most three times in twelve pauses. Each busy device is parked once at most.
+        // Parked at its first pauses (40 events of quiet >= 4 × 4, then perhaps >= 32), never once it
+        // needs 64: at most three times in twelve pauses. Each busy device is parked once at most.
         let pauser = try #require(engine.devices[CompactText("pauser")])
         #expect(pauser.pointee.wakes >= 1 && pauser.pointee.wakes <= 3)
-        #expect(engine.devicesParked <= 120 + 3)
+        #expect(engine.devicesParked <= 480 + 3)
+        engine.finish()
+        #expect(reports == never.trace.reports)
+        #expect(Self.run(events, quietAfterEvents: 4).trace == never.trace)
+    }
+
+    /// A device whose session has no `session.end` yet is most likely paused mid-session: it needs
+    /// `inProgressQuietFactor` times the quiet of a device whose sessions have all ended, which only
+    /// wait out their lateness window; nothing either reports changes.
+    @Test func aSessionInProgressWaitsLongerBeforeItsDeviceIsParked() {
+        var events = [
+            at(1_000, .sessionStart(.defaults), session: "ended", device: "ended-device"),
+            at(1_010, .sessionEnd, session: "ended", device: "ended-device"),
+            at(1_020, .sessionStart(.defaults), session: "going-on", device: "going-on-device"),
+            at(1_030, .appReady, session: "going-on", device: "going-on-device"),
+        ]
+        for other in 0..<24 {
+            events.append(at(1_040 + Int64(other) * 10, .sessionStart(.defaults), session: "busy-\(other)", device: "busy-\(other)"))
+        }
+        for index in events.indices { events[index].source = SourceLocation(file: 0, line: Int64(index + 1)) }
+        let never = Self.run(events, quietAfterEvents: .max)
+        var reports: [SessionReport] = []
+        let engine = SessionEngine(configuration: HandOverTests.configuration, onReport: { reports.append($0) })
+        engine.quietAfterEvents = 4
+        // After 8 events of quiet (>= 4, < 4 × 4): only the device whose session ended is parked.
+        for event in events[..<12] { _ = engine.ingest(event) }
+        #expect(engine.parkedDevices[CompactText("ended-device")] != nil)
+        #expect(engine.devices[CompactText("going-on-device")] != nil)
+        #expect(engine.parkedDevices[CompactText("going-on-device")] == nil)
+        // After 24 (>= 16): both are.
+        for event in events[12...] { _ = engine.ingest(event) }
+        #expect(engine.parkedDevices[CompactText("going-on-device")] != nil)
         engine.finish()
         #expect(reports == never.trace.reports)
         #expect(Self.run(events, quietAfterEvents: 4).trace == never.trace)
@@ -276,6 +308,61 @@ import Testing
         let back = events.map { _ in reader.event(session: CompactText("s"), newestTs: newestTs) }
         #expect(reader.isAtEnd)
         #expect(back == events)
+    }
+
+    /// Texts that drop out and come back with no new text between (the writer then keeps comparing
+    /// with an older event's), and strings written again, alternating, empty, or with the same
+    /// characters in other bytes (`é` composed and decomposed), come back with their bytes and in order.
+    @Test func textsAndStringsWrittenAgainComeBackWithTheirBytes() {
+        let newestTs: Int64 = 1_795_000_000_000
+        let first = Event(
+            ts: newestTs - 100, session: "s", payload: .navPush(to: "caf\u{E9}"), device: "d1", app: "sketch",
+            screen: "home", id: "e1", source: SourceLocation(file: 0, line: 1))
+        var events = [first]
+        var next = first
+        next.texts[.screen] = nil
+        next.texts[.id] = nil
+        next.payload = .navPush(to: "cafe\u{301}")
+        events.append(next)
+        next.texts[.screen] = CompactText("home")
+        next.payload = .tabSwitch(from: "cafe\u{301}", to: "cafe\u{301}")
+        events.append(next)
+        next.texts[.id] = CompactText("e1")
+        next.payload = .modalPresent(modal: "", style: .popover)
+        events.append(next)
+        next.texts[.app] = nil
+        next.payload = .modalDismiss(modal: "")
+        events.append(next)
+        next.payload = .touch(Touch(phase: .began, target: "caf\u{E9}", input: .finger, x: 1, y: 2))
+        events.append(next)
+        next.texts[.app] = CompactText("sketch")
+        next.texts[.device] = CompactText("d2")
+        next.payload = .touch(Touch(phase: .ended, target: "caf\u{E9}", input: .finger, x: 1, y: 2))
+        events.append(next)
+
+        var writer = PackedWriter()
+        for event in events { writer.event(event, newestTs: newestTs) }
+        var reader = PackedReader(writer.bytes, heldAside: writer.heldAside)
+        let back = events.map { _ in reader.event(session: CompactText("s"), newestTs: newestTs) }
+        #expect(reader.isAtEnd)
+        #expect(back == events)
+        for (event, read) in zip(events, back) {
+            for slot in EventTexts.Slot.allCases {
+                #expect(read.texts[slot].map { Array($0.string.utf8) } == event.texts[slot].map { Array($0.string.utf8) })
+            }
+        }
+        let strings = back.map { event -> [String] in
+            switch event.payload {
+            case .navPush(let to): [to]
+            case .tabSwitch(let from, let to): [from, to]
+            case .modalPresent(let modal, _), .modalDismiss(let modal): [modal]
+            case .touch(let touch): [touch.target ?? "-"]
+            default: []
+            }
+        }
+        #expect(strings.map { $0.map { Array($0.utf8) } } == [
+            ["caf\u{E9}"], ["cafe\u{301}"], ["cafe\u{301}", "cafe\u{301}"], [""], [""], ["caf\u{E9}"], ["caf\u{E9}"],
+        ].map { $0.map { Array($0.utf8) } })
     }
 }
 
