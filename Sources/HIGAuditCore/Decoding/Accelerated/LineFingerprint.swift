@@ -82,8 +82,8 @@ enum LineFingerprint {
     private static func typeValue(_ base: UnsafePointer<UInt8>, limit: Int) -> (low: UInt64, high: UInt64) {
         var index = 0
         while index &+ 17 <= limit {
-            let quotes = JSONScanner.lanes(UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self) .== 0x22)
-            let letters = JSONScanner.lanes(UnsafeRawPointer(base + (index &+ 1)).loadUnaligned(as: SIMD16<UInt8>.self) .== 0x74)
+            let quotes = JSONScanner.lanes(UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self) .== SIMD16(repeating: 0x22))
+            let letters = JSONScanner.lanes(UnsafeRawPointer(base + (index &+ 1)).loadUnaligned(as: SIMD16<UInt8>.self) .== SIMD16(repeating: 0x74))
             var candidates = quotes & letters
             while candidates != 0 {
                 if let start = valueStart(base, key: index &+ candidates.trailingZeroBitCount, limit: limit) {

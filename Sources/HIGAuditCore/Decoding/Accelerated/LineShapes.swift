@@ -5,10 +5,10 @@
 /// device, version, screen, target and input; only `ts`, `id`, `x`, `y` and sometimes `phase`
 /// change). A log may hold one device's lines in runs, or many devices' lines interleaved line by
 /// line, each device's SDK its own writer (an upload of a fleet); then the values that differ between
-/// sessions (`session`, `device`, `screen`, …) change on nearly every line of a shape and are variable. A shape is an earlier line
-/// whose changing string and number values are marked *variable*, and so are the scalar values of
-/// members no field reads (a writer's own sequence number); everything else is a run of bytes that a
-/// line must repeat exactly. Matching compares those runs in 16-byte steps and reads only the
+/// sessions (`session`, `device`, `screen`, …) change on nearly every line of a shape and are variable.
+/// A shape is an earlier line whose changing string and number values are marked *variable*, and so
+/// are the scalar values of members no field reads (a writer's own sequence number); everything else
+/// is a run of bytes that a line must repeat exactly. Matching compares those runs in 16-byte steps and reads only the
 /// variable values, each with the scanner's own string, number (`JSONNumber.scan`) or value reading. Speculative parsing from
 /// learned record structure, after Mison (Li et al., VLDB 2017), with the general scan as the fallback.
 ///
@@ -27,22 +27,23 @@
 /// fingerprint (below), type and member order, replacing the one it refines. A layout (fingerprint and
 /// member order) is learned from its second line only, unless a shape of it is held (`admits`): a
 /// writer that orders keys anew on every line (Foundation's `JSONEncoder`) then costs the general scan
-/// alone, is no miss, and never pushes out the shapes of the writers interleaved with it. A value is variable when it was variable there,
-/// when it differs from it for the second time within `changeWindow` lines, or when it has been seen
-/// both as a string and as a number; a value that changes once and then stays is the new constant.
-/// A line that differs in constants that had been still for a while becomes a second shape beside
-/// the one it would refine (`rareChangeLines`). After `refreshInterval` matches a shape is
-/// learned again from its next matched line, and the variable values equal to its own become
-/// constants again. While lines keep missing (more than a third of a block of 256 lines) matching and
-/// learning rest for a while, so varied input costs little more than the general scan alone. Lines of
-/// a session whose keys come in a new order on every line are neither learned nor counted as misses
-/// (`admits`, and `learn` for an order seen twice by chance). A line
-/// of a new session that is learned carries the other shapes of the session before over to its
+/// alone, is no miss, and never pushes out the shapes of the writers interleaved with it. A value is
+/// variable when it was variable there, when it differs from it for the second time within
+/// `changeWindow` lines, or when it has been seen both as a string and as a number; a value that
+/// changes once and then stays is the new constant. A line that differs in constants that had been
+/// still for a while becomes a second shape beside the one it would refine (`rareChangeLines`). After
+/// `refreshInterval` matches a shape is learned again from its next matched line, and the variable
+/// values equal to its own become constants again. While lines keep missing (more than a third of a
+/// block of 256 lines) matching and learning rest for a while, so varied input costs little more than
+/// the general scan alone. Lines of a session whose keys come in a new order on every line are
+/// neither learned nor counted as misses (`admits`, and `learn` for an order seen twice by chance). A
+/// line of a new session that is learned carries the other shapes of the session before over to its
 /// session (`carrySessionTexts`), so that its other layouts do not each miss once.
 ///
-/// Trying: a line's `LineFingerprint` (its head, the first key and the separator after it, and its
-/// `type` value) names one of `sets` sets of `ways` shapes; only the shapes of that set with the same
-/// fingerprint are tried, most recently matched first, so that interleaved writers each keep their
+/// Trying: first the shape matched or learned last (runs of one layout cost no more). Then a line's
+/// `LineFingerprint` (its head, the first key and the separator after it, and its `type` value) names
+/// one of `sets` sets of `ways` shapes; only the shapes of that set with the same fingerprint are
+/// tried, most recently matched first, so that interleaved writers each keep their
 /// own shapes and finding them costs a hash and a few comparisons, not a walk over all of them. Which
 /// shape matches changes only what is learned, never the line's fields (see above), and so does the
 /// fingerprint: a line whose fingerprint names no shape of its layout is a miss, as any other. A shape
@@ -418,7 +419,15 @@ struct LineShapes {
             return -1
         }
         guard used > 0 else { return -1 }
-        // Only the shapes of the line's fingerprint, in its set, most recently matched first.
+        // First the shape matched or learned last (first in its set): a log read device by device
+        // repeats a layout for runs of lines, and this costs no fingerprint.
+        let latest = storage.load(fromByteOffset: State.latest, as: Int.self)
+        let latestShape = shape(latest)
+        if matches(latestShape, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers) {
+            noteMatch(latestShape, index: latest, set: 0, rank: 0)
+            return matchedLength(latestShape)
+        }
+        // Then the other shapes of the line's fingerprint, in its set, most recently matched first.
         let fingerprint = LineFingerprint.of(base, limit: count)
         let set = Self.set(of: fingerprint)
         let setUsed = Int(storage.load(fromByteOffset: State.setUsed &+ set, as: UInt8.self))
@@ -426,7 +435,7 @@ struct LineShapes {
         while rank < setUsed {
             let index = self.index(set: set, rank: rank)
             let candidate = shape(index)
-            if candidate.load(fromByteOffset: Shape.fingerprint, as: UInt64.self) == fingerprint,
+            if index != latest, candidate.load(fromByteOffset: Shape.fingerprint, as: UInt64.self) == fingerprint,
                 matches(candidate, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers)
             {
                 noteMatch(candidate, index: index, set: set, rank: rank)
