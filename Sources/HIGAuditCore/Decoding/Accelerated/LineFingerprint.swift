@@ -77,22 +77,27 @@ enum LineFingerprint {
 
     /// The first 16 bytes of the string value of the first `"type"` key (quote, `type`, quote, then
     /// a colon with optional spaces around it), up to its closing quote; zero when there is none.
-    /// Candidates are the places of `"t`, found 16 at a time.
+    /// Candidates are the places of `"t`.
     @inline(__always)
     private static func typeValue(_ base: UnsafePointer<UInt8>, limit: Int) -> (low: UInt64, high: UInt64) {
         var index = 0
-        while index &+ 17 <= limit {
-            let quotes = JSONScanner.lanes(UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self) .== SIMD16(repeating: 0x22))
-            let letters = JSONScanner.lanes(UnsafeRawPointer(base + (index &+ 1)).loadUnaligned(as: SIMD16<UInt8>.self) .== SIMD16(repeating: 0x74))
-            var candidates = quotes & letters
+        // Eight places a step, as words: a quote here and a `t` after it. `zeroBytes` marks every
+        // such place (and perhaps some others above the first, which `valueStart` turns down). Words,
+        // not `SIMD16` comparisons: in this loop the compiler left those as byte-by-byte loops.
+        while index &+ 9 <= limit {
+            let raw = UnsafeRawPointer(base + index)
+            let here = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+            let next = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 1, as: UInt64.self))
+            var candidates = JSONScanner.zeroBytes(here ^ 0x2222_2222_2222_2222)
+                & JSONScanner.zeroBytes(next ^ 0x7474_7474_7474_7474)
             while candidates != 0 {
-                if let start = valueStart(base, key: index &+ candidates.trailingZeroBitCount, limit: limit) {
+                if let start = valueStart(base, key: index &+ (candidates.trailingZeroBitCount &>> 3), limit: limit) {
                     let value = bytes(base, start: start, limit: limit)
                     return (value.low, value.high)
                 }
                 candidates &= candidates &- 1
             }
-            index &+= 16
+            index &+= 8
         }
         while index &+ 1 < limit {
             if base[index] == 0x22, base[index &+ 1] == 0x74, let start = valueStart(base, key: index, limit: limit) {
@@ -108,7 +113,7 @@ enum LineFingerprint {
     @inline(__always)
     private static func valueStart(_ base: UnsafePointer<UInt8>, key: Int, limit: Int) -> Int? {
         // `type"` after the quote, little-endian.
-        guard key &+ 6 <= limit,
+        guard key &+ 6 <= limit, base[key] == 0x22,
             UnsafeRawPointer(base + (key &+ 1)).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x6570_7974),
             base[key &+ 5] == 0x22
         else { return nil }
