@@ -425,9 +425,7 @@ struct LineShapes {
         // repeats a layout for runs of lines, and this costs no fingerprint.
         let latest = storage.load(fromByteOffset: State.latest, as: Int.self)
         let latestShape = shape(latest)
-        if Self.firstWordMayMatch(latestShape, base, count: count),
-            matches(latestShape, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers)
-        {
+        if matches(latestShape, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers) {
             noteMatch(latestShape, index: latest, set: 0, rank: 0)
             return matchedLength(latestShape)
         }
@@ -448,19 +446,6 @@ struct LineShapes {
             rank &+= 1
         }
         return -1
-    }
-
-    /// False when the line's first eight bytes differ from the shape's and the shape's first run (the
-    /// bytes before its first variable value, or its whole line) covers them: the line cannot match,
-    /// and the call to `matches` is saved (the shape matched last fails on most lines of a mix).
-    @inline(__always)
-    private static func firstWordMayMatch(_ shape: UnsafeMutableRawPointer, _ base: UnsafePointer<UInt8>, count: Int) -> Bool {
-        let firstRunEnd = shape.load(fromByteOffset: Shape.variableCount, as: Int32.self) > 0
-            ? shape.load(fromByteOffset: Shape.variables &+ Shape.variableStart, as: Int32.self)
-            : shape.load(fromByteOffset: Shape.length, as: Int32.self)
-        guard firstRunEnd >= 8, count >= 8 else { return true }
-        return UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)
-            == UnsafeRawPointer(shape + Shape.bytes).loadUnaligned(as: UInt64.self)
     }
 
     /// The set of the shapes of a fingerprint: its top bits.
