@@ -1,11 +1,14 @@
 /// Shapes of earlier lines, so that a line laid out like one of them is read without the member loop.
 ///
-/// The lines of one log come from one serialiser: the same keys in the same order, and most values
-/// repeated from the line before (a touch stream keeps its session, device, version, screen, target
-/// and input; only `ts`, `id`, `x`, `y` and sometimes `phase` change). A shape is an earlier line
-/// whose changing string and number values are marked *variable*, and so are the scalar values of
-/// members no field reads (a writer's own sequence number); everything else is a run of bytes that a
-/// line must repeat exactly. Matching compares those runs in 16-byte steps and reads only the
+/// Each writer (an app's SDK) lays out the lines of one event type the same way: the same keys in the
+/// same order, the same separators, and many values repeated (a touch stream keeps its session,
+/// device, version, screen, target and input; only `ts`, `id`, `x`, `y` and sometimes `phase`
+/// change). A log may hold one device's lines in runs, or many devices' lines interleaved line by
+/// line, each device's SDK its own writer (an upload of a fleet); then the values that differ between
+/// sessions (`session`, `device`, `screen`, …) change on nearly every line of a shape and are variable.
+/// A shape is an earlier line whose changing string and number values are marked *variable*, and so
+/// are the scalar values of members no field reads (a writer's own sequence number); everything else
+/// is a run of bytes that a line must repeat exactly. Matching compares those runs in 16-byte steps and reads only the
 /// variable values, each with the scanner's own string, number (`JSONNumber.scan`) or value reading. Speculative parsing from
 /// learned record structure, after Mison (Li et al., VLDB 2017), with the general scan as the fallback.
 ///
@@ -20,32 +23,39 @@
 /// a variable value of another type or malformed, a different length at the end) is not a match,
 /// and the general scan reads the line and gives the verdict, as it would without shapes.
 ///
-/// Learning: after the general scan, a line that decoded to an event becomes the shape of its type
-/// and member order, replacing the one it refines. A value is variable when it was variable there,
-/// when it differs from it for the second time within `changeWindow` lines, or when it has been seen
-/// both as a string and as a number; a value that changes once and then stays is the new constant.
-/// A line that differs in constants that had been still for a while becomes a second shape beside
-/// the one it would refine (`rareChangeLines`). After `refreshInterval` matches a shape is
-/// learned again from its next matched line, and the variable values equal to its own become
-/// constants again. While lines keep missing (more than a third of a block of 256 lines) matching and
-/// learning rest for a while, so varied input costs little more than the general scan alone. Lines of
-/// a session whose keys come in a new order on every line are neither learned nor counted as misses
-/// (see `learn`). A line
-/// of a new session that is learned carries the other shapes of the session before over to its
+/// Learning: after the general scan, a line that decoded to an event becomes the shape of its
+/// fingerprint (below), type and member order, replacing the one it refines. A layout (fingerprint and
+/// member order) is learned from its second line only, unless a shape of it is held (`admits`): a
+/// writer that orders keys anew on every line (Foundation's `JSONEncoder`) then costs the general scan
+/// alone, is no miss, and never pushes out the shapes of the writers interleaved with it. A value is
+/// variable when it was variable there, when it differs from it for the second time within
+/// `changeWindow` lines, or when it has been seen both as a string and as a number; a value that
+/// changes once and then stays is the new constant. A line that differs in constants that had been
+/// still for a while becomes a second shape beside the one it would refine (`rareChangeLines`). After
+/// `refreshInterval` matches a shape is learned again from its next matched line, and the variable
+/// values equal to its own become constants again. While lines keep missing (more than a third of a
+/// block of 256 lines) matching and learning rest for a while, so varied input costs little more than
+/// the general scan alone. Lines of a session whose keys come in a new order on every line are
+/// neither learned nor counted as misses (`admits`, and `learn` for an order seen twice by chance). A
+/// line of a new session that is learned carries the other shapes of the session before over to its
 /// session (`carrySessionTexts`), so that its other layouts do not each miss once.
 ///
-/// Trying: shapes whose `type` value stands where the line has the same bytes are tried first, most
-/// recently matched first; the others only when none of them does (a value before the type changed
-/// length). After a line whose type was not at its shape's place, every shape is tried in that order
-/// until a line's is again: some writers put values of changing length before the type. Which shape
-/// matches changes only what is learned, never the line's fields (see above). A shape keeps its
-/// type's `EventKind` and the set of its fields, so that the decoder neither looks the kind up again
-/// nor clears more of the field table than the last line set; and the common texts (`session`,
-/// `device`, …) that are constant and plain, as the decoder would make them, so that it reads only the
-/// others from the line (`sharedTextsOfLatestMatch`).
+/// Trying: first the shape matched or learned last (runs of one layout cost no more). Then a line's
+/// `LineFingerprint` (its head, the first key and the separator after it, and its `type` value) names
+/// one of `sets` sets of `ways` shapes; only the shapes of that set with the same fingerprint are
+/// tried, most recently matched first, so that interleaved writers each keep their
+/// own shapes and finding them costs a hash and a few comparisons, not a walk over all of them. Which
+/// shape matches changes only what is learned, never the line's fields (see above), and so does the
+/// fingerprint: a line whose fingerprint names no shape of its layout is a miss, as any other. A shape
+/// keeps its type's `EventKind` and the set of its fields, so that the decoder neither looks the kind
+/// up again nor clears more of the field table than the last line set; and the common texts
+/// (`session`, `device`, …) that are constant and plain, as the decoder would make them, so that it
+/// reads only the others from the line (`sharedTextsOfLatestMatch`).
 struct LineShapes {
-    /// Shapes kept, most recently matched first.
+    /// Shapes kept: `ways` in each of `sets` sets, each set's most recently matched first.
     static let capacity = StateLayout.ShapeOrder.count
+    static let sets = StateLayout.SetUsed.count
+    static let ways = capacity / sets
     /// Longer lines are not learned: a shape keeps a copy of its line.
     static let maxLineLength = ShapeLayout.LineBytes.count
     static let maxVariables = ShapeLayout.Variables.count
@@ -63,17 +73,23 @@ struct LineShapes {
 
     /// The state before the shapes.
     private struct StateLayout {
-        typealias ShapeOrder = InlineArray<16, UInt8>
+        typealias ShapeOrder = InlineArray<512, UInt8>
+        typealias SetUsed = InlineArray<64, UInt8>
         typealias UnreadValues = InlineArray<16, Int32>
+        typealias Admitted = InlineArray<1024, UInt64>
         /// Shapes held.
         var used: Int
+        /// Shapes held per set: ways `0..<setUsed[set]` of the set.
+        var setUsed: SetUsed
+        /// The shape matched or learned last.
+        var latest: Int
         /// Lines missed in the current block of `blockLines` (see `noteMiss`).
         var blockMisses: Int
         /// Lines still to pass before matching is tried again.
         var resting: Int
         /// Lines matched (for `noteMiss`'s blocks, and tests).
         var matched: Int
-        /// Shape indices, most recently matched first.
+        /// Per set, its ways, most recently matched first.
         var order: ShapeOrder
         /// The value of `matched` when the current block began.
         var blockMatchedStart: Int
@@ -86,9 +102,8 @@ struct LineShapes {
         /// `carrySessionTexts`), and where the next one goes.
         var carriedFrom: InlineArray<4, UInt64>
         var carriedFromNext: Int
-        /// 1 when the line matched last did not have its shape's `type` where the shape's line has it
-        /// (see `matchLine`).
-        var typeMoved: Int
+        /// Signatures of layouts seen once (see `admits`), each at the place its top bits name.
+        var admitted: Admitted
         /// Learning's scratch: per field, when its value last changed; then the fields in line order.
         var changes: PerField<Int32>
         var members: PerField<UInt8>
@@ -116,7 +131,10 @@ struct LineShapes {
         static var carriedFrom: Int { MemoryLayout<StateLayout>.offset(of: \.carriedFrom)! }
         static var carriedFromNext: Int { MemoryLayout<StateLayout>.offset(of: \.carriedFromNext)! }
         static var carriedFromCount: Int { InlineArray<4, UInt64>.count }
-        static var typeMoved: Int { MemoryLayout<StateLayout>.offset(of: \.typeMoved)! }
+        static var admitted: Int { MemoryLayout<StateLayout>.offset(of: \.admitted)! }
+        static var admittedCount: Int { StateLayout.Admitted.count }
+        static var setUsed: Int { MemoryLayout<StateLayout>.offset(of: \.setUsed)! }
+        static var latest: Int { MemoryLayout<StateLayout>.offset(of: \.latest)! }
         static var changes: Int { MemoryLayout<StateLayout>.offset(of: \.changes)! }
         static var members: Int { MemoryLayout<StateLayout>.offset(of: \.members)! }
         static var unreadValues: Int { MemoryLayout<StateLayout>.offset(of: \.unreadValues)! }
@@ -153,10 +171,8 @@ struct LineShapes {
         /// Bit `field.rawValue` set for each field whose value has been seen both as a string and as a
         /// number (a `ts` written either way): read as `Mode.either`.
         var eitherFields: FieldMask
-        /// Where the `type` value starts and ends in the shape's line, its quotes included (see
-        /// `typeMatches`).
-        var typeStart: Int32
-        var typeEnd: Int32
+        /// The `LineFingerprint` of the shape's line: only lines with the same one are tried against it.
+        var fingerprint: UInt64
         /// The kind of the shape's `type`, nil for an escaped name. Stored as the optional itself, so that
         /// reading it back is a load, not a call to `EventKind(rawValue:)`.
         var kind: EventKind?
@@ -213,8 +229,7 @@ struct LineShapes {
         static var variableFields: Int { MemoryLayout<ShapeLayout>.offset(of: \.variableFields)! }
         static var lastChanges: Int { MemoryLayout<ShapeLayout>.offset(of: \.lastChanges)! }
         static var eitherFields: Int { MemoryLayout<ShapeLayout>.offset(of: \.eitherFields)! }
-        static var typeStart: Int { MemoryLayout<ShapeLayout>.offset(of: \.typeStart)! }
-        static var typeEnd: Int { MemoryLayout<ShapeLayout>.offset(of: \.typeEnd)! }
+        static var fingerprint: Int { MemoryLayout<ShapeLayout>.offset(of: \.fingerprint)! }
         static var kind: Int { MemoryLayout<ShapeLayout>.offset(of: \.kind)! }
         static var memberMask: Int { MemoryLayout<ShapeLayout>.offset(of: \.memberMask)! }
         static var variables: Int { MemoryLayout<ShapeLayout>.offset(of: \.variables)! }
@@ -300,13 +315,17 @@ struct LineShapes {
         precondition(
             EventField.count <= PerField<UInt8>.count && PerField<UInt8>.count <= FieldMask.bitWidth
                 && InlineArray<17, Int>.count == Self.maxVariables + 1
-                && MemoryLayout<InlineArray<24, Double>>.size >= JSONNumber.powersOfTenByteCount,
+                && MemoryLayout<InlineArray<24, Double>>.size >= JSONNumber.powersOfTenByteCount
+                && Self.ways <= 256 && Self.capacity % Self.sets == 0 && Self.sets.nonzeroBitCount == 1
+                && State.admittedCount.nonzeroBitCount == 1,
             "LineShapes layout too small")
         let byteCount = State.shapes + (holdsShapes ? Self.capacity * Shape.stride : 0)
         storage = .allocate(byteCount: byteCount, alignment: 64)
-        storage.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount)
+        // Only the state is zeroed: a shape is written whole (`store`) before it is held, and only
+        // held shapes are read. Zeroing all of them (~2.5 MB) cost more than a small input's matching.
+        storage.initializeMemory(as: UInt8.self, repeating: 0, count: State.shapes)
         for index in 0..<Self.capacity {
-            storage.storeBytes(of: UInt8(index), toByteOffset: State.order &+ index, as: UInt8.self)
+            storage.storeBytes(of: UInt8(index % Self.ways), toByteOffset: State.order &+ index, as: UInt8.self)
         }
         // The two scratch regions used through typed pointers.
         _ = (storage + State.shifts).bindMemory(to: Int.self, capacity: Self.maxVariables + 1)
@@ -329,9 +348,26 @@ struct LineShapes {
         storage + (State.shapes &+ index &* Shape.stride)
     }
 
+    /// The index of the shape at `rank` in its set's order.
     @inline(__always)
-    private func index(atRank rank: Int) -> Int {
-        Int(storage.load(fromByteOffset: State.order &+ rank, as: UInt8.self))
+    private func index(set: Int, rank: Int) -> Int {
+        set &* Self.ways &+ Int(storage.load(fromByteOffset: State.order &+ set &* Self.ways &+ rank, as: UInt8.self))
+    }
+
+    /// The shape matched or learned last.
+    @inline(__always)
+    private var latestShape: UnsafeMutableRawPointer {
+        shape(storage.load(fromByteOffset: State.latest, as: Int.self))
+    }
+
+    /// Whether a shape held satisfies `test`, the shapes taken set by set; stops at the first that does.
+    @inline(__always)
+    private func anyHeldShape(_ test: (UnsafeMutableRawPointer) -> Bool) -> Bool {
+        for set in 0..<Self.sets {
+            let setUsed = Int(storage.load(fromByteOffset: State.setUsed &+ set, as: UInt8.self))
+            for way in 0..<setUsed where test(shape(set &* Self.ways &+ way)) { return true }
+        }
+        return false
     }
 
     // MARK: Matching
@@ -384,48 +420,27 @@ struct LineShapes {
             storage.storeBytes(of: resting &- 1, toByteOffset: State.resting, as: Int.self)
             return -1
         }
-        let used = self.used
         guard used > 0 else { return -1 }
-        // First the shapes whose type is where the line has it if no value before it changed length
-        // (the usual case); the others only when none of them is the line's type. But when the line
-        // matched last had its type elsewhere, every shape at once, in the order they last matched: a
-        // writer that puts values of changing length before `type` (sorted keys, the payload first)
-        // moves it on most lines, and the lines of one type come in runs.
-        if storage.load(fromByteOffset: State.typeMoved, as: Int.self) == 0 {
-            var rank = 0
-            var typeSeen = false
-            while rank < used {
-                let candidate = shape(index(atRank: rank))
-                if Self.typeMatches(candidate, base, count: count) {
-                    typeSeen = true
-                    if matches(candidate, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers) {
-                        noteMatch(candidate, rank: rank)
-                        return matchedLength(candidate)
-                    }
-                }
-                rank &+= 1
-            }
-            guard !typeSeen else { return -1 }
+        // First the shape matched or learned last (first in its set): a log read device by device
+        // repeats a layout for runs of lines, and this costs no fingerprint.
+        let latest = storage.load(fromByteOffset: State.latest, as: Int.self)
+        let latestShape = shape(latest)
+        if matches(latestShape, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers) {
+            noteMatch(latestShape, index: latest, set: 0, rank: 0)
+            return matchedLength(latestShape)
         }
-        return matchInAnyOrder(base, bytes: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers)
-    }
-
-    /// `matchLine` trying every shape, most recently matched first; notes whether the matched line had
-    /// its type where the shape's line has it. Out of line, so that the tries by type keep `matches`
-    /// inlined.
-    @inline(never)
-    private func matchInAnyOrder(
-        _ base: UnsafePointer<UInt8>, bytes count: Int, lengthKnown: Bool, fields: UnsafeMutablePointer<FieldValue>,
-        numbers: UnsafeMutablePointer<Double>
-    ) -> Int {
-        let used = self.used
+        // Then the other shapes of the line's fingerprint, in its set, most recently matched first.
+        let fingerprint = LineFingerprint.of(base, limit: count)
+        let set = Self.set(of: fingerprint)
+        let setUsed = Int(storage.load(fromByteOffset: State.setUsed &+ set, as: UInt8.self))
         var rank = 0
-        while rank < used {
-            let candidate = shape(index(atRank: rank))
-            if matches(candidate, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers) {
-                let moved = Self.typeMatches(candidate, base, count: count) ? 0 : 1
-                storage.storeBytes(of: moved, toByteOffset: State.typeMoved, as: Int.self)
-                noteMatch(candidate, rank: rank)
+        while rank < setUsed {
+            let index = self.index(set: set, rank: rank)
+            let candidate = shape(index)
+            if index != latest, candidate.load(fromByteOffset: Shape.fingerprint, as: UInt64.self) == fingerprint,
+                matches(candidate, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers)
+            {
+                noteMatch(candidate, index: index, set: set, rank: rank)
                 return matchedLength(candidate)
             }
             rank &+= 1
@@ -433,14 +448,10 @@ struct LineShapes {
         return -1
     }
 
-    /// Whether the line has the shape's `type` value, quotes included, where the shape's line has it.
-    /// Only orders the tries: a shape whose values before the type changed length is still tried.
+    /// The set of the shapes of a fingerprint: its top bits.
     @inline(__always)
-    private static func typeMatches(_ shape: UnsafeMutableRawPointer, _ base: UnsafePointer<UInt8>, count: Int) -> Bool {
-        let start = Int(shape.load(fromByteOffset: Shape.typeStart, as: Int32.self))
-        let end = Int(shape.load(fromByteOffset: Shape.typeEnd, as: Int32.self))
-        return end <= count
-            && ByteComparison.equal(base + start, UnsafeRawPointer(shape + (Shape.bytes &+ start)).assumingMemoryBound(to: UInt8.self), count: end &- start)
+    private static func set(of fingerprint: UInt64) -> Int {
+        Int(truncatingIfNeeded: fingerprint &>> UInt64(64 &- sets.trailingZeroBitCount))
     }
 
     /// Lines matched so far.
@@ -449,13 +460,11 @@ struct LineShapes {
     /// Whether matching is resting after many misses.
     var isResting: Bool { storage.load(fromByteOffset: State.resting, as: Int.self) > 0 }
 
-    /// Whether the next line tries every shape at once, not by its type's place first (see `matchLine`).
-    var triesEveryShapeFirst: Bool { storage.load(fromByteOffset: State.typeMoved, as: Int.self) != 0 }
 
     /// The kind of the line `match` matched last, as its shape's `type` names it (the line's is the
     /// same bytes), so that the decoder does not look it up again; nil when the name is escaped.
     var kindOfLatestMatch: EventKind? {
-        shape(index(atRank: 0)).load(fromByteOffset: Shape.kind, as: EventKind?.self)
+        latestShape.load(fromByteOffset: Shape.kind, as: EventKind?.self)
     }
 
 
@@ -464,37 +473,38 @@ struct LineShapes {
     /// line's there, and that line decoded to an event. The decoder starts the line's texts from them.
     /// A pointer, not the value: loaded where the event is built, the texts are copied once.
     var sharedTextsOfLatestMatch: UnsafeRawPointer {
-        UnsafeRawPointer(shape(index(atRank: 0)) + Shape.sharedTexts)
+        UnsafeRawPointer(latestShape + Shape.sharedTexts)
     }
 
     /// The common text fields (bit `field.rawValue` each) not among the shared texts of the shape
     /// `match` matched last: the decoder reads these from the line.
     var lineTextFieldsOfLatestMatch: FieldMask {
-        shape(index(atRank: 0)).load(fromByteOffset: Shape.lineTextFields, as: FieldMask.self)
+        latestShape.load(fromByteOffset: Shape.lineTextFields, as: FieldMask.self)
     }
 
     /// The fields the line `match` matched last has (bit `field.rawValue` each): the fields it set, and
     /// its shared texts, which it left as they were.
     var membersOfLatestMatch: FieldMask {
-        shape(index(atRank: 0)).load(fromByteOffset: Shape.memberMask, as: FieldMask.self)
+        latestShape.load(fromByteOffset: Shape.memberMask, as: FieldMask.self)
     }
 
     /// The fields the most recently matched (or learned) shape reads as variable, for tests.
     var variableFieldsOfLatestShape: Set<EventField> {
         guard used > 0 else { return [] }
-        let bits = shape(index(atRank: 0)).load(fromByteOffset: Shape.variableFields, as: FieldMask.self)
+        let bits = latestShape.load(fromByteOffset: Shape.variableFields, as: FieldMask.self)
         return Set(EventField.allCases.filter { bits & (1 << $0.rawValue) != 0 })
     }
 
     @inline(__always)
-    private func noteMatch(_ shape: UnsafeMutableRawPointer, rank: Int) {
+    private func noteMatch(_ shape: UnsafeMutableRawPointer, index: Int, set: Int, rank: Int) {
         storage.storeBytes(of: matchedLines &+ 1, toByteOffset: State.matched, as: Int.self)
         let lines = shape.load(fromByteOffset: Shape.lines, as: Int32.self)
         shape.storeBytes(of: lines &+ 1, toByteOffset: Shape.lines, as: Int32.self)
         let left = shape.load(fromByteOffset: Shape.matchesLeft, as: Int32.self) &- 1
         shape.storeBytes(of: left, toByteOffset: Shape.matchesLeft, as: Int32.self)
         storage.storeBytes(of: left <= 0 ? 1 : 0, toByteOffset: State.refreshDue, as: Int.self)
-        if rank > 0 { moveToFront(rank: rank) }
+        storage.storeBytes(of: index, toByteOffset: State.latest, as: Int.self)
+        if rank > 0 { moveToFront(set: set, rank: rank) }
     }
 
     /// Whether the shape that matched last is due to be refreshed: the decoder then calls `refresh`
@@ -512,7 +522,7 @@ struct LineShapes {
     ) {
         storage.storeBytes(of: 0, toByteOffset: State.refreshDue, as: Int.self)
         // Learning reads every field, the shared texts' too, which the match left out.
-        let latest = shape(index(atRank: 0))
+        let latest = latestShape
         let written = Int(latest.load(fromByteOffset: Shape.constantCount, as: Int32.self))
         let shared = Int(latest.load(fromByteOffset: Shape.sharedTextConstantCount, as: Int32.self))
         Self.writeConstants(
@@ -521,8 +531,8 @@ struct LineShapes {
         learn(base, count: count, fields: fields, numbers: numbers, unreadMembers: true, refreshing: true)
     }
 
-    private func moveToFront(rank: Int) {
-        let order = (storage + State.order).assumingMemoryBound(to: UInt8.self)
+    private func moveToFront(set: Int, rank: Int) {
+        let order = (storage + (State.order &+ set &* Self.ways)).assumingMemoryBound(to: UInt8.self)
         let index = order[rank]
         var r = rank
         while r > 0 {
@@ -781,13 +791,35 @@ struct LineShapes {
         unreadMembers: Bool
     ) {
         guard !isResting else { return }
-        if comesInANewKeyOrder(base, fields: fields) {
-            storage.storeBytes(of: 1, toByteOffset: State.resting, as: Int.self)
-            return
-        }
-        noteMiss()
-        guard !isResting else { return }
         learn(base, count: count, fields: fields, numbers: numbers, unreadMembers: unreadMembers, refreshing: false)
+    }
+
+    /// Whether a layout (a fingerprint and members in an order) is learned: when its set holds a shape
+    /// of it, or when it was seen before and its signature is still where it went then. Otherwise it is
+    /// noted for the next time. A layout seen once is not learned: a writer that orders keys anew on
+    /// every line (Foundation's `JSONEncoder`) would otherwise push out, line after line, the shapes of
+    /// the interleaved writers whose lines do match, and learning costs more than a general scan.
+    private func admits(fingerprint: UInt64, order: UnsafeBufferPointer<UInt8>) -> Bool {
+        let set = Self.set(of: fingerprint)
+        let setUsed = Int(storage.load(fromByteOffset: State.setUsed &+ set, as: UInt8.self))
+        for way in 0..<setUsed {
+            let candidate = shape(set &* Self.ways &+ way)
+            if candidate.load(fromByteOffset: Shape.fingerprint, as: UInt64.self) == fingerprint,
+                Self.sameMembers(candidate, order: order, memberCount: order.count)
+            {
+                return true
+            }
+        }
+        var signature = fingerprint
+        for field in order {
+            signature = (signature ^ UInt64(field)) &* EventIdentity.prime
+        }
+        signature |= 1  // 0 is an empty place
+        let place = Int(truncatingIfNeeded: signature &>> UInt64(64 &- State.admittedCount.trailingZeroBitCount))
+        let offset = State.admitted &+ place &* MemoryLayout<UInt64>.stride
+        if storage.load(fromByteOffset: offset, as: UInt64.self) == signature { return true }
+        storage.storeBytes(of: signature, toByteOffset: offset, as: UInt64.self)
+        return false
     }
 
     /// Whether the line's session is the one whose keys last came in a new order, or a shape shows its
@@ -820,19 +852,12 @@ struct LineShapes {
         }
         let type = fields[EventField.type.rawValue]
         let session = fields[EventField.session.rawValue]
-        var rank = 0
-        while rank < used {
-            let candidate = shape(index(atRank: rank))
-            if candidate.load(fromByteOffset: Shape.memberMask, as: FieldMask.self) == memberMask,
-                Self.sameValue(candidate, type, in: base, field: EventField.type.rawValue),
-                Self.sameValue(candidate, session, in: base, field: EventField.session.rawValue),
-                !Self.inLineOrder(candidate, fields: fields)
-            {
-                return true
-            }
-            rank &+= 1
+        return anyHeldShape { candidate in
+            candidate.load(fromByteOffset: Shape.memberMask, as: FieldMask.self) == memberMask
+                && Self.sameValue(candidate, type, in: base, field: EventField.type.rawValue)
+                && Self.sameValue(candidate, session, in: base, field: EventField.session.rawValue)
+                && !Self.inLineOrder(candidate, fields: fields)
         }
-        return false
     }
 
     /// Whether the shape's fields, in its order, stand in the line in that order too.
@@ -871,6 +896,17 @@ struct LineShapes {
             memberCount &+= 1
         }
         let members = UnsafeBufferPointer(start: order, count: memberCount)
+        let fingerprint = LineFingerprint.of(base, limit: count)
+        if !refreshing {
+            // A layout seen for the first time is neither learned nor a miss (see `admits`).
+            guard admits(fingerprint: fingerprint, order: members) else { return }
+            if comesInANewKeyOrder(base, fields: fields) {
+                storage.storeBytes(of: 1, toByteOffset: State.resting, as: Int.self)
+                return
+            }
+            noteMiss()
+            guard !isResting else { return }
+        }
         var unreadCount = 0
         if unreadMembers {
             guard let found = unreadValues(base, count: count, fields: fields, order: members) else { return }
@@ -878,7 +914,7 @@ struct LineShapes {
         }
         store(
             base, count: count, fields: fields, numbers: numbers, order: members, memberCount: memberCount,
-            unreadCount: unreadCount, refreshing: refreshing)
+            unreadCount: unreadCount, fingerprint: fingerprint, refreshing: refreshing)
     }
 
     /// Notes where the values of the line's members that no field reads start and end (scalars only:
@@ -942,19 +978,22 @@ struct LineShapes {
 
     private func store(
         _ base: UnsafePointer<UInt8>, count: Int, fields: UnsafePointer<FieldValue>, numbers: UnsafePointer<Double>,
-        order: UnsafeBufferPointer<UInt8>, memberCount: Int, unreadCount: Int, refreshing: Bool
+        order: UnsafeBufferPointer<UInt8>, memberCount: Int, unreadCount: Int, fingerprint: UInt64, refreshing: Bool
     ) {
         let type = fields[EventField.type.rawValue]
-        // The shape this line refines: same type, same members in the same order, most recently matched
-        // first; and how many such shapes there are.
+        // The shape this line refines: in the set of its fingerprint, the same fingerprint and type, the
+        // same members in the same order, most recently matched first; and how many such shapes there are.
+        let set = Self.set(of: fingerprint)
+        let setUsed = Int(storage.load(fromByteOffset: State.setUsed &+ set, as: UInt8.self))
         var rank = 0
         var previous: UnsafeMutableRawPointer?
         var siblings = 0
         var leastRecentSiblingRank = 0
         var candidateRank = 0
-        while candidateRank < used {
-            let candidate = shape(index(atRank: candidateRank))
-            if Self.sameMembers(candidate, order: order, memberCount: memberCount),
+        while candidateRank < setUsed {
+            let candidate = shape(index(set: set, rank: candidateRank))
+            if candidate.load(fromByteOffset: Shape.fingerprint, as: UInt64.self) == fingerprint,
+                Self.sameMembers(candidate, order: order, memberCount: memberCount),
                 Self.sameValue(candidate, type, in: base, field: EventField.type.rawValue)
             {
                 if previous == nil {
@@ -1042,13 +1081,16 @@ struct LineShapes {
             slotRank = rank
         } else if forking && siblings >= Self.maxSiblings {
             slotRank = leastRecentSiblingRank
-        } else if used < Self.capacity {
-            slotRank = used
+        } else if setUsed < Self.ways {
+            slotRank = setUsed
+            storage.storeBytes(of: UInt8(truncatingIfNeeded: setUsed &+ 1), toByteOffset: State.setUsed &+ set, as: UInt8.self)
             used &+= 1
         } else {
-            slotRank = used &- 1
+            slotRank = setUsed &- 1
         }
-        let target = shape(index(atRank: slotRank))
+        let targetIndex = index(set: set, rank: slotRank)
+        let target = shape(targetIndex)
+        target.storeBytes(of: fingerprint, toByteOffset: Shape.fingerprint, as: UInt64.self)
         target.storeBytes(of: Int32(truncatingIfNeeded: count), toByteOffset: Shape.length, as: Int32.self)
         target.storeBytes(of: Int32(truncatingIfNeeded: memberCount), toByteOffset: Shape.memberCount, as: Int32.self)
         var memberMask: FieldMask = 0
@@ -1059,8 +1101,6 @@ struct LineShapes {
         target.storeBytes(of: memberMask, toByteOffset: Shape.memberMask, as: FieldMask.self)
         target.storeBytes(of: lines, toByteOffset: Shape.lines, as: Int32.self)
         target.storeBytes(of: variableFields, toByteOffset: Shape.variableFields, as: FieldMask.self)
-        target.storeBytes(of: type.start &- 1, toByteOffset: Shape.typeStart, as: Int32.self)
-        target.storeBytes(of: type.end &+ 1, toByteOffset: Shape.typeEnd, as: Int32.self)
         let kind = type.flag || variableFields & (1 << EventField.type.rawValue) != 0
             ? nil
             : EventKind(wireBytes: ByteSlice(start: base + Int(type.start), count: Int(type.end) &- Int(type.start)))
@@ -1136,7 +1176,8 @@ struct LineShapes {
         target.storeBytes(
             of: Int32(truncatingIfNeeded: sharedConstants), toByteOffset: Shape.sharedTextConstantCount, as: Int32.self)
         target.storeBytes(of: Int32(truncatingIfNeeded: runStart), toByteOffset: Shape.finalRun, as: Int32.self)
-        moveToFront(rank: slotRank)
+        storage.storeBytes(of: targetIndex, toByteOffset: State.latest, as: Int.self)
+        moveToFront(set: set, rank: slotRank)
     }
 
     /// A new session: the line differs from the shape it refines (`previous`, a line of the session
@@ -1180,36 +1221,46 @@ struct LineShapes {
         let next = storage.load(fromByteOffset: State.carriedFromNext, as: Int.self)
         recent[next] = Self.fingerprint(previousBytes + Int(oldSession.start), count: Int(oldSession.end) &- Int(oldSession.start))
         storage.storeBytes(of: (next &+ 1) % State.carriedFromCount, toByteOffset: State.carriedFromNext, as: Int.self)
-        for rank in 0..<used {
-            let other = shape(index(atRank: rank))
-            guard other != previous else { continue }
-            let variable = other.load(fromByteOffset: Shape.variableFields, as: FieldMask.self)
-            let otherBytes = other + Shape.bytes
-            // The fields of `other` that hold the previous shape's value as a constant.
-            var replaced: FieldMask = 0
-            for field in Self.sessionTexts where carried & field.bit != 0 && variable & field.bit == 0 {
-                let old = Self.fieldValue(previous, field.rawValue)
-                let value = Self.fieldValue(other, field.rawValue)
-                let length = Int(old.end) &- Int(old.start)
-                if Self.isPlainString(value), Int(value.end) &- Int(value.start) == length,
-                    Self.equal(UnsafePointer(otherBytes.bindMemory(to: UInt8.self, capacity: Self.maxLineLength)) + Int(value.start),
-                               previousBytes + Int(old.start), count: length)
-                {
-                    replaced |= field.bit
-                }
-            }
-            guard replaced & EventField.session.bit != 0 else { continue }
-            for field in Self.sessionTexts where replaced & field.bit != 0 {
-                let value = Self.fieldValue(other, field.rawValue)
-                let new = fields[field.rawValue]
-                (otherBytes + Int(value.start)).copyMemory(from: base + Int(new.start), byteCount: Int(new.end) &- Int(new.start))
-            }
-            _ = Self.storeSharedTexts(
-                other, UnsafePointer(otherBytes.bindMemory(to: UInt8.self, capacity: Self.maxLineLength)),
-                count: Int(other.load(fromByteOffset: Shape.length, as: Int32.self)),
-                fields: UnsafePointer((other + Shape.fieldTable).bindMemory(to: FieldValue.self, capacity: EventField.count)),
-                variableFields: variable)
+        _ = anyHeldShape { other in
+            carrySessionTexts(from: previous, carried: carried, to: base, fields: fields, into: other)
+            return false
         }
+    }
+
+    /// `carrySessionTexts` into one shape, `other`: the fields in `carried` it holds with the previous
+    /// shape's values as constants get the line's.
+    private func carrySessionTexts(
+        from previous: UnsafeMutableRawPointer, carried: FieldMask, to base: UnsafePointer<UInt8>,
+        fields: UnsafePointer<FieldValue>, into other: UnsafeMutableRawPointer
+    ) {
+        let previousBytes = UnsafeRawPointer(previous + Shape.bytes)
+        guard other != previous else { return }
+        let variable = other.load(fromByteOffset: Shape.variableFields, as: FieldMask.self)
+        let otherBytes = other + Shape.bytes
+        // The fields of `other` that hold the previous shape's value as a constant.
+        var replaced: FieldMask = 0
+        for field in Self.sessionTexts where carried & field.bit != 0 && variable & field.bit == 0 {
+            let old = Self.fieldValue(previous, field.rawValue)
+            let value = Self.fieldValue(other, field.rawValue)
+            let length = Int(old.end) &- Int(old.start)
+            if Self.isPlainString(value), Int(value.end) &- Int(value.start) == length,
+                Self.equal(UnsafePointer(otherBytes.bindMemory(to: UInt8.self, capacity: Self.maxLineLength)) + Int(value.start),
+                           previousBytes + Int(old.start), count: length)
+            {
+                replaced |= field.bit
+            }
+        }
+        guard replaced & EventField.session.bit != 0 else { return }
+        for field in Self.sessionTexts where replaced & field.bit != 0 {
+            let value = Self.fieldValue(other, field.rawValue)
+            let new = fields[field.rawValue]
+            (otherBytes + Int(value.start)).copyMemory(from: base + Int(new.start), byteCount: Int(new.end) &- Int(new.start))
+        }
+        _ = Self.storeSharedTexts(
+            other, UnsafePointer(otherBytes.bindMemory(to: UInt8.self, capacity: Self.maxLineLength)),
+            count: Int(other.load(fromByteOffset: Shape.length, as: Int32.self)),
+            fields: UnsafePointer((other + Shape.fieldTable).bindMemory(to: FieldValue.self, capacity: EventField.count)),
+            variableFields: variable)
     }
 
     /// FNV-1a of `count` bytes at `bytes`, as `EventIdentity` hashes ids: which sessions' shapes were

@@ -1,0 +1,128 @@
+/// Which learned shapes a line may be laid out like (`LineShapes`), from a few of its bytes: its head
+/// (the first key and the colon after it, and whether a space follows) and its `type` value.
+///
+/// Uploads interleave many devices' lines, written by different SDKs, line by line; each writer keeps
+/// its key order, separators and spacing, but consecutive lines come from different writers and types.
+/// A line's head names its writer's layout (`{"ts":`, `{ "ts" : `, `{"type": `, `{"app":`), and its
+/// `type` value the event type, whose members the writer lays out one way: together they pick the
+/// shapes worth trying at the cost of a hash, not of trying every shape. Values that vary line to line
+/// (session, device, `ts`, `id`) are left out, so that the lines of all sessions of a writer and type
+/// share the shapes.
+///
+/// A hint only: a line is still matched against a shape byte for byte (see `LineShapes`), so a
+/// fingerprint that collides, or that differs for a line that a shape would have matched, changes what
+/// is tried and learned, never a line's fields. It reads at most `limit` bytes, and gives the same for
+/// every `limit` past the line's `type` value: a line matched before its end is known (`readable`
+/// bytes) and the same line learned with its length get the same fingerprint.
+enum LineFingerprint {
+    /// The `type` key is looked for in the first this many bytes: no longer line is learned
+    /// (`LineShapes.maxLineLength`).
+    static let searchLimit = 1024
+
+    @inline(__always)
+    static func of(_ base: UnsafePointer<UInt8>, limit: Int) -> UInt64 {
+        let head = bytes(base, start: 0, limit: limit, until: 0x3A)
+        // A space after the colon tells writers apart whose first key is the same.
+        let spaced: UInt64 = head.found &+ 1 < limit && base[head.found &+ 1] == 0x20 ? 0x5851_F42D_4C95_7F2D : 0
+        let type = typeValue(base, limit: min(limit, searchLimit))
+        var hash = (head.low ^ spaced) &* 0x9E37_79B9_7F4A_7C15
+        hash ^= head.high &* 0xC2B2_AE3D_27D4_EB4F
+        hash ^= type.low &* 0x1656_67B1_9E37_79F9
+        hash ^= type.high &* 0x85EB_CA77_C2B2_AE63
+        hash ^= hash >> 29
+        hash &*= 0xBF58_476D_1CE4_E5B9
+        hash ^= hash >> 32
+        return hash
+    }
+
+    /// Up to 16 bytes from `start`, as two words: with `until`, those before the first such byte and
+    /// that byte, the rest zero, and where that byte is (`found`, past the end of the line when none);
+    /// without, those before the first quote. Loaded at once when 16 bytes are readable, else byte by
+    /// byte (the same words either way).
+    @inline(__always)
+    private static func bytes(
+        _ base: UnsafePointer<UInt8>, start: Int, limit: Int, until byte: UInt8 = 0x22
+    ) -> (low: UInt64, high: UInt64, found: Int) {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        if start &+ 16 <= limit {
+            let raw = UnsafeRawPointer(base + start)
+            low = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+            high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        } else {
+            var index = 0
+            while index < 16, start &+ index < limit {
+                let value = UInt64(base[start &+ index])
+                if index < 8 { low |= value << (8 &* UInt64(index)) } else { high |= value << (8 &* UInt64(index &- 8)) }
+                index &+= 1
+            }
+        }
+        let pattern = 0x0101_0101_0101_0101 &* UInt64(byte)
+        let inLow = JSONScanner.zeroBytes(low ^ pattern)
+        let found: Int
+        if inLow != 0 {
+            found = inLow.trailingZeroBitCount &>> 3
+        } else {
+            let inHigh = JSONScanner.zeroBytes(high ^ pattern)
+            guard inHigh != 0 else { return (low, high, limit) }
+            found = 8 &+ (inHigh.trailingZeroBitCount &>> 3)
+        }
+        // The colon is kept, the closing quote is not.
+        let kept = byte == 0x22 ? found : found &+ 1
+        let at = start &+ found
+        if kept >= 16 { return (low, high, at) }
+        if kept >= 8 { return (low, kept == 8 ? 0 : high & (~0 &>> UInt64(64 &- 8 &* (kept &- 8))), at) }
+        return (kept == 0 ? 0 : low & (~0 &>> UInt64(64 &- 8 &* kept)), 0, at)
+    }
+
+    /// The first 16 bytes of the string value of the first `"type"` key (quote, `type`, quote, then
+    /// a colon with optional spaces around it), up to its closing quote; zero when there is none.
+    /// Candidates are the places of `"t`.
+    @inline(__always)
+    private static func typeValue(_ base: UnsafePointer<UInt8>, limit: Int) -> (low: UInt64, high: UInt64) {
+        var index = 0
+        // Eight places a step, as words: a quote here and a `t` after it. `zeroBytes` marks every
+        // such place (and perhaps some others above the first, which `valueStart` turns down). Words,
+        // not `SIMD16` comparisons: in this loop the compiler left those as byte-by-byte loops.
+        while index &+ 9 <= limit {
+            let raw = UnsafeRawPointer(base + index)
+            let here = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+            let next = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 1, as: UInt64.self))
+            var candidates = JSONScanner.zeroBytes(here ^ 0x2222_2222_2222_2222)
+                & JSONScanner.zeroBytes(next ^ 0x7474_7474_7474_7474)
+            while candidates != 0 {
+                if let start = valueStart(base, key: index &+ (candidates.trailingZeroBitCount &>> 3), limit: limit) {
+                    let value = bytes(base, start: start, limit: limit)
+                    return (value.low, value.high)
+                }
+                candidates &= candidates &- 1
+            }
+            index &+= 8
+        }
+        while index &+ 1 < limit {
+            if base[index] == 0x22, base[index &+ 1] == 0x74, let start = valueStart(base, key: index, limit: limit) {
+                let value = bytes(base, start: start, limit: limit)
+                return (value.low, value.high)
+            }
+            index &+= 1
+        }
+        return (0, 0)
+    }
+
+    /// Where the string value starts if a `"type"` key stands at `key` (its opening quote).
+    @inline(__always)
+    private static func valueStart(_ base: UnsafePointer<UInt8>, key: Int, limit: Int) -> Int? {
+        // `type"` after the quote, little-endian.
+        guard key &+ 6 <= limit, base[key] == 0x22,
+            UnsafeRawPointer(base + (key &+ 1)).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x6570_7974),
+            base[key &+ 5] == 0x22
+        else { return nil }
+        var at = key &+ 6
+        while at < limit, base[at] == 0x20 { at &+= 1 }
+        guard at < limit, base[at] == 0x3A else { return nil }
+        at &+= 1
+        while at < limit, base[at] == 0x20 { at &+= 1 }
+        guard at < limit, base[at] == 0x22 else { return nil }
+        return at &+ 1
+    }
+}

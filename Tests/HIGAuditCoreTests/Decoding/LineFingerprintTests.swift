@@ -1,0 +1,46 @@
+import Testing
+@testable import HIGAuditCore
+
+/// `LineFingerprint`: lines of one writer and type share a fingerprint whatever their values, the
+/// lines of other writers' layouts or other types do not, and a line with a `type` read before its
+/// end is known gets the fingerprint it gets with its length.
+@Suite struct LineFingerprintTests {
+    static func fingerprint(_ line: String, readable extra: String = "") -> UInt64 {
+        let bytes = Array((line + extra).utf8)
+        return bytes.withUnsafeBufferPointer { LineFingerprint.of($0.baseAddress!, limit: extra.isEmpty ? line.utf8.count : bytes.count) }
+    }
+
+    @Test func valuesDoNotChangeIt() {
+        let lines = [
+            #"{"ts":"2026-11-20T18:00:00.000Z","session":"dde7558a6e9bed0f","type":"touch","id":"e1","x":1}"#,
+            #"{"ts":"2026-11-20T18:00:00.1Z","session":"s","type":"touch","id":"e12345","x":1234.5}"#,
+        ]
+        #expect(Self.fingerprint(lines[0]) == Self.fingerprint(lines[1]))
+        // Sorted keys: `type` last, after values of changing length.
+        #expect(Self.fingerprint(#"{"app_version":"5.1.0","id":"e1","ts":"x","type":"haptic"}"#)
+            == Self.fingerprint(#"{"app_version":"5.2.10","id":"e12345","ts":"xyz","type":"haptic"}"#))
+        // A number first: its digits are not part of the head.
+        #expect(Self.fingerprint(#"{"ts":1,"type":"touch"}"#) == Self.fingerprint(#"{"ts":98765,"type":"touch"}"#))
+    }
+
+    @Test func writersAndTypesChangeIt() {
+        let touch = Self.fingerprint(#"{"ts":"2026-11-20T18:00:00.000Z","type":"touch","x":1}"#)
+        #expect(touch != Self.fingerprint(#"{"ts":"2026-11-20T18:00:00.000Z","type":"haptic","x":1}"#))
+        #expect(touch != Self.fingerprint(#"{ "ts" : "2026-11-20T18:00:00.000Z" , "type" : "touch" , "x" : 1 }"#))
+        #expect(Self.fingerprint(#"{"type":"touch","ts":1}"#) != Self.fingerprint(#"{"type": "touch", "ts": 1}"#))
+        // Types alike in their first 16 bytes but not after differ only in length: the quote ends them.
+        #expect(Self.fingerprint(#"{"type":"session.start"}"#) != Self.fingerprint(#"{"type":"session.end"}"#))
+    }
+
+    @Test func aLineReadBeforeItsEndIsKnownGetsTheSameFingerprint() {
+        let lines = [
+            #"{"ts":"2026-11-20T18:00:00.000Z","session":"s1","type":"touch"}"#,
+            #"{"app":"a","type":"permission.request"}"#,
+            #"{"type":"x"}"#,
+        ]
+        // (A line without a `type` may get another: such a line is no event, and is never learned.)
+        for line in lines {
+            #expect(Self.fingerprint(line) == Self.fingerprint(line, readable: "\n" + #"{"type":"haptic","ts":"2026-11-20T18:00:00.000Z"}"#), "\(line)")
+        }
+    }
+}
