@@ -27,7 +27,8 @@ import HIGAuditCore
     static func expected(fromNDJSON line: String) throws -> [String: String] {
         var object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         object["app"] = nil
-        object["ts"] = try #require(TimestampParser.milliseconds(object["ts"]))
+        let ts: Int64 = try #require(TimestampParser.milliseconds(object["ts"]))
+        object["ts"] = ts
         if object["type"] as? String == "session.start", object["touches"] == nil { object["touches"] = "all" }
         return object.mapValues(normalized)
     }
@@ -42,7 +43,8 @@ import HIGAuditCore
     static func fromPostHog(_ object: [String: Any]) throws -> [String: String] {
         var ours: [String: Any] = ["type": try hig(object["event"])]
         #expect(object["timestamp"] is String)
-        ours["ts"] = try #require(TimestampParser.milliseconds(object["timestamp"]))
+        let ts: Int64 = try #require(TimestampParser.milliseconds(object["timestamp"]))
+        ours["ts"] = ts
         ours["id"] = object["uuid"]
         let envelope = ["$session_id": "session", "$device_id": "device", "$app_version": "app_version",
                         "$os_version": "os_version", "$screen_name": "screen"]
