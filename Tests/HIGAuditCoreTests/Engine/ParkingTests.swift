@@ -211,10 +211,15 @@ import Testing
 /// Events packed into a parked session's bytes come back equal, whatever their fields.
 @Suite struct PackedEventTests {
     static func roundTrip(_ event: Event, newestTs: Int64 = 1_795_000_000_000) -> Event {
+        roundTrip([event], newestTs: newestTs)[0]
+    }
+
+    /// Events of one session packed in order, then read back; the reader must end where the writer did.
+    static func roundTrip(_ events: [Event], newestTs: Int64) -> [Event] {
         var writer = PackedWriter()
-        writer.event(event, newestTs: newestTs)
+        for event in events { writer.event(event, newestTs: newestTs) }
         var reader = PackedReader(writer.bytes, heldAside: writer.heldAside)
-        let back = reader.event(session: event.sessionText, newestTs: newestTs)
+        let back = events.map { reader.event(session: $0.sessionText, newestTs: newestTs) }
         #expect(reader.isAtEnd)
         return back
     }
@@ -302,11 +307,7 @@ import Testing
         next.ts = newestTs
         events.append(next)
 
-        var writer = PackedWriter()
-        for event in events { writer.event(event, newestTs: newestTs) }
-        var reader = PackedReader(writer.bytes, heldAside: writer.heldAside)
-        let back = events.map { _ in reader.event(session: CompactText("s"), newestTs: newestTs) }
-        #expect(reader.isAtEnd)
+        let back = Self.roundTrip(events, newestTs: newestTs)
         #expect(back == events)
     }
 
@@ -340,11 +341,7 @@ import Testing
         next.payload = .touch(Touch(phase: .ended, target: "caf\u{E9}", input: .finger, x: 1, y: 2))
         events.append(next)
 
-        var writer = PackedWriter()
-        for event in events { writer.event(event, newestTs: newestTs) }
-        var reader = PackedReader(writer.bytes, heldAside: writer.heldAside)
-        let back = events.map { _ in reader.event(session: CompactText("s"), newestTs: newestTs) }
-        #expect(reader.isAtEnd)
+        let back = Self.roundTrip(events, newestTs: newestTs)
         #expect(back == events)
         for (event, read) in zip(events, back) {
             for slot in EventTexts.Slot.allCases {
