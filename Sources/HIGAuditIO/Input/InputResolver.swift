@@ -128,12 +128,35 @@ public enum InputResolver {
         }
         defer { closedir(directory) }
         var entries: [(name: String, type: UInt8)] = []
+        var misnamed: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            let (name, isUTF8, isDirectory) = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                let bytes = raw.bindMemory(to: CChar.self).baseAddress!
+                if let name = String(validatingCString: bytes) { return (name, true, false) }
+                var status = stat()
+                let isDirectory = fstatat(dirfd(directory), bytes, &status, AT_SYMLINK_NOFOLLOW) == 0
+                    && status.st_mode & S_IFMT == S_IFDIR
+                return (String(cString: bytes), false, isDirectory)
             }
             if name == "." || name == ".." { continue }
+            guard isUTF8 else {
+                // Other files that are not logs pass quietly, as they do with any name.
+                if isDirectory || isLogFileName(name, endings: endings) || unreadLogReason(name) != nil {
+                    misnamed.append(name)
+                }
+                continue
+            }
             entries.append((name, entry.pointee.d_type))
+        }
+        // A name that is not UTF-8 cannot be carried in a path string and opened again: its repaired
+        // form names no file. Such an entry is skipped input, said where, not a file missing later.
+        misnamed.sort { $0.precedesInByteOrder($1) }
+        for name in misnamed {
+            let childPath = (root.hasSuffix("/") ? root : root + "/") + (relative.isEmpty ? name : relative + "/" + name)
+            diagnostics.append(Diagnostic(
+                .unreadableFile, at: childPath,
+                "the name is not valid UTF-8, so hig-audit cannot open it (or any file below it); skipped "
+                    + "(rename it to UTF-8, e.g. with convmv)"))
         }
         // In name order, so that the warnings come in the same order on every file system.
         entries.sort { $0.name.precedesInByteOrder($1.name) }

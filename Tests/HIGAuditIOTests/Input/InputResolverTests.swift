@@ -107,6 +107,37 @@ import Testing
         #expect(InputResolver.unreadLogReason("x.ndjson") == nil)
     }
 
+    /// A log whose name is not UTF-8 was listed under its repaired name (U+FFFD for the bad byte), and
+    /// opening that name failed with "No such file or directory" as if the file had gone. It is skipped
+    /// input now with the real reason, and so is a folder of that kind, whose logs would be lost too;
+    /// other files with such names pass quietly, as other files that are not logs do.
+    @Test func namesThatAreNotUTF8AreSkippedWithTheirReason() throws {
+        let root = try InputFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let log = try InputFixtures.write([0x0A], named: "good.zst", in: root)
+        func rawPath(_ name: [UInt8]) -> [CChar] {
+            (Array(root.path.utf8) + [UInt8(ascii: "/")] + name + [0]).map { CChar(bitPattern: $0) }
+        }
+        let badLog = Array("bad".utf8) + [0xFF] + Array(".ndjson.zst".utf8)
+        let badNotes = Array("notes".utf8) + [0xFE] + Array(".txt".utf8)
+        let badFolder = Array("up".utf8) + [0xC3]
+        for name in [badLog, badNotes] {
+            let fd = open(rawPath(name), O_CREAT | O_WRONLY, 0o600)
+            #expect(fd >= 0)
+            close(fd)
+        }
+        #expect(mkdir(rawPath(badFolder), 0o700) == 0)
+        let inside = open(rawPath(badFolder + Array("/x.zst".utf8)), O_CREAT | O_WRONLY, 0o600)
+        #expect(inside >= 0)
+        close(inside)
+
+        let (sources, diagnostics) = InputResolver.resolve([root.path])
+        #expect(sources.map(\.displayPath) == [log])
+        #expect(diagnostics.map(\.category) == [.unreadableFile, .unreadableFile])
+        #expect(diagnostics.map(\.location) == ["bad\u{FFFD}.ndjson.zst", "up\u{FFFD}"].map { root.path + "/" + $0 })
+        #expect(diagnostics.allSatisfy { $0.message.contains("not valid UTF-8") })
+    }
+
     @Test func aFifoNamedExplicitlyIsStillRead() throws {
         let root = try InputFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
