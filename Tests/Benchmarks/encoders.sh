@@ -42,14 +42,14 @@ if [ ! -f enc-c-logger.ndjson.zst ]; then
     "$HIG" sample --target-bytes "$target" --seed 2026 --no-noise --encoders mixed --out mixed-time --quiet
     "$HIG" sample --target-bytes "$target" --seed 2026 --no-noise --out uniform-time --quiet
     for mix in mixed uniform; do
-        find "$mix-time" -name '*.zst' | sort | xargs zstd -qdc | zstd -q -3 -f -o "$mix.ndjson.zst"
+        find "$mix-time" -name '*.zst' | sort | xargs zstd -qdcf | zstd -q -3 -f -o "$mix.ndjson.zst"
     done
     for k in "${!encoders[@]}"; do
         ls mixed-dev/devices/*.zst | python3 -c "
 import re, sys
 for path in sys.stdin:
     if (int(re.search(r'ipad-(\d+)', path).group(1)) - 1) % 7 == $k: print(path.strip())" \
-            | xargs zstd -qdc | zstd -q -3 -f -o "enc-${encoders[$k]}.ndjson.zst"
+            | xargs zstd -qdcf | zstd -q -3 -f -o "enc-${encoders[$k]}.ndjson.zst"
     done
 fi
 
@@ -59,8 +59,8 @@ count() { # command...
 }
 printf '%-16s %8s %14s %12s %14s\n' input lines "zstd -dc/line" "total/line" "decoding/line"
 for name in uniform mixed $(printf 'enc-%s ' "${encoders[@]}"); do
-    lines=$(zstd -qdc "$name.ndjson.zst" | wc -l)
-    zstd_ir=$(count zstd -qdc "$name.ndjson.zst")
+    lines=$(zstd -qdcf "$name.ndjson.zst" | wc -l)
+    zstd_ir=$(count zstd -qdcf "$name.ndjson.zst")
     ingest_ir=$(count "$INGEST" "$name.ndjson.zst")
     awk -v n="$name" -v l="$lines" -v z="$zstd_ir" -v i="$ingest_ir" \
         'BEGIN { printf "%-16s %8d %14.0f %12.0f %14.0f\n", n, l, z / l, i / l, (i - z) / l }'

@@ -20,7 +20,7 @@ if [ ! -f sample.ndjson ]; then
     echo "== generating (seed 2026, no noise)" >&2
     rm -rf sample
     "$HIG" sample --target-bytes "$target" --no-noise --seed 2026 --out sample >&2
-    find sample -name '*.zst' | sort | xargs zstd -qdc > sample.ndjson
+    find sample -name '*.zst' | sort | xargs zstd -qdcf > sample.ndjson
 fi
 lines() { wc -l < "$1"; }
 best() { # best CPU seconds (user + system) of 2 runs of the command: a shared machine's wall time wanders

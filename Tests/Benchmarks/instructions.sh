@@ -48,11 +48,11 @@ objcopy --strip-debug "$scratch-cli/release/hig-audit" "$bin/hig-audit"
 slice="$work/slice-$slice_bytes$suffix.ndjson.zst"
 if [ ! -f "$slice" ]; then
     # head -n -1 drops the line the byte limit cut in two; zstd -dc ends on SIGPIPE, as it should.
-    (set +o pipefail; zstd -qdc "$input" | head -c "$slice_bytes" | head -n -1 | zstd -q -3 -o "$slice.part")
+    (set +o pipefail; zstd -qdcf "$input" | head -c "$slice_bytes" | head -n -1 | zstd -q -3 -o "$slice.part")
     mv "$slice.part" "$slice"
 fi
-lines=$(zstd -qdc "$slice" | wc -l)
-echo "== slice: $lines lines, $(zstd -qdc "$slice" | wc -c) bytes of NDJSON" >&2
+lines=$(zstd -qdcf "$slice" | wc -l)
+echo "== slice: $lines lines, $(zstd -qdcf "$slice" | wc -c) bytes of NDJSON" >&2
 
 count() { # out-file command...
     local out="$1"
@@ -60,7 +60,7 @@ count() { # out-file command...
     valgrind --tool=callgrind --callgrind-out-file="$out" "$@" >/dev/null 2>"$out.log"
     grep -o 'Collected : [0-9]*' "$out.log" | grep -o '[0-9]*$'
 }
-zstd_ir=$(count "$work/callgrind.zstd" zstd -qdc "$slice")
+zstd_ir=$(count "$work/callgrind.zstd" zstd -qdcf "$slice")
 decode_ir=$(count "$work/callgrind.decode" "$bin/IngestThroughput" "$slice")
 rm -rf "$work/instructions-out"
 # One thread (`--jobs 1`): the work itself. With reader threads the hand-over of events between
@@ -91,7 +91,7 @@ top "$work/callgrind.analyze"
 # The slice's event mix (mix_stats.py), with the violations analyze found: what the counts above are per.
 violations=$(awk -F, 'NR > 1 { total += $3 } END { print total + 0 }' "$work/instructions-out/summary.csv")
 echo
-echo "-- the slice's mix: $(zstd -qdc "$slice" | python3 "$here/mix_stats.py" "$violations")"
+echo "-- the slice's mix: $(zstd -qdcf "$slice" | python3 "$here/mix_stats.py" "$violations")"
 
 # Cachegrind's models are simpler than a real CPU's (its branch predictor has little history, so
 # patterned branches count as mispredicted more often than they are): upper bounds, for comparing
@@ -109,7 +109,7 @@ if [ "${SIMULATE:-0}" = 1 ]; then
             "$out.log"
     }
     echo
-    simulate "zstd -dc" "$work/cachegrind.zstd" zstd -qdc "$slice"
+    simulate "zstd -dc" "$work/cachegrind.zstd" zstd -qdcf "$slice"
     rm -rf "$work/instructions-out"
     simulate "analyze --out" "$work/cachegrind.analyze" "$bin/hig-audit" analyze --jobs 1 "$slice" --out "$work/instructions-out"
     echo

@@ -53,7 +53,7 @@ make_inputs() { # encoding
         local total; total=$(wc -l < "$work/list")
         split -n l/6 -d "$work/list" "$work/group-"
         for group in "$work"/group-*; do
-            xargs zstd -qdc < "$group" | zstd -q -3 -T1 -o "$six.part/part-${group##*-}.ndjson.zst"
+            xargs zstd -qdcf < "$group" | zstd -q -3 -T1 -o "$six.part/part-${group##*-}.ndjson.zst"
         done
         rm -rf "$tmp" "$work"/group-* "$work/list"
         mv "$six.part" "$six"
@@ -82,10 +82,10 @@ for encoding in "${encodings[@]}"; do
     for shape in "${shapes[@]}"; do
         input="$work/$encoding-$shape"
         mapfile -t files < <(find "$input" -name '*.zst' | LC_ALL=C sort)
-        raw=$(zstd -qdc "${files[@]}" | wc -c)
-        events=$(zstd -qdc "${files[@]}" | wc -l)
+        raw=$(zstd -qdcf "${files[@]}" | wc -c)
+        events=$(zstd -qdcf "${files[@]}" | wc -l)
         commands=(
-            "zstd -dc" -- zstd -qdc "${files[@]}" ---
+            "zstd -dc" -- zstd -qdcf "${files[@]}" ---
             "analyze --out --jobs 1" -- "$HIG" analyze --quiet --jobs 1 "$input" --out "$work/out-1" ---
             "analyze --out" -- "$HIG" analyze --quiet "$input" --out "$work/out-n" ---
             "nightly --out (new store)" -- sh -c "rm -f '$work/store.sqlite'* && exec '$HIG' nightly --quiet --store '$work/store.sqlite' --close-open --out '$work/out-nightly' '$input'"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The event mix of an NDJSON log, to hold `sample --mix field` to issue 49's field figures.
 
-    zstd -qdc FILE | python3 Tests/Benchmarks/mix_stats.py [VIOLATIONS]
+    zstd -qdcf FILE | python3 Tests/Benchmarks/mix_stats.py [VIOLATIONS]
 
 Prints, as JSON: lines, bytes a line, the share of `touch` `moved` lines, haptics per 1,000 lines,
 sessions, the sessions in progress in reading order (from a session's first line to its last: the

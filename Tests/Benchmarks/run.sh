@@ -15,6 +15,8 @@
 #    to show that peak memory follows open sessions, not input size, and on the one-day events laid out
 #    device by device (`sample --layout device`, joined in path order), whose tables must be the same.
 # Needs: swift, zstd, python3. Work files go to Tests/Benchmarks/work/ (ignored by git).
+# Every `zstd -d` here has -f: without it zstd skips an input that is a symbolic link (inputs linked
+# into a worktree's work/) with a warning that -q hides, and a baseline of nothing looks very fast.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -50,7 +52,7 @@ make_input() { # days name [layout]
         rm -rf "$work/$name"
         "$hig" sample --out "$work/$name" --target-bytes "$((target_bytes * days))" --days "$days" \
             --seed 2026 --no-noise ${layout:+--layout "$layout"} ${mix:+--mix "$mix"} --encoders "$encoders" >&2
-        find "$work/$name" -name '*.zst' -print0 | LC_ALL=C sort -z | xargs -0 zstd -qdc \
+        find "$work/$name" -name '*.zst' -print0 | LC_ALL=C sort -z | xargs -0 zstd -qdcf \
             | zstd -q -3 -T1 -o "$file"
         rm -rf "$work/$name"
     fi
@@ -61,20 +63,20 @@ one=$(make_input 1 one-day)
 # The same events with each device's uploads in a row (SPEC §2: each device is its own stream).
 by_device=$(make_input 1 one-day-by-device device)
 four=$(make_input 4 four-days)
-raw_bytes=$(zstd -qdc "$one" | wc -c)
-events=$(zstd -qdc "$one" | wc -l)
+raw_bytes=$(zstd -qdcf "$one" | wc -c)
+events=$(zstd -qdcf "$one" | wc -l)
 echo "== input: $raw_bytes bytes of NDJSON, $events lines, $(stat -c %s "$one") bytes compressed" >&2
 
 # Every one-day step in one call, in alternation (see measure.py): rounds of zstd, decode, analyze,
 # nightly and its re-run (which needs the store the round's nightly made).
 one_json=$(python3 "$here/measure.py" "$runs" \
-    "zstd -dc" -- zstd -qdc "$one" --- \
+    "zstd -dc" -- zstd -qdcf "$one" --- \
     "decode+parse+validate" -- "$ingest" "$one" --- \
     "analyze --out (1 day)" -- "$hig" analyze "$one" --out "$work/out-one" --- \
     "nightly --out (new store)" -- sh -c "rm -f '$work/store.sqlite'* && exec '$hig' nightly --quiet --store '$work/store.sqlite' --close-open --out '$work/out-nightly' '$one'" --- \
     "nightly re-run" -- "$hig" nightly --quiet --store "$work/store.sqlite" "$one")
 four_json=$(python3 "$here/measure.py" 1 \
-    "zstd -dc (4 days)" -- zstd -qdc "$four" --- \
+    "zstd -dc (4 days)" -- zstd -qdcf "$four" --- \
     "analyze --out (4 days)" -- "$hig" analyze "$four" --out "$work/out-four" --- \
     "analyze --out (by device)" -- "$hig" analyze "$by_device" --out "$work/out-by-device")
 for table in summary by_version by_screen haptics worst_screens; do
