@@ -217,13 +217,24 @@ if gates_on nights; then
 fi
 if gates_on releases; then
     # The newest two by version number (5.10.0 after 5.9.2), not by name or by when they came.
+    # In hex: CSV quotes a version with a comma and puts ' before one that starts with - = + or @ (so
+    # that no spreadsheet runs it), and the gate needs the version itself.
     if ! listed="$("$hig_audit" query --store "$store" --format csv --quiet \
-        --sql "SELECT DISTINCT app_version FROM sessions WHERE app_version <> ''")"; then
+        --sql "SELECT DISTINCT hex(app_version) FROM sessions WHERE app_version <> ''")"; then
         log "gate: could not read the app versions of $store (see the message above)"
         gate_status=6
         versions=()
     else
-        mapfile -t sorted < <(printf '%s\n' "$listed" | tail -n +2 | tr -d '\r' | sed '/^$/d' | sort -V)
+        mapfile -t hexes < <(printf '%s\n' "$listed" | tail -n +2 | tr -d '\r' | sed '/^$/d')
+        decoded=()
+        for hex in "${hexes[@]}"; do
+            # A version with a line break cannot be one line of the sort below; none is passed on.
+            value="$(printf '%s' "$hex" | sed 's/../\\x&/g')"
+            value="$(printf '%b.' "$value")"; value="${value%.}"
+            case "$value" in *$'\n'* | '') continue ;; esac
+            decoded+=("$value")
+        done
+        mapfile -t sorted < <([ "${#decoded[@]}" -eq 0 ] || printf '%s\n' "${decoded[@]}" | sort -V)
         versions=()
         if [ "${#sorted[@]}" -gt 0 ]; then
             newest="${sorted[${#sorted[@]}-1]}"
@@ -245,7 +256,7 @@ if gates_on releases; then
     elif [ "${#versions[@]}" -lt 2 ]; then
         log "gate: fewer than two app versions in the store; no release to compare"
     else
-        compare_sides "${versions[1]} (the newest release) than in ${versions[0]} (the one before)" --base "${versions[0]}" --head "${versions[1]}"
+        compare_sides "${versions[1]} (the newest release) than in ${versions[0]} (the one before)" --base="${versions[0]}" --head="${versions[1]}"
     fi
 fi
 

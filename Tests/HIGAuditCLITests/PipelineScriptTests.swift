@@ -172,6 +172,22 @@ import Testing
         #expect(result.stderr.contains("gate: worse in 5.2.1 (the newest release) than in 5.1.0 (the one before)"), "\(result.stderr)")
     }
 
+    /// The release gate read the versions from `query`'s CSV, which writes `-5.1.0` as `'-5.1.0` (so
+    /// that no spreadsheet runs it) and quotes one with a comma, and passed `--base -5.1.0`, which
+    /// reads as an option: a release named so was never compared.
+    @Test func theReleaseGateComparesVersionsThatCSVWouldEscape() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        let uploads = directory.appendingPathComponent("uploads")
+        let pipeline = try Self.pipeline(in: directory, "gate_compare: releases")
+        try Self.writeNight(1, into: uploads, version: "-5.1.0", hapticsEnabled: true)
+        try Self.writeNight(2, into: uploads, version: "=5.2.0, beta", hapticsEnabled: false)
+        let result = try HigAuditBinary.shell(["bash", Self.script, pipeline.path])
+        #expect(result.status == 5, "\(result.stderr)")
+        #expect(result.stderr.contains(
+            "gate: worse in =5.2.0, beta (the newest release) than in -5.1.0 (the one before): haptic-when-disabled ("),
+            "\(result.stderr)")
+    }
+
     @Test func theGateComparesOnlyWhatGateCompareLists() throws {
         let directory = try HigAuditBinary.temporaryDirectory()
         let uploads = directory.appendingPathComponent("uploads")
