@@ -24,6 +24,7 @@ Stages (Pipelines/spark/README.md says what each costs):
 """
 
 import argparse
+import fcntl
 import json
 import os
 import shutil
@@ -220,6 +221,27 @@ def run_shard(executable_of, arguments, work_dir, shards, lists, kill_shard, sha
     return (shard, final, process.returncode, attempt, time.time() - started)
 
 
+def replace_store(merged, store):
+    """Renames the merged store over --store while holding STORE.lock, the lock `hig-audit merge` and
+    the nightly wrapper take: a merge into the same store that is between reading it and renaming its
+    own result would otherwise put back the store as it was and lose this job's, without a word."""
+    path = store + ".lock"
+    # Non-blocking open, as merge's: a FIFO where the lock file goes must not hold the job in open(2).
+    descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK, 0o644)
+    try:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            sys.stderr.write("hig-audit-spark: waiting for %s (another run or merge holds it)\n" % path)
+            sys.stderr.flush()
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+        os.replace(merged, store)
+    finally:
+        # The lock file stays, as merge leaves it: removing it could let a waiting process and a new
+        # one lock two different files.
+        os.close(descriptor)
+
+
 def executable_getter(options):
     if not options.ship:
         path = options.hig_audit
@@ -334,7 +356,7 @@ def main(argv):
         parts = [path for _, path, _, _, _ in sorted(results)]
         try:
             subprocess.run([options.hig_audit, "merge", "--quiet", "--store", merged] + parts, check=True)
-            os.replace(merged, store)
+            replace_store(merged, store)
         finally:
             # The temporary store's lock file (merges into one store take turns on STORE.lock) is the
             # job's own: nobody else merges into this name.

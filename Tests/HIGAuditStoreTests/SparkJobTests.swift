@@ -130,9 +130,10 @@ import Testing
         #expect(plan.results.map(\.shard) == [0, 1, 2])
         #expect(plan.results.first { $0.shard == 1 }?.attempt == 1, "the killed attempt was retried")
         #expect(plan.results.filter { $0.shard != 1 }.allSatisfy { $0.attempt == 0 })
-        // The job's own folder beside the store is gone; nothing else was made there.
+        // The job's own folder beside the store is gone; nothing else was made there but the store's
+        // lock file, which stays as `merge` and the nightly wrapper leave it.
         let left = try FileManager.default.contentsOfDirectory(atPath: root).filter { $0.hasPrefix("merged.sqlite.") }
-        #expect(left.isEmpty, "\(left)")
+        #expect(left == ["merged.sqlite.lock"], "\(left)")
     }
 
     /// `--work-dir` may name any folder, even the uploads themselves: the job works in a new folder of its
@@ -179,6 +180,45 @@ import Testing
         let expected = try Self.csvFiles(analyzed), actual = try Self.csvFiles(exported)
         for name in ["summary.csv", "violations.csv", "by_screen.csv"] { #expect(actual[name] == expected[name], "\(name)") }
         #expect(actual["violations.csv"]?.isEmpty == false)
+    }
+
+    /// The job renamed its merged store over `--store` without `STORE.lock`: a `merge` into the same
+    /// store, between reading it and renaming its result, put the old store back over the job's. Now the
+    /// rename waits for the lock, says so, and happens once the lock is free.
+    @Test func theMergedStoreReplacesTheStoreOnlyUnderItsLock() throws {
+        let directory = try LogFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("results.sqlite").path, merged = store + ".merge-1"
+        try Data("old".utf8).write(to: URL(fileURLWithPath: store))
+        try Data("new".utf8).write(to: URL(fileURLWithPath: merged))
+        let lock = open(store + ".lock", O_RDWR | O_CREAT, 0o644)
+        #expect(lock >= 0 && flock(lock, LOCK_EX) == 0)
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", "-c",
+            "import sys; sys.path.insert(0, sys.argv[1]); import hig_audit_spark as job; job.replace_store(sys.argv[2], sys.argv[3])",
+            (Self.job as NSString).deletingLastPathComponent, merged, store,
+        ]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        var said = ""
+        while !said.contains("waiting for") {
+            let chunk = errors.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            said += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(said.contains("hig-audit-spark: waiting for \(store).lock"), "\(said)")
+        #expect(try String(contentsOfFile: store, encoding: .utf8) == "old", "replaced while the lock was held")
+
+        flock(lock, LOCK_UN)
+        close(lock)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(try String(contentsOfFile: store, encoding: .utf8) == "new")
+        #expect(!FileManager.default.fileExists(atPath: merged))
     }
 
     /// A mistake in an output is found before Spark starts, not after the shards have run.
