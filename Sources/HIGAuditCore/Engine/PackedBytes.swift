@@ -1,8 +1,16 @@
 /// The byte encoding of a parked session (`ParkedSession`): LEB128 varints, zigzag for signed
 /// numbers, texts as their bytes. It lives only in the memory of the process that wrote it, so it
 /// has no version and may change with the code; what must survive a run goes through the checkpoint.
-struct PackedWriter {
-    private(set) var bytes: [UInt8] = []
+///
+/// The bytes grow in memory the writer owns (noncopyable, freed in `deinit`) rather than in an array:
+/// a parked event is a dozen or more small writes, and each append to an array checked that its buffer
+/// was unshared and large enough. Here every write checks only that there is room; `bytes` copies
+/// what was written into an array of exactly that size, which the parked session keeps.
+struct PackedWriter: ~Copyable {
+    private var start: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// How many bytes are written: `start[0..<written]`.
+    private var written = 0
     /// Values the bytes refer to by number (1-based) rather than hold: session settings other than the
     /// defaults (see `event(_:newestTs:)`).
     var heldAside: [SessionSettings] = []
@@ -16,27 +24,50 @@ struct PackedWriter {
     private var previousString: String?
 
     init(reservingCapacity capacity: Int = 0) {
-        bytes.reserveCapacity(capacity)
+        self.capacity = max(capacity, 32)
+        start = .allocate(capacity: self.capacity)
     }
 
-    mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
-        heldAside.removeAll()
-        previousTexts = EventTexts()
-        previousSource = SourceLocation(file: 0, line: 0)
-        previousString = nil
+    deinit { start.deallocate() }
+
+    /// What has been written, in an array of its own.
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: start, count: written)) }
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) {
+        if capacity &- written < extra { grow(toHold: written &+ extra) }
     }
 
+    @inline(never)
+    private mutating func grow(toHold needed: Int) {
+        let larger = max(needed, capacity &* 2)
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        moved.initialize(from: start, count: written)
+        start.deallocate()
+        start = moved
+        capacity = larger
+    }
+
+    /// One byte where `reserve` made room.
+    @inline(__always)
+    private mutating func put(_ value: UInt8) {
+        start[written] = value
+        written &+= 1
+    }
+
+    @inline(__always)
     mutating func byte(_ value: UInt8) {
-        bytes.append(value)
+        reserve(1)
+        put(value)
     }
 
     /// Most numbers written are below 128 (flags, counts, cases, distances between neighbours): one
-    /// byte, appended in place.
+    /// byte.
     @inline(__always)
     mutating func unsigned(_ value: UInt64) {
         if value < 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value))
+            byte(UInt8(truncatingIfNeeded: value))
         } else {
             unsignedOfSeveralBytes(value)
         }
@@ -44,30 +75,38 @@ struct PackedWriter {
 
     @inline(never)
     private mutating func unsignedOfSeveralBytes(_ value: UInt64) {
+        // A UInt64 takes at most 10 groups of 7 bits.
+        reserve(10)
         var rest = value
         while rest >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            put(UInt8(truncatingIfNeeded: rest) | 0x80)
             rest >>= 7
         }
-        bytes.append(UInt8(truncatingIfNeeded: rest))
+        put(UInt8(truncatingIfNeeded: rest))
     }
 
+    @inline(__always)
     mutating func signed(_ value: Int64) {
         unsigned(UInt64(bitPattern: (value &<< 1) ^ (value >> 63)))
     }
 
+    @inline(__always)
     mutating func count(_ value: Int) {
         unsigned(UInt64(value))
     }
 
+    @inline(__always)
     mutating func bool(_ value: Bool) {
         byte(value ? 1 : 0)
     }
 
     /// Its 8 bytes as they are: a coordinate's or duration's bit pattern has its high bits set, so a
     /// varint would take 10.
+    @inline(__always)
     mutating func double(_ value: Double) {
-        withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+        reserve(8)
+        UnsafeMutableRawPointer(start + written).storeBytes(of: value.bitPattern.littleEndian, as: UInt64.self)
+        written &+= 8
     }
 
     /// Its length + 1 and bytes, or 0 for the same bytes as the previous string written.
@@ -76,19 +115,28 @@ struct PackedWriter {
             byte(0)
             return
         }
-        count(value.utf8.count &+ 1)
-        bytes.append(contentsOf: value.utf8)
+        let length = value.utf8.count
+        count(length &+ 1)
+        reserve(length)
+        let target = start + written
+        var utf8 = value
+        utf8.withUTF8 { source in
+            if let from = source.baseAddress { target.initialize(from: from, count: source.count) }
+        }
+        written &+= length
         previousString = value
     }
 
     /// A text as the engine keeps it: an inline text's bytes (a packed UUID's 16), or a long text's.
     mutating func text(_ value: CompactText) {
         if let (low, high, count) = value.inlineParts {
-            byte(count)
-            let stored = PackedUUID.isPacked(count: count) ? 16 : Int(count)
-            withUnsafeBytes(of: (low.littleEndian, high.littleEndian)) { raw in
-                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw.prefix(stored)))
-            }
+            // Both words are stored whole, then only the text's bytes kept: the room is there.
+            reserve(17)
+            put(count)
+            let target = UnsafeMutableRawPointer(start + written)
+            target.storeBytes(of: low.littleEndian, as: UInt64.self)
+            target.storeBytes(of: high.littleEndian, toByteOffset: 8, as: UInt64.self)
+            written &+= PackedUUID.isPacked(count: count) ? 16 : Int(count)
         } else {
             byte(Self.longTextMarker)
             string(value.string)
@@ -96,12 +144,43 @@ struct PackedWriter {
     }
 
     /// A case of an enumeration by its place in `allCases`.
+    @inline(__always)
     mutating func choice<Value: CaseIterable & Equatable>(_ value: Value) {
-        count(Value.allCases.firstIndex(of: value).map { Value.allCases.distance(from: Value.allCases.startIndex, to: $0) } ?? 0)
+        count(CaseNumbers.place(of: value))
     }
 
     /// The marker before a text of more than 16 bytes: no inline count has it.
     static let longTextMarker: UInt8 = 0xFF
+}
+
+/// A case of an enumeration as its place in `allCases` and back, for `PackedWriter.choice` and
+/// `PackedReader.choice`.
+///
+/// An enumeration of 2 to 256 cases without payloads is stored as one byte, its case's place in
+/// declaration order (the Swift ABI numbers such cases from 0 in that order), and a synthesised
+/// `allCases` lists the cases in that order: that byte is the place, read without building `allCases`
+/// and searching it. Any other enumeration takes the search. `PackedEventTests` checks every case of
+/// every enumeration a parked event holds.
+enum CaseNumbers {
+    @inline(__always)
+    static func place<Value: CaseIterable & Equatable>(of value: Value) -> Int {
+        if MemoryLayout<Value>.size == 1, Value.allCases.count <= 256 {
+            let place = Int(unsafeBitCast(value, to: UInt8.self))
+            assert(Value.allCases.firstIndex(of: value) == Value.allCases.index(Value.allCases.startIndex, offsetBy: place),
+                   "\(Value.self) is not stored as its place in allCases")
+            return place
+        }
+        return Value.allCases.firstIndex(of: value).map { Value.allCases.distance(from: Value.allCases.startIndex, to: $0) } ?? 0
+    }
+
+    /// The case at `place`, which the caller has checked is below `Value.allCases.count`.
+    @inline(__always)
+    static func value<Value: CaseIterable>(at place: Int, of _: Value.Type) -> Value {
+        if MemoryLayout<Value>.size == 1, Value.allCases.count <= 256 {
+            return unsafeBitCast(UInt8(truncatingIfNeeded: place), to: Value.self)
+        }
+        return Value.allCases[Value.allCases.index(Value.allCases.startIndex, offsetBy: place)]
+    }
 }
 
 /// Reads what `PackedWriter` wrote, in the same order. The bytes never leave the process and are read
@@ -148,11 +227,13 @@ struct PackedReader {
         }
     }
 
+    @inline(__always)
     mutating func signed() -> Int64 {
         let zigzag = unsigned()
         return Int64(bitPattern: (zigzag >> 1) ^ (0 &- (zigzag & 1)))
     }
 
+    @inline(__always)
     mutating func count() -> Int {
         Int(unsigned())
     }
@@ -162,8 +243,10 @@ struct PackedReader {
     }
 
     mutating func double() -> Double {
-        var pattern: UInt64 = 0
-        copyBytes(into: &pattern, count: 8)
+        precondition(8 <= bytes.count &- offset, "a parked session's bytes ended early")
+        let start = offset
+        offset &+= 8
+        let pattern = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: start, as: UInt64.self) }
         return Double(bitPattern: UInt64(littleEndian: pattern))
     }
 
@@ -202,9 +285,9 @@ struct PackedReader {
         return CompactText(low: UInt64(littleEndian: words.0), high: UInt64(littleEndian: words.1), count: count)
     }
 
-    mutating func choice<Value: CaseIterable>(_: Value.Type) -> Value {
+    mutating func choice<Value: CaseIterable>(_ type: Value.Type) -> Value {
         let index = count()
         precondition(index < Value.allCases.count, "a parked session names an unknown case")
-        return Value.allCases[Value.allCases.index(Value.allCases.startIndex, offsetBy: index)]
+        return CaseNumbers.value(at: index, of: type)
     }
 }

@@ -23,8 +23,15 @@ public struct SessionContext: Sendable, Equatable, Codable {
     public internal(set) var firstTs: Int64?
     public internal(set) var lastTs: Int64
     public internal(set) var acceptedEvents: Int
-    /// Haptics played so far, per kind.
-    public internal(set) var hapticCounts: [HapticKind: Int]
+    /// Haptics played so far, per kind (the kinds played at least once).
+    public internal(set) var hapticCounts: [HapticKind: Int] {
+        get { SessionHaptics.counts(hapticTally) }
+        set { hapticTally = SessionHaptics.tally(newValue) }
+    }
+    /// `hapticCounts` as a count at each kind's place in `HapticKind.allCases`, empty until the first
+    /// haptic: a haptic event is counted by an index (`apply`), not by hashing its kind into a
+    /// dictionary.
+    var hapticTally: [Int] = []
     public internal(set) var violations: [Violation]
     /// Events with a `screen` so far, the one being observed included: a rule that only wants some
     /// events can tell whether any event between two of them showed a screen.
@@ -46,7 +53,6 @@ public struct SessionContext: Sendable, Equatable, Codable {
         firstTs = nil
         lastTs = 0
         acceptedEvents = 0
-        hapticCounts = [:]
         violations = []
     }
 
@@ -94,7 +100,7 @@ extension SessionContext {
         firstTs = try container.decodeIfPresent(Int64.self, forKey: .firstTs)
         lastTs = try container.decode(Int64.self, forKey: .lastTs)
         acceptedEvents = try container.decode(Int.self, forKey: .acceptedEvents)
-        hapticCounts = try container.decode([HapticKind: Int].self, forKey: .hapticCounts)
+        hapticTally = SessionHaptics.tally(try container.decode([HapticKind: Int].self, forKey: .hapticCounts))
         violations = try container.decode([Violation].self, forKey: .violations)
         screenSightings = try container.decodeIfPresent(Int.self, forKey: .screenSightings) ?? 0
         replacedScreen = try container.decodeIfPresent(String.self, forKey: .replacedScreen) ?? ""
@@ -127,5 +133,29 @@ extension SessionContext {
         try container.encode(screenSightings, forKey: .screenSightings)
         try container.encode(replacedScreen, forKey: .replacedScreen)
         try container.encode(screenChangedAtSighting, forKey: .screenChangedAtSighting)
+    }
+}
+
+/// `SessionContext.hapticTally`: a count at each kind's place in `HapticKind.allCases`.
+enum SessionHaptics {
+    /// Counts one haptic of `kind`.
+    @inline(__always)
+    static func count(_ kind: HapticKind, in tally: inout [Int]) {
+        if tally.isEmpty { tally = Array(repeating: 0, count: HapticKind.allCases.count) }
+        tally[CaseNumbers.place(of: kind)] &+= 1
+    }
+
+    /// The kinds counted at least once, with their counts.
+    static func counts(_ tally: [Int]) -> [HapticKind: Int] {
+        var counts: [HapticKind: Int] = [:]
+        for (kind, count) in zip(HapticKind.allCases, tally) where count > 0 { counts[kind] = count }
+        return counts
+    }
+
+    /// The tally of `counts`; empty when no kind has a count, as before the first haptic. A kind with a
+    /// count of 0 is not played, and is left out as `counts` leaves it out.
+    static func tally(_ counts: [HapticKind: Int]) -> [Int] {
+        guard counts.values.contains(where: { $0 != 0 }) else { return [] }
+        return HapticKind.allCases.map { counts[$0] ?? 0 }
     }
 }

@@ -141,7 +141,7 @@ extension SessionEngine {
                 seenIds: moved.seenIds, context: moved.context, ruleStates: moved.ruleStates,
                 screenKey: moved.screenKey, heldAside: writer.heldAside)
         }
-        return ParkedSession(bytes: Array(writer.bytes), state: state)
+        return ParkedSession(bytes: writer.bytes, state: state)
     }
 
     /// A checkpoint's session packed as `pack` would have packed it had it stayed in memory (the rule
@@ -173,7 +173,7 @@ extension SessionEngine {
                 seenIds: SeenIds(fingerprints: saved.seenIds), context: saved.context, ruleStates: saved.ruleStates,
                 screenKey: nil, heldAside: writer.heldAside)
         }
-        return ParkedSession(bytes: Array(writer.bytes), state: state)
+        return ParkedSession(bytes: writer.bytes, state: state)
     }
 
     /// The session as it was when it was packed, in memory of its own, for `device` (not yet among the

@@ -483,7 +483,7 @@ extension SessionContext {
             }
             if launchTs == nil, !sessionSettings.synthetic { launchTs = event.ts }
         case .haptic(let kind, _):
-            hapticCounts[kind, default: 0] += 1
+            SessionHaptics.count(kind, in: &hapticTally)
         case .modalPresent(let modal, let style):
             modals.present(modal, style: style)
         case .modalDismiss(let modal):

@@ -361,6 +361,56 @@ import Testing
             ["caf\u{E9}"], ["cafe\u{301}"], ["cafe\u{301}", "cafe\u{301}"], [""], [""], ["caf\u{E9}"], ["caf\u{E9}"],
         ].map { $0.map { Array($0.utf8) } })
     }
+
+    /// `PackedWriter.choice` writes a case as its byte, `PackedReader.choice` reads it back as one: every
+    /// case of every enumeration a parked event holds must be numbered as its place in `allCases`.
+    @Test func everyCaseIsWrittenAsItsPlaceAndReadBack() {
+        func check<Value: CaseIterable & Equatable>(_: Value.Type) {
+            for (place, value) in Value.allCases.enumerated() {
+                #expect(CaseNumbers.place(of: value) == place, "\(Value.self).\(value)")
+                #expect(CaseNumbers.value(at: place, of: Value.self) == value, "\(Value.self).\(value)")
+                var writer = PackedWriter()
+                writer.choice(value)
+                var reader = PackedReader(writer.bytes)
+                #expect(reader.choice(Value.self) == value)
+                #expect(reader.isAtEnd)
+            }
+        }
+        check(TouchPhase.self)
+        check(TouchInput.self)
+        check(HapticKind.self)
+        check(OutcomeResult.self)
+        check(ModalStyle.self)
+        check(MutationAction.self)
+        check(LoadingIndicator.self)
+        check(CaptureSource.self)
+        check(Permission.self)
+        check(PermissionResult.self)
+        check(WidgetContent.self)
+    }
+
+    /// Doubles, varints of every length and texts past the writer's first reservation come back whole.
+    @Test func numbersAndTextsPastTheFirstReservationComeBack() {
+        var writer = PackedWriter(reservingCapacity: 1)
+        let numbers: [Int64] = [0, 1, -1, 63, -64, 64, 1 << 20, -(1 << 40), .max, .min]
+        let doubles: [Double] = [0, -0.5, 12.25, .infinity, .greatestFiniteMagnitude]
+        let texts = [CompactText(""), CompactText("d1"), CompactText("sixteen-bytes-16"),
+                     CompactText("E621E1F8-C36C-495A-93FC-0C247A3E6E5F"), CompactText(String(repeating: "long-", count: 20))]
+        for _ in 0..<40 {
+            for number in numbers { writer.signed(number) }
+            for value in doubles { writer.double(value) }
+            for text in texts { writer.text(text) }
+            writer.string(String(repeating: "x", count: 300))
+        }
+        var reader = PackedReader(writer.bytes)
+        for _ in 0..<40 {
+            for number in numbers { #expect(reader.signed() == number) }
+            for value in doubles { #expect(reader.double() == value) }
+            for text in texts { #expect(reader.text() == text) }
+            #expect(reader.string() == String(repeating: "x", count: 300))
+        }
+        #expect(reader.isAtEnd)
+    }
 }
 
 /// SPEC §2 `max_pending_events`: past it a session's earliest waiting event goes to the rules at once,
