@@ -106,6 +106,8 @@ private final class RunTransaction {
     var failure: (any Error)?
     /// The statements run once per input file, new or closed session, haptic kind and violation.
     let statements: RunStatements
+    /// The names of files counted by earlier runs, read as the run first cites each.
+    var earlierFiles: EarlierFileNames
     /// Into a store without sessions or violations, the rows' indexes are built after the inserts.
     let rowIndexes: RowIndexes
 
@@ -115,25 +117,15 @@ private final class RunTransaction {
         statements = try RunStatements(db)
         self.run = run
         self.startedAt = startedAt
-        // Counted files are looked up as inputs need them, not read whole (`StoredFiles`); only their
-        // names are, for the sources of the violations of sessions that began in earlier runs.
+        // Counted files are looked up as inputs need them, not read whole (`StoredFiles`), and so are
+        // their names: only a violation or a late event of a session begun in an earlier run cites an
+        // earlier file, and a night should cost what it holds, not what the store has kept (issue 46).
         storedFiles = StoredFiles(db)
         identity = FileIdentity([], stored: storedFiles)
         if let failure = storedFiles.failure { throw failure }
         nextFileID = try storedFiles.nextID()
-        var paths = [String](repeating: "", count: Int(nextFileID))
-        // Read through a cursor, each column found by name once: a store of 30 nights has ~28k counted
-        // files, and copying each row and looking its columns up by name cost night 31 more than the
-        // rest of its start (issue 46, "Nights cost what the night holds").
-        let names = try db.makeStatement(sql: "SELECT id, display_path FROM input_files")
-        let idColumn = try Self.column("id", of: names)
-        let pathColumn = try Self.column("display_path", of: names)
-        let rows = try Row.fetchCursor(names)
-        while let row = try rows.next() {
-            let id: Int = row[idColumn]
-            if id >= 0, id < paths.count { paths[id] = row[pathColumn] }
-        }
-        files = RunFiles(SourceFileTable(paths: paths))
+        earlierFiles = try EarlierFileNames(db, below: nextFileID)
+        files = RunFiles(SourceFileTable(paths: [String](repeating: "", count: Int(nextFileID))))
         // The first version's columns have no default; the counters added since default to 0.
         let zeroed = [
             "files", "files_skipped", "files_changed", "compressed_bytes", "decompressed_bytes", "frames", "lines",
@@ -147,14 +139,6 @@ private final class RunTransaction {
                 VALUES (?, ?, ?, \(zeroed.map { _ in "0" }.joined(separator: ", ")))
                 """, arguments: [startedAt, startedAt, run.closeOpen])
         outcome = NightlyOutcome(runID: db.lastInsertedRowID, statistics: IngestStatistics())
-    }
-
-    /// Where the column `name` is in the statement's results.
-    private static func column(_ name: String, of statement: Statement) throws -> Int {
-        guard let index = statement.columnNames.firstIndex(of: name) else {
-            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no column \(name)", sql: statement.sql)
-        }
-        return index
     }
 
     func execute(_ inputs: [InputSource], unreadable: [Diagnostic]) throws -> NightlyOutcome {
@@ -207,7 +191,10 @@ private final class RunTransaction {
         defer { try? RunCache.rows.apply(db) }
         let engine = try StoredCheckpoint.engine(
             db, configuration: run.configuration,
-            onLate: { [unowned self] event, reason in run.onDiagnostic(files.lateDiagnostic(event, reason)) },
+            onLate: { [unowned self] event, reason in
+                do { try earlierFiles.name(event.source.file, in: files) } catch { failure = failure ?? error }
+                run.onDiagnostic(files.lateDiagnostic(event, reason))
+            },
             onReport: { [unowned self] report in
                 do { try record(report) } catch { failure = failure ?? error }
             })
@@ -302,6 +289,7 @@ private final class RunTransaction {
         guard let fileIndex = Int32(exactly: record.id) else { throw StoreError.invalidQuery("too many input files") }
         if isNew { nextFileID += 1 }
         files.table.name(Int(record.id), source.displayPath)
+        earlierFiles.named(record.id)
 
         let resumes = record.resume.storedOffset > 0 || record.countedLines > 0
         // A new file that `examine` decided from its head is hashed as it is read, from its first byte:
@@ -378,6 +366,10 @@ private final class RunTransaction {
             counted, runID, report.touches.rawValue)
         for (kind, count) in report.hapticCounts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where count > 0 {
             try statements.insertHaptic.execute(report.session, kind.rawValue, count)
+        }
+        for violation in report.violations {
+            try earlierFiles.name(violation.source.file, in: files)
+            if let related = violation.related { try earlierFiles.name(related.location.file, in: files) }
         }
         let table = files.table
         for (violation, isSuppressed) in zip(report.violations, suppressed) {

@@ -127,13 +127,11 @@ struct PackedCheckpointReader {
     }
 }
 
-/// The keys of one value, by name and by number, shared by all its containers.
+/// The keys of one value by number (the first is number 1), shared by all its containers.
 final class PackedKeys {
-    let numbers: [String: Int]
     let names: [String]
 
     init(_ reader: PackedCheckpointReader) {
-        numbers = reader.keyNumbers
         names = reader.keyNames
     }
 }
@@ -246,10 +244,17 @@ struct PackedKeyedReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
         numbers.compactMap { Key(stringValue: keys.names[$0 - 1]) }
     }
 
-    /// The key's value (its last, if a container repeated it, as JSON's decoder takes).
+    /// The key's value (its last, if a container repeated it, as JSON's decoder takes). The container's
+    /// own keys are compared by name, last first, rather than the name hashed to its number: a container
+    /// holds a few keys, and comparing a short name costs less than hashing it.
     private func find(_ key: some CodingKey) -> UnpackedNode? {
-        guard let number = keys.numbers[key.stringValue], let index = numbers.lastIndex(of: number) else { return nil }
-        return values[index]
+        let name = key.stringValue
+        var index = numbers.count
+        while index > 0 {
+            index &-= 1
+            if keys.names[numbers[index] &- 1] == name { return values[index] }
+        }
+        return nil
     }
 
     private func require(_ key: Key) throws -> UnpackedNode {

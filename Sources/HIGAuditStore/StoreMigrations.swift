@@ -47,6 +47,9 @@ enum StoreMigrations {
         Step(identifier: "v7-row-indexes-by-run") { db in try RowIndex.keyByRun(db) },
         // Open sessions' checkpoint rows in a binary form instead of JSON (issue 46, `PackedCheckpoint`).
         Step(identifier: "v8-checkpoint-sessions-packed") { db in try StoredCheckpoint.packSessions(db) },
+        // Open sessions' checkpoint rows written field by field instead of through `Codable` (issue 46,
+        // `StoredSession`).
+        Step(identifier: "v9-checkpoint-sessions-explicit") { db in try StoredCheckpoint.storeSessionsExplicitly(db) },
     ]
 
     /// The identifier of the first migration: a store that records it is a hig-audit store even

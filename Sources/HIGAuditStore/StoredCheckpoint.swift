@@ -4,8 +4,8 @@ import HIGAuditCore
 
 /// The open sessions a nightly run leaves for the next, as rows: one per device with open sessions
 /// (`checkpoint_devices`) and one per open session (`checkpoint_sessions`, keyed by the session, its
-/// state in `PackedCheckpoint`'s binary form since `v8`, as JSON before), read and written one session
-/// at a time.
+/// state in `StoredSession`'s form since `v9`, `PackedCheckpoint`'s from `v8`, as JSON before), read
+/// and written one session at a time.
 ///
 /// One value for the whole checkpoint grew past SQLite's limit on a value (a million open sessions):
 /// the run could not commit, and neither could any later one. A row per session keeps every value the
@@ -79,6 +79,33 @@ enum StoredCheckpoint {
         }
     }
 
+    /// `v9-checkpoint-sessions-explicit`: each open session's state rewritten in `StoredSession`'s form
+    /// (from `PackedCheckpoint`'s, or JSON in a store whose `v8` step found none), a batch of keys at a
+    /// time, so that a run reads every row by its fields. A version before `v9` cannot read the new rows:
+    /// the migration's record makes it refuse the store (`StoreMigrations.refuseUnknown`).
+    static func storeSessionsExplicitly(_ db: Database) throws {
+        guard try db.tableExists("checkpoint_sessions") else { return }
+        let decoder = JSONDecoder()
+        let update = try RowStatement(db, sql: "UPDATE checkpoint_sessions SET state = ? WHERE session = ?")
+        var after = ""
+        var first = true
+        while true {
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT session, state FROM checkpoint_sessions WHERE ? OR session > ? ORDER BY session LIMIT 500",
+                arguments: [first, after])
+            guard let last = rows.last else { return }
+            for row in rows {
+                let session: String = row["session"]
+                let state: Data = row["state"]
+                guard !StoredSession.isStored(state) else { continue }
+                let stored = try StoredSession.encode(try decode(state, session: session, decoder))
+                try update.execute(Data(stored), session)
+            }
+            after = last["session"]
+            first = false
+        }
+    }
+
     /// An engine holding the stored open sessions, restored one session at a time, in session order.
     static func engine(
         _ db: Database, configuration: AuditConfiguration, onLate: @escaping SessionEngine.LateSink,
@@ -110,10 +137,13 @@ enum StoredCheckpoint {
         return EngineCheckpoint(devices: try devices(db), sessions: sessions)
     }
 
-    /// One session's stored state, packed or (a row not yet migrated to `v8`) JSON; a state that does
-    /// not decode names its session.
+    /// One session's stored state, in `StoredSession`'s form or (a row not yet migrated to `v9`)
+    /// `PackedCheckpoint`'s or JSON; a state that does not decode names its session.
     static func decode(_ state: Data, session: String, _ decoder: JSONDecoder) throws -> SessionCheckpoint {
         do {
+            if StoredSession.isStored(state) {
+                return try StoredSession.decode([UInt8](state))
+            }
             if PackedCheckpoint.isPacked(state) {
                 return try PackedCheckpoint.decode(SessionCheckpoint.self, from: [UInt8](state))
             }
@@ -196,7 +226,7 @@ final class CheckpointWriter {
         var open = 0
         try engine.forEachCheckpointSession { session in
             open += 1
-            let state = Data(try PackedCheckpoint.encode(session))
+            let state = Data(try StoredSession.encode(session))
             if !legacy, try Data.fetchOne(stored, arguments: [session.id]) == state { return }
             try upsert.execute(session.id, session.device ?? "", state)
             sessionsWritten += 1

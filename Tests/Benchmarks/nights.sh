@@ -10,6 +10,8 @@
 #   RUNS=5 for more rounds (default 3)
 #
 # The copy of the store is made by every timed command and timed alone too, so that it can be taken off.
+# The store of NIGHTS nights is kept in work/ and reused: one made by an earlier version is migrated by
+# every timed run (each starts from a copy), so remove it to time a build whose store schema is newer.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"

@@ -49,7 +49,7 @@ import Testing
         #expect(middle.openSessions > 0)
         let states = try Self.storedStates(path)
         #expect(states.count == middle.openSessions)
-        #expect(states.values.allSatisfy { $0.first == PackedCheckpoint.formatVersion })
+        #expect(states.values.allSatisfy { $0.first == StoredSession.formatVersion })
         let checkpoint = try Self.load(path)
         #expect(checkpoint.sessions.count == states.count)
         // What makes the round trip worth checking: rule states, waiting events, seen ids, violations.
@@ -58,9 +58,11 @@ import Testing
         #expect(checkpoint.sessions.contains { !$0.seenIds.isEmpty })
         #expect(checkpoint.sessions.contains { !$0.context.violations.isEmpty })
         for session in checkpoint.sessions {
+            let stored = try StoredSession.encode(session)
+            #expect(Data(stored) == states[session.id], "session \(session.id) is stored as it encodes")
             let packed = try PackedCheckpoint.encode(session)
-            #expect(Data(packed) == states[session.id], "session \(session.id) is stored as it encodes")
             #expect(try PackedCheckpoint.decode(SessionCheckpoint.self, from: packed) == session)
+            #expect(stored.count < packed.count)
             let json = try JSONEncoder().encode(session)
             #expect(packed.count < json.count)
         }
@@ -102,8 +104,8 @@ import Testing
         let path = directory.appendingPathComponent("store.sqlite").path
         try nightly(path, try Self.uploads("1800"), AuditConfiguration())
         // The smallest stored session that has violations: every kind of container and value.
-        let packed = try #require(try Self.storedStates(path).values.map { [UInt8]($0) }
-            .filter { try !PackedCheckpoint.decode(SessionCheckpoint.self, from: $0).context.violations.isEmpty }
+        let packed = try #require(try Self.load(path).sessions.filter { !$0.context.violations.isEmpty }
+            .map { try PackedCheckpoint.encode($0) }
             .min { $0.count < $1.count })
         for length in 0..<packed.count {
             #expect(throws: DecodingError.self) {
@@ -158,7 +160,7 @@ import Testing
         #expect(try StoreMigrationTests.migrations(path) == StoreMigrations.identifiers.sorted())
         let packed = try Self.storedStates(path)
         #expect(Set(packed.keys) == Set(json.keys))
-        #expect(packed.values.allSatisfy { $0.first == PackedCheckpoint.formatVersion })
+        #expect(packed.values.allSatisfy { $0.first == StoredSession.formatVersion })
         #expect(try Self.load(path) == before)
         let packedBytes = packed.values.reduce(0) { $0 + $1.count }
         let jsonBytes = json.values.reduce(0) { $0 + $1.count }
@@ -201,6 +203,7 @@ import Testing
 
         _ = try ResultsStore(writingAt: path)
         let packed = try Self.storedStates(path)
+        // Only `v8` was missing: its rows are packed, and read as they are (`v9` is recorded already).
         #expect(packed.count == 1_234 && packed.values.allSatisfy { $0.first == PackedCheckpoint.formatVersion })
         #expect(try Self.load(path) == before)
         try nightly(path, [paths[1]], closeOpen: true, configuration)

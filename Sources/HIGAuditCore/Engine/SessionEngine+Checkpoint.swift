@@ -54,6 +54,22 @@ public struct SessionCheckpoint: Sendable, Equatable, Codable {
     /// The newest `ts` among events that went to the rules early, past `max_pending_events`; absent
     /// when none has (every checkpoint written before the limit existed).
     public var releasedEarlyTs: Int64? = nil
+
+    /// Every field, for a store that reads them from its own form (`StoredSession`).
+    public init(
+        id: String, device: String?, newestTs: Int64, endTs: Int64?, seenIds: [UInt64], pendingEvents: [Event],
+        context: SessionContext, ruleStates: RuleStates, releasedEarlyTs: Int64? = nil
+    ) {
+        self.id = id
+        self.device = device
+        self.newestTs = newestTs
+        self.endTs = endTs
+        self.seenIds = seenIds
+        self.pendingEvents = pendingEvents
+        self.context = context
+        self.ruleStates = ruleStates
+        self.releasedEarlyTs = releasedEarlyTs
+    }
 }
 
 extension SessionCheckpoint {
