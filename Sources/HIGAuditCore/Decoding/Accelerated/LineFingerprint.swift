@@ -1,3 +1,7 @@
+#if arch(x86_64)
+import _Builtin_intrinsics.intel
+#endif
+
 /// Which learned shapes a line may be laid out like (`LineShapes`), from a few of its bytes: its head
 /// (the first key and the colon after it, and whether a space follows) and its `type` value.
 ///
@@ -86,20 +90,26 @@ enum LineFingerprint {
 
     /// The first 16 bytes of the string value of the first `"type"` key (quote, `type`, quote, then
     /// a colon with optional spaces around it), up to its closing quote, and where the value starts;
-    /// zero and `Int.max` when there is none. Candidates are the places of `"ty`, taken in line order
+    /// zero and `Int.max` when there is none. Candidates (places of `"ty`, or `"t`), taken in line order
     /// whichever loop finds them, so the result does not depend on how many bytes are readable past it.
     @inline(__always)
     private static func typeValue(_ base: UnsafePointer<UInt8>, limit: Int) -> (low: UInt64, high: UInt64, start: Int) {
         var index = 0
+        #if arch(x86_64)
         // Sixteen places a step: one mask of the places holding a quote, a `t` after it and a `y`
-        // after that (`pmovmskb` on x86-64), so a line's other keys (`"ts"`, `"target"`) are seldom
-        // looked at one by one.
+        // after that, so a line's other keys (`"ts"`, `"target"`) are seldom looked at one by one.
+        // SSE2 intrinsics, not Swift `SIMD16` comparisons, which the compiler left as byte-by-byte
+        // loops here.
+        let quote = _mm_set1_epi8(0x22)
+        let t = _mm_set1_epi8(0x74)
+        let y = _mm_set1_epi8(0x79)
         while index &+ 18 <= limit {
             let raw = UnsafeRawPointer(base + index)
-            let quotes = raw.loadUnaligned(as: SIMD16<UInt8>.self) .== SIMD16(repeating: 0x22)
-            let ts = raw.loadUnaligned(fromByteOffset: 1, as: SIMD16<UInt8>.self) .== SIMD16(repeating: 0x74)
-            let ys = raw.loadUnaligned(fromByteOffset: 2, as: SIMD16<UInt8>.self) .== SIMD16(repeating: 0x79)
-            var candidates = JSONScanner.lanes(quotes .& ts .& ys)
+            let here = unsafeBitCast(raw.loadUnaligned(as: SIMD16<UInt8>.self), to: __m128i.self)
+            let next = unsafeBitCast(raw.loadUnaligned(fromByteOffset: 1, as: SIMD16<UInt8>.self), to: __m128i.self)
+            let after = unsafeBitCast(raw.loadUnaligned(fromByteOffset: 2, as: SIMD16<UInt8>.self), to: __m128i.self)
+            var candidates = UInt32(truncatingIfNeeded: _mm_movemask_epi8(_mm_and_si128(
+                _mm_and_si128(_mm_cmpeq_epi8(here, quote), _mm_cmpeq_epi8(next, t)), _mm_cmpeq_epi8(after, y))))
             while candidates != 0 {
                 if let start = valueStart(base, key: index &+ candidates.trailingZeroBitCount, limit: limit) {
                     let value = bytes(base, start: start, limit: limit)
@@ -109,6 +119,25 @@ enum LineFingerprint {
             }
             index &+= 16
         }
+        #else
+        // Eight places a step, as words: a quote here and a `t` after it. `zeroBytes` marks every
+        // such place (and perhaps some others above the first, which `valueStart` turns down).
+        while index &+ 9 <= limit {
+            let raw = UnsafeRawPointer(base + index)
+            let here = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+            let next = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 1, as: UInt64.self))
+            var candidates = JSONScanner.zeroBytes(here ^ 0x2222_2222_2222_2222)
+                & JSONScanner.zeroBytes(next ^ 0x7474_7474_7474_7474)
+            while candidates != 0 {
+                if let start = valueStart(base, key: index &+ (candidates.trailingZeroBitCount &>> 3), limit: limit) {
+                    let value = bytes(base, start: start, limit: limit)
+                    return (value.low, value.high, start)
+                }
+                candidates &= candidates &- 1
+            }
+            index &+= 8
+        }
+        #endif
         while index &+ 1 < limit {
             if base[index] == 0x22, base[index &+ 1] == 0x74, let start = valueStart(base, key: index, limit: limit) {
                 let value = bytes(base, start: start, limit: limit)
