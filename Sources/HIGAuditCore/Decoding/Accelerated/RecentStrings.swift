@@ -6,7 +6,8 @@
 /// than 15 bytes), and a reused `String` shares its storage. An upload interleaves many devices' lines,
 /// each on its own target or screen, so the value before is seldom the line's: each field keeps `ways`
 /// values, a value's place among them chosen by its length and last bytes (`way`), so that a few values
-/// taking turns each keep theirs. A value is returned only for the same bytes; which place it takes
+/// taking turns each keep theirs; the place a field used last is tried first, so a value repeated line
+/// after line costs one comparison, as with one place. A value is returned only for the same bytes; which place it takes
 /// changes what is remembered, never what is returned. Values longer than `maxLength` are not remembered.
 struct RecentStrings {
     /// Long enough for UUIDs (36 bytes), which apps often use as session and device ids.
@@ -17,6 +18,8 @@ struct RecentStrings {
     private let bytes: UnsafeMutablePointer<UInt8>
     private let lengths: UnsafeMutablePointer<Int>
     private let strings: UnsafeMutablePointer<String>
+    /// Per field, the entry it used last.
+    private let latest: UnsafeMutablePointer<Int>
     private let slots: Int
 
     init(slots: Int) {
@@ -28,22 +31,30 @@ struct RecentStrings {
         lengths.initialize(repeating: -1, count: entries)
         strings = .allocate(capacity: entries)
         strings.initialize(repeating: "", count: entries)
+        latest = .allocate(capacity: slots)
+        for slot in 0..<slots { (latest + slot).initialize(to: slot * Self.ways) }
     }
 
     /// Frees the storage; the owner calls it exactly once.
     func deallocate() {
         strings.deinitialize(count: slots * Self.ways)
         strings.deallocate()
+        latest.deallocate()
         lengths.deallocate()
         bytes.deallocate()
     }
 
     /// The `String` of `count` validated UTF-8 bytes at `start`, reused if `slot` held the same bytes
-    /// at their place (`way`) and has not held other bytes there since.
+    /// in the entry it used last or at their place (`way`), and has not held other bytes there since.
     @inline(__always)
     func string(slot: Int, start: UnsafePointer<UInt8>, count: Int) -> String {
         guard count <= Self.maxLength else { return Self.make(start, count) }
+        let last = latest[slot]
+        if lengths[last] == count, ByteComparison.equal(bytes + last &* Self.maxLength, start, count: count) {
+            return strings[last]
+        }
         let entry = slot &* Self.ways &+ Self.way(start, count: count)
+        latest[slot] = entry
         let remembered = bytes + entry &* Self.maxLength
         if lengths[entry] == count, ByteComparison.equal(remembered, start, count: count) { return strings[entry] }
         let string = Self.make(start, count)
