@@ -22,8 +22,8 @@ import Testing
 
     @Test func everyTimestampReadsAsTheReferenceReadsIt() {
         let recent = RecentStrings(slots: 0)
-        let minutes = UnsafeMutablePointer<RecentMinute>.allocate(capacity: RecentMinute.places)
-        minutes.initialize(repeating: RecentMinute(), count: RecentMinute.places)
+        let minutes = UnsafeMutablePointer<RecentMinute>.allocate(capacity: RecentMinute.count)
+        minutes.initialize(repeating: RecentMinute(), count: RecentMinute.count)
         defer {
             minutes.deallocate()
             recent.deallocate()

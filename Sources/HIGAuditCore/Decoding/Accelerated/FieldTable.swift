@@ -10,7 +10,7 @@ final class FieldTable: @unchecked Sendable {
     let keys: KeyMatcher
     let shapes: LineShapes
     let longTexts = UnsafeMutablePointer<LongTextsReuse>.allocate(capacity: 1)
-    let minute = UnsafeMutablePointer<RecentMinute>.allocate(capacity: RecentMinute.places)
+    let minute = UnsafeMutablePointer<RecentMinute>.allocate(capacity: RecentMinute.count)
     /// Bit `field.rawValue` set for each field that may hold a value from the last line (see `decode`);
     /// behind a pointer, as `minute`, so that updating it costs no exclusivity check.
     let dirtyFields = UnsafeMutablePointer<FieldMask>.allocate(capacity: 1)
@@ -28,7 +28,7 @@ final class FieldTable: @unchecked Sendable {
         fields.initialize(repeating: .absent, count: EventField.count)
         numbers = .allocate(capacity: EventField.count)
         numbers.initialize(repeating: 0, count: EventField.count)
-        minute.initialize(repeating: RecentMinute(), count: RecentMinute.places)
+        minute.initialize(repeating: RecentMinute(), count: RecentMinute.count)
         longTexts.initialize(to: LongTextsReuse())
     }
 

@@ -1,6 +1,7 @@
 /// A minute of a recent RFC 3339 `ts`: consecutive events mostly fall in the same minute, and then
-/// only the seconds, fraction and offset need reading. The decoder keeps `places` of them, one per
-/// hour and parity of the minute (`place`): interleaved writers that write their local time (the same
+/// only the seconds, fraction and offset need reading. The decoder keeps the minute it read last, tried
+/// first (a log of one writer and zone costs one comparison), and `places` more, one per hour and
+/// parity of the minute (`place`): interleaved writers that write their local time (the same
 /// instant as `10:00-08:00` and `19:00+01:00`) or whose clocks straddle a minute each keep theirs.
 /// A minute is reused only for the same 16 bytes, which alone give its start (the offset and seconds
 /// after them are read on every line), so which place a minute takes changes what is remembered, never
@@ -12,8 +13,10 @@ struct RecentMinute {
     var prefix: (UInt64, UInt64) = RecentMinute.epochPrefix
     var minuteStart: Int64 = 0
 
-    /// Minutes kept (`place` gives every prefix one below it).
+    /// Minutes kept by `place` (which gives every prefix one below it).
     static let places = 128
+    /// The decoder's minutes: the last read, then the `places`.
+    static let count = places + 1
 
     /// The place of the minute with the first 16 bytes `prefix`: from the hour's digits (bytes 11 and
     /// 12) and the parity of the minute's last digit (byte 15), whatever those bytes are.
@@ -34,7 +37,7 @@ struct RecentMinute {
 /// recent timestamps' minutes (`RecentMinute`), both owned by the decoder's `FieldTable`.
 struct RecentValues: LineMemory {
     let recent: RecentStrings
-    /// `RecentMinute.places` minutes.
+    /// `RecentMinute.count` minutes: the last read, then the `RecentMinute.places`.
     let minute: UnsafeMutablePointer<RecentMinute>
 
     @inline(__always)
@@ -48,15 +51,18 @@ struct RecentValues: LineMemory {
         guard text.count >= 19 else { return TimestampParser.parse(text) }
         let raw = UnsafeRawPointer(text.start)
         let prefix = (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-        let held = minute + RecentMinute.place(prefix)
-        if prefix != held.pointee.prefix {
-            switch TimestampParser.minuteStart(text) {
-            case .success(let start):
-                held.pointee = RecentMinute(prefix: prefix, minuteStart: start)
-            case .failure(let failure):
-                return .failure(failure)
+        if prefix != minute.pointee.prefix {
+            let held = minute + (1 &+ RecentMinute.place(prefix))
+            if prefix != held.pointee.prefix {
+                switch TimestampParser.minuteStart(text) {
+                case .success(let start):
+                    held.pointee = RecentMinute(prefix: prefix, minuteStart: start)
+                case .failure(let failure):
+                    return .failure(failure)
+                }
             }
+            minute.pointee = held.pointee
         }
-        return TimestampParser.parseRest(text, minuteStart: held.pointee.minuteStart)
+        return TimestampParser.parseRest(text, minuteStart: minute.pointee.minuteStart)
     }
 }
