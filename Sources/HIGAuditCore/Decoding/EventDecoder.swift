@@ -36,8 +36,8 @@
 ///   malformed: it measures nothing, and a rule would report it as "inf ms". So does a negative
 ///   `duration_ms` or `load_ms`: a time that went backwards is a broken writer, not a short haptic.
 ///
-/// Keep one decoder per reading loop: it remembers the shapes of recent lines, the last value of each
-/// field and the last timestamp's minute to skip repeated work. Results never depend on what it
+/// Keep one decoder per reading loop: it remembers the shapes of recent lines, the recent values of each
+/// field and recent timestamps' minutes to skip repeated work. Results never depend on what it
 /// remembers.
 public struct EventDecoder: Sendable {
     /// SPEC §2: a longer line is malformed.

@@ -43,4 +43,26 @@ import Testing
             #expect(Self.fingerprint(line) == Self.fingerprint(line, readable: "\n" + #"{"type":"haptic","ts":"2026-11-20T18:00:00.000Z"}"#), "\(line)")
         }
     }
+
+    /// The `type` key is found sixteen places a step, then byte by byte near the end: wherever it
+    /// stands, after keys and values that begin like it (`"ty"`, `"t…`), the fingerprint is the one of
+    /// its writer and type, and where its value starts is reported.
+    @Test func theTypeKeyIsFoundWhereverItStands() {
+        let expected = Self.fingerprint(#"{"ts":"","ty":"tyty","type":"touch","x":1}"#)
+        let haptic = Self.fingerprint(#"{"ts":"","ty":"tyty","type":"haptic","x":1}"#)
+        #expect(expected != haptic)
+        for pad in 0..<48 {
+            // Escaped quotes before `ty` inside the value: candidates that are no key.
+            let filler = String(repeating: #"\"ty"#, count: pad / 3) + String(repeating: "t", count: pad % 3)
+            let line = #"{"ts":""# + filler + #"","ty":"tyty","type":"touch","x":1}"#
+            #expect(Self.fingerprint(line) == expected, "\(line)")
+            let bytes = Array(line.utf8)
+            let start = bytes.withUnsafeBufferPointer {
+                LineFingerprint.withTypeValueStart($0.baseAddress!, limit: $0.count).typeValueStart
+            }
+            #expect(Array(bytes[start..<(start + 5)]) == Array("touch".utf8), "\(line)")
+        }
+        let none = Array(#"{"ts":"","ty":"tyty","t\u0079pe":"touch"}"#.utf8)
+        #expect(none.withUnsafeBufferPointer { LineFingerprint.withTypeValueStart($0.baseAddress!, limit: $0.count).typeValueStart } == Int.max)
+    }
 }

@@ -1,6 +1,6 @@
 /// The decoder's storage, owned by one `EventDecoder` (copy-on-write keeps copies of a decoder apart,
 /// hence `@unchecked Sendable`): one slot per `EventField`, shared by both paths, and the accelerated
-/// path's memory of earlier lines (shapes, recent strings, the last minute), which a decoder on the
+/// path's memory of earlier lines (shapes, recent strings, recent minutes), which a decoder on the
 /// reference path keeps empty.
 final class FieldTable: @unchecked Sendable {
     let fields: UnsafeMutablePointer<FieldValue>
@@ -10,7 +10,7 @@ final class FieldTable: @unchecked Sendable {
     let keys: KeyMatcher
     let shapes: LineShapes
     let longTexts = UnsafeMutablePointer<LongTextsReuse>.allocate(capacity: 1)
-    let minute = UnsafeMutablePointer<RecentMinute>.allocate(capacity: 1)
+    let minute = UnsafeMutablePointer<RecentMinute>.allocate(capacity: RecentMinute.count)
     /// Bit `field.rawValue` set for each field that may hold a value from the last line (see `decode`);
     /// behind a pointer, as `minute`, so that updating it costs no exclusivity check.
     let dirtyFields = UnsafeMutablePointer<FieldMask>.allocate(capacity: 1)
@@ -28,7 +28,7 @@ final class FieldTable: @unchecked Sendable {
         fields.initialize(repeating: .absent, count: EventField.count)
         numbers = .allocate(capacity: EventField.count)
         numbers.initialize(repeating: 0, count: EventField.count)
-        minute.initialize(to: RecentMinute())
+        minute.initialize(repeating: RecentMinute(), count: RecentMinute.count)
         longTexts.initialize(to: LongTextsReuse())
     }
 

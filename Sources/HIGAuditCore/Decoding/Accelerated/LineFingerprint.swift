@@ -1,3 +1,7 @@
+#if arch(x86_64)
+import _Builtin_intrinsics.intel
+#endif
+
 /// Which learned shapes a line may be laid out like (`LineShapes`), from a few of its bytes: its head
 /// (the first key and the colon after it, and whether a space follows) and its `type` value.
 ///
@@ -21,6 +25,15 @@ enum LineFingerprint {
 
     @inline(__always)
     static func of(_ base: UnsafePointer<UInt8>, limit: Int) -> UInt64 {
+        withTypeValueStart(base, limit: limit).fingerprint
+    }
+
+    /// `of`, and where the line's `type` value starts (after its opening quote; `Int.max` when no
+    /// `type` key was found within `limit`). When one was, the fingerprint depends on no byte past
+    /// that value's closing quote: any other `limit` past the quote gives the same (`LineShapes`
+    /// reuses the one it computed for a line whose end it did not know when it learns that line).
+    @inline(__always)
+    static func withTypeValueStart(_ base: UnsafePointer<UInt8>, limit: Int) -> (fingerprint: UInt64, typeValueStart: Int) {
         let head = bytes(base, start: 0, limit: limit, until: 0x3A)
         // A space after the colon tells writers apart whose first key is the same.
         let spaced: UInt64 = head.found &+ 1 < limit && base[head.found &+ 1] == 0x20 ? 0x5851_F42D_4C95_7F2D : 0
@@ -32,7 +45,7 @@ enum LineFingerprint {
         hash ^= hash >> 29
         hash &*= 0xBF58_476D_1CE4_E5B9
         hash ^= hash >> 32
-        return hash
+        return (hash, type.start)
     }
 
     /// Up to 16 bytes from `start`, as two words: with `until`, those before the first such byte and
@@ -76,14 +89,39 @@ enum LineFingerprint {
     }
 
     /// The first 16 bytes of the string value of the first `"type"` key (quote, `type`, quote, then
-    /// a colon with optional spaces around it), up to its closing quote; zero when there is none.
-    /// Candidates are the places of `"t`.
+    /// a colon with optional spaces around it), up to its closing quote, and where the value starts;
+    /// zero and `Int.max` when there is none. Candidates (places of `"ty`, or `"t`), taken in line order
+    /// whichever loop finds them, so the result does not depend on how many bytes are readable past it.
     @inline(__always)
-    private static func typeValue(_ base: UnsafePointer<UInt8>, limit: Int) -> (low: UInt64, high: UInt64) {
+    private static func typeValue(_ base: UnsafePointer<UInt8>, limit: Int) -> (low: UInt64, high: UInt64, start: Int) {
         var index = 0
+        #if arch(x86_64)
+        // Sixteen places a step: one mask of the places holding a quote, a `t` after it and a `y`
+        // after that, so a line's other keys (`"ts"`, `"target"`) are seldom looked at one by one.
+        // SSE2 intrinsics, not Swift `SIMD16` comparisons, which the compiler left as byte-by-byte
+        // loops here.
+        let quote = _mm_set1_epi8(0x22)
+        let t = _mm_set1_epi8(0x74)
+        let y = _mm_set1_epi8(0x79)
+        while index &+ 18 <= limit {
+            let raw = UnsafeRawPointer(base + index)
+            let here = unsafeBitCast(raw.loadUnaligned(as: SIMD16<UInt8>.self), to: __m128i.self)
+            let next = unsafeBitCast(raw.loadUnaligned(fromByteOffset: 1, as: SIMD16<UInt8>.self), to: __m128i.self)
+            let after = unsafeBitCast(raw.loadUnaligned(fromByteOffset: 2, as: SIMD16<UInt8>.self), to: __m128i.self)
+            var candidates = UInt32(truncatingIfNeeded: _mm_movemask_epi8(_mm_and_si128(
+                _mm_and_si128(_mm_cmpeq_epi8(here, quote), _mm_cmpeq_epi8(next, t)), _mm_cmpeq_epi8(after, y))))
+            while candidates != 0 {
+                if let start = valueStart(base, key: index &+ candidates.trailingZeroBitCount, limit: limit) {
+                    let value = bytes(base, start: start, limit: limit)
+                    return (value.low, value.high, start)
+                }
+                candidates &= candidates &- 1
+            }
+            index &+= 16
+        }
+        #else
         // Eight places a step, as words: a quote here and a `t` after it. `zeroBytes` marks every
-        // such place (and perhaps some others above the first, which `valueStart` turns down). Words,
-        // not `SIMD16` comparisons: in this loop the compiler left those as byte-by-byte loops.
+        // such place (and perhaps some others above the first, which `valueStart` turns down).
         while index &+ 9 <= limit {
             let raw = UnsafeRawPointer(base + index)
             let here = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
@@ -93,20 +131,21 @@ enum LineFingerprint {
             while candidates != 0 {
                 if let start = valueStart(base, key: index &+ (candidates.trailingZeroBitCount &>> 3), limit: limit) {
                     let value = bytes(base, start: start, limit: limit)
-                    return (value.low, value.high)
+                    return (value.low, value.high, start)
                 }
                 candidates &= candidates &- 1
             }
             index &+= 8
         }
+        #endif
         while index &+ 1 < limit {
             if base[index] == 0x22, base[index &+ 1] == 0x74, let start = valueStart(base, key: index, limit: limit) {
                 let value = bytes(base, start: start, limit: limit)
-                return (value.low, value.high)
+                return (value.low, value.high, start)
             }
             index &+= 1
         }
-        return (0, 0)
+        return (0, 0, Int.max)
     }
 
     /// Where the string value starts if a `"type"` key stands at `key` (its opening quote).

@@ -116,6 +116,12 @@ struct LineShapes {
         /// 0 when none.
         var shuffledSession: InlineArray<64, UInt8>
         var shuffledSessionLength: Int
+        /// The fingerprint `matchLine` computed for the line it was last called for, the line's address
+        /// and where its `type` value starts (`LineFingerprint.withTypeValueStart`); the address is 0
+        /// when that call computed none. Learning that line reuses it (`fingerprintForLearning`).
+        var triedLine: Int
+        var triedFingerprint: UInt64
+        var triedTypeValueStart: Int
     }
 
     /// Byte offsets of `StateLayout`'s members in the storage.
@@ -142,6 +148,9 @@ struct LineShapes {
         static var shuffledSession: Int { MemoryLayout<StateLayout>.offset(of: \.shuffledSession)! }
         static var shuffledSessionLength: Int { MemoryLayout<StateLayout>.offset(of: \.shuffledSessionLength)! }
         static var maxShuffledSession: Int { InlineArray<64, UInt8>.count }
+        static var triedLine: Int { MemoryLayout<StateLayout>.offset(of: \.triedLine)! }
+        static var triedFingerprint: Int { MemoryLayout<StateLayout>.offset(of: \.triedFingerprint)! }
+        static var triedTypeValueStart: Int { MemoryLayout<StateLayout>.offset(of: \.triedTypeValueStart)! }
         /// Where the shapes begin: after the state, on a cache line of their own.
         static var shapes: Int { (MemoryLayout<StateLayout>.size + 63) & ~63 }
     }
@@ -413,6 +422,7 @@ struct LineShapes {
         _ base: UnsafePointer<UInt8>, bytes count: Int, lengthKnown: Bool, fields: UnsafeMutablePointer<FieldValue>,
         numbers: UnsafeMutablePointer<Double>
     ) -> Int {
+        storage.storeBytes(of: 0, toByteOffset: State.triedLine, as: Int.self)
         // The rest counts down first: a rest may begin before any shape is held (the first lines of a
         // log unfit to learn), and would otherwise never end.
         let resting = storage.load(fromByteOffset: State.resting, as: Int.self)
@@ -430,7 +440,10 @@ struct LineShapes {
             return matchedLength(latestShape)
         }
         // Then the other shapes of the line's fingerprint, in its set, most recently matched first.
-        let fingerprint = LineFingerprint.of(base, limit: count)
+        let (fingerprint, typeValueStart) = LineFingerprint.withTypeValueStart(base, limit: count)
+        storage.storeBytes(of: Int(bitPattern: base), toByteOffset: State.triedLine, as: Int.self)
+        storage.storeBytes(of: fingerprint, toByteOffset: State.triedFingerprint, as: UInt64.self)
+        storage.storeBytes(of: typeValueStart, toByteOffset: State.triedTypeValueStart, as: Int.self)
         let set = Self.set(of: fingerprint)
         let setUsed = Int(storage.load(fromByteOffset: State.setUsed &+ set, as: UInt8.self))
         var rank = 0
@@ -896,7 +909,7 @@ struct LineShapes {
             memberCount &+= 1
         }
         let members = UnsafeBufferPointer(start: order, count: memberCount)
-        let fingerprint = LineFingerprint.of(base, limit: count)
+        let fingerprint = fingerprintForLearning(base, count: count)
         if !refreshing {
             // A layout seen for the first time is neither learned nor a miss (see `admits`).
             guard admits(fingerprint: fingerprint, order: members) else { return }
@@ -915,6 +928,22 @@ struct LineShapes {
         store(
             base, count: count, fields: fields, numbers: numbers, order: members, memberCount: memberCount,
             unreadCount: unreadCount, fingerprint: fingerprint, refreshing: refreshing)
+    }
+
+    /// The `LineFingerprint` of the `count` bytes at `base`, a line that decoded to an event: the one
+    /// `matchLine` computed when it was last called for this line, or else computed now. `matchLine`
+    /// may have read past the line's end, which it did not know; the fingerprint is the same when the
+    /// line's `type` value starts within the line (`LineFingerprint.withTypeValueStart`: the line is
+    /// valid JSON, so the value's closing quote is in the line too). Every call of `matchLine` forgets
+    /// the one before, so a later line at the same address never takes an earlier line's.
+    @inline(__always)
+    private func fingerprintForLearning(_ base: UnsafePointer<UInt8>, count: Int) -> UInt64 {
+        if storage.load(fromByteOffset: State.triedLine, as: Int.self) == Int(bitPattern: base),
+            storage.load(fromByteOffset: State.triedTypeValueStart, as: Int.self) < count
+        {
+            return storage.load(fromByteOffset: State.triedFingerprint, as: UInt64.self)
+        }
+        return LineFingerprint.of(base, limit: count)
     }
 
     /// Notes where the values of the line's members that no field reads start and end (scalars only:
