@@ -193,15 +193,28 @@ struct ExportLineLayouts {
     /// exponent), so the scan of the copy stops, or fails, where the scan of the line stops at its
     /// end or fails: the same literal, the same end, and the same value (`JSONNumber` reads a literal
     /// one way on either of its paths), only with room to read 16 bytes at once.
+    ///
+    /// The copy is of the line's last `nearEnd` bytes as three words (a line that short is copied a
+    /// byte at a time), not a call to copy memory.
     private static func scanNearEnd(_ line: UnsafePointer<UInt8>, from start: Int, count: Int) -> JSONNumber.Scanned? {
-        let tail = count &- start
-        var padded: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+        let spaces: UInt64 = 0x2020_2020_2020_2020
+        var padded: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (spaces, spaces, spaces, spaces, spaces, spaces)
         return withUnsafeMutableBytes(of: &padded) { room -> JSONNumber.Scanned? in
-            let copy = room.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            copy.initialize(repeating: 0x20, count: room.count)
-            copy.update(from: line + start, count: tail)
-            guard let scanned = JSONNumber.scan(UnsafePointer(copy), from: 0, end: room.count) else { return nil }
-            return JSONNumber.Scanned(end: start &+ scanned.end, integer: scanned.integer, value: scanned.value)
+            // The copy's byte 0 is the line's byte `origin`.
+            let origin: Int
+            if count >= nearEnd {
+                origin = count &- nearEnd
+                let raw = UnsafeRawPointer(line + origin)
+                room.storeBytes(of: raw.loadUnaligned(as: UInt64.self), toByteOffset: 0, as: UInt64.self)
+                room.storeBytes(of: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+                room.storeBytes(of: raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self), toByteOffset: 16, as: UInt64.self)
+            } else {
+                origin = 0
+                for i in 0..<count { room[i] = line[i] }
+            }
+            let copy = UnsafePointer(room.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            guard let scanned = JSONNumber.scan(copy, from: start &- origin, end: room.count) else { return nil }
+            return JSONNumber.Scanned(end: origin &+ scanned.end, integer: scanned.integer, value: scanned.value)
         }
     }
 
