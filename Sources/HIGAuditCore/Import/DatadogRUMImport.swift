@@ -12,6 +12,9 @@ extension EventImporter {
         var action, actionType, actionTargetName, actionId: Int?
         var vital, vitalType, vitalMetric, vitalPrewarmed, vitalDuration: Int?
         var date, session, sessionId, usr, usrAnonymousId, version, os, osVersion, context: Int?
+        /// The envelope but its `ts` when every check of `datadogEnvelope` after the date's passes
+        /// (they look at the kinds of values only, which a layout's lines share), else nil.
+        var checkedEnvelope: ImportedEnvelope?
     }
 
     private func datadogPlaces() -> DatadogPlaces {
@@ -41,6 +44,7 @@ extension EventImporter {
         places.os = tape.member(root, "os")
         places.osVersion = places.os.flatMap { tape.member($0, "version") }
         places.context = tape.member(root, "context")
+        places.checkedEnvelope = try? datadogEnvelopeKinds(places)
         return places
     }
 
@@ -97,13 +101,24 @@ extension EventImporter {
         }
     }
 
+    /// The envelope, checked in this order: the date (of the line's own value), then the kinds of the
+    /// other members (`datadogEnvelopeKinds`), which lines of a layout whose line passed them pass too
+    /// (`DatadogPlaces.checkedEnvelope`).
     private func datadogEnvelope(_ places: DatadogPlaces) throws(ImportProblem) -> ImportedEnvelope {
-        var envelope = ImportedEnvelope()
         guard let date = places.date else { throw ImportProblem("missing date") }
         guard tape[date].kind == .number, tape[date].flag, let ms = tape.integer(date) else {
             throw ImportProblem("date is not an integer of milliseconds", at: tape, date)
         }
+        var envelope: ImportedEnvelope
+        if let checked = places.checkedEnvelope { envelope = checked } else { envelope = try datadogEnvelopeKinds(places) }
         envelope.ts = ms
+        return envelope
+    }
+
+    /// The envelope's members but its time, each checked to be of its kind: a function of the kinds
+    /// of the line's values and of where its members are, nothing else.
+    private func datadogEnvelopeKinds(_ places: DatadogPlaces) throws(ImportProblem) -> ImportedEnvelope {
+        var envelope = ImportedEnvelope()
         envelope.session = try tape.requiredString(places.sessionId, name: "session.id")
         envelope.device = try tape.optionalString(places.usrAnonymousId, name: "usr.anonymous_id")
         envelope.appVersion = try tape.optionalString(places.version, name: "version")

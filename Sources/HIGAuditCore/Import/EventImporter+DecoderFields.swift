@@ -21,7 +21,7 @@ extension EventImporter {
                 let keyColumn = tape[place.key].start - 1
                 switch place.value {
                 case .asItStands(let index):
-                    assembly.set(place.field, tape[index], keyColumn: keyColumn)
+                    assembly.set(place.field, tape[index], number: tape.knownNumber(index), keyColumn: keyColumn)
                 case .intValue(let index):
                     if let integer = integerAttribute(index) {
                         assembly.setInteger(place.field, integer, at: tape[index], keyColumn: keyColumn)

@@ -24,6 +24,8 @@ public final class EventImporter: @unchecked Sendable {
     var datadogMemo = LayoutMemo<DatadogPlaces>()
     var otlpMemo = LayoutMemo<OTLPPlaces>()
     var otherFieldsMemo = OtherFieldsMemo()
+    /// The minute of the last RFC 3339 time read (PostHog's `timestamp`).
+    var recentMinute = RecentExportMinute()
     var writer = ImportedLineWriter()
     var syntheticWriter = ImportedLineWriter()
     /// The fields of the event being handed over, for the decoder (`ImportedEventFields`).

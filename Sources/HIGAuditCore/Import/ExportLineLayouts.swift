@@ -23,6 +23,11 @@
 /// scan reads the line, so that a malformed line gets exactly the reason and column it gets without
 /// layouts. Which layout matches changes only which one is tried first next time, never the tape.
 ///
+/// A match also keeps each number's value as `JSONNumber.scan` read it (`JSONTape.knownNumber`), which
+/// the decoder takes instead of reading the literal again (`FieldAssignment.number`): `JSONNumber` is
+/// the decoder's one reader of literals, so that is the value it would read from the same bytes (NaN,
+/// where the scan leaves the value to the standard library, has the decoder read it as before).
+///
 /// Layouts are tried most recently matched first, a few a line; a line that matches none and that the
 /// general scan reads becomes a layout in place of the least recently matched one.
 struct ExportLineLayouts {
@@ -74,7 +79,7 @@ struct ExportLineLayouts {
     private(set) var used = 0
     private var nextSerial = 1
     /// Per slot of the layout being matched: the value's new range and flag, and the shift after it.
-    private var found: UnsafeMutablePointer<(start: Int32, end: Int32, flag: Bool)>
+    private var found: UnsafeMutablePointer<(start: Int32, end: Int32, flag: Bool, value: Double)>
     private var shifts: UnsafeMutablePointer<Int32>
     /// Lines matched, and lines learned (for tests).
     private(set) var matched = 0
@@ -113,15 +118,18 @@ struct ExportLineLayouts {
             let index = order[rank]
             guard matches(bytes, count: line.count, layouts[index]) else { continue }
             let layout = layouts[index]
-            tape.fill(line: bytes, count: line.count, template: layout.entries, entryCount: layout.entryCount) { entries in
+            tape.fill(line: bytes, count: line.count, template: layout.entries, entryCount: layout.entryCount) { entries, numbers in
                 for e in 0..<layout.entryCount {
                     entries[e].start &+= shifts[Int(layout.slotsBeforeStart[e])]
                     entries[e].end &+= shifts[Int(layout.slotsBeforeEnd[e])]
                 }
+                // Every number of a layout's line is a slot (only strings are kept constant), so
+                // every number entry gets its value here.
                 for k in 0..<layout.slotCount {
                     let slot = layout.slots[k]
                     entries[Int(slot.entry)].end = found[k].end
                     entries[Int(slot.entry)].flag = found[k].flag
+                    if !slot.isString { numbers[Int(slot.entry)] = found[k].value }
                 }
             }
             if rank > 0 {
@@ -148,6 +156,7 @@ struct ExportLineLayouts {
             p &+= run
             let end: Int
             let flag: Bool
+            var value = Double.nan
             if slot.isString {
                 // The opening quote was the run's last byte.
                 var scanner = JSONScanner(base: line, count: count)
@@ -157,11 +166,14 @@ struct ExportLineLayouts {
                 flag = escaped
             } else {
                 guard p < count, line[p] == 0x2D || JSONScanner.isDigit(line[p]),
-                      let number = JSONNumber.scan(line, from: p, end: count) else { return false }
+                      let number = count &- p > Self.nearEnd
+                        ? JSONNumber.scan(line, from: p, end: count) : Self.scanNearEnd(line, from: p, count: count)
+                else { return false }
                 end = number.end
                 flag = number.integer
+                value = number.value
             }
-            found[k] = (Int32(p), Int32(end), flag)
+            found[k] = (Int32(p), Int32(end), flag, value)
             shift &+= Int32(end &- p) &- (slot.end &- slot.start)
             shifts[k &+ 1] = shift
             p = end
@@ -169,6 +181,41 @@ struct ExportLineLayouts {
         }
         let rest = layout.length &- t
         return count &- p == rest && ByteComparison.equal(line + p, layout.template + t, count: rest)
+    }
+
+    /// Bytes left in a line below which `JSONNumber.scan` would read a number a byte at a time (it
+    /// reads 16 bytes at once only when they are all the line's): a line's last numbers
+    /// (`"x":600,"y":400}}`) are read from a padded copy instead (`scanNearEnd`).
+    static let nearEnd = 24
+
+    /// `JSONNumber.scan(line, from: start, end: count)`, read from a copy of the line's last bytes
+    /// followed by spaces. A space can continue no number literal (nor begin a fraction or an
+    /// exponent), so the scan of the copy stops, or fails, where the scan of the line stops at its
+    /// end or fails: the same literal, the same end, and the same value (`JSONNumber` reads a literal
+    /// one way on either of its paths), only with room to read 16 bytes at once.
+    ///
+    /// The copy is of the line's last `nearEnd` bytes as three words (a line that short is copied a
+    /// byte at a time), not a call to copy memory.
+    private static func scanNearEnd(_ line: UnsafePointer<UInt8>, from start: Int, count: Int) -> JSONNumber.Scanned? {
+        let spaces: UInt64 = 0x2020_2020_2020_2020
+        var padded: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (spaces, spaces, spaces, spaces, spaces, spaces)
+        return withUnsafeMutableBytes(of: &padded) { room -> JSONNumber.Scanned? in
+            // The copy's byte 0 is the line's byte `origin`.
+            let origin: Int
+            if count >= nearEnd {
+                origin = count &- nearEnd
+                let raw = UnsafeRawPointer(line + origin)
+                room.storeBytes(of: raw.loadUnaligned(as: UInt64.self), toByteOffset: 0, as: UInt64.self)
+                room.storeBytes(of: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+                room.storeBytes(of: raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self), toByteOffset: 16, as: UInt64.self)
+            } else {
+                origin = 0
+                for i in 0..<count { room[i] = line[i] }
+            }
+            let copy = UnsafePointer(room.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            guard let scanned = JSONNumber.scan(copy, from: start &- origin, end: room.count) else { return nil }
+            return JSONNumber.Scanned(end: origin &+ scanned.end, integer: scanned.integer, value: scanned.value)
+        }
     }
 
     /// Keeps the line the general scan just read into `tape` as a layout, in place of the least

@@ -77,8 +77,10 @@ final class ImportedFieldAssembly {
 
     // MARK: Fields
 
-    /// A value as it stands in the export line, of the JSON type the tape found.
-    func set(_ field: EventField, _ entry: JSONTape.Entry, keyColumn: Int32 = 0) {
+    /// A value as it stands in the export line, of the JSON type the tape found. `number` is a number's
+    /// value as `JSONNumber.scan` read it from those bytes (`JSONTape.knownNumber`), or NaN to have the
+    /// decoder read it: the value the decoder would read from them either way.
+    func set(_ field: EventField, _ entry: JSONTape.Entry, number: Double = .nan, keyColumn: Int32 = 0) {
         let kind: FieldValue.Kind
         switch entry.kind {
         case .object: kind = .object
@@ -90,7 +92,8 @@ final class ImportedFieldAssembly {
         }
         let flag = entry.kind == .string || entry.kind == .number ? entry.flag : false
         add(FieldAssignment(
-            field: field, value: FieldValue(kind: kind, flag: flag, start: entry.start, end: entry.end), keyColumn: keyColumn))
+            field: field, value: FieldValue(kind: kind, flag: flag, start: entry.start, end: entry.end),
+            number: entry.kind == .number ? number : .nan, keyColumn: keyColumn))
     }
 
     /// A number the importer holds (a converted OTLP integer, a tap's coordinate): given to the decoder

@@ -26,6 +26,11 @@ struct JSONTape {
     /// by the tape's owner (`deallocate`). A raw pointer, not a class, so that the tape is a plain
     /// value: reading a member of the importer's tape retained and released nothing.
     private(set) var entries: UnsafeMutablePointer<Entry>
+    /// Beside `entries`, per entry: a number's value as `JSONNumber.scan` read it, when a layout's
+    /// match (`fill`) read it (NaN where the scan gave none); nothing when `read` read the line.
+    private var numberValues: UnsafeMutablePointer<Double>
+    /// Whether `numberValues` holds the current line's numbers (a line `fill` took).
+    private var holdsNumberValues = false
     private var capacity: Int
     /// Entries of the current line.
     private(set) var entryCount = 0
@@ -35,10 +40,14 @@ struct JSONTape {
     init() {
         capacity = 256
         entries = .allocate(capacity: capacity)
+        numberValues = .allocate(capacity: capacity)
     }
 
     /// Frees the entries; the tape is not used again.
-    func deallocate() { entries.deallocate() }
+    func deallocate() {
+        entries.deallocate()
+        numberValues.deallocate()
+    }
 
     @inline(__always)
     private mutating func append(_ entry: Entry) {
@@ -53,12 +62,16 @@ struct JSONTape {
         grown.moveInitialize(from: entries, count: entryCount)
         entries.deallocate()
         entries = grown
+        // Values are not kept: the buffers grow only before a line's entries are written.
+        numberValues.deallocate()
+        numberValues = .allocate(capacity: capacity * 2)
         capacity *= 2
     }
 
     /// Reads `line` (valid only until the next call); throws what makes it malformed.
     mutating func read(_ line: UnsafeRawBufferPointer) throws(MalformedLine) {
         entryCount = 0
+        holdsNumberValues = false
         guard let raw = line.baseAddress, line.count > 0 else {
             base = nil
             count = 0
@@ -81,14 +94,16 @@ struct JSONTape {
 
     /// Takes `line` with entries copied from `template` (a learned layout's) and then adjusted by
     /// `adjust` (`ExportLineLayouts.match`): what `read` would note for a line that matches it.
+    /// `adjust` also writes the value of every number entry (`knownNumber`).
     mutating func fill(
         line: UnsafePointer<UInt8>, count: Int, template: UnsafePointer<Entry>, entryCount: Int,
-        _ adjust: (UnsafeMutablePointer<Entry>) -> Void
+        _ adjust: (_ entries: UnsafeMutablePointer<Entry>, _ numbers: UnsafeMutablePointer<Double>) -> Void
     ) {
         self.entryCount = 0
         while capacity < entryCount { growBuffer() }
         entries.update(from: template, count: entryCount)
-        adjust(entries)
+        adjust(entries, numberValues)
+        holdsNumberValues = true
         self.entryCount = entryCount
         base = line
         self.count = count
@@ -261,8 +276,18 @@ struct JSONTape {
         return UnsafeBufferPointer(start: base! + Int(entry.start), count: Int(entry.end - entry.start))
     }
 
+    /// The value of the number at `index` as `JSONNumber.scan` read it during a layout's match, or NaN
+    /// (the line was read by `read`, or the scan left the value to the standard library): what the
+    /// decoder's numbers table takes, NaN having it read the literal itself (`FieldAssignment.number`).
+    @inline(__always)
+    func knownNumber(_ index: Int) -> Double {
+        holdsNumberValues ? numberValues[index] : .nan
+    }
+
     /// The number at `index` as a `Double` (infinite when the literal is out of range).
     func double(_ index: Int) -> Double {
+        let known = knownNumber(index)
+        if !known.isNaN { return known }
         let entry = entries[index]
         return JSONNumber.double(ByteSlice(start: base! + Int(entry.start), count: Int(entry.end - entry.start)))
     }
@@ -273,6 +298,10 @@ struct JSONTape {
         let entry = entries[index]
         switch entry.kind {
         case .number where entry.flag:
+            // A value a layout's match read (`knownNumber`) below 2^53 is the integer itself: an integer
+            // literal rounds to one at or past 2^53 when it is there itself. NaN fails the comparison.
+            let known = knownNumber(index)
+            if known.magnitude < 9_007_199_254_740_992 { return Int64(known) }
             return JSONNumber.int64(ByteSlice(start: base! + Int(entry.start), count: Int(entry.end - entry.start)))
         case .string where !entry.flag:
             let length = Int(entry.end - entry.start)

@@ -16,6 +16,9 @@ extension EventImporter {
         var observedTimeUnixNano: Int?
         /// Each attribute's `doubleValue` with the attribute's `key`, in order (`checkFinite`).
         var doubles: [(key: Int?, value: Int)] = []
+        /// The envelope but its `ts` when the checks of `otlpEnvelopeKinds` pass (they look at the
+        /// kinds of values, keys and attribute names only, which a layout's lines share), else nil.
+        var checkedEnvelope: ImportedEnvelope?
     }
 
     /// A line's records in order, where `resourceLogs` is.
@@ -56,6 +59,7 @@ extension EventImporter {
                 places.doubles.append((tape.member(attribute, "key"), double))
             }
         }
+        places.checkedEnvelope = try? otlpEnvelopeKinds(places.attributes, places.found, resource: resource)
         return places
     }
 
@@ -124,10 +128,12 @@ extension EventImporter {
         }
     }
 
+    /// The envelope, checked in this order: the time (the line's own values), the kinds of the
+    /// envelope's attributes (`otlpEnvelopeKinds`, which lines of a layout whose line passed them pass
+    /// too: `OTLPRecordPlaces.checkedEnvelope`), then the doubles (values again).
     private func otlpEnvelope(
         _ places: OTLPRecordPlaces, attributes: Int?, _ found: KnownAttributes, resource: KnownAttributes
     ) throws(ImportProblem) -> ImportedEnvelope {
-        var envelope = ImportedEnvelope()
         var nanos: Int64 = 0
         func nanoseconds(_ index: Int, _ key: StaticString) throws(ImportProblem) -> Int64 {
             guard let value = tape.integer(index), value >= 0 else {
@@ -138,7 +144,23 @@ extension EventImporter {
         if let index = places.timeUnixNano { nanos = try nanoseconds(index, "timeUnixNano") }
         if nanos == 0, let index = places.observedTimeUnixNano { nanos = try nanoseconds(index, "observedTimeUnixNano") }
         guard nanos > 0 else { throw ImportProblem("no timeUnixNano or observedTimeUnixNano") }
+        var envelope: ImportedEnvelope
+        if let checked = places.checkedEnvelope {
+            envelope = checked
+        } else {
+            envelope = try otlpEnvelopeKinds(attributes, found, resource: resource)
+        }
         envelope.ts = nanos / 1_000_000
+        try checkFinite(places.doubles)
+        return envelope
+    }
+
+    /// The envelope's attributes but the time, each checked to be of its kind: a function of the
+    /// kinds of the line's values, its keys and its attribute names, nothing else.
+    private func otlpEnvelopeKinds(
+        _ attributes: Int?, _ found: KnownAttributes, resource: KnownAttributes
+    ) throws(ImportProblem) -> ImportedEnvelope {
+        var envelope = ImportedEnvelope()
         guard let session = try attributeString(found.sessionId, "session.id") else { throw ImportProblem("missing the attribute session.id") }
         envelope.session = session
         envelope.device = try attributeString(resource.deviceId, "device.id")
@@ -147,7 +169,6 @@ extension EventImporter {
         envelope.screen = try attributeString(found.screenName, "screen.name")
         envelope.id = try attributeString(found.recordUid, "log.record.uid")
         envelope.fields = attributes
-        try checkFinite(places.doubles)
         return envelope
     }
 

@@ -10,33 +10,47 @@ struct OtherFieldPlace {
 /// are fields of ours, and of which, depends on keys (and OTLP's attribute names, constant in a
 /// layout) and on the shape of values only, so it is found once a layout, container and kind of
 /// mapping, instead of every key being compared with our envelope's and our fields' names on every line.
+///
+/// Kept beside the layouts, by a layout's place: a few memos a place (one a container and kind of
+/// mapping, so one a record), compared by their key, not hashed (a hash of the key cost more than the
+/// comparisons it spared).
 struct OtherFieldsMemo {
-    private struct Key: Hashable {
-        var serial: Int
+    private struct Key: Equatable {
         var container: Int
         var skipsDollar: Bool
         var attributes: Bool
         var keepId: Bool
     }
 
-    private var kept: [Key: [OtherFieldPlace]] = [:]
-    /// Memos kept before all are forgotten (layouts are replaced, containers are few a layout).
-    static let capacity = 256
+    private struct Place {
+        /// The layout the memos are of: they are forgotten when another takes its place.
+        var serial = 0
+        var kept: [(key: Key, places: [OtherFieldPlace])] = []
+    }
+
+    private var byLayout = [Place](repeating: Place(), count: ExportLineLayouts.capacity)
+    /// Memos kept a layout before its memos are forgotten (containers are few a line).
+    static let capacity = 32
 
     mutating func places(
         _ layout: ExportLineLayouts.LayoutID?, _ container: Int?, _ fields: ImportedFields, keepId: Bool,
         _ find: () -> [OtherFieldPlace]
     ) -> [OtherFieldPlace] {
         guard let layout, let container else { return find() }
-        var key = Key(serial: layout.serial, container: container, skipsDollar: false, attributes: false, keepId: keepId)
+        var key = Key(container: container, skipsDollar: false, attributes: false, keepId: keepId)
         switch fields {
         case .object(let skipDollar): key.skipsDollar = skipDollar
         case .attributes: key.attributes = true
         }
-        if let places = kept[key] { return places }
+        if byLayout[layout.index].serial == layout.serial {
+            for memo in byLayout[layout.index].kept where memo.key == key { return memo.places }
+        } else {
+            byLayout[layout.index].serial = layout.serial
+            byLayout[layout.index].kept.removeAll(keepingCapacity: true)
+        }
         let places = find()
-        if kept.count >= Self.capacity { kept.removeAll(keepingCapacity: true) }
-        kept[key] = places
+        if byLayout[layout.index].kept.count >= Self.capacity { byLayout[layout.index].kept.removeAll(keepingCapacity: true) }
+        byLayout[layout.index].kept.append((key, places))
         return places
     }
 }

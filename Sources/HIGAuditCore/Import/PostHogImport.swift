@@ -11,6 +11,9 @@ extension EventImporter {
         var uuid: Int?
         /// The envelope's properties (none when `properties` is not an object).
         var envelope = EnvelopeProperties()
+        /// The envelope but its `ts` when every check of `postHogEnvelope` but the timestamp's parse
+        /// passes (they look at the kinds of values only, which a layout's lines share), else nil.
+        var checkedEnvelope: ImportedEnvelope?
     }
 
     private func postHogPlaces() -> PostHogPlaces {
@@ -20,6 +23,9 @@ extension EventImporter {
         places.timestamp = tape.member(0, "timestamp")
         places.uuid = tape.member(0, "uuid")
         if let properties = places.properties { places.envelope = envelopeProperties(properties) }
+        if (try? tape.requiredString(places.timestamp, name: "timestamp")) != nil {
+            places.checkedEnvelope = try? postHogEnvelopeKinds(places)
+        }
         return places
     }
 
@@ -64,14 +70,33 @@ extension EventImporter {
 
     static let automaticNames: Set<String> = ["$screen", "$autocapture", "Application Opened", "Application Backgrounded"]
 
+    /// The envelope, checked in this order: the timestamp is a string, it is an RFC 3339 time, then
+    /// the kinds of the other members (`postHogEnvelopeKinds`). Lines of a layout whose line passed
+    /// the checks of kinds (`PostHogPlaces.checkedEnvelope`) pass them too, and only their time is read.
     private func postHogEnvelope(_ places: PostHogPlaces) throws(ImportProblem) -> ImportedEnvelope {
-        var envelope = ImportedEnvelope()
-        let properties = places.properties
+        if var envelope = places.checkedEnvelope, let timestamp = places.timestamp {
+            envelope.ts = try postHogTimestamp(timestamp)
+            return envelope
+        }
         let timestamp = try tape.requiredString(places.timestamp, name: "timestamp")
-        guard let ts = TimestampParser.parse(rfc3339: UnsafeRawBufferPointer(tape.bytes(timestamp))), !tape[timestamp].flag else {
+        let ts = try postHogTimestamp(timestamp)
+        var envelope = try postHogEnvelopeKinds(places)
+        envelope.ts = ts
+        return envelope
+    }
+
+    private func postHogTimestamp(_ timestamp: Int) throws(ImportProblem) -> Int64 {
+        guard let ts = recentMinute.parse(tape.bytes(timestamp)), !tape[timestamp].flag else {
             throw ImportProblem("timestamp is not an RFC 3339 time", at: tape, timestamp)
         }
-        envelope.ts = ts
+        return ts
+    }
+
+    /// The envelope's members but its time, each checked to be of its kind: a function of the kinds
+    /// of the line's values and of where its members are, nothing else.
+    private func postHogEnvelopeKinds(_ places: PostHogPlaces) throws(ImportProblem) -> ImportedEnvelope {
+        var envelope = ImportedEnvelope()
+        let properties = places.properties
         if let properties, tape[properties].kind != .object {
             throw ImportProblem("properties is not an object", at: tape, properties)
         }
