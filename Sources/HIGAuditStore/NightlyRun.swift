@@ -59,6 +59,10 @@ public final class NightlyRun {
     /// Test hook: called after each input is read, inside the transaction (the kill test stops here).
     public var afterEachFile: (() -> Void)?
 
+    /// How many closed sessions' checkpoint rows are deleted together (`CheckpointWriter`); tests make
+    /// it small.
+    var checkpointDeleteBatch = CheckpointWriter.deleteBatch
+
     public init(
         store: ResultsStore, configuration: AuditConfiguration, reader: InputReader, closeOpen: Bool,
         onDiagnostic: @escaping (Diagnostic) -> Void
@@ -185,7 +189,7 @@ private final class RunTransaction {
     @discardableResult
     private func startEngine() throws -> SessionEngine {
         if let engine { return engine }
-        checkpoint = try CheckpointWriter(db)
+        checkpoint = try CheckpointWriter(db, deleteBatch: run.checkpointDeleteBatch)
         let files = self.files
         try RunCache.checkpoint.apply(db)
         defer { try? RunCache.rows.apply(db) }
@@ -354,7 +358,7 @@ private final class RunTransaction {
 
     private func record(_ report: SessionReport) throws {
         outcome.sessionsClosed += 1
-        try checkpoint?.sessionClosed(report.session)
+        try checkpoint?.sessionClosed(report.session, db: db)
         let runID = outcome.runID
         let suppression = run.judgement.suppression
         let suppressed = report.violations.map {

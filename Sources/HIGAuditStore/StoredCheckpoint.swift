@@ -188,10 +188,20 @@ enum StoredCheckpointError: Error, CustomStringConvertible, Equatable {
 }
 
 /// Writes a run's checkpoint into the rows of the one before: deletes the rows of the sessions that
-/// closed (`sessionClosed`, as they close), then upserts each open session whose state differs from its
-/// row (`finish`). Unchanged rows are not written, so the pages a run dirties follow what the night
-/// held, not every session still open.
+/// closed (`sessionClosed`), then upserts each open session whose state differs from its row
+/// (`finish`). Unchanged rows are not written, so the pages a run dirties follow what the night held,
+/// not every session still open.
+///
+/// Closed sessions' rows are deleted in batches, in key order, through the checkpoint's small page
+/// cache, not one by one as they close: deleted one at a time among the run's inserts, through the
+/// rows' large cache, a night that closed 300,000 restored sessions held most of the checkpoint's pages
+/// dirty at once (issue 46). A run that leaves no session open empties the table in one statement.
 final class CheckpointWriter {
+    /// The most closed sessions kept before their rows are deleted: it bounds what the list holds.
+    static let deleteBatch = 50_000
+    private let batch: Int
+    /// Closed sessions whose rows, if the checkpoint held them, are not deleted yet.
+    private var closed: [String] = []
     private let delete: RowStatement
     private let stored: Statement
     private let upsert: RowStatement
@@ -199,7 +209,8 @@ final class CheckpointWriter {
     /// Open sessions written (new or changed) by `finish`.
     private(set) var sessionsWritten = 0
 
-    init(_ db: Database) throws {
+    init(_ db: Database, deleteBatch: Int = CheckpointWriter.deleteBatch) throws {
+        batch = max(1, deleteBatch)
         delete = try RowStatement(db, sql: "DELETE FROM checkpoint_sessions WHERE session = ?")
         stored = try db.makeStatement(sql: "SELECT state FROM checkpoint_sessions WHERE session = ?")
         upsert = try RowStatement(db, sql: """
@@ -209,13 +220,33 @@ final class CheckpointWriter {
         legacy = try StoredCheckpoint.legacyCheckpoint(db) != nil
     }
 
-    /// A session closed this run: its row, if the checkpoint held it, goes.
-    func sessionClosed(_ session: String) throws {
-        try delete.execute(session)
+    /// A session closed this run: its row, if the checkpoint held it, goes (within the run's
+    /// transaction, by `finish` at the latest).
+    func sessionClosed(_ session: String, db: Database) throws {
+        closed.append(session)
+        guard closed.count >= batch else { return }
+        try RunCache.checkpoint.apply(db)
+        defer { try? RunCache.rows.apply(db) }
+        try deleteClosed()
+    }
+
+    /// Deletes the rows of the sessions closed since the last batch, in the table's key order (SQLite's
+    /// BINARY collation compares UTF-8 bytes), so that each page is visited once.
+    private func deleteClosed() throws {
+        closed.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        for session in closed { try delete.execute(session) }
+        closed.removeAll(keepingCapacity: true)
     }
 
     /// The engine's open sessions and devices in place of the stored ones, and the summary row.
     func finish(_ engine: SessionEngine, runID: Int64, db: Database) throws {
+        // Before the upserts: a session that closed and is open again under its id keeps its new row.
+        if engine.openSessionCount == 0 {
+            closed.removeAll()
+            try db.execute(sql: "DELETE FROM checkpoint_sessions")
+        } else {
+            try deleteClosed()
+        }
         try db.execute(sql: "DELETE FROM checkpoint_devices")
         let devices = engine.checkpointDevices()
         let insertDevice = try RowStatement(

@@ -32,4 +32,32 @@ import Testing
         }
         #expect((expected[.violations]?.split(separator: "\r\n").count ?? 0) > 20)
     }
+
+    /// Closed sessions' checkpoint rows are deleted in batches (`CheckpointWriter.deleteBatch`, so that
+    /// a night closing many restored sessions does not hold the checkpoint's pages dirty at once); in
+    /// batches of two, many run inside each night, the checkpoint holds exactly the sessions left open
+    /// after each, and the nights still equal one `analyze`.
+    @Test(arguments: [1, 2, 3])
+    func checkpointRowsDeletedInSmallBatchesLeaveTheSameResults(batch: Int) throws {
+        let directory = try LogFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let paths = try LogFixtures.writeZstdFiles(LogFixtures.chunks(LogFixtures.stream(seed: 4), count: 5), in: directory)
+        let storePath = directory.appendingPathComponent("store.sqlite").path
+        var batchesFilled = 0
+        for night in 0..<paths.count {
+            let last = night == paths.count - 1
+            let (outcome, _) = try nightly(storePath, [paths[night]], closeOpen: last, checkpointDeleteBatch: batch)
+            let rows = try ResultsStore(writingAt: storePath).read {
+                try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM checkpoint_sessions") ?? -1
+            }
+            #expect(rows == outcome.openSessions, "night \(night)")
+            if !last, outcome.sessionsClosed > batch { batchesFilled += 1 }
+        }
+        #expect(batchesFilled >= 2, "too few nights closed more sessions than a batch")
+        let expected = try analyzeTables(paths, StoreTestConfiguration.standard)
+        let actual = try storeTables(storePath)
+        for name in expected.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+            #expect(actual[name] == expected[name], "table \(name.rawValue) differs")
+        }
+    }
 }

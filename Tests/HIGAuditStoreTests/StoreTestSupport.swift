@@ -146,12 +146,13 @@ func storeTables(_ storePath: String, selection: StoreSelection = .everything) t
 @discardableResult
 func nightly(
     _ storePath: String, _ paths: [String], closeOpen: Bool = false,
-    _ configuration: AuditConfiguration = StoreTestConfiguration.standard
+    _ configuration: AuditConfiguration = StoreTestConfiguration.standard, checkpointDeleteBatch: Int? = nil
 ) throws -> (NightlyOutcome, [Diagnostic]) {
     var diagnostics: [Diagnostic] = []
     let run = NightlyRun(
         store: try ResultsStore(writingAt: storePath), configuration: configuration, reader: try InputReader(),
         closeOpen: closeOpen, onDiagnostic: { diagnostics.append($0) })
+    if let checkpointDeleteBatch { run.checkpointDeleteBatch = checkpointDeleteBatch }
     let outcome = try run.run(paths.map { InputSource(path: $0) })
     return (outcome, diagnostics)
 }
