@@ -157,7 +157,7 @@ import Testing
             var files: [String: Data] = [:]
             for case let name as String in FileManager.default.enumerator(atPath: uploads)?.allObjects ?? [] {
                 var isFolder: ObjCBool = false
-                FileManager.default.fileExists(atPath: uploads + "/" + name, isDirectory: &isFolder)
+                _ = FileManager.default.fileExists(atPath: uploads + "/" + name, isDirectory: &isFolder)
                 files[name] = isFolder.boolValue ? Data() : try Data(contentsOf: URL(fileURLWithPath: uploads + "/" + name))
             }
             return files
