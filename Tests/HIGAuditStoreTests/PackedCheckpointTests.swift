@@ -29,6 +29,20 @@ import Testing
         }
     }
 
+    /// The night of slot 1820 into the store at `path` closes every session, and the store's tables
+    /// equal one `analyze` over every slot's uploads: the migrated checkpoint was continued exactly.
+    static func expectTheLastNightEqualsOneAnalyze(_ path: String) throws {
+        let configuration = AuditConfiguration()
+        let (night, _) = try nightly(path, try StoreMigrationTests.uploads("1820"), closeOpen: true, configuration)
+        #expect(night.openSessions == 0)
+        let everything = try slots.flatMap { try StoreMigrationTests.uploads($0) }
+        let expected = try analyzeTables(everything, configuration)
+        let actual = try storeTables(path)
+        for name in [TableName.summary, .byVersion, .byScreen, .haptics] {
+            #expect(actual[name] == expected[name], "table \(name.rawValue) differs")
+        }
+    }
+
     static func load(_ path: String) throws -> EngineCheckpoint {
         try ResultsStore(readingAt: path).read { try StoredCheckpoint.load($0) }
     }
@@ -166,15 +180,7 @@ import Testing
         let jsonBytes = json.values.reduce(0) { $0 + $1.count }
         #expect(packedBytes < jsonBytes)
 
-        let configuration = AuditConfiguration()
-        let (night, _) = try nightly(path, try StoreMigrationTests.uploads("1820"), closeOpen: true, configuration)
-        #expect(night.openSessions == 0)
-        let everything = try Self.slots.flatMap { try StoreMigrationTests.uploads($0) }
-        let expected = try analyzeTables(everything, configuration)
-        let actual = try storeTables(path)
-        for name in [TableName.summary, .byVersion, .byScreen, .haptics] {
-            #expect(actual[name] == expected[name], "table \(name.rawValue) differs")
-        }
+        try Self.expectTheLastNightEqualsOneAnalyze(path)
     }
 
     /// The migration packs JSON rows a batch of keys at a time: more rows than a batch all come out

@@ -154,15 +154,7 @@ import Testing
         #expect(stored.values.allSatisfy { $0.first == StoredSession.formatVersion })
         #expect(try PackedCheckpointTests.load(path) == before)
 
-        let configuration = AuditConfiguration()
-        let (night, _) = try nightly(path, try StoreMigrationTests.uploads("1820"), closeOpen: true, configuration)
-        #expect(night.openSessions == 0)
-        let everything = try PackedCheckpointTests.slots.flatMap { try StoreMigrationTests.uploads($0) }
-        let expected = try analyzeTables(everything, configuration)
-        let actual = try storeTables(path)
-        for name in [TableName.summary, .byVersion, .byScreen, .haptics] {
-            #expect(actual[name] == expected[name], "table \(name.rawValue) differs")
-        }
+        try PackedCheckpointTests.expectTheLastNightEqualsOneAnalyze(path)
     }
 
     /// The migration rewrites a batch of keys at a time: more rows than a batch all come out in the new
