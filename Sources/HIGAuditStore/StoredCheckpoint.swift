@@ -59,23 +59,9 @@ enum StoredCheckpoint {
     static func packSessions(_ db: Database) throws {
         guard try db.tableExists("checkpoint_sessions") else { return }
         let decoder = JSONDecoder()
-        let update = try RowStatement(db, sql: "UPDATE checkpoint_sessions SET state = ? WHERE session = ?")
-        var after = ""
-        var first = true
-        while true {
-            let rows = try Row.fetchAll(
-                db, sql: "SELECT session, state FROM checkpoint_sessions WHERE ? OR session > ? ORDER BY session LIMIT 500",
-                arguments: [first, after])
-            guard let last = rows.last else { return }
-            for row in rows {
-                let session: String = row["session"]
-                let state: Data = row["state"]
-                guard !PackedCheckpoint.isPacked(state) else { continue }
-                let packed = try PackedCheckpoint.encode(try decode(state, session: session, decoder))
-                try update.execute(Data(packed), session)
-            }
-            after = last["session"]
-            first = false
+        try rewriteRows(db) { session, state in
+            guard !PackedCheckpoint.isPacked(state) else { return nil }
+            return Data(try PackedCheckpoint.encode(try decode(state, session: session, decoder)))
         }
     }
 
@@ -86,6 +72,15 @@ enum StoredCheckpoint {
     static func storeSessionsExplicitly(_ db: Database) throws {
         guard try db.tableExists("checkpoint_sessions") else { return }
         let decoder = JSONDecoder()
+        try rewriteRows(db) { session, state in
+            guard !StoredSession.isStored(state) else { return nil }
+            return Data(try StoredSession.encode(try decode(state, session: session, decoder)))
+        }
+    }
+
+    /// Gives each checkpoint row the state `rewritten` returns for it (nil: the row stays), a batch of
+    /// 500 keys at a time in key order, so that a migration never holds the whole table in memory.
+    private static func rewriteRows(_ db: Database, _ rewritten: (String, Data) throws -> Data?) throws {
         let update = try RowStatement(db, sql: "UPDATE checkpoint_sessions SET state = ? WHERE session = ?")
         var after = ""
         var first = true
@@ -96,10 +91,7 @@ enum StoredCheckpoint {
             guard let last = rows.last else { return }
             for row in rows {
                 let session: String = row["session"]
-                let state: Data = row["state"]
-                guard !StoredSession.isStored(state) else { continue }
-                let stored = try StoredSession.encode(try decode(state, session: session, decoder))
-                try update.execute(Data(stored), session)
+                if let state = try rewritten(session, row["state"]) { try update.execute(state, session) }
             }
             after = last["session"]
             first = false
