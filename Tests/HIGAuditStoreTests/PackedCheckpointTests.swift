@@ -136,18 +136,25 @@ import Testing
 
     /// A damaged packed row stops the night with the session named, and writes nothing.
     @Test func aDamagedRowNamesItsSession() throws {
+        try Self.expectADamagedRowStopsTheNight { _ in Data([PackedCheckpoint.formatVersion, 0x09, 0x05]) }
+    }
+
+    /// After a night of slot 1800, the first open session's row is replaced by `damaged(its row)`: the
+    /// night of slot 1810 stops with that session named, and the store file is left byte for byte.
+    static func expectADamagedRowStopsTheNight(_ damaged: (Data) -> Data) throws {
         let directory = try LogFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("store.sqlite").path
-        try nightly(path, try Self.uploads("1800"), AuditConfiguration())
-        let session = try #require(try Self.storedStates(path).keys.min())
+        try nightly(path, try uploads("1800"), AuditConfiguration())
+        let states = try storedStates(path)
+        let session = try #require(states.keys.min())
         try DatabaseQueue(path: path).write { db in
             try db.execute(sql: "UPDATE checkpoint_sessions SET state = ? WHERE session = ?",
-                           arguments: [Data([PackedCheckpoint.formatVersion, 0x09, 0x05]), session])
+                           arguments: [damaged(states[session]!), session])
         }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect {
-            try nightly(path, try Self.uploads("1810"), AuditConfiguration())
+            try nightly(path, try uploads("1810"), AuditConfiguration())
         } throws: { error in
             guard case StoredCheckpointError.unreadableSession(let named, _) = error else { return false }
             return named == session

@@ -111,24 +111,7 @@ import Testing
 
     /// A damaged row of the new form stops the night with the session named, and writes nothing.
     @Test func aDamagedStoredRowStopsTheNightNamingItsSession() throws {
-        let directory = try LogFixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("store.sqlite").path
-        try nightly(path, try PackedCheckpointTests.uploads("1800"), AuditConfiguration())
-        let states = try PackedCheckpointTests.storedStates(path)
-        let session = try #require(states.keys.min())
-        try DatabaseQueue(path: path).write { db in
-            try db.execute(sql: "UPDATE checkpoint_sessions SET state = ? WHERE session = ?",
-                           arguments: [states[session]!.prefix(states[session]!.count / 2), session])
-        }
-        let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        #expect {
-            try nightly(path, try PackedCheckpointTests.uploads("1810"), AuditConfiguration())
-        } throws: { error in
-            guard case StoredCheckpointError.unreadableSession(let named, _) = error else { return false }
-            return named == session
-        }
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        try PackedCheckpointTests.expectADamagedRowStopsTheNight { $0.prefix($0.count / 2) }
     }
 
     /// Fixtures/README.md: two nights with open sessions by today's main before this migration (schema
