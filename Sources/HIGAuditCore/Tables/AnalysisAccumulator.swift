@@ -202,16 +202,22 @@ public struct AnalysisAccumulator: Sendable {
             TableColumn.text("detail").narrowed(.wrap), TableColumn.text("source").narrowed(.path).droppable(5),
         ]
         if showsSuppressed { columns.append(.boolean("suppressed")) }
-        return Table(name: "violations", columns: columns, rowCount: order.count) { index in
+        // Cell by cell: the CSV and JSON writers write each as it comes, with no row array (`Table`).
+        return Table(name: "violations", columns: columns, rowCount: order.count) { index, cell in
             let record = records[order[index]]
             let label = labels[Int(record.session)]
-            let row: [TableCell] = [
-                .label(strings[Int(record.rule)]), .label(record.severity.rawValue), .input(label.name),
-                .input(strings[label.device]), .input(strings[label.appVersion]), .input(strings[Int(record.screen)]),
-                .timestamp(record.startTs), .timestamp(record.endTs), .integer(record.count), .input(record.detail),
-                .input(sources.describe(record.source)),
-            ]
-            return showsSuppressed ? row + [.boolean(record.suppressed)] : row
+            cell(.label(strings[Int(record.rule)]))
+            cell(.label(record.severity.rawValue))
+            cell(.input(label.name))
+            cell(.input(strings[label.device]))
+            cell(.input(strings[label.appVersion]))
+            cell(.input(strings[Int(record.screen)]))
+            cell(.timestamp(record.startTs))
+            cell(.timestamp(record.endTs))
+            cell(.integer(record.count))
+            cell(.input(record.detail))
+            cell(.input(sources.describe(record.source)))
+            if showsSuppressed { cell(.boolean(record.suppressed)) }
         }
     }
 

@@ -10,6 +10,9 @@ public struct Table: Sendable {
     public var columns: [TableColumn]
     public let rowCount: Int
     private let rowProvider: @Sendable (Int) -> [TableCell]
+    /// Hands a row's cells one by one, for a table made with `init(name:columns:rowCount:cells:)`;
+    /// nil for the others, whose rows `forEachCell` takes from `rowProvider`.
+    private let cellProvider: (@Sendable (Int, (TableCell) -> Void) -> Void)?
 
     /// A table over rows already in memory.
     public init(name: String, columns: [TableColumn], rows: [[TableCell]]) {
@@ -17,6 +20,7 @@ public struct Table: Sendable {
         self.columns = columns
         self.rowCount = rows.count
         self.rowProvider = { rows[$0] }
+        self.cellProvider = nil
     }
 
     /// A table whose rows are made when a writer asks for them; `row` is called with `0..<rowCount`,
@@ -26,10 +30,55 @@ public struct Table: Sendable {
         self.columns = columns
         self.rowCount = rowCount
         self.rowProvider = row
+        self.cellProvider = nil
+    }
+
+    /// A table whose rows are made when a writer asks for them, a cell at a time: `cells(index, cell)`
+    /// calls `cell` with each cell of row `index` in column order. The CSV and JSON writers write each
+    /// cell as it comes (`forEachCell`), so that a large table's rows are never gathered into arrays
+    /// (an allocation and a copy and a release of every cell, per row and per writer); `row(_:)`
+    /// gathers them for everything else.
+    public init(
+        name: String, columns: [TableColumn], rowCount: Int,
+        cells: @escaping @Sendable (_ index: Int, _ cell: (TableCell) -> Void) -> Void
+    ) {
+        self.name = name
+        self.columns = columns
+        self.rowCount = rowCount
+        let width = columns.count
+        self.rowProvider = { index in
+            var row: [TableCell] = []
+            row.reserveCapacity(width)
+            cells(index) { row.append($0) }
+            return row
+        }
+        self.cellProvider = cells
+    }
+
+    private init(
+        name: String, columns: [TableColumn], rowCount: Int, row: @escaping @Sendable (Int) -> [TableCell],
+        cells: (@Sendable (Int, (TableCell) -> Void) -> Void)?
+    ) {
+        self.name = name
+        self.columns = columns
+        self.rowCount = rowCount
+        self.rowProvider = row
+        self.cellProvider = cells
     }
 
     /// The cells of row `index` (`0..<rowCount`), one per column.
     public func row(_ index: Int) -> [TableCell] { rowProvider(index) }
+
+    /// Calls `body` with each cell of row `index` (`0..<rowCount`) in column order: the cells
+    /// `row(index)` holds, without gathering them first when the table hands them one by one.
+    @inline(__always)
+    public func forEachCell(ofRow index: Int, _ body: (TableCell) -> Void) {
+        if let cellProvider {
+            cellProvider(index, body)
+        } else {
+            for cell in rowProvider(index) { body(cell) }
+        }
+    }
 
     /// All rows, in order, made lazily.
     public var rows: LazyMapCollection<Range<Int>, [TableCell]> { (0..<rowCount).lazy.map(rowProvider) }
@@ -42,7 +91,7 @@ public struct Table: Sendable {
 
     /// The first `count` rows (all of them when there are fewer), made on demand as the whole table's are.
     public func prefix(_ count: Int) -> Table {
-        Table(name: name, columns: columns, rowCount: min(max(0, count), rowCount), row: rowProvider)
+        Table(name: name, columns: columns, rowCount: min(max(0, count), rowCount), row: rowProvider, cells: cellProvider)
     }
 
     /// The index of the column named `name`, if any.

@@ -11,14 +11,32 @@ enum ByteScan {
     /// Whether any byte of `word` equals `byte`.
     @inline(__always)
     static func has(_ word: UInt64, byte: UInt8) -> Bool {
-        let x = word ^ (ones &* UInt64(byte))
-        return (x &- ones) & ~x & highBits != 0
+        marks(word, byte: byte) & highBits != 0
     }
 
     /// Whether any byte of `word` is below `bound` (at most 128).
     @inline(__always)
     static func has(_ word: UInt64, below bound: UInt8) -> Bool {
-        (word &- ones &* UInt64(bound)) & ~word & highBits != 0
+        marks(word, below: bound) & highBits != 0
+    }
+
+    /// Whether `marks`, the union of some `marks(_:byte:)` and `marks(_:below:)` of one word, marks
+    /// a byte: several tests of a word then cost one branch.
+    @inline(__always)
+    static func anyMarked(_ marks: UInt64) -> Bool { marks & highBits != 0 }
+
+    /// A word whose high bits, after `anyMarked`'s mask, are set (at least one) exactly when a byte
+    /// of `word` equals `byte`.
+    @inline(__always)
+    static func marks(_ word: UInt64, byte: UInt8) -> UInt64 {
+        let x = word ^ (ones &* UInt64(byte))
+        return (x &- ones) & ~x
+    }
+
+    /// As `marks(_:byte:)`, for a byte below `bound` (at most 128).
+    @inline(__always)
+    static func marks(_ word: UInt64, below bound: UInt8) -> UInt64 {
+        (word &- ones &* UInt64(bound)) & ~word
     }
 
     /// Whether `text` has a byte for which `byteTest` holds; `wordTest` must hold for a word exactly

@@ -27,9 +27,11 @@ public struct CSVWriter: TableWriter {
             Self.writeText(column.name, fromInput: false, to: output)
         }
         Self.endRecord(output)
-        for row in table.rows {
-            for (index, cell) in row.enumerated() {
-                if index > 0 { output.write(byte: UInt8(ascii: ",")) }
+        for index in 0..<table.rowCount {
+            var first = true
+            table.forEachCell(ofRow: index) { cell in
+                if !first { output.write(byte: UInt8(ascii: ",")) }
+                first = false
                 Self.write(cell, to: output)
             }
             Self.endRecord(output)
@@ -119,8 +121,9 @@ public struct CSVWriter: TableWriter {
         ByteScan.contains(
             bytes,
             word: {
-                ByteScan.has($0, byte: UInt8(ascii: ",")) || ByteScan.has($0, byte: UInt8(ascii: "\""))
-                    || ByteScan.has($0, byte: 0x0D) || ByteScan.has($0, byte: 0x0A)
+                ByteScan.anyMarked(
+                    ByteScan.marks($0, byte: UInt8(ascii: ",")) | ByteScan.marks($0, byte: UInt8(ascii: "\""))
+                        | ByteScan.marks($0, byte: 0x0D) | ByteScan.marks($0, byte: 0x0A))
             },
             byte: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A })
     }

@@ -37,16 +37,22 @@ public struct JSONWriter: TableWriter {
         }
         let keys = table.columns.map { Self.string($0.name) + ":" }
         output.write("[\n")
-        for (index, row) in table.rows.enumerated() {
+        for index in 0..<table.rowCount {
             output.write(byte: UInt8(ascii: "{"))
-            for (column, key) in keys.enumerated() {
+            // A cell past the last column has no key and is left out; a column past the last cell is null.
+            var column = 0
+            table.forEachCell(ofRow: index) { cell in
+                guard column < keys.count else { return }
                 if column > 0 { output.write(byte: UInt8(ascii: ",")) }
-                output.write(key)
-                if column < row.count {
-                    Self.write(row[column], to: output)
-                } else {
-                    output.write("null")
-                }
+                output.write(keys[column])
+                Self.write(cell, to: output)
+                column &+= 1
+            }
+            while column < keys.count {
+                if column > 0 { output.write(byte: UInt8(ascii: ",")) }
+                output.write(keys[column])
+                output.write("null")
+                column &+= 1
             }
             output.write(index == table.rowCount - 1 ? "}\n" : "},\n")
         }
@@ -89,8 +95,9 @@ public struct JSONWriter: TableWriter {
         ByteScan.contains(
             bytes,
             word: {
-                ByteScan.has($0, below: 0x20) || ByteScan.has($0, byte: 0x22) || ByteScan.has($0, byte: 0x5C)
-                    || ByteScan.has($0, byte: 0x7F) || ByteScan.has($0, byte: 0xE2)
+                ByteScan.anyMarked(
+                    ByteScan.marks($0, below: 0x20) | ByteScan.marks($0, byte: 0x22) | ByteScan.marks($0, byte: 0x5C)
+                        | ByteScan.marks($0, byte: 0x7F) | ByteScan.marks($0, byte: 0xE2))
             },
             byte: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 })
     }
