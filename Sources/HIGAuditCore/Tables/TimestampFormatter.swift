@@ -26,33 +26,81 @@ public enum TimestampFormatter {
     /// log can hold), and says whether it did; for other years it writes nothing (`rfc3339(_:)` prints
     /// them). The table writers format straight into their output's buffer with it.
     public static func rfc3339(_ ms: Int64, into buffer: UnsafeMutablePointer<UInt8>) -> Bool {
-        let (date, hour, minute, second, millisecond) = parts(ms)
-        guard (0...9999).contains(date.year) else { return false }
-        // Two digits at a time, on small unsigned values rather than a digit loop on `Int64`.
-        func two(_ value: UInt32, at offset: Int) {
-            let tens = value / 10
-            buffer[offset] = UInt8(truncatingIfNeeded: 0x30 &+ tens)
-            buffer[offset &+ 1] = UInt8(truncatingIfNeeded: 0x30 &+ value &- tens &* 10)
+        var dates = RecentDate()
+        return rfc3339(ms, into: buffer, dates: &dates)
+    }
+
+    /// The date part (`YYYY-MM-DD`) last written by `rfc3339(_:into:dates:)` and its day: a table's
+    /// time stamps nearly all fall on a few days, so the civil date is worked out once a day, not
+    /// once a time stamp.
+    public struct RecentDate: Sendable {
+        fileprivate var day: Int64 = .min
+        fileprivate var bytes: (UInt64, UInt16) = (0, 0)
+        public init() {}
+    }
+
+    /// `rfc3339(_:into:)`, taking the date part from `dates` when `ms` falls on its day.
+    @inline(__always)
+    public static func rfc3339(_ ms: Int64, into buffer: UnsafeMutablePointer<UInt8>, dates: inout RecentDate) -> Bool {
+        // Floor division without overflow for every Int64, including .min.
+        var days = ms / millisecondsPerDay
+        var msOfDay = ms % millisecondsPerDay
+        if msOfDay < 0 {
+            msOfDay += millisecondsPerDay
+            days -= 1
         }
+        if days != dates.day {
+            guard writeDate(civilFromDays(days), into: buffer) else { return false }
+            dates.day = days
+            dates.bytes = (
+                UnsafeRawPointer(buffer).loadUnaligned(as: UInt64.self),
+                UnsafeRawPointer(buffer).loadUnaligned(fromByteOffset: 8, as: UInt16.self)
+            )
+        } else {
+            UnsafeMutableRawPointer(buffer).storeBytes(of: dates.bytes.0, as: UInt64.self)
+            UnsafeMutableRawPointer(buffer).storeBytes(of: dates.bytes.1, toByteOffset: 8, as: UInt16.self)
+        }
+        writeTime(hour: msOfDay / 3_600_000, minute: msOfDay / 60_000 % 60, second: msOfDay / 1000 % 60,
+                  millisecond: msOfDay % 1000, into: buffer)
+        return true
+    }
+
+    /// Two digits at a time, on small unsigned values rather than a digit loop on `Int64`.
+    @inline(__always)
+    private static func two(_ value: UInt32, at offset: Int, in buffer: UnsafeMutablePointer<UInt8>) {
+        let tens = value / 10
+        buffer[offset] = UInt8(truncatingIfNeeded: 0x30 &+ tens)
+        buffer[offset &+ 1] = UInt8(truncatingIfNeeded: 0x30 &+ value &- tens &* 10)
+    }
+
+    /// `YYYY-MM-DD` at `buffer`, for years 0000…9999 (false, nothing written, for others).
+    @inline(__always)
+    private static func writeDate(_ date: (year: Int64, month: Int, day: Int), into buffer: UnsafeMutablePointer<UInt8>) -> Bool {
+        guard (0...9999).contains(date.year) else { return false }
         let year = UInt32(truncatingIfNeeded: date.year)
-        two(year / 100, at: 0)
-        two(year % 100, at: 2)
+        two(year / 100, at: 0, in: buffer)
+        two(year % 100, at: 2, in: buffer)
         buffer[4] = UInt8(ascii: "-")
-        two(UInt32(truncatingIfNeeded: date.month), at: 5)
+        two(UInt32(truncatingIfNeeded: date.month), at: 5, in: buffer)
         buffer[7] = UInt8(ascii: "-")
-        two(UInt32(truncatingIfNeeded: date.day), at: 8)
+        two(UInt32(truncatingIfNeeded: date.day), at: 8, in: buffer)
+        return true
+    }
+
+    /// `THH:MM:SS.mmmZ` at `buffer + 10`.
+    @inline(__always)
+    private static func writeTime(hour: Int64, minute: Int64, second: Int64, millisecond: Int64, into buffer: UnsafeMutablePointer<UInt8>) {
         buffer[10] = UInt8(ascii: "T")
-        two(UInt32(truncatingIfNeeded: hour), at: 11)
+        two(UInt32(truncatingIfNeeded: hour), at: 11, in: buffer)
         buffer[13] = UInt8(ascii: ":")
-        two(UInt32(truncatingIfNeeded: minute), at: 14)
+        two(UInt32(truncatingIfNeeded: minute), at: 14, in: buffer)
         buffer[16] = UInt8(ascii: ":")
-        two(UInt32(truncatingIfNeeded: second), at: 17)
+        two(UInt32(truncatingIfNeeded: second), at: 17, in: buffer)
         buffer[19] = UInt8(ascii: ".")
         let milliseconds = UInt32(truncatingIfNeeded: millisecond)
         buffer[20] = UInt8(truncatingIfNeeded: 0x30 &+ milliseconds / 100)
-        two(milliseconds % 100, at: 21)
+        two(milliseconds % 100, at: 21, in: buffer)
         buffer[23] = UInt8(ascii: "Z")
-        return true
     }
 
     /// The civil date and time of day of `ms`.

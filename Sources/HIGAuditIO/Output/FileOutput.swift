@@ -34,6 +34,8 @@ public final class FileOutput: TextOutputStream {
     private var buffered = 0
     private var failure: FileOutputError?
     private var closed = false
+    /// The date part of the last time stamp written (`write(timestamp:)`).
+    private var recentDate = TimestampFormatter.RecentDate()
     private static let bufferLimit = 1 << 16
 
     /// Standard output; `close()` flushes it and leaves it open.
@@ -218,7 +220,7 @@ public final class FileOutput: TextOutputStream {
     /// A time stamp as `TimestampFormatter.rfc3339` writes it.
     public func write(timestamp ms: Int64) {
         if Self.bufferLimit &- buffered < TimestampFormatter.rfc3339Width { makeRoom() }
-        if TimestampFormatter.rfc3339(ms, into: (buffer + buffered).assumingMemoryBound(to: UInt8.self)) {
+        if TimestampFormatter.rfc3339(ms, into: (buffer + buffered).assumingMemoryBound(to: UInt8.self), dates: &recentDate) {
             buffered &+= TimestampFormatter.rfc3339Width
         } else {
             write(TimestampFormatter.rfc3339(ms))

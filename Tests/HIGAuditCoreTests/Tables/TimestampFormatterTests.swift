@@ -45,6 +45,42 @@ import Testing
         #expect(TimestampFormatter.rfc3339(253_402_300_800_000) == "10000-01-01T00:00:00.000Z")
     }
 
+    /// One remembered date over time stamps that jump between days, go back, cross midnight and leave
+    /// 0000…9999: each writes what a fresh one writes, and one out of range writes nothing and leaves
+    /// the remembered date as it was.
+    @Test func aRememberedDateWritesWhatAFreshOneWrites() {
+        var random = SplitMix64(seed: 2911)
+        var dates = TimestampFormatter.RecentDate()
+        let width = TimestampFormatter.rfc3339Width
+        let kept = UnsafeMutablePointer<UInt8>.allocate(capacity: width)
+        let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: width)
+        defer {
+            kept.deallocate()
+            fresh.deallocate()
+        }
+        var ms: Int64 = 1_795_208_645_123
+        for step in 0..<20_000 {
+            switch random.next() % 8 {
+            case 0: ms = -62_167_219_200_000 + Int64(random.next() % 315_537_897_600_000)
+            case 1: ms &-= Int64(random.next() % 200_000_000)
+            case 2: ms = (ms / 86_400_000) &* 86_400_000 &- 1  // the last millisecond before a midnight
+            case 3: ms = [Int64.min, .max, 253_402_300_800_000, -62_167_219_200_001][step % 4]
+            default: ms &+= Int64(random.next() % 5_000_000)
+            }
+            kept.initialize(repeating: 0x2E, count: width)
+            fresh.initialize(repeating: 0x2E, count: width)
+            let wrote = TimestampFormatter.rfc3339(ms, into: kept, dates: &dates)
+            var none = TimestampFormatter.RecentDate()
+            #expect(wrote == TimestampFormatter.rfc3339(ms, into: fresh, dates: &none), "\(ms)")
+            #expect(Array(UnsafeBufferPointer(start: kept, count: width)) == Array(UnsafeBufferPointer(start: fresh, count: width)), "\(ms)")
+            if wrote {
+                #expect(String(decoding: UnsafeBufferPointer(start: kept, count: width), as: UTF8.self) == TimestampFormatter.rfc3339(ms))
+            } else {
+                #expect(kept[0] == 0x2E)
+            }
+        }
+    }
+
     /// Every day of 400 years (one full Gregorian cycle) against a day-by-day calendar walk.
     @Test func civilFromDaysMatchesACalendarWalk() {
         var (year, month, day): (Int64, Int, Int) = (1900, 1, 1)
