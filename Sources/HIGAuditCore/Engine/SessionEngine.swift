@@ -507,7 +507,11 @@ extension SessionContext {
             labelled[index].device = device ?? ""
             labelled[index].appVersion = appVersion ?? ""
         }
-        labelled.sort(by: Violation.sessionOrder)
+        // Rules mostly report in this order already; a stable sort of a sorted array changes nothing,
+        // so it is skipped then (it allocated a buffer for every session).
+        if labelled.indices.dropFirst().contains(where: { Violation.sessionOrder(labelled[$0], labelled[$0 &- 1]) }) {
+            labelled.sort(by: Violation.sessionOrder)
+        }
         return SessionReport(
             session: session, device: device ?? "", appVersion: appVersion ?? "",
             firstTs: firstTs ?? lastTs, lastTs: lastTs, acceptedEvents: acceptedEvents,
