@@ -35,7 +35,8 @@ public struct JSONWriter: TableWriter {
             output.write("[]")
             return
         }
-        let keys = table.columns.map { Self.string($0.name) + ":" }
+        // Each key as its bytes once, copied per row without going through `String`.
+        let keys = table.columns.map { Array((Self.string($0.name) + ":").utf8) }
         output.write("[\n")
         for index in 0..<table.rowCount {
             output.write(byte: UInt8(ascii: "{"))
@@ -44,13 +45,13 @@ public struct JSONWriter: TableWriter {
             table.forEachCell(ofRow: index) { cell in
                 guard column < keys.count else { return }
                 if column > 0 { output.write(byte: UInt8(ascii: ",")) }
-                output.write(keys[column])
+                keys[column].withUnsafeBufferPointer { output.write(bytes: $0) }
                 Self.write(cell, to: output)
                 column &+= 1
             }
             while column < keys.count {
                 if column > 0 { output.write(byte: UInt8(ascii: ",")) }
-                output.write(keys[column])
+                keys[column].withUnsafeBufferPointer { output.write(bytes: $0) }
                 output.write("null")
                 column &+= 1
             }
