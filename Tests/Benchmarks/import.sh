@@ -41,7 +41,7 @@ for format in posthog datadog-rum otlp; do
     from=$(best "$HIG" analyze --jobs 1 --from "$format" "$format.jsonl" --table summary --format csv)
     native=$(best "$HIG" analyze --jobs 1 "$format.ndjson" --table summary --format csv)
     printf '| %s | %s MB | %s | %.2f s | %.0f | %s MB | %.2f s | %.0f | %.2f |\n' "$format" \
-        "$(( $(stat -c %s "$format.jsonl") / 1000000 ))" "$export_lines" "$from" "$(echo "$export_lines / $from" | bc -l)" \
-        "$(( $(stat -c %s "$format.ndjson") / 1000000 ))" "$native" "$(echo "$ndjson_lines / $native" | bc -l)" \
+        "$(( $(stat -L -c %s "$format.jsonl") / 1000000 ))" "$export_lines" "$from" "$(echo "$export_lines / $from" | bc -l)" \
+        "$(( $(stat -L -c %s "$format.ndjson") / 1000000 ))" "$native" "$(echo "$ndjson_lines / $native" | bc -l)" \
         "$(echo "($export_lines / $from) / ($ndjson_lines / $native)" | bc -l)"
 done
