@@ -124,23 +124,33 @@ public struct AnalysisLineSink<Target: EventTarget>: LineSink {
                 return false
             case .event(let fields):
                 let source = SourceLocation(file: file, line: number, record: record)
-                var decoded: Event?
-                let verdict = fields.decode(with: &decoder, source: source) { decoded = $0 }
-                guard let event = decoded else {
-                    switch verdict {
-                    case .unknownType(let name): statistics.unknownTypes[name, default: 0] += 1
-                    case .malformed(let problem):
-                        statistics.malformedLines += 1
-                        onMalformed(Diagnostic(.malformedLine, at: place(), problem.description))
-                    case .blank, .event: break
-                    }
-                    return false
-                }
+                let verdict: LineVerdict
                 if fields.hasSyntheticStart {
-                    _ = fields.decodeSyntheticStart(with: &decoder, source: source) { target.accept($0) }
+                    // The start goes before the event, and only if the event is accepted: the event
+                    // waits for it here.
+                    var decoded: Event?
+                    verdict = fields.decode(with: &decoder, source: source) { decoded = $0 }
+                    if let event = decoded {
+                        _ = fields.decodeSyntheticStart(with: &decoder, source: source) { target.accept($0) }
+                        target.accept(event)
+                    }
+                } else {
+                    // Handed on as it is made, as a line of ours is: the decoder calls `accept` only
+                    // for an event it returns `.event` for.
+                    verdict = fields.decode(with: &decoder, source: source) { target.accept($0) }
                 }
-                target.accept(event)
-                return true
+                switch verdict {
+                case .event:
+                    return true
+                case .unknownType(let name):
+                    statistics.unknownTypes[name, default: 0] += 1
+                case .malformed(let problem):
+                    statistics.malformedLines += 1
+                    onMalformed(Diagnostic(.malformedLine, at: place(), problem.description))
+                case .blank:
+                    break
+                }
+                return false
             }
         }
     }
