@@ -56,6 +56,8 @@ struct TabScreens: Equatable, Sendable {
         if let index = list.firstIndex(where: { $0.tab == tab }) {
             list[index].screen = screen
         } else if list.count < Self.listLimit {
+            // Room for a few tabs at once: most sessions use no more, and the list grows no further.
+            if list.isEmpty { list.reserveCapacity(4) }
             list.append(Entry(tab: tab, screen: screen))
         } else {
             var moved = dictionary
@@ -70,8 +72,11 @@ struct TabScreens: Equatable, Sendable {
         if table != nil { return table!.removeValue(forKey: tab) }
         guard let index = list.firstIndex(where: { $0.tab == tab }) else { return nil }
         // The list's order means nothing: the last entry takes the removed one's place.
-        list.swapAt(index, list.count - 1)
-        return list.removeLast().screen
+        let last = list.removeLast()
+        guard index < list.count else { return last.screen }
+        let removed = list[index].screen
+        list[index] = last
+        return removed
     }
 
     static func == (lhs: TabScreens, rhs: TabScreens) -> Bool {
