@@ -515,24 +515,43 @@ private struct ViolationRecord: Sendable {
 /// Details are equal when their bytes are: `String`'s own equality would hand a detail the first
 /// spelling of a canonically equivalent one (`é` as one code point or two), rewriting the text the
 /// rule wrote, and which spelling came first would depend on where the limit fell.
+///
+/// A detail's bytes are hashed once, by `Bytes.hash(_:seed:)`, and the set's `Hasher` is given that one
+/// word: the set hashes each key it finds or keeps, and again each time it grows, which over a whole
+/// detail's bytes was most of interning's cost. The seed is drawn per interner, so that which details
+/// collide cannot be chosen by whoever writes the log.
 private struct DetailInterner: Sendable {
     private var known: Set<Bytes> = []
+    private let seed: (UInt64, UInt64)
     static let limit = 100_000
 
+    init() {
+        var generator = SystemRandomNumberGenerator()
+        seed = (generator.next(), generator.next() | 1)
+    }
+
     mutating func intern(_ detail: String) -> String {
-        let key = Bytes(detail)
-        // Below the limit one hashing both finds an equal detail and keeps a new one.
+        let key = Bytes(detail, seed: seed)
+        // Below the limit one lookup both finds an equal detail and keeps a new one.
         if known.count < Self.limit { return known.insert(key).memberAfterInsert.text }
         if let existing = known.firstIndex(of: key) { return known[existing].text }
         return detail
     }
 
-    /// A text compared and hashed by its UTF-8 bytes.
+    /// A text compared by its UTF-8 bytes and hashed by a word made of them.
     private struct Bytes: Hashable, Sendable {
         let text: String
-        init(_ text: String) { self.text = text }
+        /// `hash(_:seed:)` of the text's bytes: equal bytes, equal words.
+        let word: UInt64
+
+        init(_ text: String, seed: (UInt64, UInt64)) {
+            var text = text
+            word = text.withUTF8 { Self.hash(UnsafeRawBufferPointer($0), seed: seed) }
+            self.text = text
+        }
 
         static func == (a: Bytes, b: Bytes) -> Bool {
+            guard a.word == b.word else { return false }
             // Compared as whole buffers: byte by byte through `utf8` took a call per byte.
             var x = a.text
             var y = b.text
@@ -544,8 +563,29 @@ private struct DetailInterner: Sendable {
         }
 
         func hash(into hasher: inout Hasher) {
-            var text = text
-            text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            hasher.combine(word)
+        }
+
+        /// The bytes 16 at a time, each pair of words mixed into the state by a folded multiply with
+        /// the seed (as wyhash does), the last few zero-padded, the length mixed in first.
+        static func hash(_ bytes: UnsafeRawBufferPointer, seed: (UInt64, UInt64)) -> UInt64 {
+            var state = seed.0 ^ UInt64(bytes.count)
+            var offset = 0
+            while bytes.count &- offset >= 16 {
+                let first = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                let second = bytes.loadUnaligned(fromByteOffset: offset &+ 8, as: UInt64.self)
+                state = fold(first ^ state, second ^ seed.1)
+                offset &+= 16
+            }
+            var tail: (UInt64, UInt64) = (0, 0)
+            withUnsafeMutableBytes(of: &tail) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset...])) }
+            return fold(fold(tail.0 ^ state, tail.1 ^ seed.1), seed.0 ^ seed.1)
+        }
+
+        /// The high and low words of the full product, folded into one.
+        private static func fold(_ a: UInt64, _ b: UInt64) -> UInt64 {
+            let product = a.multipliedFullWidth(by: b)
+            return product.high ^ product.low
         }
     }
 }

@@ -140,13 +140,37 @@ import Testing
     /// screen) among events with and without screens, some at equal `ts`.
     @Test(arguments: 0..<40)
     func agreesWithTheRuleSeeingEveryEvent(seed: Int) {
+        let events = Self.randomSession(
+            seed: seed, tabs: ["tab:A", "tab:B", "tab:C"],
+            screens: ["a.root", "a.detail", "b.root", "b.detail", "c.root", nil, nil])
+        let result = run(events, rule)
+        #expect(result.violationLines == Self.everyEventReference(events), "seed \(seed)")
+    }
+
+    /// As above with more tabs than `TabScreens` keeps in its list, so that sessions go on after
+    /// their remembered screens moved into its dictionary; some tabs are spelt in NFC and NFD.
+    @Test(arguments: 0..<12)
+    func agreesWithTheRuleSeeingEveryEventOverManyTabs(seed: Int) {
+        let tabs = (0..<(TabScreens.listLimit + 8)).map { "tab:\($0)" } + ["tab:caf\u{E9}", "tab:cafe\u{301}"]
+        let events = Self.randomSession(
+            seed: seed, tabs: tabs, screens: ["root", "detail", "caf\u{E9}", "cafe\u{301}", "other", nil],
+            length: 400...900)
+        let result = run(events, rule)
+        #expect(!result.violations.isEmpty)
+        #expect(result.violationLines == Self.everyEventReference(events), "seed \(seed)")
+    }
+
+    /// A random session of switches (to the active tab, `from` = `to`, without a screen) among events
+    /// with and without screens, some at equal `ts`.
+    static func randomSession(
+        seed: Int, tabs: [String], screens: [String?], length: ClosedRange<UInt64> = 20...169
+    ) -> [Event] {
         var random = SplitMix64(seed: UInt64(seed) &+ 900)
         func pick<T>(_ values: [T]) -> T { values[Int(random.next() % UInt64(values.count))] }
-        let tabs = ["tab:A", "tab:B", "tab:C"]
-        let screens: [String?] = ["a.root", "a.detail", "b.root", "b.detail", "c.root", nil, nil]
         var events: [Event] = []
         var ts: Int64 = 1000
-        for _ in 0..<Int(random.next() % 150 + 20) {
+        let span = length.upperBound - length.lowerBound + 1
+        for _ in 0..<Int(random.next() % span + length.lowerBound) {
             ts += Int64(random.next() % 3) * 100
             switch random.next() % 5 {
             case 0, 1: events.append(tabSwitch(ts, pick(tabs), pick(tabs), screen: pick(screens)))
@@ -155,8 +179,7 @@ import Testing
             default: events.append(at(ts, .haptic(kind: .selection, durationMs: nil), screen: pick(screens)))
             }
         }
-        let result = run(events, rule)
-        #expect(result.violationLines == Self.everyEventReference(events), "seed \(seed)")
+        return events
     }
 
     /// Lines (1-based) of the violations the rule's former definition finds, updating the active

@@ -102,6 +102,36 @@ import Testing
             #expect(details == [Array(composed.utf8), Array(decomposed.utf8)])
         }
     }
+
+    /// Details of every length up to a few times the 16 bytes hashed at a time, each also with one
+    /// byte changed at each place (in the zero-padded last bytes too), and each written twice: every
+    /// violation keeps exactly the text its rule wrote, whichever equal detail was kept first.
+    @Test func nearlyEqualDetailsKeepTheirOwnText() {
+        let base = Array("the modal stack is 4 deep on editor, over settings and é".utf8)
+        var details: [String] = []
+        for length in 0...base.count {
+            let prefix = Array(base.prefix(length))
+            details.append(String(decoding: prefix, as: UTF8.self))
+            for place in prefix.indices where prefix[place] < 0x80 {
+                var changed = prefix
+                changed[place] ^= 0x01
+                details.append(String(decoding: changed, as: UTF8.self))
+            }
+            details.append(String(decoding: prefix + [0], as: UTF8.self))
+        }
+        let written = details + details
+        var accumulator = AnalysisAccumulator(rules: TableFixtures.rules)
+        for (index, detail) in written.enumerated() {
+            let session = "s-\(index)"
+            accumulator.add(TableFixtures.report(
+                session, violations: [TableFixtures.violation("modal-depth", session: session, detail: detail)]))
+        }
+        let kept = accumulator.violationsTable(sources: SourceFileTable(paths: ["a"])).materializedRows.map { row in
+            Array(row[9].plainText.utf8)
+        }
+        #expect(kept.count == written.count)
+        #expect(kept.sorted { $0.lexicographicallyPrecedes($1) } == written.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) })
+    }
 }
 
 /// A small deterministic generator, so that every run tests the same reports.

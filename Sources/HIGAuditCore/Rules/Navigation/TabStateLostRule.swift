@@ -57,7 +57,7 @@ public struct TabStateLostRule: SessionRule {
         /// of the events after it are taken in at the next switch.
         var activeScreen: String?
         /// The latest screen seen while each tab other than the active one was active.
-        var screens: [String: String] = [:]
+        var screens = TabScreens()
         /// `SessionContext.screenSightings` after the latest switch.
         var sightingsAtSwitch = 0
 
@@ -77,8 +77,8 @@ public struct TabStateLostRule: SessionRule {
         if to == state.activeTab {
             remembered = state.activeScreen
         } else {
-            if let leaving = state.activeTab, let screen = state.activeScreen { state.screens[leaving] = screen }
-            remembered = state.screens.removeValue(forKey: to)
+            if let leaving = state.activeTab, let screen = state.activeScreen { state.screens.set(screen, for: leaving) }
+            remembered = state.screens.removeScreen(of: to)
             state.activeTab = to
             state.activeScreen = remembered
         }
@@ -116,7 +116,9 @@ extension TabStateLostRule {
 }
 
 /// Checkpoints written before `sightingsAtSwitch` lack it: their `activeScreen` was kept up to date
-/// on every event, and their session context counts sightings from zero again.
+/// on every event, and their session context counts sightings from zero again. `screens` is stored as
+/// the `[String: String]` it once was, under the same keys in the same order, so that checkpoints read
+/// and write as before.
 extension TabStateLostRule.State {
     private enum CodingKeys: String, CodingKey {
         case activeTab, activeScreen, screens, sightingsAtSwitch
@@ -126,7 +128,15 @@ extension TabStateLostRule.State {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         activeTab = try container.decodeIfPresent(String.self, forKey: .activeTab)
         activeScreen = try container.decodeIfPresent(String.self, forKey: .activeScreen)
-        screens = try container.decode([String: String].self, forKey: .screens)
+        screens = TabScreens(try container.decode([String: String].self, forKey: .screens))
         sightingsAtSwitch = try container.decodeIfPresent(Int.self, forKey: .sightingsAtSwitch) ?? 0
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(activeTab, forKey: .activeTab)
+        try container.encodeIfPresent(activeScreen, forKey: .activeScreen)
+        try container.encode(screens.dictionary, forKey: .screens)
+        try container.encode(sightingsAtSwitch, forKey: .sightingsAtSwitch)
     }
 }
