@@ -346,39 +346,6 @@ import Testing
         #expect(orderedMatched * 100 > orderedLines * 95, "\(orderedMatched) of \(orderedLines)")
     }
 
-    /// Two writers' lines interleaved line by line: the shape matched last seldom matches the next
-    /// line, so lines are tried by their fingerprint first, and every line still matches its own
-    /// shape; a long run of one layout then goes back to trying the latest shape first.
-    @Test func interleavedLinesAreTriedByFingerprintFirst() {
-        var learning = EventDecoder(learnsLineShapes: true)
-        var general = EventDecoder(learnsLineShapes: false)
-        func touch(_ index: Int) -> String {
-            #"{"ts":"2026-11-20T18:00:\#(10 + index / 100 % 50).\#(100 + index % 900)Z","session":"s\#(index % 7)","#
-                + #""type":"touch","id":"e\#(index)","phase":"moved","target":"canvas","x":\#(index % 1000).5,"y":\#(index * 7 % 1000)}"#
-        }
-        func haptic(_ index: Int) -> String {
-            #"{"type": "haptic", "ts": \#(1_795_208_645_000 + index), "session": "h\#(index % 5)", "id": "e\#(index)", "kind": "selection"}"#
-        }
-        #expect(!learning.lineShapes.triesFingerprintFirst)
-        for index in 0..<1_000 {
-            let line = index % 2 == 0 ? touch(index) : haptic(index)
-            #expect(learning.decode(line) == general.decode(line), "\(line)")
-        }
-        #expect(learning.lineShapes.triesFingerprintFirst)
-        var matchedBefore = learning.lineShapes.matchedLines
-        for index in 1_000..<1_400 {
-            let line = index % 2 == 0 ? touch(index) : haptic(index)
-            #expect(learning.decode(line) == general.decode(line), "\(line)")
-        }
-        #expect(learning.lineShapes.matchedLines - matchedBefore == 400)
-        matchedBefore = learning.lineShapes.matchedLines
-        for index in 1_400..<2_000 {
-            #expect(learning.decode(touch(index)) == general.decode(touch(index)))
-        }
-        #expect(learning.lineShapes.matchedLines - matchedBefore == 600)
-        #expect(!learning.lineShapes.triesFingerprintFirst)
-    }
-
     /// A value that changed often for a while and then stays (the target of a few quick taps, then a
     /// long stroke on the canvas) is read as a constant again once the shape is refreshed, while the
     /// values that keep changing stay variable, and the lines around the refreshes keep matching.

@@ -40,9 +40,7 @@
 /// line of a new session that is learned carries the other shapes of the session before over to its
 /// session (`carrySessionTexts`), so that its other layouts do not each miss once.
 ///
-/// Trying: first the shape matched or learned last (runs of one layout cost no more), unless it matched
-/// fewer than half of the last `orderWindow` matched lines (`noteOrder`: lines of many writers
-/// interleaved). Then a line's
+/// Trying: first the shape matched or learned last (runs of one layout cost no more). Then a line's
 /// `LineFingerprint` (its head, the first key and the separator after it, and its `type` value) names
 /// one of `sets` sets of `ways` shapes; only the shapes of that set with the same fingerprint are
 /// tried, most recently matched first, so that interleaved writers each keep their
@@ -124,11 +122,6 @@ struct LineShapes {
         var triedLine: Int
         var triedFingerprint: UInt64
         var triedTypeValueStart: Int
-        /// Matches in the current window of `orderWindow` matches by the shape matched or learned last,
-        /// and by another; and 1 while lines are tried by their fingerprint first (see `matchLine`).
-        var latestHits: Int
-        var otherHits: Int
-        var fingerprintFirst: Int
     }
 
     /// Byte offsets of `StateLayout`'s members in the storage.
@@ -158,9 +151,6 @@ struct LineShapes {
         static var triedLine: Int { MemoryLayout<StateLayout>.offset(of: \.triedLine)! }
         static var triedFingerprint: Int { MemoryLayout<StateLayout>.offset(of: \.triedFingerprint)! }
         static var triedTypeValueStart: Int { MemoryLayout<StateLayout>.offset(of: \.triedTypeValueStart)! }
-        static var latestHits: Int { MemoryLayout<StateLayout>.offset(of: \.latestHits)! }
-        static var otherHits: Int { MemoryLayout<StateLayout>.offset(of: \.otherHits)! }
-        static var fingerprintFirst: Int { MemoryLayout<StateLayout>.offset(of: \.fingerprintFirst)! }
         /// Where the shapes begin: after the state, on a cache line of their own.
         static var shapes: Int { (MemoryLayout<StateLayout>.size + 63) & ~63 }
     }
@@ -442,37 +432,27 @@ struct LineShapes {
         }
         guard used > 0 else { return -1 }
         // First the shape matched or learned last (first in its set): a log read device by device
-        // repeats a layout for runs of lines, and this costs no fingerprint. Not while it has matched
-        // few of the last lines (`orderWindow`): in an upload of many devices' lines interleaved, a
-        // failed try of it is paid on nearly every line, on top of the fingerprint.
+        // repeats a layout for runs of lines, and this costs no fingerprint.
         let latest = storage.load(fromByteOffset: State.latest, as: Int.self)
-        let fingerprintFirst = storage.load(fromByteOffset: State.fingerprintFirst, as: Int.self) != 0
-        if !fingerprintFirst {
-            let latestShape = shape(latest)
-            if matches(latestShape, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers) {
-                noteOrder(latestMatched: true)
-                noteMatch(latestShape, index: latest, set: 0, rank: 0)
-                return matchedLength(latestShape)
-            }
+        let latestShape = shape(latest)
+        if matches(latestShape, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers) {
+            noteMatch(latestShape, index: latest, set: 0, rank: 0)
+            return matchedLength(latestShape)
         }
-        // Then the shapes of the line's fingerprint, in its set, most recently matched first (the
-        // latest one too if it was not tried first).
+        // Then the other shapes of the line's fingerprint, in its set, most recently matched first.
         let (fingerprint, typeValueStart) = LineFingerprint.withTypeValueStart(base, limit: count)
         storage.storeBytes(of: Int(bitPattern: base), toByteOffset: State.triedLine, as: Int.self)
         storage.storeBytes(of: fingerprint, toByteOffset: State.triedFingerprint, as: UInt64.self)
         storage.storeBytes(of: typeValueStart, toByteOffset: State.triedTypeValueStart, as: Int.self)
         let set = Self.set(of: fingerprint)
         let setUsed = Int(storage.load(fromByteOffset: State.setUsed &+ set, as: UInt8.self))
-        // The latest shape's index when it was tried first, else one no shape has.
-        let triedFirst = fingerprintFirst ? -1 : latest
         var rank = 0
         while rank < setUsed {
             let index = self.index(set: set, rank: rank)
             let candidate = shape(index)
-            if index != triedFirst, candidate.load(fromByteOffset: Shape.fingerprint, as: UInt64.self) == fingerprint,
+            if index != latest, candidate.load(fromByteOffset: Shape.fingerprint, as: UInt64.self) == fingerprint,
                 matches(candidate, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers)
             {
-                noteOrder(latestMatched: index == latest)
                 noteMatch(candidate, index: index, set: set, rank: rank)
                 return matchedLength(candidate)
             }
@@ -480,33 +460,6 @@ struct LineShapes {
         }
         return -1
     }
-
-    /// Matches counted before `matchLine` chooses again whether to try the latest shape first.
-    private static let orderWindow = 256
-
-    /// Counts a match by the latest shape or by another; at the end of each window of `orderWindow`
-    /// matches, lines are tried by their fingerprint first when the latest shape matched fewer than
-    /// half of them. A failed try of the latest shape costs about half what a fingerprint and the walk
-    /// of its set do (figures: Tests/Benchmarks/README.md, "Decoder choices"), so below half the
-    /// failed tries cost more than the fingerprints they save. Which shape is tried first changes only
-    /// which shape a line matches, never its fields (see the type's comment).
-    @inline(__always)
-    private func noteOrder(latestMatched: Bool) {
-        var latestHits = storage.load(fromByteOffset: State.latestHits, as: Int.self)
-        var otherHits = storage.load(fromByteOffset: State.otherHits, as: Int.self)
-        if latestMatched { latestHits &+= 1 } else { otherHits &+= 1 }
-        if latestHits &+ otherHits >= Self.orderWindow {
-            storage.storeBytes(of: latestHits < otherHits ? 1 : 0, toByteOffset: State.fingerprintFirst, as: Int.self)
-            latestHits = 0
-            otherHits = 0
-        }
-        storage.storeBytes(of: latestHits, toByteOffset: State.latestHits, as: Int.self)
-        storage.storeBytes(of: otherHits, toByteOffset: State.otherHits, as: Int.self)
-    }
-
-    /// Whether `matchLine` tries a line's fingerprint before the latest shape (see `noteOrder`), for
-    /// tests.
-    var triesFingerprintFirst: Bool { storage.load(fromByteOffset: State.fingerprintFirst, as: Int.self) != 0 }
 
     /// The set of the shapes of a fingerprint: its top bits.
     @inline(__always)
