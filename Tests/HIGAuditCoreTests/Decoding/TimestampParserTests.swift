@@ -83,4 +83,49 @@ import Testing
             #expect(TimestampParser.millisecondsOfCommonRest(slice) == 39_488)
         }
     }
+
+    /// Fractions of three to nine digits with `Z` or an offset (`.753000+00:00`, `.766384613Z`,
+    /// `.759-08:00`) are read by `millisecondsOfFractionRest`; any of them with a byte or two changed,
+    /// any fraction length and any offset in or out of range must give the general reading's answer.
+    @Test func theFractionFormsReadingAgreesWithTheGeneralOne() {
+        let alphabet = Array("0123456789:.Z+-z/ \u{7F}".utf8) + [0x00, 0x2F, 0x3B, 0x39, 0x3A, 0x80, 0xFF, 0xC6, 0x36]
+        var random = SplitMix64(seed: 49)
+        var fastReadings = 0
+        for round in 0..<80_000 {
+            let second = Int.random(in: 0...61, using: &random)
+            let fraction = String((0..<Int.random(in: 0...11, using: &random)).map { _ in "0123456789".randomElement(using: &random)! })
+            let hour = Int.random(in: 0...25, using: &random)
+            let minute = Int.random(in: 0...61, using: &random)
+            let offset = ["Z", "+", "-"].randomElement(using: &random)!
+            func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+            let zone = offset == "Z" ? "Z" : offset + twoDigits(hour) + ":" + twoDigits(minute)
+            var tail = Array(":\(twoDigits(second))".utf8) + (fraction.isEmpty ? [] : Array(".\(fraction)".utf8))
+                + Array(zone.utf8)
+            for _ in 0..<(round % 3 == 2 ? 1 : 0) {
+                tail[Int.random(in: 0..<tail.count, using: &random)] = alphabet.randomElement(using: &random)!
+            }
+            if round % 7 == 6, !tail.isEmpty { tail.removeLast() }
+            var text = Array("2026-11-20T18:00".utf8) + tail
+            text.withUnsafeMutableBufferPointer { buffer in
+                let slice = ByteSlice(start: UnsafePointer(buffer.baseAddress!), count: buffer.count)
+                let general = TimestampParser.parseAnyRest(slice, minuteStart: 0)
+                if buffer.count >= 24, let fast = TimestampParser.millisecondsOfFractionRest(slice) {
+                    fastReadings += 1
+                    #expect(general == .success(fast), "\(String(decoding: tail, as: UTF8.self))")
+                }
+                #expect(TimestampParser.parseRest(slice, minuteStart: 0) == general, "\(String(decoding: tail, as: UTF8.self))")
+            }
+        }
+        #expect(fastReadings > 10_000)
+        // The writers' forms take it, to the millisecond, the fraction truncated.
+        for (form, milliseconds) in [("2026-11-20T18:00:01.753000+00:00", 1_753), ("2026-11-20T18:00:01.766384613Z", 1_766),
+                                     ("2026-11-20T18:00:01.759-08:00", 1_759 + 480 * 60_000),
+                                     ("2026-11-20T18:00:01.759+05:30", 1_759 - 330 * 60_000)] {
+            var text = Array(form.utf8)
+            text.withUnsafeMutableBufferPointer { buffer in
+                let slice = ByteSlice(start: UnsafePointer(buffer.baseAddress!), count: buffer.count)
+                #expect(TimestampParser.millisecondsOfFractionRest(slice) == Int64(milliseconds), "\(form)")
+            }
+        }
+    }
 }
