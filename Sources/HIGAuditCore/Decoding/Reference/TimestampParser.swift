@@ -107,16 +107,10 @@ public enum TimestampParser {
         guard n >= 24 else { return nil }
         let p = b.start
         let word = UInt64(littleEndian: UnsafeRawPointer(p + 16).loadUnaligned(as: UInt64.self))
-        // `:`, two digits, `.`, three digits, lowest byte first; the eighth byte is read below.
-        let x = (word ^ 0x0030_3030_2E30_303A) & 0x00FF_FFFF_FFFF_FFFF
-        let punctuation: UInt64 = 0x0000_0000_FF00_00FF
-        guard x & punctuation == 0, (x | (x &+ 0x0006_0606_0606_0606)) & 0x00F0_F0F0_F0F0_F0F0 == 0 else {
-            return nil
-        }
-        @inline(__always) func digit(_ byte: UInt64) -> Int64 { Int64(truncatingIfNeeded: (x &>> (byte &* 8)) & 0xFF) }
-        let second = digit(1) &* 10 &+ digit(2)
-        guard second < 60 else { return nil }
-        let milliseconds = second &* 1000 &+ digit(4) &* 100 &+ digit(5) &* 10 &+ digit(6)
+        // The eighth byte, where the fraction goes on or ends, is read below.
+        guard let milliseconds = millisecondsOfSecondsWord(
+            (word ^ 0x0030_3030_2E30_303A) & 0x00FF_FFFF_FFFF_FFFF, punctuation: 0x0000_0000_FF00_00FF)
+        else { return nil }
         // The fraction's other digits, at most six (nine in all), which truncation drops.
         var i = 23
         while i < n, p[i] &- 0x30 < 10 { i &+= 1 }
@@ -141,10 +135,17 @@ public enum TimestampParser {
     static func millisecondsOfCommonRest(_ b: ByteSlice) -> Int64? {
         guard b.count == 24 else { return nil }
         let word = UInt64(littleEndian: UnsafeRawPointer(b.start + 16).loadUnaligned(as: UInt64.self))
-        // `:`, two digits, `.`, three digits, `Z`, lowest byte first. After the exclusive or, the
-        // punctuation bytes are zero and the digit bytes hold their values, if the form is right.
-        let x = word ^ 0x5A30_3030_2E30_303A
-        let punctuation: UInt64 = 0xFF00_0000_FF00_00FF
+        // The eighth byte is the form's `Z`.
+        return millisecondsOfSecondsWord(word ^ 0x5A30_3030_2E30_303A, punctuation: 0xFF00_0000_FF00_00FF)
+    }
+
+    /// Milliseconds into the minute from `:SS.mmm`, given as `x`: the rest's bytes 16..<24, lowest
+    /// first, exclusive-ored with the form (`:`, two digits, `.`, three digits, and what the caller
+    /// puts in the eighth byte). If the form is right, the bytes in `punctuation` are zero and the
+    /// others hold digit values; nil if not, or if the second is past 59. A byte the caller masked to
+    /// zero passes as a digit and is not read.
+    @inline(__always)
+    private static func millisecondsOfSecondsWord(_ x: UInt64, punctuation: UInt64) -> Int64? {
         // A byte is below 10 exactly when it is below 16 and adding 6 keeps it below 16.
         guard x & punctuation == 0, (x | (x &+ 0x0606_0606_0606_0606)) & 0xF0F0_F0F0_F0F0_F0F0 == 0 else {
             return nil
