@@ -15,16 +15,15 @@ enum UnpackedNode {
 }
 
 struct PackedCheckpointReader {
-    let bytes: [UInt8]
-    var offset: Int
+    private var input: StoredBytesReader
+    var offset: Int { input.offset }
     /// Each key read so far and its number.
     private(set) var keyNumbers: [String: Int] = [:]
     /// The keys by number (the first is number 1).
     private(set) var keyNames: [String] = []
 
     init(bytes: [UInt8], offset: Int) {
-        self.bytes = bytes
-        self.offset = offset
+        input = StoredBytesReader(bytes, offset: offset, subject: "a packed checkpoint")
     }
 
     /// Deeper nesting than any checkpoint has is damage, not a value to recurse into.
@@ -32,31 +31,29 @@ struct PackedCheckpointReader {
 
     mutating func value(depth: Int) throws -> UnpackedNode {
         guard depth < Self.maximumDepth else { throw damaged("containers nested too deep") }
-        guard let tag = PackedCheckpoint.Tag(rawValue: try byte()) else { throw damaged("an unknown tag") }
+        guard let tag = PackedCheckpoint.Tag(rawValue: try input.byte()) else { throw damaged("an unknown tag") }
         switch tag {
         case .null: return .null
         case .bitFalse: return .bool(false)
         case .bitTrue: return .bool(true)
-        case .signed:
-            let zigzag = try unsigned()
-            return .signed(Int64(bitPattern: (zigzag >> 1) ^ (0 &- (zigzag & 1))))
-        case .unsigned: return .unsigned(try unsigned())
-        case .double: return .double(Double(bitPattern: try word()))
-        case .string: return .string(try string())
+        case .signed: return .signed(try input.signed())
+        case .unsigned: return .unsigned(try input.unsigned())
+        case .double: return .double(Double(bitPattern: try input.word()))
+        case .string: return .string(try input.string())
         case .words:
-            let count = try length(elementSize: 8)
+            let count = try input.count(elementSize: 8)
             var words: [UInt64] = []
             words.reserveCapacity(count)
-            for _ in 0..<count { words.append(try word()) }
+            for _ in 0..<count { words.append(try input.word()) }
             return .words(words)
         case .unkeyed:
-            let count = try length(elementSize: 1)
+            let count = try input.count(elementSize: 1)
             var values: [UnpackedNode] = []
             values.reserveCapacity(count)
             for _ in 0..<count { values.append(try value(depth: depth + 1)) }
             return .unkeyed(values)
         case .keyed:
-            let count = try length(elementSize: 2)
+            let count = try input.count(elementSize: 2)
             var keys: [Int] = []
             var values: [UnpackedNode] = []
             keys.reserveCapacity(count)
@@ -70,12 +67,12 @@ struct PackedCheckpointReader {
     }
 
     private mutating func key() throws -> Int {
-        let number = try unsigned()
+        let number = try input.unsigned()
         if number != 0 {
             guard number <= UInt64(keyNames.count) else { throw damaged("a key used before it was written") }
             return Int(number)
         }
-        let name = try string()
+        let name = try input.string()
         if let known = keyNumbers[name] { return known }
         keyNames.append(name)
         let assigned = keyNames.count
@@ -83,48 +80,7 @@ struct PackedCheckpointReader {
         return assigned
     }
 
-    private mutating func byte() throws -> UInt8 {
-        guard offset < bytes.count else { throw damaged("the bytes end early") }
-        defer { offset += 1 }
-        return bytes[offset]
-    }
-
-    private mutating func unsigned() throws -> UInt64 {
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        while true {
-            let next = try byte()
-            guard shift < 64 else { throw damaged("a number too long") }
-            value |= UInt64(next & 0x7F) << shift
-            if next < 0x80 { return value }
-            shift += 7
-        }
-    }
-
-    private mutating func word() throws -> UInt64 {
-        guard bytes.count - offset >= 8 else { throw damaged("the bytes end early") }
-        var value: UInt64 = 0
-        for index in 0..<8 { value |= UInt64(bytes[offset + index]) << (8 * UInt64(index)) }
-        offset += 8
-        return value
-    }
-
-    /// A count of things each at least `elementSize` bytes long, which the bytes left can hold.
-    private mutating func length(elementSize: Int) throws -> Int {
-        let count = try unsigned()
-        guard count <= UInt64(bytes.count - offset) / UInt64(elementSize) else { throw damaged("a count past the end") }
-        return Int(count)
-    }
-
-    private mutating func string() throws -> String {
-        let count = try length(elementSize: 1)
-        defer { offset += count }
-        return String(decoding: bytes[offset..<(offset + count)], as: UTF8.self)
-    }
-
-    private func damaged(_ what: String) -> DecodingError {
-        .dataCorrupted(.init(codingPath: [], debugDescription: "a packed checkpoint with \(what) at byte \(offset)"))
-    }
+    private func damaged(_ what: String) -> DecodingError { input.damaged(what) }
 }
 
 /// The keys of one value by number (the first is number 1), shared by all its containers.

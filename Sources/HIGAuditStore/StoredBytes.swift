@@ -42,15 +42,18 @@ struct StoredBytesWriter {
     }
 }
 
-/// Reads what `StoredBytesWriter` wrote; every read checks what is left, so damaged bytes throw a
-/// `DecodingError` (never trap).
+/// Reads what `StoredBytesWriter` wrote (and the same primitives of `PackedCheckpoint`'s form); every
+/// read checks what is left, so damaged bytes throw a `DecodingError` (never trap).
 struct StoredBytesReader {
     let bytes: [UInt8]
     private(set) var offset: Int
+    /// What the bytes hold, as errors name it ("a stored session").
+    let subject: String
 
-    init(_ bytes: [UInt8], offset: Int) {
+    init(_ bytes: [UInt8], offset: Int, subject: String = "a stored session") {
         self.bytes = bytes
         self.offset = offset
+        self.subject = subject
     }
 
     var atEnd: Bool { offset == bytes.count }
@@ -121,6 +124,6 @@ struct StoredBytesReader {
     }
 
     func damaged(_ what: String) -> DecodingError {
-        .dataCorrupted(.init(codingPath: [], debugDescription: "a stored session with \(what) at byte \(offset)"))
+        .dataCorrupted(.init(codingPath: [], debugDescription: "\(subject) with \(what) at byte \(offset)"))
     }
 }

@@ -193,6 +193,22 @@ import Testing
     /// The migration packs JSON rows a batch of keys at a time: more rows than a batch all come out
     /// packed and equal, and the next night continues them.
     @Test func theMigrationPacksMoreRowsThanABatch() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        // Only `v8` is missing: its rows are packed, and read as they are (`v9` is recorded already).
+        try Self.expectManyRowsMigrate(
+            writtenAs: { Data(try encoder.encode($0)) }, startingWith: UInt8(ascii: "{"),
+            forgetting: "v8-checkpoint-sessions-packed", into: PackedCheckpoint.formatVersion)
+    }
+
+    /// 1,234 open sessions whose rows are put back in an earlier form (`writtenAs`, each then starting
+    /// with `startingWith`) and the record of `migration` removed: opening the store rewrites every
+    /// row (each then starting with `into`), the sessions load as they were, and the next night gives
+    /// the tables of one `analyze` over both nights. More rows than one batch of the migration's walk.
+    static func expectManyRowsMigrate(
+        writtenAs earlier: (SessionCheckpoint) throws -> Data, startingWith earlierStart: UInt8,
+        forgetting migration: String, into formatStart: UInt8
+    ) throws {
         let directory = try LogFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (first, second) = CheckpointRowsTests.nights(devices: 1_234)
@@ -200,25 +216,21 @@ import Testing
         let path = directory.appendingPathComponent("store.sqlite").path
         let configuration = AuditConfiguration()
         try nightly(path, [paths[0]], configuration)
-        let before = try Self.load(path)
+        let before = try load(path)
         #expect(before.sessions.count == 1_234)
-        // The rows as a version before `v8` wrote them.
         try DatabaseQueue(path: path).write { db in
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = .sortedKeys
             for session in before.sessions {
                 try db.execute(sql: "UPDATE checkpoint_sessions SET state = ? WHERE session = ?",
-                               arguments: [try encoder.encode(session), session.id])
+                               arguments: [try earlier(session), session.id])
             }
-            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v8-checkpoint-sessions-packed'")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = ?", arguments: [migration])
         }
-        #expect(try Self.storedStates(path).values.allSatisfy { $0.first == UInt8(ascii: "{") })
+        #expect(try storedStates(path).values.allSatisfy { $0.first == earlierStart })
 
         _ = try ResultsStore(writingAt: path)
-        let packed = try Self.storedStates(path)
-        // Only `v8` was missing: its rows are packed, and read as they are (`v9` is recorded already).
-        #expect(packed.count == 1_234 && packed.values.allSatisfy { $0.first == PackedCheckpoint.formatVersion })
-        #expect(try Self.load(path) == before)
+        let rewritten = try storedStates(path)
+        #expect(rewritten.count == 1_234 && rewritten.values.allSatisfy { $0.first == formatStart })
+        #expect(try load(path) == before)
         try nightly(path, [paths[1]], closeOpen: true, configuration)
         #expect(try storeTables(path) == analyzeTables(paths, configuration))
     }

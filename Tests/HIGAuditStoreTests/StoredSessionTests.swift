@@ -143,30 +143,10 @@ import Testing
     /// The migration rewrites a batch of keys at a time: more rows than a batch all come out in the new
     /// form and equal, and the next night continues them.
     @Test func theMigrationRewritesMoreRowsThanABatch() throws {
-        let directory = try LogFixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let (first, second) = CheckpointRowsTests.nights(devices: 1_234)
-        let paths = try LogFixtures.writeZstdFiles([first, second], in: directory, framesPerFile: 1)
-        let path = directory.appendingPathComponent("store.sqlite").path
-        let configuration = AuditConfiguration()
-        try nightly(path, [paths[0]], configuration)
-        let before = try PackedCheckpointTests.load(path)
-        #expect(before.sessions.count == 1_234)
         // The rows as a version before `v9` wrote them.
-        try DatabaseQueue(path: path).write { db in
-            for session in before.sessions {
-                try db.execute(sql: "UPDATE checkpoint_sessions SET state = ? WHERE session = ?",
-                               arguments: [Data(try PackedCheckpoint.encode(session)), session.id])
-            }
-            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v9-checkpoint-sessions-explicit'")
-        }
-
-        _ = try ResultsStore(writingAt: path)
-        let stored = try PackedCheckpointTests.storedStates(path)
-        #expect(stored.count == 1_234 && stored.values.allSatisfy { $0.first == StoredSession.formatVersion })
-        #expect(try PackedCheckpointTests.load(path) == before)
-        try nightly(path, [paths[1]], closeOpen: true, configuration)
-        #expect(try storeTables(path) == analyzeTables(paths, configuration))
+        try PackedCheckpointTests.expectManyRowsMigrate(
+            writtenAs: { Data(try PackedCheckpoint.encode($0)) }, startingWith: PackedCheckpoint.formatVersion,
+            forgetting: "v9-checkpoint-sessions-explicit", into: StoredSession.formatVersion)
     }
 
     /// A store whose rows are of this form records `v9`: a version before it (which would fail on the
