@@ -130,17 +130,23 @@ struct PackedWriter: ~Copyable {
     /// A text as the engine keeps it: an inline text's bytes (a packed UUID's 16), or a long text's.
     mutating func text(_ value: CompactText) {
         if let (low, high, count) = value.inlineParts {
-            // Both words are stored whole, then only the text's bytes kept: the room is there.
-            reserve(17)
-            put(count)
-            let target = UnsafeMutableRawPointer(start + written)
-            target.storeBytes(of: low.littleEndian, as: UInt64.self)
-            target.storeBytes(of: high.littleEndian, toByteOffset: 8, as: UInt64.self)
-            written &+= PackedUUID.isPacked(count: count) ? 16 : Int(count)
+            text(low: low, high: high, count: count)
         } else {
             byte(Self.longTextMarker)
             string(value.string)
         }
+    }
+
+    /// An inline text by its `CompactText` words and count (a `PackedUUID` count for a packed UUID).
+    @inline(__always)
+    mutating func text(low: UInt64, high: UInt64, count: UInt8) {
+        // Both words are stored whole, then only the text's bytes kept: the room is there.
+        reserve(17)
+        put(count)
+        let target = UnsafeMutableRawPointer(start + written)
+        target.storeBytes(of: low.littleEndian, as: UInt64.self)
+        target.storeBytes(of: high.littleEndian, toByteOffset: 8, as: UInt64.self)
+        written &+= PackedUUID.isPacked(count: count) ? 16 : Int(count)
     }
 
     /// A case of an enumeration by its place in `allCases`.

@@ -12,21 +12,23 @@ extension PackedWriter {
         withUnsafePointer(to: event) { self.event(at: $0, newestTs: newestTs) }
     }
 
-    /// The event at `event`, read where it lies (a waiting event in its reorder buffer's slot).
+    /// The event at `event`, read where it lies (a waiting event in its reorder buffer's slot): its
+    /// texts compared with `previousTexts` in place, and its payload read where it lies, since each
+    /// copy of an `Event` or its payload copies every word and retains every string.
     mutating func event(at event: UnsafePointer<Event>, newestTs: Int64) {
         signed(newestTs &- event.pointee.ts)
-        var present: UInt8 = 0
-        var repeated: UInt8 = 0
-        for slot in EventTexts.Slot.allCases where slot != .session && event.pointee.texts.has(slot) {
-            let bit: UInt8 = 1 << UInt8(slot.rawValue)
-            present |= bit
-            if previousTexts.holds(event.pointee.texts[slot], in: slot) { repeated |= bit }
-        }
+        let (present, repeated) = event.pointee.texts.presence(comparedWith: previousTexts)
         byte(present)
         byte(repeated)
-        if present & ~repeated != 0 {
-            for slot in EventTexts.Slot.allCases where (present & ~repeated) & (1 << UInt8(slot.rawValue)) != 0 {
-                text(event.pointee.texts[slot]!)
+        let fresh = present & ~repeated
+        if fresh != 0 {
+            for raw in 1..<EventTexts.Slot.allCases.count where fresh & (UInt8(1) &<< UInt8(raw)) != 0 {
+                let slot = EventTexts.Slot(rawValue: raw).unsafelyUnwrapped
+                if let (low, high, count) = event.pointee.texts.inlineParts(slot) {
+                    text(low: low, high: high, count: count)
+                } else {
+                    text(event.pointee.texts[slot].unsafelyUnwrapped)
+                }
             }
             previousTexts = event.pointee.texts
         }
@@ -38,13 +40,20 @@ extension PackedWriter {
         signed(source.line &- previousSource.line)
         signed(Int64(source.record))
         previousSource = source
-        payload(event.pointee.payload)
+        payload(at: Self.payload(of: event))
     }
 
-    private mutating func payload(_ payload: borrowing EventPayload) {
+    /// Where the payload of the event at `event` lies.
+    @inline(__always)
+    private static func payload(of event: UnsafePointer<Event>) -> UnsafePointer<EventPayload> {
+        (UnsafeRawPointer(event) + MemoryLayout<Event>.offset(of: \.payload).unsafelyUnwrapped)
+            .assumingMemoryBound(to: EventPayload.self)
+    }
+
+    private mutating func payload(at payload: UnsafePointer<EventPayload>) {
         // `EventKind`'s raw values are its places in `allCases`.
-        count(Int(payload.kind.rawValue))
-        switch payload {
+        count(Int(payload.pointee.kind.rawValue))
+        switch payload.pointee {
         case .sessionStart(let settings):
             // Nearly always the defaults. Other settings are kept as they are, beside the bytes
             // (`heldAside`), so that a setting added to `SessionSettings` later is never lost here.
@@ -128,20 +137,23 @@ extension PackedReader {
         let ts = newestTs &- signed()
         let present = byte()
         let repeated = byte()
-        // Starts from the texts the writer compared against, which hold every repeated text already:
-        // only the new ones are set and the absent ones cleared.
         if !previousTexts.holds(session, in: .session) { previousTexts[.session] = session }
-        var texts = previousTexts
-        for slot in EventTexts.Slot.allCases where slot != .session {
-            let bit: UInt8 = 1 << UInt8(slot.rawValue)
-            if present & bit == 0 {
-                if texts.has(slot) { texts[slot] = nil }
-            } else if repeated & bit == 0 {
-                texts[slot] = text()
+        let fresh = present & ~repeated
+        let texts: EventTexts
+        if fresh != 0 {
+            // As the writer keeps them, the event's texts become `previousTexts` when one was new: they
+            // are made there, from the texts the writer compared against (which hold every repeated
+            // one), and copied once.
+            previousTexts.keepOnly(present)
+            for raw in 1..<EventTexts.Slot.allCases.count where fresh & (UInt8(1) &<< UInt8(raw)) != 0 {
+                previousTexts[EventTexts.Slot(rawValue: raw).unsafelyUnwrapped] = text()
             }
+            texts = previousTexts
+        } else {
+            var kept = previousTexts
+            kept.keepOnly(present)
+            texts = kept
         }
-        // As the writer keeps them: replaced only when a text was new.
-        if present & ~repeated != 0 { previousTexts = texts }
         let file = Int32(truncatingIfNeeded: Int64(previousSource.file) &+ signed())
         let line = previousSource.line &+ signed()
         let record = Int32(truncatingIfNeeded: signed())

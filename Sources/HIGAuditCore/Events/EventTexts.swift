@@ -205,6 +205,59 @@ struct EventTexts: Sendable {
     }
 }
 
+// MARK: - Parked events
+
+extension EventTexts {
+    /// Bit `1 << slot.rawValue` for each slot but the session's that has a text (`present`), and for each
+    /// of those whose text is the one `previous` has in that slot (`repeated`): what `PackedWriter.event`
+    /// writes. Read from the lengths and words where they lie: asking slot by slot through the
+    /// subscript copied both blocks of texts for every slot.
+    @inline(__always)
+    func presence(comparedWith previous: borrowing EventTexts) -> (present: UInt8, repeated: UInt8) {
+        var present: UInt8 = 0
+        var repeated: UInt8 = 0
+        for raw in 1..<Slot.allCases.count {
+            let slot = Slot(rawValue: raw).unsafelyUnwrapped
+            let length = length(slot)
+            if length == Self.absent { continue }
+            let bit = UInt8(1) &<< UInt8(raw)
+            present |= bit
+            guard length == previous.length(slot) else { continue }
+            if length == Self.long {
+                if Self.sameLongText(longTexts, previous.longTexts, slot) { repeated |= bit }
+            } else if inline.words[slot] == previous.inline.words[slot] {
+                repeated |= bit
+            }
+        }
+        return (present, repeated)
+    }
+
+    /// The slot's text as `CompactText` keeps it inline: its words and count (a `PackedUUID` count for a
+    /// packed UUID). Nil when the slot has no text or a long one (read that through the subscript).
+    @inline(__always)
+    func inlineParts(_ slot: Slot) -> (low: UInt64, high: UInt64, count: UInt8)? {
+        let length = length(slot)
+        if length == Self.absent || length == Self.long { return nil }
+        let stored = inline.words[slot]
+        return (stored.low, stored.high, UInt8(truncatingIfNeeded: length &- 1))
+    }
+
+    /// Clears each slot but the session's whose bit (`1 << slot.rawValue`) is not in `present`.
+    @inline(__always)
+    mutating func keepOnly(_ present: UInt8) {
+        for raw in 1..<Slot.allCases.count where present & (UInt8(1) &<< UInt8(raw)) == 0 {
+            let slot = Slot(rawValue: raw).unsafelyUnwrapped
+            if has(slot) { self[slot] = nil }
+        }
+    }
+
+    @inline(never)
+    private static func sameLongText(_ mine: LongTexts?, _ theirs: LongTexts?, _ slot: Slot) -> Bool {
+        guard let mine = mine?.texts[slot], let theirs = theirs?.texts[slot] else { return false }
+        return CompactText.sameBytes(mine, theirs)
+    }
+}
+
 extension EventTexts: Equatable {
     static func == (a: EventTexts, b: EventTexts) -> Bool {
         guard a.inline == b.inline else { return false }

@@ -251,8 +251,8 @@ struct ConfiguredRules {
     func observe(_ event: borrowing Event, states: inout RuleStates, in session: inout SessionContext) {
         let pending = slots(for: event)
         guard pending != 0 else { return }
-        // One call of `visitAll` whatever the configuration: two (one per branch) made the compiler
-        // keep the list out of line, which cost ~80 instructions an event without overrides.
+        // One call of `visitAll` whatever the configuration: with two (one per branch) the compiler kept
+        // the list out of line, with its per-rule constants read at run time on every event.
         var observation: Observation
         if let table {
             let here = table._withUnsafeGuaranteedRef { $0.values(at: session.screen) }

@@ -411,6 +411,37 @@ import Testing
         }
         #expect(reader.isAtEnd)
     }
+
+    /// Random runs of a session's events whose texts appear, vanish, repeat an older event's, turn
+    /// long, or are UUIDs packed in either case, with one text changing by a single byte: each comes
+    /// back with every slot's bytes, in order, whatever the writer compared it against.
+    @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8])
+    func randomRunsOfTextsComeBackWithTheirBytes(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let pool: [String?] = [
+            nil, "", "d1", "d2", "home", "homf", "sixteen bytes ok", "seventeen bytes..",
+            "a fairly long text of more than sixteen bytes", "a fairly long text of more than sixteen bytez",
+            "0f8fad5b-d9cb-469f-a165-70867728950e", "0F8FAD5B-D9CB-469F-A165-70867728950E", "caf\u{E9}",
+        ]
+        let newestTs: Int64 = 1_795_000_000_000
+        var events: [Event] = []
+        var next = Event(ts: newestTs - 1_000, session: "s", payload: .appReady, source: SourceLocation(file: 0, line: 1))
+        for index in 0..<400 {
+            for slot in EventTexts.Slot.allCases where slot != .session && random.next() % 3 == 0 {
+                next.texts[slot] = pool[Int(random.next() % UInt64(pool.count))].map(CompactText.init)
+            }
+            next.ts = newestTs - 1_000 + Int64(index)
+            next.source = SourceLocation(file: 0, line: Int64(index) + 1)
+            events.append(next)
+        }
+        let back = Self.roundTrip(events, newestTs: newestTs)
+        #expect(back == events)
+        for (read, written) in zip(back, events) {
+            for slot in EventTexts.Slot.allCases {
+                #expect(read.texts[slot]?.string == written.texts[slot]?.string)
+            }
+        }
+    }
 }
 
 /// SPEC §2 `max_pending_events`: past it a session's earliest waiting event goes to the rules at once,
