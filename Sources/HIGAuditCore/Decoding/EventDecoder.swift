@@ -263,11 +263,12 @@ public struct EventDecoder: Sendable {
         // The scan may set any field.
         table.dirtyFields.pointee = FieldTable.allFields
         var unreadMembers = false
+        var members = MemberOrder()
         let scan = AcceleratedScan(
             base: reader.base, count: reader.count, fields: fields, numbers: table.numbers, keys: table.keys)
         let scanned: Bool
         do throws(MalformedLine) {
-            scanned = try scan.scan(unreadMembers: &unreadMembers)
+            scanned = try scan.scan(unreadMembers: &unreadMembers, members: &members)
         } catch {
             table.shapes.noteMiss()
             return ReferenceDecoder.decode(
@@ -283,7 +284,8 @@ public struct EventDecoder: Sendable {
         }
         if case .event = verdict {
             table.shapes.learn(
-                reader.base, count: reader.count, fields: fields, numbers: table.numbers, unreadMembers: unreadMembers)
+                reader.base, count: reader.count, fields: fields, numbers: table.numbers, unreadMembers: unreadMembers,
+                members: members)
         } else {
             table.shapes.noteMiss()
         }
