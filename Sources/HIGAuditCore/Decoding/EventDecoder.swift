@@ -260,7 +260,7 @@ public struct EventDecoder: Sendable {
         } else {
             clear(dirty, in: fields)
         }
-        // The scan may set any field.
+        // The scan may set any field before it finds the line malformed.
         table.dirtyFields.pointee = FieldTable.allFields
         var unreadMembers = false
         var members = MemberOrder()
@@ -275,6 +275,9 @@ public struct EventDecoder: Sendable {
                 reader.base, count: reader.count, fields: fields, numbers: table.numbers, longTexts: table.longTexts,
                 source: source, accept: accept)
         }
+        // The scan set only the fields it noted (a repeated key's first occurrence among them); the
+        // reference path, above, may have set any.
+        table.dirtyFields.pointee = members.fields
         guard scanned else { return .blank }
         let verdict: LineVerdict
         do throws(MalformedLine) {

@@ -36,6 +36,7 @@ import Testing
             let (scanned, sorted) = Self.orders(line)
             #expect(scanned.hash == sorted, "\(line)")
             #expect(!scanned.repeated, "\(line)")
+            #expect(scanned.fields == Self.present(line), "\(line)")
         }
         // The order counts: the same fields in another order hash otherwise.
         #expect(Self.orders(lines[0]).scanned.hash != Self.orders(lines[1]).scanned.hash)
@@ -43,8 +44,45 @@ import Testing
 
     /// A key that comes twice is noted (such a line is never learned); its second value is no member.
     @Test func aRepeatedKeyIsNoted() {
-        let (scanned, sorted) = Self.orders(#"{"ts":1,"session":"s","type":"touch","x":2,"x":3}"#)
+        let line = #"{"ts":1,"session":"s","type":"touch","x":2,"x":3}"#
+        let (scanned, sorted) = Self.orders(line)
         #expect(scanned.repeated)
         #expect(scanned.hash == sorted)
+        #expect(scanned.fields == Self.present(line))
+    }
+
+    /// The fields the scan of `line` sets (bit `rawValue` each): those the decoder clears before the
+    /// next line.
+    static func present(_ line: String) -> FieldMask {
+        let table = FieldTable(holdsShapes: true)
+        var bytes = Array(line.utf8)
+        return bytes.withUnsafeMutableBufferPointer { buffer in
+            let scan = AcceleratedScan(
+                base: UnsafePointer(buffer.baseAddress!), count: buffer.count, fields: table.fields,
+                numbers: table.numbers, keys: table.keys)
+            var unread = false
+            var members = MemberOrder()
+            _ = try? scan.scan(unreadMembers: &unread, members: &members)
+            return (0..<EventField.count).reduce(FieldMask(0)) { mask, field in
+                table.fields[field].kind == .absent ? mask : mask | 1 << FieldMask(field)
+            }
+        }
+    }
+
+    /// After a line of the general scan, the next line, matched by a shape that lacks some of its
+    /// fields, has those absent: the decoder cleared what the scan set.
+    @Test func fieldsOfAScannedLineAreClearedForTheNext() {
+        var learning = EventDecoder(learnsLineShapes: true)
+        var general = EventDecoder(learnsLineShapes: false)
+        let matched = (0..<8).map { #"{"ts":\#($0),"session":"s","type":"touch","phase":"moved","x":\#($0)}"# }
+        for line in matched { #expect(learning.decode(line) == general.decode(line)) }
+        #expect(learning.lineShapes.matchedLines > 0)
+        // Keys in another order: read by the general scan, with fields the shape lacks.
+        let scanned = #"{"target":"canvas","y":4,"input":"pencil","type":"touch","phase":"began","session":"s","ts":9}"#
+        #expect(learning.decode(scanned) == general.decode(scanned))
+        let matchedBefore = learning.lineShapes.matchedLines
+        let next = #"{"ts":10,"session":"s","type":"touch","phase":"moved","x":10}"#
+        #expect(learning.decode(next) == general.decode(next))
+        #expect(learning.lineShapes.matchedLines == matchedBefore + 1)
     }
 }

@@ -50,6 +50,9 @@ struct AcceleratedScan {
         let fields = self.fields
         let keys = self.keys
         var pos = scanner.pos
+        // In a local, handed back at the object's end: through `members` itself the compiler loaded
+        // and stored it around every field (stores through `fields` might alias it).
+        var noted = members
         let first = JSONScanner.whitespaceEnd(base, from: pos &+ 1, end: count)
         if first < count, base[first] == 0x7D {
             scanner.pos = first &+ 1
@@ -144,10 +147,10 @@ struct AcceleratedScan {
                 let slot = fields + field.rawValue
                 if slot.pointee.kind == .absent {
                     slot.pointee = value
-                    members.note(field)
+                    noted.note(field)
                 } else {
                     slot.pointee.noteDuplicate(keyColumn: keyColumn)
-                    members.repeated = true
+                    noted.repeated = true
                 }
             } else {
                 unreadMembers = true
@@ -162,6 +165,7 @@ struct AcceleratedScan {
                 continue
             case 0x7D:
                 scanner.pos = pos &+ 1
+                members = noted
                 return
             default:
                 throw JSONError.unexpected(base, at: pos, end: count)
@@ -201,11 +205,14 @@ struct AcceleratedScan {
 }
 
 /// The known fields of a line in the order its keys come, as a hash (`LineShapes.learn` asks whether
-/// it has seen the layout before without sorting the field table by position), and whether a field's
-/// key came twice (such a line is never learned).
+/// it has seen the layout before without sorting the field table by position), whether a field's
+/// key came twice (such a line is never learned), and the fields set (`EventDecoder` clears only
+/// those before the next line).
 struct MemberOrder {
     private(set) var hash: UInt64 = MemberOrder.empty
     var repeated = false
+    /// Bit `field.rawValue` set for each field noted.
+    private(set) var fields: FieldMask = 0
 
     /// The hash of no fields.
     static let empty = EventIdentity.offsetBasis
@@ -214,6 +221,7 @@ struct MemberOrder {
     @inline(__always)
     mutating func note(_ field: EventField) {
         hash = Self.appending(UInt8(truncatingIfNeeded: field.rawValue), to: hash)
+        fields |= field.bit
     }
 
     /// The hash of the fields in `order` (a field table sorted by position): what `note` gives for
