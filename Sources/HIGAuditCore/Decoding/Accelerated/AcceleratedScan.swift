@@ -50,9 +50,6 @@ struct AcceleratedScan {
         let fields = self.fields
         let keys = self.keys
         var pos = scanner.pos
-        // In a local, handed back at the object's end: through `members` itself the compiler loaded
-        // and stored it around every field (stores through `fields` might alias it).
-        var noted = members
         let first = JSONScanner.whitespaceEnd(base, from: pos &+ 1, end: count)
         if first < count, base[first] == 0x7D {
             scanner.pos = first &+ 1
@@ -147,10 +144,10 @@ struct AcceleratedScan {
                 let slot = fields + field.rawValue
                 if slot.pointee.kind == .absent {
                     slot.pointee = value
-                    noted.note(field)
+                    members.note(field)
                 } else {
                     slot.pointee.noteDuplicate(keyColumn: keyColumn)
-                    noted.repeated = true
+                    members.repeated = true
                 }
             } else {
                 unreadMembers = true
@@ -165,7 +162,6 @@ struct AcceleratedScan {
                 continue
             case 0x7D:
                 scanner.pos = pos &+ 1
-                members = noted
                 return
             default:
                 throw JSONError.unexpected(base, at: pos, end: count)
