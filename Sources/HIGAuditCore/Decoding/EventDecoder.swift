@@ -260,20 +260,24 @@ public struct EventDecoder: Sendable {
         } else {
             clear(dirty, in: fields)
         }
-        // The scan may set any field.
+        // The scan may set any field before it finds the line malformed.
         table.dirtyFields.pointee = FieldTable.allFields
         var unreadMembers = false
+        var members = MemberOrder()
         let scan = AcceleratedScan(
             base: reader.base, count: reader.count, fields: fields, numbers: table.numbers, keys: table.keys)
         let scanned: Bool
         do throws(MalformedLine) {
-            scanned = try scan.scan(unreadMembers: &unreadMembers)
+            scanned = try scan.scan(unreadMembers: &unreadMembers, members: &members)
         } catch {
             table.shapes.noteMiss()
             return ReferenceDecoder.decode(
                 reader.base, count: reader.count, fields: fields, numbers: table.numbers, longTexts: table.longTexts,
                 source: source, accept: accept)
         }
+        // The scan set only the fields it noted (a repeated key's first occurrence among them); the
+        // reference path, above, may have set any.
+        table.dirtyFields.pointee = members.fields
         guard scanned else { return .blank }
         let verdict: LineVerdict
         do throws(MalformedLine) {
@@ -283,7 +287,8 @@ public struct EventDecoder: Sendable {
         }
         if case .event = verdict {
             table.shapes.learn(
-                reader.base, count: reader.count, fields: fields, numbers: table.numbers, unreadMembers: unreadMembers)
+                reader.base, count: reader.count, fields: fields, numbers: table.numbers, unreadMembers: unreadMembers,
+                members: members)
         } else {
             table.shapes.noteMiss()
         }

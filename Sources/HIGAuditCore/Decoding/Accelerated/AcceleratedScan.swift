@@ -12,15 +12,16 @@ struct AcceleratedScan {
     let keys: KeyMatcher
 
     /// Validates the line and records the known fields of its top-level object; `unreadMembers` is set
-    /// when the object has a member no field reads.
+    /// when the object has a member no field reads, and `members` notes the fields in line order
+    /// (`MemberOrder`), for learning.
     /// - Returns: false for a blank line.
-    func scan(unreadMembers: inout Bool) throws(MalformedLine) -> Bool {
+    func scan(unreadMembers: inout Bool, members: inout MemberOrder) throws(MalformedLine) -> Bool {
         var scanner = JSONScanner(base: base, count: count)
         scanner.skipWhitespace()
         guard scanner.pos < count else { return false }
         let isObject = base[scanner.pos] == 0x7B
         if isObject {
-            try scanTopLevelObject(&scanner, unreadMembers: &unreadMembers)
+            try scanTopLevelObject(&scanner, unreadMembers: &unreadMembers, members: &members)
         } else {
             try scanner.skipValue(depth: 0)
         }
@@ -41,7 +42,9 @@ struct AcceleratedScan {
     /// field is recognised by its key's first bytes and one comparison, whatever the order of the keys
     /// (`KeyMatcher.headField`); any other takes the general reading: whitespace, the key, whitespace,
     /// the colon, whitespace.
-    private func scanTopLevelObject(_ scanner: inout JSONScanner, unreadMembers: inout Bool) throws(MalformedLine) {
+    private func scanTopLevelObject(
+        _ scanner: inout JSONScanner, unreadMembers: inout Bool, members: inout MemberOrder
+    ) throws(MalformedLine) {
         let base = self.base
         let count = self.count
         let fields = self.fields
@@ -141,8 +144,10 @@ struct AcceleratedScan {
                 let slot = fields + field.rawValue
                 if slot.pointee.kind == .absent {
                     slot.pointee = value
+                    members.note(field)
                 } else {
                     slot.pointee.noteDuplicate(keyColumn: keyColumn)
+                    members.repeated = true
                 }
             } else {
                 unreadMembers = true
@@ -192,5 +197,39 @@ struct AcceleratedScan {
         return FieldValue(
             kind: kind, flag: false, start: Int32(truncatingIfNeeded: start),
             end: Int32(truncatingIfNeeded: scanner.pos))
+    }
+}
+
+/// The known fields of a line in the order its keys come, as a hash (`LineShapes.learn` asks whether
+/// it has seen the layout before without sorting the field table by position), whether a field's
+/// key came twice (such a line is never learned), and the fields set (`EventDecoder` clears only
+/// those before the next line).
+struct MemberOrder {
+    private(set) var hash: UInt64 = MemberOrder.empty
+    var repeated = false
+    /// Bit `field.rawValue` set for each field noted.
+    private(set) var fields: FieldMask = 0
+
+    /// The hash of no fields.
+    static let empty = EventIdentity.offsetBasis
+
+    /// Appends a field (its first occurrence) to the order.
+    @inline(__always)
+    mutating func note(_ field: EventField) {
+        hash = Self.appending(UInt8(truncatingIfNeeded: field.rawValue), to: hash)
+        fields |= field.bit
+    }
+
+    /// The hash of the fields in `order` (a field table sorted by position): what `note` gives for
+    /// them one by one.
+    static func of(_ order: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash = empty
+        for field in order { hash = appending(field, to: hash) }
+        return hash
+    }
+
+    @inline(__always)
+    private static func appending(_ field: UInt8, to hash: UInt64) -> UInt64 {
+        (hash ^ UInt64(field)) &* EventIdentity.prime
     }
 }

@@ -182,6 +182,8 @@ struct LineShapes {
         var eitherFields: FieldMask
         /// The `LineFingerprint` of the shape's line: only lines with the same one are tried against it.
         var fingerprint: UInt64
+        /// The fingerprint and the fields in line order, hashed (`layoutSignature`), for `admits`.
+        var layoutSignature: UInt64
         /// The kind of the shape's `type`, nil for an escaped name. Stored as the optional itself, so that
         /// reading it back is a load, not a call to `EventKind(rawValue:)`.
         var kind: EventKind?
@@ -239,6 +241,7 @@ struct LineShapes {
         static var lastChanges: Int { MemoryLayout<ShapeLayout>.offset(of: \.lastChanges)! }
         static var eitherFields: Int { MemoryLayout<ShapeLayout>.offset(of: \.eitherFields)! }
         static var fingerprint: Int { MemoryLayout<ShapeLayout>.offset(of: \.fingerprint)! }
+        static var layoutSignature: Int { MemoryLayout<ShapeLayout>.offset(of: \.layoutSignature)! }
         static var kind: Int { MemoryLayout<ShapeLayout>.offset(of: \.kind)! }
         static var memberMask: Int { MemoryLayout<ShapeLayout>.offset(of: \.memberMask)! }
         static var variables: Int { MemoryLayout<ShapeLayout>.offset(of: \.variables)! }
@@ -541,7 +544,9 @@ struct LineShapes {
         Self.writeConstants(
             latest, written..<(written &+ shared), shifts: (storage + State.shifts).assumingMemoryBound(to: Int.self),
             fields: fields, numbers: numbers)
-        learn(base, count: count, fields: fields, numbers: numbers, unreadMembers: true, refreshing: true)
+        learn(
+            base, count: count, fields: fields, numbers: numbers, unreadMembers: true, refreshing: true,
+            fingerprint: fingerprintForLearning(base, count: count))
     }
 
     private func moveToFront(set: Int, rank: Int) {
@@ -799,35 +804,54 @@ struct LineShapes {
     /// one device's lines it is most likely of the same writer, and trying every shape on such a line
     /// cost more than its general scan. A run of them therefore costs the general scan alone, and does not put matching to rest
     /// for the other devices' lines after it, as counting them as misses did.
+    ///
+    /// `members` is the scan's note of the line's fields in line order: whether the layout was seen
+    /// before (`admits`) is asked of its hash first, so that a line seen for the first time, nearly
+    /// every line of such a writer, costs no sorting of the field table by position.
     func learn(
         _ base: UnsafePointer<UInt8>, count: Int, fields: UnsafePointer<FieldValue>, numbers: UnsafePointer<Double>,
-        unreadMembers: Bool
+        unreadMembers: Bool, members: MemberOrder
     ) {
-        guard !isResting else { return }
-        learn(base, count: count, fields: fields, numbers: numbers, unreadMembers: unreadMembers, refreshing: false)
+        // A repeated field makes the line malformed if its type reads it; never learn one.
+        guard !isResting, !members.repeated, count <= Self.maxLineLength else { return }
+        let fingerprint = fingerprintForLearning(base, count: count)
+        // A layout seen for the first time is neither learned nor a miss (see `admits`).
+        let signature = Self.layoutSignature(fingerprint: fingerprint, memberOrder: members.hash)
+        guard admits(fingerprint: fingerprint, signature: signature) else { return }
+        learn(
+            base, count: count, fields: fields, numbers: numbers, unreadMembers: unreadMembers, refreshing: false,
+            fingerprint: fingerprint)
     }
 
-    /// Whether a layout (a fingerprint and members in an order) is learned: when its set holds a shape
-    /// of it, or when it was seen before and its signature is still where it went then. Otherwise it is
-    /// noted for the next time. A layout seen once is not learned: a writer that orders keys anew on
-    /// every line (Foundation's `JSONEncoder`) would otherwise push out, line after line, the shapes of
-    /// the interleaved writers whose lines do match, and learning costs more than a general scan.
-    private func admits(fingerprint: UInt64, order: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// A layout's signature: its fingerprint and its fields in line order (`MemberOrder.hash`), mixed,
+    /// never 0 (an empty place of `State.admitted`).
+    @inline(__always)
+    private static func layoutSignature(fingerprint: UInt64, memberOrder: UInt64) -> UInt64 {
+        var hash = (memberOrder ^ fingerprint) &* 0x9E37_79B9_7F4A_7C15
+        hash ^= hash >> 29
+        hash &*= 0xBF58_476D_1CE4_E5B9
+        hash ^= hash >> 32
+        return hash | 1
+    }
+
+    /// Whether a layout (a fingerprint and members in an order, `signature` as `layoutSignature` gives
+    /// it) is learned: when its set holds a shape of it, or when it was seen before and its signature
+    /// is still where it went then. Otherwise it is noted for the next time. A layout seen once is not
+    /// learned: a writer that orders keys anew on every line (Foundation's `JSONEncoder`) would
+    /// otherwise push out, line after line, the shapes of the interleaved writers whose lines do match,
+    /// and learning costs more than a general scan. Two layouts with the same signature are taken for
+    /// one: that changes what is learned, never a line's fields (see the type's comment).
+    private func admits(fingerprint: UInt64, signature: UInt64) -> Bool {
         let set = Self.set(of: fingerprint)
         let setUsed = Int(storage.load(fromByteOffset: State.setUsed &+ set, as: UInt8.self))
         for way in 0..<setUsed {
             let candidate = shape(set &* Self.ways &+ way)
-            if candidate.load(fromByteOffset: Shape.fingerprint, as: UInt64.self) == fingerprint,
-                Self.sameMembers(candidate, order: order, memberCount: order.count)
+            if candidate.load(fromByteOffset: Shape.layoutSignature, as: UInt64.self) == signature,
+                candidate.load(fromByteOffset: Shape.fingerprint, as: UInt64.self) == fingerprint
             {
                 return true
             }
         }
-        var signature = fingerprint
-        for field in order {
-            signature = (signature ^ UInt64(field)) &* EventIdentity.prime
-        }
-        signature |= 1  // 0 is an empty place
         let place = Int(truncatingIfNeeded: signature &>> UInt64(64 &- State.admittedCount.trailingZeroBitCount))
         let offset = State.admitted &+ place &* MemoryLayout<UInt64>.stride
         if storage.load(fromByteOffset: offset, as: UInt64.self) == signature { return true }
@@ -885,9 +909,11 @@ struct LineShapes {
         return true
     }
 
+    /// Learns the line (`refreshing`: refreshes the shape that matched it), its layout admitted when
+    /// not refreshing; `fingerprint` is its `LineFingerprint`.
     private func learn(
         _ base: UnsafePointer<UInt8>, count: Int, fields: UnsafePointer<FieldValue>, numbers: UnsafePointer<Double>,
-        unreadMembers: Bool, refreshing: Bool
+        unreadMembers: Bool, refreshing: Bool, fingerprint: UInt64
     ) {
         guard count <= Self.maxLineLength,
             storage.load(fromByteOffset: State.resting, as: Int.self) == 0
@@ -909,10 +935,7 @@ struct LineShapes {
             memberCount &+= 1
         }
         let members = UnsafeBufferPointer(start: order, count: memberCount)
-        let fingerprint = fingerprintForLearning(base, count: count)
         if !refreshing {
-            // A layout seen for the first time is neither learned nor a miss (see `admits`).
-            guard admits(fingerprint: fingerprint, order: members) else { return }
             if comesInANewKeyOrder(base, fields: fields) {
                 storage.storeBytes(of: 1, toByteOffset: State.resting, as: Int.self)
                 return
@@ -1120,6 +1143,9 @@ struct LineShapes {
         let targetIndex = index(set: set, rank: slotRank)
         let target = shape(targetIndex)
         target.storeBytes(of: fingerprint, toByteOffset: Shape.fingerprint, as: UInt64.self)
+        target.storeBytes(
+            of: Self.layoutSignature(fingerprint: fingerprint, memberOrder: MemberOrder.of(order)),
+            toByteOffset: Shape.layoutSignature, as: UInt64.self)
         target.storeBytes(of: Int32(truncatingIfNeeded: count), toByteOffset: Shape.length, as: Int32.self)
         target.storeBytes(of: Int32(truncatingIfNeeded: memberCount), toByteOffset: Shape.memberCount, as: Int32.self)
         var memberMask: FieldMask = 0

@@ -12,8 +12,10 @@
 struct RecentStrings {
     /// Long enough for UUIDs (36 bytes), which apps often use as session and device ids.
     static let maxLength = 64
-    /// Values remembered per field (a power of two).
-    static let ways = 8
+    /// Values remembered per field (a power of two): enough that the few dozen touch targets of an
+    /// app's screens, interleaved across devices, seldom push each other out (`way` spreads them by
+    /// hash, not by use). A decoder lives for the run, so its room is made once.
+    static let ways = 32
 
     private let bytes: UnsafeMutablePointer<UInt8>
     private let lengths: UnsafeMutablePointer<Int>
