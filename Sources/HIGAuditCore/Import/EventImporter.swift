@@ -20,9 +20,9 @@ public final class EventImporter: @unchecked Sendable {
     var lineLayout: ExportLineLayouts.LayoutID?
     /// Per layout: where a line's members are (`postHogEvent`, `datadogEvent`, `otlpRecords`), and
     /// which of them are the event's own fields (`assemblePending`).
-    var postHogMemo = LayoutMemo<PostHogPlaces>()
-    var datadogMemo = LayoutMemo<DatadogPlaces>()
-    var otlpMemo = LayoutMemo<OTLPPlaces>()
+    let postHogMemo = LayoutMemo<PostHogPlaces>()
+    let datadogMemo = LayoutMemo<DatadogPlaces>()
+    let otlpMemo = LayoutMemo<OTLPPlaces>()
     var otherFieldsMemo = OtherFieldsMemo()
     /// The minute of the last RFC 3339 time read (PostHog's `timestamp`).
     var recentMinute = RecentExportMinute()
