@@ -13,7 +13,7 @@ public final class EventImporter: @unchecked Sendable {
     public let settings: ImportSettings
     var tape = JSONTape()
     /// Layouts of earlier lines (`ExportLineLayouts`): a matching line's tape without the general scan.
-    var layouts = ExportLineLayouts()
+    var layouts: ExportLineLayouts
     /// Whether lines are matched against learned layouts (tests compare both ways).
     var readsLayouts = true
     /// The layout the current line matched or became, or nil (read by the general scan and not learned).
@@ -73,6 +73,8 @@ public final class EventImporter: @unchecked Sendable {
     public init(format: ImportFormat, settings: ImportSettings = ImportSettings()) {
         self.format = format
         self.settings = settings
+        // PostHog names an event in a line's first bytes; the others deep inside it.
+        layouts = ExportLineLayouts(countsQuotes: format != .posthog)
     }
 
     deinit {

@@ -33,7 +33,9 @@
 /// layout a line with the same first bytes matched last (`leadPlace`) is tried: an exporter that
 /// writes an event's name first (PostHog's `{"event":"…"`) lays out lines of one name alike, and
 /// lines of other names, tried first by recency alone, would be compared most of their length before
-/// they differ.
+/// they differ. Where the name lies deep in a line (Datadog RUM's `action.target.name`, an OTLP
+/// attribute), the place is also told by how many quotes the line holds (`countsQuotes`): two a key
+/// and two a string value, so a count of the line's structure, which its values seldom change.
 struct ExportLineLayouts {
     /// Layouts kept.
     static let capacity = 24
@@ -110,13 +112,16 @@ struct ExportLineLayouts {
     /// last; serial 0 when none.
     private var byLead: UnsafeMutablePointer<LayoutID>
     static let leadPlaces = 64
+    /// Whether a line's place among `leadPlaces` also counts its quotes (see the type's comment).
+    let countsQuotes: Bool
     /// Layouts tried and not matched (for tests).
     private(set) var missedTries = 0
     /// Lines matched, and lines learned (for tests).
     private(set) var matched = 0
     private(set) var learned = 0
 
-    init() {
+    init(countsQuotes: Bool = false) {
+        self.countsQuotes = countsQuotes
         layouts = .allocate(capacity: Self.capacity)
         order = .allocate(capacity: Self.capacity)
         found = .allocate(capacity: Self.maxEntries)
@@ -149,7 +154,7 @@ struct ExportLineLayouts {
     mutating func match(_ line: UnsafeRawBufferPointer, into tape: inout JSONTape) -> LayoutID? {
         guard let raw = line.baseAddress, used > 0 else { return nil }
         let bytes = raw.assumingMemoryBound(to: UInt8.self)
-        let lead = Self.leadPlace(bytes, count: line.count)
+        let lead = Self.leadPlace(bytes, count: line.count, countsQuotes: countsQuotes)
         let hinted = byLead[lead]
         var skipped = -1
         if hinted.serial != 0, layouts[hinted.index].serial == hinted.serial {
@@ -175,17 +180,53 @@ struct ExportLineLayouts {
         return nil
     }
 
-    /// The place of a line's first 24 bytes among `leadPlaces` (a shorter line's is 0): a hash of
-    /// them, read as three words. Which place a line takes changes only which layout is tried first.
+    /// The place of a line among `leadPlaces`: a hash of its first 24 bytes (none of a shorter line's),
+    /// read as three words, and with `countsQuotes` of its count of quotes. Which place a line takes
+    /// changes only which layout is tried first.
     @inline(__always)
-    static func leadPlace(_ line: UnsafePointer<UInt8>, count: Int) -> Int {
-        guard count >= 24 else { return 0 }
+    static func leadPlace(_ line: UnsafePointer<UInt8>, count: Int, countsQuotes: Bool) -> Int {
+        var key: UInt64 = countsQuotes ? UInt64(truncatingIfNeeded: quotes(line, count: count)) &* 0xD6E8_FEB8_6659_FD93 : 0
+        if count >= 24 {
+            let raw = UnsafeRawPointer(line)
+            let a = raw.loadUnaligned(as: UInt64.self)
+            let b = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            let c = raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+            key ^= a ^ (b &<< 21 | b &>> 43) ^ (c &<< 42 | c &>> 22)
+        }
+        return Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> UInt64(64 &- leadPlaces.trailingZeroBitCount))
+    }
+
+    /// How many `"` bytes `line` holds: sixteen bytes at a time, each lane's matches summed in a
+    /// byte (a matching lane's mask is 0xFF, so subtracting it adds one) for up to 255 blocks before
+    /// the lanes are added up; the last block overlaps the one before it, with the lanes counted
+    /// already cleared. (The lanes' bits counted block by block took a software population count:
+    /// the baseline x86-64 has no `popcnt`.)
+    static func quotes(_ line: UnsafePointer<UInt8>, count: Int) -> Int {
+        guard count >= 16 else {
+            var n = 0
+            for i in 0..<count where line[i] == 0x22 { n &+= 1 }
+            return n
+        }
+        let quote = SIMD16<UInt8>(repeating: 0x22)
         let raw = UnsafeRawPointer(line)
-        let a = raw.loadUnaligned(as: UInt64.self)
-        let b = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-        let c = raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
-        let mixed = (a ^ (b &<< 21 | b &>> 43) ^ (c &<< 42 | c &>> 22)) &* 0x9E37_79B9_7F4A_7C15
-        return Int(truncatingIfNeeded: mixed &>> UInt64(64 &- leadPlaces.trailingZeroBitCount))
+        var n = 0
+        var i = 0
+        while count &- i >= 16 {
+            var sums = SIMD16<UInt8>(repeating: 0)
+            var blocks = 0
+            while count &- i >= 16, blocks < 255 {
+                sums &-= unsafeBitCast(raw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self) .== quote, to: SIMD16<UInt8>.self)
+                i &+= 16
+                blocks &+= 1
+            }
+            n &+= Int(SIMD16<UInt16>(truncatingIfNeeded: sums).wrappedSum())
+        }
+        let rest = count &- i
+        if rest > 0 {
+            let last = JSONScanner.lanes(raw.loadUnaligned(fromByteOffset: count &- 16, as: SIMD16<UInt8>.self) .== quote)
+            n &+= (last &>> UInt16(16 &- rest)).nonzeroBitCount
+        }
+        return n
     }
 
     /// Fills `tape` from the line `matches` just found laid out as the layout at `index` (at `rank` in
@@ -409,7 +450,7 @@ struct ExportLineLayouts {
         }
         layouts[index] = layout
         order[0] = index
-        byLead[Self.leadPlace(base, count: tape.count)] = LayoutID(index: index, serial: layout.serial)
+        byLead[Self.leadPlace(base, count: tape.count, countsQuotes: countsQuotes)] = LayoutID(index: index, serial: layout.serial)
         learned &+= 1
         return LayoutID(index: index, serial: layout.serial)
     }

@@ -217,6 +217,34 @@ import Testing
         #expect(matches > 100, "\(format): \(matches) matches")
     }
 
+    @Test func linesThatBeginAlikeAreToldApartByTheirQuotesWhereTheLayoutsCountThem() {
+        // Datadog RUM's actions: the same first bytes, the event's name deep inside.
+        let touch = { (n: Int) in Array(#"{"type":"action","date":\#(n),"action":{"target":{"name":"hig.touch"}},"context":{"phase":"ended","target":"canvas"}}"#.utf8) }
+        let push = { (n: Int) in Array(#"{"type":"action","date":\#(n),"action":{"target":{"name":"hig.nav.push"}},"context":{"to":"Library"}}"#.utf8) }
+        var layouts = ExportLineLayouts(countsQuotes: true)
+        defer { layouts.deallocate() }
+        Self.learn(touch(0), into: &layouts)
+        Self.learn(push(0), into: &layouts)
+        for n in 1...20 {
+            #expect(Self.matched(touch(n), &layouts) == (try? Self.scanned(touch(n)).get()))
+            #expect(Self.matched(push(n), &layouts) == (try? Self.scanned(push(n)).get()))
+        }
+        #expect(layouts.matched == 40)
+        #expect(layouts.missedTries == 0)
+    }
+
+    @Test func quotesAreCountedInLinesOfEveryLength() {
+        var generator = SystemRandomNumberGenerator()
+        // Up to past 255 blocks of 16 bytes, after which the lanes' sums are added up.
+        for length in Array(0..<70) + [4079, 4080, 4081, 4095, 4096, 4097, 9000] {
+            for _ in 0..<(length < 70 ? 20 : 3) {
+                let line = (0..<length).map { _ in [UInt8(ascii: "\""), UInt8(ascii: "a"), 0x5C, 0xC3][Int.random(in: 0..<4, using: &generator)] }
+                let counted = line.withUnsafeBufferPointer { ExportLineLayouts.quotes($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, count: length) }
+                #expect(counted == line.filter { $0 == UInt8(ascii: "\"") }.count, "\(line)")
+            }
+        }
+    }
+
     // MARK: The importer through layouts
 
     /// What one record became, the line `import` writes for it included, in order.
