@@ -37,9 +37,12 @@ public final class EventImporter: @unchecked Sendable {
     /// follow one of their own session, and making the `String` anew was an allocation per event.
     private var lastSessionBytes: [UInt8] = []
     private var lastSession = ""
-    /// That session's entry in `sessions` (nil: not looked up yet), so that an event of the same
-    /// session as the last does not hash its name again.
-    private var lastSessionState: SessionLaunches?
+    /// That session's entry in `sessions` (before its first look-up, an entry of no launches), so
+    /// that an event of the same session as the last does not hash its name again; `lastSessionKnown`
+    /// says whether it was looked up. Read in place, field by field: a copy of the entry retained and
+    /// released its table of launch ids and its tab on every event.
+    private var lastSessionState = SessionLaunches()
+    private var lastSessionKnown = false
 
     struct SessionLaunches {
         var launches = 0
@@ -139,31 +142,29 @@ public final class EventImporter: @unchecked Sendable {
             _ = handle(record, .malformed(MalformedLine(reason: "the session id is empty")))
             return
         }
-        var state: SessionLaunches
-        if let known = lastSessionState {
-            state = known
-        } else {
-            state = sessions[sdkSession] ?? SessionLaunches()
-            lastSessionState = state
+        if !lastSessionKnown {
+            lastSessionState = sessions[sdkSession] ?? SessionLaunches()
+            lastSessionKnown = true
         }
+        let launches = lastSessionState.launches
         let isLaunch: Bool
         switch mapping {
         case .launch, .convention(.sessionStart): isLaunch = true
         default: isLaunch = false
         }
-        var launch = max(state.launches, 1)
+        var launch = max(launches, 1)
         var newLaunch = false
         var needsSynthetic = false
         var launchId: String?
         if isLaunch {
             launchId = envelope.id.map { tape.string($0) }
-            if let launchId, let earlier = state.launchIds[launchId] {
+            if let launchId, let earlier = lastSessionState.launchIds[launchId] {
                 launch = earlier
             } else {
-                launch = state.launches + 1
+                launch = launches + 1
                 newLaunch = true
             }
-        } else if state.launches == 0 {
+        } else if launches == 0 {
             needsSynthetic = true
         }
         pending.mapping = mapping
@@ -171,7 +172,7 @@ public final class EventImporter: @unchecked Sendable {
         pending.fields = fields
         pending.suffix = launch > 1 ? "#\(launch)" : ""
         pending.screenView = nil
-        if case .screenView(let screen) = mapping { pending.screenView = screenViewPlan(screen, state: state) }
+        if case .screenView(let screen) = mapping { pending.screenView = screenViewPlan(screen, tabRoot: lastSessionState.tabRoot) }
         let accepted = handle(record, .event(ImportedEventFields(importer: self, hasSyntheticStart: needsSynthetic)))
         guard accepted else { return }
         if let onAccepted {
@@ -187,7 +188,8 @@ public final class EventImporter: @unchecked Sendable {
             return screen
         }
         // Most events teach nothing: the session's entry is written back only when it changes.
-        guard newLaunch || needsSynthetic || (tabRoot != nil && tabRoot != state.tabRoot) else { return }
+        guard newLaunch || needsSynthetic || (tabRoot != nil && tabRoot != lastSessionState.tabRoot) else { return }
+        var state = lastSessionState
         if newLaunch {
             state.launches = launch
             if let launchId { state.launchIds[launchId] = launch }
@@ -201,9 +203,9 @@ public final class EventImporter: @unchecked Sendable {
 
     /// The first tab root a session shows is where it starts (a push), not a switch from a tab; the
     /// tab it is on again is a pop; another tab root is a switch.
-    private func screenViewPlan(_ screen: String, state: SessionLaunches) -> ScreenViewPlan {
+    private func screenViewPlan(_ screen: String, tabRoot: String?) -> ScreenViewPlan {
         guard settings.isTabRoot(screen) else { return ScreenViewPlan(kind: .navPush, from: nil, isTabRoot: false) }
-        guard let current = state.tabRoot else { return ScreenViewPlan(kind: .navPush, from: nil, isTabRoot: true) }
+        guard let current = tabRoot else { return ScreenViewPlan(kind: .navPush, from: nil, isTabRoot: true) }
         if current == screen { return ScreenViewPlan(kind: .navPop, from: nil, isTabRoot: true) }
         return ScreenViewPlan(kind: .tabSwitch, from: current, isTabRoot: true)
     }
@@ -215,7 +217,7 @@ public final class EventImporter: @unchecked Sendable {
             return lastSession
         }
         lastSession = tape.string(index)
-        lastSessionState = nil
+        lastSessionKnown = false
         lastSessionBytes.removeAll(keepingCapacity: true)
         lastSessionBytes.append(contentsOf: raw)
         return lastSession
