@@ -137,13 +137,13 @@ public final class EventImporter: @unchecked Sendable {
         record: Int32, _ mapping: ImportedMapping, _ envelope: ImportedEnvelope, _ fields: ImportedFields,
         _ handle: (Int32, ImportedRecord) -> Bool
     ) {
-        let sdkSession = sessionName(envelope.session)
-        guard !sdkSession.isEmpty else {
+        noteSession(envelope.session)
+        guard !lastSession.isEmpty else {
             _ = handle(record, .malformed(MalformedLine(reason: "the session id is empty")))
             return
         }
         if !lastSessionKnown {
-            lastSessionState = sessions[sdkSession] ?? SessionLaunches()
+            lastSessionState = sessions[lastSession] ?? SessionLaunches()
             lastSessionKnown = true
         }
         let launches = lastSessionState.launches
@@ -197,7 +197,7 @@ public final class EventImporter: @unchecked Sendable {
         }
         if needsSynthetic { state.launches = 1 }
         if let tabRoot { state.tabRoot = tabRoot }
-        sessions[sdkSession] = state
+        sessions[lastSession] = state
         lastSessionState = state
     }
 
@@ -210,17 +210,18 @@ public final class EventImporter: @unchecked Sendable {
         return ScreenViewPlan(kind: .tabSwitch, from: current, isTabRoot: true)
     }
 
-    private func sessionName(_ index: Int) -> String {
+    /// Makes `lastSession` the SDK session of the string at `index`: read in place by the caller, not
+    /// returned (a returned `String` was retained and released on every event).
+    private func noteSession(_ index: Int) {
         let raw = tape.bytes(index)
         if !tape[index].flag, raw.count == lastSessionBytes.count,
            lastSessionBytes.withUnsafeBufferPointer({ ByteComparison.equal($0.baseAddress!, raw.baseAddress!, count: raw.count) }) {
-            return lastSession
+            return
         }
         lastSession = tape.string(index)
         lastSessionKnown = false
         lastSessionBytes.removeAll(keepingCapacity: true)
         lastSessionBytes.append(contentsOf: raw)
-        return lastSession
     }
 
     // MARK: Writing
