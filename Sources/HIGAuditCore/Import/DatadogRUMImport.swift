@@ -49,21 +49,21 @@ extension EventImporter {
     }
 
     func datadogEvent() -> Judged {
-        let places = datadogMemo.value(lineLayout) { datadogPlaces() }
-        guard let typeIndex = places.type else { return .problem(ImportProblem("missing type (the RUM event's type)")) }
+        let places = datadogMemo.place(lineLayout) { datadogPlaces() }
+        guard let typeIndex = places.pointee.type else { return .problem(ImportProblem("missing type (the RUM event's type)")) }
         guard tape[typeIndex].kind == .string else { return .problem(ImportProblem("type is not a string", at: tape, typeIndex)) }
         do throws(ImportProblem) {
             let mapping: ImportedMapping
             if tape.stringEquals(typeIndex, "view") {
-                mapping = .screenView(tape.string(try tape.requiredString(places.viewName, name: "view.name")))
+                mapping = .screenView(tape.string(try tape.requiredString(places.pointee.viewName, name: "view.name")))
             } else if tape.stringEquals(typeIndex, "action") {
-                let actionType = try tape.requiredString(places.actionType, name: "action.type")
+                let actionType = try tape.requiredString(places.pointee.actionType, name: "action.type")
                 if tape.stringEquals(actionType, "custom") {
-                    let name = try tape.requiredString(places.actionTargetName, name: "action.target.name")
+                    let name = try tape.requiredString(places.pointee.actionTargetName, name: "action.target.name")
                     guard let kind = ConventionName.kind(tape, name) else { return .unknown(tape.string(name)) }
                     mapping = .convention(kind)
                 } else if tape.stringEquals(actionType, "tap") {
-                    let target = try tape.optionalString(places.actionTargetName, name: "action.target.name")
+                    let target = try tape.optionalString(places.pointee.actionTargetName, name: "action.target.name")
                     mapping = .tap(target: target.map { tape.string($0) }, x: nil, y: nil)
                 } else if tape.stringEquals(actionType, "back") {
                     mapping = .tap(target: "nav.back", x: nil, y: nil)
@@ -73,14 +73,14 @@ extension EventImporter {
                     return .unknown("action." + tape.string(actionType))
                 }
             } else if tape.stringEquals(typeIndex, "vital") {
-                let vitalType = tape.string(try tape.requiredString(places.vitalType, name: "vital.type"))
+                let vitalType = tape.string(try tape.requiredString(places.pointee.vitalType, name: "vital.type"))
                 guard vitalType == "app_launch" else { return .unknown("vital." + vitalType) }
-                let metric = try tape.optionalString(places.vitalMetric, name: "vital.app_launch_metric").map { tape.string($0) }
+                let metric = try tape.optionalString(places.pointee.vitalMetric, name: "vital.app_launch_metric").map { tape.string($0) }
                 guard metric == "ttid" else { return .unknown("vital.app_launch.\(metric ?? "")") }
-                if let prewarmed = places.vitalPrewarmed, tape[prewarmed].kind == .bool, tape[prewarmed].flag {
+                if let prewarmed = places.pointee.vitalPrewarmed, tape[prewarmed].kind == .bool, tape[prewarmed].flag {
                     return .unknown("vital.app_launch.prewarmed")
                 }
-                guard let durationIndex = places.vitalDuration else { throw ImportProblem("missing vital.duration") }
+                guard let durationIndex = places.pointee.vitalDuration else { throw ImportProblem("missing vital.duration") }
                 let duration = try tape.finiteNumber(durationIndex, name: "vital.duration")
                 let envelope = try datadogEnvelope(places)
                 // The vital is dated at the launch's start; the app is ready `duration` ns later. A
@@ -104,13 +104,13 @@ extension EventImporter {
     /// The envelope, checked in this order: the date (of the line's own value), then the kinds of the
     /// other members (`datadogEnvelopeKinds`), which lines of a layout whose line passed them pass too
     /// (`DatadogPlaces.checkedEnvelope`).
-    private func datadogEnvelope(_ places: DatadogPlaces) throws(ImportProblem) -> ImportedEnvelope {
-        guard let date = places.date else { throw ImportProblem("missing date") }
+    private func datadogEnvelope(_ places: UnsafePointer<DatadogPlaces>) throws(ImportProblem) -> ImportedEnvelope {
+        guard let date = places.pointee.date else { throw ImportProblem("missing date") }
         guard tape[date].kind == .number, tape[date].flag, let ms = tape.integer(date) else {
             throw ImportProblem("date is not an integer of milliseconds", at: tape, date)
         }
         var envelope: ImportedEnvelope
-        if let checked = places.checkedEnvelope { envelope = checked } else { envelope = try datadogEnvelopeKinds(places) }
+        if let checked = places.pointee.checkedEnvelope { envelope = checked } else { envelope = try datadogEnvelopeKinds(places.pointee) }
         envelope.ts = ms
         return envelope
     }

@@ -13,16 +13,16 @@ public final class EventImporter: @unchecked Sendable {
     public let settings: ImportSettings
     var tape = JSONTape()
     /// Layouts of earlier lines (`ExportLineLayouts`): a matching line's tape without the general scan.
-    var layouts = ExportLineLayouts()
+    var layouts: ExportLineLayouts
     /// Whether lines are matched against learned layouts (tests compare both ways).
     var readsLayouts = true
     /// The layout the current line matched or became, or nil (read by the general scan and not learned).
     var lineLayout: ExportLineLayouts.LayoutID?
     /// Per layout: where a line's members are (`postHogEvent`, `datadogEvent`, `otlpRecords`), and
     /// which of them are the event's own fields (`assemblePending`).
-    var postHogMemo = LayoutMemo<PostHogPlaces>()
-    var datadogMemo = LayoutMemo<DatadogPlaces>()
-    var otlpMemo = LayoutMemo<OTLPPlaces>()
+    let postHogMemo = LayoutMemo<PostHogPlaces>()
+    let datadogMemo = LayoutMemo<DatadogPlaces>()
+    let otlpMemo = LayoutMemo<OTLPPlaces>()
     var otherFieldsMemo = OtherFieldsMemo()
     /// The minute of the last RFC 3339 time read (PostHog's `timestamp`).
     var recentMinute = RecentExportMinute()
@@ -37,9 +37,12 @@ public final class EventImporter: @unchecked Sendable {
     /// follow one of their own session, and making the `String` anew was an allocation per event.
     private var lastSessionBytes: [UInt8] = []
     private var lastSession = ""
-    /// That session's entry in `sessions` (nil: not looked up yet), so that an event of the same
-    /// session as the last does not hash its name again.
-    private var lastSessionState: SessionLaunches?
+    /// That session's entry in `sessions` (before its first look-up, an entry of no launches), so
+    /// that an event of the same session as the last does not hash its name again; `lastSessionKnown`
+    /// says whether it was looked up. Read in place, field by field: a copy of the entry retained and
+    /// released its table of launch ids and its tab on every event.
+    private var lastSessionState = SessionLaunches()
+    private var lastSessionKnown = false
 
     struct SessionLaunches {
         var launches = 0
@@ -73,6 +76,8 @@ public final class EventImporter: @unchecked Sendable {
     public init(format: ImportFormat, settings: ImportSettings = ImportSettings()) {
         self.format = format
         self.settings = settings
+        // PostHog names an event in a line's first bytes; the others deep inside it.
+        layouts = ExportLineLayouts(countsQuotes: format != .posthog)
     }
 
     deinit {
@@ -132,36 +137,34 @@ public final class EventImporter: @unchecked Sendable {
         record: Int32, _ mapping: ImportedMapping, _ envelope: ImportedEnvelope, _ fields: ImportedFields,
         _ handle: (Int32, ImportedRecord) -> Bool
     ) {
-        let sdkSession = sessionName(envelope.session)
-        guard !sdkSession.isEmpty else {
+        noteSession(envelope.session)
+        guard !lastSession.isEmpty else {
             _ = handle(record, .malformed(MalformedLine(reason: "the session id is empty")))
             return
         }
-        var state: SessionLaunches
-        if let known = lastSessionState {
-            state = known
-        } else {
-            state = sessions[sdkSession] ?? SessionLaunches()
-            lastSessionState = state
+        if !lastSessionKnown {
+            lastSessionState = sessions[lastSession] ?? SessionLaunches()
+            lastSessionKnown = true
         }
+        let launches = lastSessionState.launches
         let isLaunch: Bool
         switch mapping {
         case .launch, .convention(.sessionStart): isLaunch = true
         default: isLaunch = false
         }
-        var launch = max(state.launches, 1)
+        var launch = max(launches, 1)
         var newLaunch = false
         var needsSynthetic = false
         var launchId: String?
         if isLaunch {
             launchId = envelope.id.map { tape.string($0) }
-            if let launchId, let earlier = state.launchIds[launchId] {
+            if let launchId, let earlier = lastSessionState.launchIds[launchId] {
                 launch = earlier
             } else {
-                launch = state.launches + 1
+                launch = launches + 1
                 newLaunch = true
             }
-        } else if state.launches == 0 {
+        } else if launches == 0 {
             needsSynthetic = true
         }
         pending.mapping = mapping
@@ -169,7 +172,7 @@ public final class EventImporter: @unchecked Sendable {
         pending.fields = fields
         pending.suffix = launch > 1 ? "#\(launch)" : ""
         pending.screenView = nil
-        if case .screenView(let screen) = mapping { pending.screenView = screenViewPlan(screen, state: state) }
+        if case .screenView(let screen) = mapping { pending.screenView = screenViewPlan(screen, tabRoot: lastSessionState.tabRoot) }
         let accepted = handle(record, .event(ImportedEventFields(importer: self, hasSyntheticStart: needsSynthetic)))
         guard accepted else { return }
         if let onAccepted {
@@ -185,7 +188,8 @@ public final class EventImporter: @unchecked Sendable {
             return screen
         }
         // Most events teach nothing: the session's entry is written back only when it changes.
-        guard newLaunch || needsSynthetic || (tabRoot != nil && tabRoot != state.tabRoot) else { return }
+        guard newLaunch || needsSynthetic || (tabRoot != nil && tabRoot != lastSessionState.tabRoot) else { return }
+        var state = lastSessionState
         if newLaunch {
             state.launches = launch
             if let launchId { state.launchIds[launchId] = launch }
@@ -193,30 +197,31 @@ public final class EventImporter: @unchecked Sendable {
         }
         if needsSynthetic { state.launches = 1 }
         if let tabRoot { state.tabRoot = tabRoot }
-        sessions[sdkSession] = state
+        sessions[lastSession] = state
         lastSessionState = state
     }
 
     /// The first tab root a session shows is where it starts (a push), not a switch from a tab; the
     /// tab it is on again is a pop; another tab root is a switch.
-    private func screenViewPlan(_ screen: String, state: SessionLaunches) -> ScreenViewPlan {
+    private func screenViewPlan(_ screen: String, tabRoot: String?) -> ScreenViewPlan {
         guard settings.isTabRoot(screen) else { return ScreenViewPlan(kind: .navPush, from: nil, isTabRoot: false) }
-        guard let current = state.tabRoot else { return ScreenViewPlan(kind: .navPush, from: nil, isTabRoot: true) }
+        guard let current = tabRoot else { return ScreenViewPlan(kind: .navPush, from: nil, isTabRoot: true) }
         if current == screen { return ScreenViewPlan(kind: .navPop, from: nil, isTabRoot: true) }
         return ScreenViewPlan(kind: .tabSwitch, from: current, isTabRoot: true)
     }
 
-    private func sessionName(_ index: Int) -> String {
+    /// Makes `lastSession` the SDK session of the string at `index`: read in place by the caller, not
+    /// returned (a returned `String` was retained and released on every event).
+    private func noteSession(_ index: Int) {
         let raw = tape.bytes(index)
         if !tape[index].flag, raw.count == lastSessionBytes.count,
            lastSessionBytes.withUnsafeBufferPointer({ ByteComparison.equal($0.baseAddress!, raw.baseAddress!, count: raw.count) }) {
-            return lastSession
+            return
         }
         lastSession = tape.string(index)
-        lastSessionState = nil
+        lastSessionKnown = false
         lastSessionBytes.removeAll(keepingCapacity: true)
         lastSessionBytes.append(contentsOf: raw)
-        return lastSession
     }
 
     // MARK: Writing

@@ -29,7 +29,13 @@
 /// where the scan leaves the value to the standard library, has the decoder read it as before).
 ///
 /// Layouts are tried most recently matched first, a few a line; a line that matches none and that the
-/// general scan reads becomes a layout in place of the least recently matched one.
+/// general scan reads becomes a layout in place of the least recently matched one. Before those, the
+/// layout a line with the same first bytes matched last (`leadPlace`) is tried: an exporter that
+/// writes an event's name first (PostHog's `{"event":"…"`) lays out lines of one name alike, and
+/// lines of other names, tried first by recency alone, would be compared most of their length before
+/// they differ. Where the name lies deep in a line (Datadog RUM's `action.target.name`, an OTLP
+/// attribute), the place is also told by how many quotes the line holds (`countsQuotes`): two a key
+/// and two a string value, so a count of the line's structure, which its values seldom change.
 struct ExportLineLayouts {
     /// Layouts kept.
     static let capacity = 24
@@ -57,6 +63,10 @@ struct ExportLineLayouts {
         var entryCount: Int
         var slots: UnsafeMutablePointer<Slot>
         var slotCount: Int
+        /// The entries that are objects or arrays, in order: the only ones before a value whose end
+        /// may lie after it.
+        var containers: UnsafeMutablePointer<Int32>
+        var containerCount: Int
         /// Per entry, how many slots end at or before its start, and at or before its end: which
         /// shift applies to each.
         var slotsBeforeStart: UnsafeMutablePointer<UInt16>
@@ -66,6 +76,7 @@ struct ExportLineLayouts {
 
         func free() {
             template.deallocate()
+            containers.deallocate()
             entries.deallocate()
             slots.deallocate()
             slotsBeforeStart.deallocate()
@@ -78,18 +89,46 @@ struct ExportLineLayouts {
     private var order: UnsafeMutablePointer<Int>
     private(set) var used = 0
     private var nextSerial = 1
+    /// A slot's value in a matched line: its byte range (a string's inside its quotes), the tape
+    /// entry's flag, and a number's value as `JSONNumber.scan` read it (NaN for a string).
+    typealias FoundValue = (start: Int32, end: Int32, flag: Bool, value: Double)
+
     /// Per slot of the layout being matched: the value's new range and flag, and the shift after it.
-    private var found: UnsafeMutablePointer<(start: Int32, end: Int32, flag: Bool, value: Double)>
+    private var found: UnsafeMutablePointer<FoundValue>
     private var shifts: UnsafeMutablePointer<Int32>
+    /// The last `fill` or `refill` of a tape: its stamp (the tape keeps it, `JSONTape.filledBy`) and
+    /// the layout's serial, and the shifts it applied (per slot count, as `shifts`). A tape stamped
+    /// with it holds that layout's last line's entries, so the next line of the layout rewrites only
+    /// what moved (`accept`): every entry is the layout's own shifted by the slots before its start
+    /// or end, so where the shifts of the first `k` slots are the last line's, an entry that starts
+    /// and ends before the end of the `k`-th slot is as it was. The entries before that slot's
+    /// entry are such, but for the containers around it, whose ends are rewritten; the slots'
+    /// own ends, flags and numbers are written every time. Stamps are never reused, so a tape read
+    /// (`JSONTape.read` stamps 0) or filled since, by this or another tape's match, is filled anew.
+    private var fillStamp = 0
+    private var lastFill = (stamp: -1, serial: 0)
+    private var lastShifts: UnsafeMutablePointer<Int32>
+    /// Per place of a line's first bytes (`leadPlace`), the layout a line with them matched or became
+    /// last; serial 0 when none.
+    private var byLead: UnsafeMutablePointer<LayoutID>
+    static let leadPlaces = 64
+    /// Whether a line's place among `leadPlaces` also counts its quotes (see the type's comment).
+    let countsQuotes: Bool
+    /// Layouts tried and not matched (for tests).
+    private(set) var missedTries = 0
     /// Lines matched, and lines learned (for tests).
     private(set) var matched = 0
     private(set) var learned = 0
 
-    init() {
+    init(countsQuotes: Bool = false) {
+        self.countsQuotes = countsQuotes
         layouts = .allocate(capacity: Self.capacity)
         order = .allocate(capacity: Self.capacity)
         found = .allocate(capacity: Self.maxEntries)
         shifts = .allocate(capacity: Self.maxEntries + 1)
+        lastShifts = .allocate(capacity: Self.maxEntries + 1)
+        byLead = .allocate(capacity: Self.leadPlaces)
+        byLead.initialize(repeating: LayoutID(index: 0, serial: 0), count: Self.leadPlaces)
     }
 
     /// Frees every layout; not used again.
@@ -99,6 +138,8 @@ struct ExportLineLayouts {
         order.deallocate()
         found.deallocate()
         shifts.deallocate()
+        byLead.deallocate()
+        lastShifts.deallocate()
     }
 
     /// Which layout a line matched or became: its place (for memos kept beside the layouts) and its
@@ -113,33 +154,140 @@ struct ExportLineLayouts {
     mutating func match(_ line: UnsafeRawBufferPointer, into tape: inout JSONTape) -> LayoutID? {
         guard let raw = line.baseAddress, used > 0 else { return nil }
         let bytes = raw.assumingMemoryBound(to: UInt8.self)
+        let lead = Self.leadPlace(bytes, count: line.count, countsQuotes: countsQuotes)
+        let hinted = byLead[lead]
+        var skipped = -1
+        if hinted.serial != 0, layouts[hinted.index].serial == hinted.serial {
+            if matches(bytes, count: line.count, layouts[hinted.index]) {
+                var rank = 0
+                while order[rank] != hinted.index { rank &+= 1 }
+                return accept(hinted.index, rank: rank, bytes, count: line.count, into: &tape)
+            }
+            missedTries &+= 1
+            skipped = hinted.index
+        }
         let tries = min(used, Self.triesPerLine)
         for rank in 0..<tries {
             let index = order[rank]
-            guard matches(bytes, count: line.count, layouts[index]) else { continue }
-            let layout = layouts[index]
-            tape.fill(line: bytes, count: line.count, template: layout.entries, entryCount: layout.entryCount) { entries, numbers in
+            guard index != skipped else { continue }
+            guard matches(bytes, count: line.count, layouts[index]) else {
+                missedTries &+= 1
+                continue
+            }
+            byLead[lead] = LayoutID(index: index, serial: layouts[index].serial)
+            return accept(index, rank: rank, bytes, count: line.count, into: &tape)
+        }
+        return nil
+    }
+
+    /// The place of a line among `leadPlaces`: a hash of its first 24 bytes (none of a shorter line's),
+    /// read as three words, and with `countsQuotes` of its count of quotes. Which place a line takes
+    /// changes only which layout is tried first.
+    @inline(__always)
+    static func leadPlace(_ line: UnsafePointer<UInt8>, count: Int, countsQuotes: Bool) -> Int {
+        var key: UInt64 = countsQuotes ? UInt64(truncatingIfNeeded: quotes(line, count: count)) &* 0xD6E8_FEB8_6659_FD93 : 0
+        if count >= 24 {
+            let raw = UnsafeRawPointer(line)
+            let a = raw.loadUnaligned(as: UInt64.self)
+            let b = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            let c = raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+            key ^= a ^ (b &<< 21 | b &>> 43) ^ (c &<< 42 | c &>> 22)
+        }
+        return Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> UInt64(64 &- leadPlaces.trailingZeroBitCount))
+    }
+
+    /// How many `"` bytes `line` holds: sixteen bytes at a time, each lane's matches summed in a
+    /// byte (a matching lane's mask is 0xFF, so subtracting it adds one) for up to 255 blocks before
+    /// the lanes are added up; the last block overlaps the one before it, with the lanes counted
+    /// already cleared. (The lanes' bits counted block by block took a software population count:
+    /// the baseline x86-64 has no `popcnt`.)
+    static func quotes(_ line: UnsafePointer<UInt8>, count: Int) -> Int {
+        guard count >= 16 else {
+            var n = 0
+            for i in 0..<count where line[i] == 0x22 { n &+= 1 }
+            return n
+        }
+        let quote = SIMD16<UInt8>(repeating: 0x22)
+        let raw = UnsafeRawPointer(line)
+        var n = 0
+        var i = 0
+        while count &- i >= 16 {
+            var sums = SIMD16<UInt8>(repeating: 0)
+            var blocks = 0
+            while count &- i >= 16, blocks < 255 {
+                sums &-= unsafeBitCast(raw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self) .== quote, to: SIMD16<UInt8>.self)
+                i &+= 16
+                blocks &+= 1
+            }
+            n &+= Int(SIMD16<UInt16>(truncatingIfNeeded: sums).wrappedSum())
+        }
+        let rest = count &- i
+        if rest > 0 {
+            let last = JSONScanner.lanes(raw.loadUnaligned(fromByteOffset: count &- 16, as: SIMD16<UInt8>.self) .== quote)
+            n &+= (last &>> UInt16(16 &- rest)).nonzeroBitCount
+        }
+        return n
+    }
+
+    /// Fills `tape` from the line `matches` just found laid out as the layout at `index` (at `rank` in
+    /// the order of recency), and makes that layout the most recent.
+    private mutating func accept(
+        _ index: Int, rank: Int, _ bytes: UnsafePointer<UInt8>, count: Int, into tape: inout JSONTape
+    ) -> LayoutID {
+        let layout = layouts[index]
+        let slotCount = layout.slotCount
+        // Every number of a layout's line is a slot (only strings are kept constant), so every
+        // number entry gets its value from `setSlots`.
+        func setSlots(_ entries: UnsafeMutablePointer<JSONTape.Entry>, _ numbers: UnsafeMutablePointer<Double>) {
+            for k in 0..<slotCount {
+                let slot = layout.slots[k]
+                entries[Int(slot.entry)].end = found[k].end
+                entries[Int(slot.entry)].flag = found[k].flag
+                if !slot.isString { numbers[Int(slot.entry)] = found[k].value }
+            }
+        }
+        fillStamp &+= 1
+        if tape.filledBy == lastFill.stamp, lastFill.serial == layout.serial {
+            // The tape holds this layout's last line: only the entries after the first value whose
+            // length changed, and the ends of the containers before it, move (see `lastFill`).
+            var first = 1
+            while first <= slotCount, shifts[first] == lastShifts[first] { first &+= 1 }
+            tape.refill(line: bytes, count: count, stamp: fillStamp) { entries, numbers in
+                if first <= slotCount {
+                    let from = Int(layout.slots[first &- 1].entry) &+ 1
+                    for e in from..<layout.entryCount {
+                        entries[e].start = layout.entries[e].start &+ shifts[Int(layout.slotsBeforeStart[e])]
+                        entries[e].end = layout.entries[e].end &+ shifts[Int(layout.slotsBeforeEnd[e])]
+                    }
+                    for c in 0..<layout.containerCount {
+                        let e = Int(layout.containers[c])
+                        guard e < from else { break }
+                        entries[e].end = layout.entries[e].end &+ shifts[Int(layout.slotsBeforeEnd[e])]
+                    }
+                }
+                setSlots(entries, numbers)
+            }
+            if first <= slotCount { (lastShifts + first).update(from: shifts + first, count: slotCount &+ 1 &- first) }
+        } else {
+            tape.fill(
+                line: bytes, count: count, template: layout.entries, entryCount: layout.entryCount,
+                stamp: fillStamp
+            ) { entries, numbers in
                 for e in 0..<layout.entryCount {
                     entries[e].start &+= shifts[Int(layout.slotsBeforeStart[e])]
                     entries[e].end &+= shifts[Int(layout.slotsBeforeEnd[e])]
                 }
-                // Every number of a layout's line is a slot (only strings are kept constant), so
-                // every number entry gets its value here.
-                for k in 0..<layout.slotCount {
-                    let slot = layout.slots[k]
-                    entries[Int(slot.entry)].end = found[k].end
-                    entries[Int(slot.entry)].flag = found[k].flag
-                    if !slot.isString { numbers[Int(slot.entry)] = found[k].value }
-                }
+                setSlots(entries, numbers)
             }
-            if rank > 0 {
-                (order + 1).update(from: order, count: rank)
-                order[0] = index
-            }
-            matched &+= 1
-            return LayoutID(index: index, serial: layout.serial)
+            lastShifts.update(from: shifts, count: slotCount &+ 1)
         }
-        return nil
+        lastFill = (fillStamp, layout.serial)
+        if rank > 0 {
+            (order + 1).update(from: order, count: rank)
+            order[0] = index
+        }
+        matched &+= 1
+        return LayoutID(index: index, serial: layout.serial)
     }
 
     /// Whether `line` is `layout`'s line with its variable values replaced (see the type's comment);
@@ -253,15 +401,23 @@ struct ExportLineLayouts {
         }
         var slotCount = 0
         for e in 0..<entryCount where !isKey[e] && (source[e].kind == .string || source[e].kind == .number) { slotCount &+= 1 }
+        var containerCount = 0
+        for e in 0..<entryCount where source[e].kind == .object || source[e].kind == .array { containerCount &+= 1 }
         let layout = Layout(
             template: .allocate(capacity: max(tape.count, 1)), length: tape.count,
             entries: .allocate(capacity: max(entryCount, 1)), entryCount: entryCount,
             slots: .allocate(capacity: max(slotCount, 1)), slotCount: slotCount,
+            containers: .allocate(capacity: max(containerCount, 1)), containerCount: containerCount,
             slotsBeforeStart: .allocate(capacity: max(entryCount, 1)),
             slotsBeforeEnd: .allocate(capacity: max(entryCount, 1)), serial: nextSerial)
         nextSerial &+= 1
         layout.template.initialize(from: base, count: tape.count)
         layout.entries.initialize(from: source, count: entryCount)
+        var c = 0
+        for e in 0..<entryCount where source[e].kind == .object || source[e].kind == .array {
+            layout.containers[c] = Int32(e)
+            c &+= 1
+        }
         var k = 0
         for e in 0..<entryCount where !isKey[e] && (source[e].kind == .string || source[e].kind == .number) {
             layout.slots[k] = Slot(entry: Int32(e), start: source[e].start, end: source[e].end, isString: source[e].kind == .string)
@@ -294,6 +450,7 @@ struct ExportLineLayouts {
         }
         layouts[index] = layout
         order[0] = index
+        byLead[Self.leadPlace(base, count: tape.count, countsQuotes: countsQuotes)] = LayoutID(index: index, serial: layout.serial)
         learned &+= 1
         return LayoutID(index: index, serial: layout.serial)
     }
@@ -303,16 +460,50 @@ struct ExportLineLayouts {
 /// envelope's members are, which keys are fields of ours): the same for every line of the layout, since
 /// a matching line differs from the layout's line only in variable values (`ExportLineLayouts`), so
 /// found once a layout and kept beside it. A line read without a layout finds it afresh.
-struct LayoutMemo<Value> {
-    private var values: [(serial: Int, value: Value)?] = Array(repeating: nil, count: ExportLineLayouts.capacity)
+///
+/// Kept in place and handed out by address (`place`), so that a line reads the few members it needs
+/// rather than a copy of them all.
+final class LayoutMemo<Value> {
+    /// One place a layout, and one more for a line read without a layout.
+    private static var places: Int { ExportLineLayouts.capacity + 1 }
+    private let values: UnsafeMutablePointer<Value>
+    /// Per place, the serial of the layout whose value it holds; 0 when it holds none (never
+    /// initialised), -1 for the last line read without a layout.
+    private let serials: UnsafeMutablePointer<Int>
 
-    /// The value kept for `layout`, or `find()`'s, kept for it.
+    init() {
+        values = .allocate(capacity: Self.places)
+        serials = .allocate(capacity: Self.places)
+        serials.initialize(repeating: 0, count: Self.places)
+    }
+
+    deinit {
+        for place in 0..<Self.places where serials[place] != 0 { (values + place).deinitialize(count: 1) }
+        values.deallocate()
+        serials.deallocate()
+    }
+
+    /// The value kept for `layout`, or `find()`'s, kept for it: valid until the next call.
     @inline(__always)
-    mutating func value(_ layout: ExportLineLayouts.LayoutID?, _ find: () -> Value) -> Value {
-        guard let layout else { return find() }
-        if let kept = values[layout.index], kept.serial == layout.serial { return kept.value }
-        let value = find()
-        values[layout.index] = (layout.serial, value)
-        return value
+    func place(_ layout: ExportLineLayouts.LayoutID?, _ find: () -> Value) -> UnsafePointer<Value> {
+        guard let layout else { return keep(find(), at: Self.places - 1, serial: -1) }
+        if serials[layout.index] == layout.serial { return UnsafePointer(values + layout.index) }
+        return keep(find(), at: layout.index, serial: layout.serial)
+    }
+
+    /// `place`'s value, copied.
+    @inline(__always)
+    func value(_ layout: ExportLineLayouts.LayoutID?, _ find: () -> Value) -> Value {
+        place(layout, find).pointee
+    }
+
+    private func keep(_ value: Value, at place: Int, serial: Int) -> UnsafePointer<Value> {
+        if serials[place] != 0 {
+            values[place] = value
+        } else {
+            (values + place).initialize(to: value)
+        }
+        serials[place] = serial
+        return UnsafePointer(values + place)
     }
 }

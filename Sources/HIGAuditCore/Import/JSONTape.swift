@@ -34,6 +34,9 @@ struct JSONTape {
     private var capacity: Int
     /// Entries of the current line.
     private(set) var entryCount = 0
+    /// The stamp of the layout match that wrote the entries (`fill`, `refill`), or 0 when `read` read
+    /// the line: `ExportLineLayouts` rewrites only what differs when it holds that layout's last line.
+    private(set) var filledBy = 0
     private(set) var base: UnsafePointer<UInt8>? = nil
     private(set) var count = 0
 
@@ -72,6 +75,7 @@ struct JSONTape {
     mutating func read(_ line: UnsafeRawBufferPointer) throws(MalformedLine) {
         entryCount = 0
         holdsNumberValues = false
+        filledBy = 0
         guard let raw = line.baseAddress, line.count > 0 else {
             base = nil
             count = 0
@@ -95,8 +99,9 @@ struct JSONTape {
     /// Takes `line` with entries copied from `template` (a learned layout's) and then adjusted by
     /// `adjust` (`ExportLineLayouts.match`): what `read` would note for a line that matches it.
     /// `adjust` also writes the value of every number entry (`knownNumber`).
+    /// `stamp` names the match (`filledBy`).
     mutating func fill(
-        line: UnsafePointer<UInt8>, count: Int, template: UnsafePointer<Entry>, entryCount: Int,
+        line: UnsafePointer<UInt8>, count: Int, template: UnsafePointer<Entry>, entryCount: Int, stamp: Int,
         _ adjust: (_ entries: UnsafeMutablePointer<Entry>, _ numbers: UnsafeMutablePointer<Double>) -> Void
     ) {
         self.entryCount = 0
@@ -107,6 +112,19 @@ struct JSONTape {
         self.entryCount = entryCount
         base = line
         self.count = count
+        filledBy = stamp
+    }
+
+    /// Takes `line` with the entries and number values held (a `fill` of the same layout, stamped
+    /// `filledBy`) rewritten by `adjust` where they differ: what `fill` would give.
+    mutating func refill(
+        line: UnsafePointer<UInt8>, count: Int, stamp: Int,
+        _ adjust: (_ entries: UnsafeMutablePointer<Entry>, _ numbers: UnsafeMutablePointer<Double>) -> Void
+    ) {
+        adjust(entries, numberValues)
+        base = line
+        self.count = count
+        filledBy = stamp
     }
 
     private mutating func value(_ s: inout JSONScanner, depth: Int) throws(MalformedLine) {

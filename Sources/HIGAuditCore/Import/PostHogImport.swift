@@ -30,15 +30,15 @@ extension EventImporter {
     }
 
     func postHogEvent() -> Judged {
-        let places = postHogMemo.value(lineLayout) { postHogPlaces() }
-        guard let nameIndex = places.name else {
+        let places = postHogMemo.place(lineLayout) { postHogPlaces() }
+        guard let nameIndex = places.pointee.name else {
             return .problem(ImportProblem("missing event (the event's name)"))
         }
         guard tape[nameIndex].kind == .string else { return .problem(ImportProblem("event is not a string", at: tape, nameIndex)) }
         // Most events are `hig.<type>`, known from their bytes: their name is never made a `String`.
         let convention = ConventionName.kind(tape, nameIndex)
         let name = convention == nil ? tape.string(nameIndex) : ""
-        let properties = places.properties
+        let properties = places.pointee.properties
         do throws(ImportProblem) {
             if let properties, tape[properties].kind != .object, convention != nil || Self.automaticNames.contains(name) {
                 throw ImportProblem("properties is not an object", at: tape, properties)
@@ -73,14 +73,14 @@ extension EventImporter {
     /// The envelope, checked in this order: the timestamp is a string, it is an RFC 3339 time, then
     /// the kinds of the other members (`postHogEnvelopeKinds`). Lines of a layout whose line passed
     /// the checks of kinds (`PostHogPlaces.checkedEnvelope`) pass them too, and only their time is read.
-    private func postHogEnvelope(_ places: PostHogPlaces) throws(ImportProblem) -> ImportedEnvelope {
-        if var envelope = places.checkedEnvelope, let timestamp = places.timestamp {
+    private func postHogEnvelope(_ places: UnsafePointer<PostHogPlaces>) throws(ImportProblem) -> ImportedEnvelope {
+        if var envelope = places.pointee.checkedEnvelope, let timestamp = places.pointee.timestamp {
             envelope.ts = try postHogTimestamp(timestamp)
             return envelope
         }
-        let timestamp = try tape.requiredString(places.timestamp, name: "timestamp")
+        let timestamp = try tape.requiredString(places.pointee.timestamp, name: "timestamp")
         let ts = try postHogTimestamp(timestamp)
-        var envelope = try postHogEnvelopeKinds(places)
+        var envelope = try postHogEnvelopeKinds(places.pointee)
         envelope.ts = ts
         return envelope
     }

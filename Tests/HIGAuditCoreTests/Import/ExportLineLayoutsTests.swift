@@ -133,6 +133,118 @@ import Testing
         #expect(Self.matched(line(0), &layouts) == nil)
     }
 
+    // MARK: Values compared with the layout's last line
+
+    /// The entries a layout match gives `line` and the values it kept for its numbers (as bit
+    /// patterns, NaN included), or nil when it matches none of `layouts`.
+    static func matchedWithNumbers(_ line: [UInt8], _ layouts: inout ExportLineLayouts) -> (entries: [JSONTape.Entry], numbers: [UInt64])? {
+        var tape = JSONTape()
+        defer { tape.deallocate() }
+        return line.withUnsafeBytes { bytes in
+            guard layouts.match(bytes, into: &tape) != nil else { return nil }
+            let entries = Array(UnsafeBufferPointer(start: tape.entries, count: tape.entryCount))
+            let numbers = entries.indices.filter { entries[$0].kind == .number }.map { tape.knownNumber($0).bitPattern }
+            return (entries, numbers)
+        }
+    }
+
+    /// What a layout that has matched no line yet (every value scanned) gives `line`.
+    static func scannedThroughLayout(_ line: [UInt8], learned: [UInt8], constantKey: StaticString? = nil) -> (entries: [JSONTape.Entry], numbers: [UInt64])? {
+        var layouts = ExportLineLayouts()
+        defer { layouts.deallocate() }
+        learn(learned, into: &layouts, constantKey: constantKey)
+        return matchedWithNumbers(line, &layouts)
+    }
+
+    @Test func aLineIsTriedFirstAgainstTheLayoutOfTheLastLineThatBeganAlike() {
+        // Two layouts whose lines differ only near their ends, taking turns: by recency alone, each
+        // line would be tried against the other's layout first.
+        let touch = { (n: Int) in Array(#"{"event":"hig.touch","n":\#(n),"properties":{"phase":"ended"}}"#.utf8) }
+        let push = { (n: Int) in Array(#"{"event":"hig.nav.push","n":\#(n),"properties":{"to":"Library"}}"#.utf8) }
+        var layouts = ExportLineLayouts()
+        defer { layouts.deallocate() }
+        Self.learn(touch(0), into: &layouts)
+        Self.learn(push(0), into: &layouts)
+        for n in 1...20 {
+            #expect(Self.matched(touch(n), &layouts) == (try? Self.scanned(touch(n)).get()))
+            #expect(Self.matched(push(n), &layouts) == (try? Self.scanned(push(n)).get()))
+        }
+        #expect(layouts.matched == 40)
+        #expect(layouts.missedTries == 0)
+        // A line of neither layout that begins like one of them is still refused.
+        #expect(Self.matched(Array(#"{"event":"hig.touch","n":1,"properties":{"phase":"ended","x":1}}"#.utf8), &layouts) == nil)
+        #expect(layouts.missedTries == 2)
+    }
+
+    /// The entries of `line` matched into `tape` (kept from line to line, as an importer keeps its
+    /// own), or nil when no layout takes it.
+    static func matched(_ line: [UInt8], _ layouts: inout ExportLineLayouts, tape: inout JSONTape) -> (entries: [JSONTape.Entry], numbers: [UInt64])? {
+        line.withUnsafeBytes { bytes in
+            guard layouts.match(bytes, into: &tape) != nil else { return nil }
+            let entries = Array(UnsafeBufferPointer(start: tape.entries, count: tape.entryCount))
+            let numbers = entries.indices.filter { entries[$0].kind == .number }.map { tape.knownNumber($0).bitPattern }
+            return (entries, numbers)
+        }
+    }
+
+    @Test(arguments: formats)
+    func aTapeThatHeldTheLayoutsLastLineGetsTheGeneralScansEntries(format: ImportFormat) throws {
+        let constantKey: StaticString? = format == .otlp ? "key" : nil
+        var matches = 0
+        var tape = JSONTape()
+        defer { tape.deallocate() }
+        let lines = try Self.fixtureLines(format).map { Array($0.utf8) }
+        for (n, line) in lines.enumerated() {
+            guard case .success(let own) = Self.scanned(line) else { continue }
+            var layouts = ExportLineLayouts()
+            defer { layouts.deallocate() }
+            Self.learn(line, into: &layouts, constantKey: constantKey)
+            for (v, variant) in Self.variants(line).enumerated() {
+                // The tape holds the line's entries (or, every fifth variant, another line's, read by
+                // the general scan) when the variant is matched into it.
+                if v % 5 == 4 {
+                    let other = lines[(n + 1) % lines.count]
+                    other.withUnsafeBytes { _ = try? tape.read($0) }
+                }
+                if let through = Self.matched(variant, &layouts, tape: &tape) {
+                    matches += 1
+                    #expect(through.entries == (try? Self.scanned(variant).get()), "\(format): \(String(decoding: variant, as: UTF8.self))")
+                    #expect(through.numbers == Self.scannedThroughLayout(variant, learned: line, constantKey: constantKey)?.numbers)
+                }
+                #expect(Self.matched(line, &layouts, tape: &tape)?.entries == own, "\(format): after \(String(decoding: variant, as: UTF8.self))")
+            }
+        }
+        #expect(matches > 100, "\(format): \(matches) matches")
+    }
+
+    @Test func linesThatBeginAlikeAreToldApartByTheirQuotesWhereTheLayoutsCountThem() {
+        // Datadog RUM's actions: the same first bytes, the event's name deep inside.
+        let touch = { (n: Int) in Array(#"{"type":"action","date":\#(n),"action":{"target":{"name":"hig.touch"}},"context":{"phase":"ended","target":"canvas"}}"#.utf8) }
+        let push = { (n: Int) in Array(#"{"type":"action","date":\#(n),"action":{"target":{"name":"hig.nav.push"}},"context":{"to":"Library"}}"#.utf8) }
+        var layouts = ExportLineLayouts(countsQuotes: true)
+        defer { layouts.deallocate() }
+        Self.learn(touch(0), into: &layouts)
+        Self.learn(push(0), into: &layouts)
+        for n in 1...20 {
+            #expect(Self.matched(touch(n), &layouts) == (try? Self.scanned(touch(n)).get()))
+            #expect(Self.matched(push(n), &layouts) == (try? Self.scanned(push(n)).get()))
+        }
+        #expect(layouts.matched == 40)
+        #expect(layouts.missedTries == 0)
+    }
+
+    @Test func quotesAreCountedInLinesOfEveryLength() {
+        var generator = SystemRandomNumberGenerator()
+        // Up to past 255 blocks of 16 bytes, after which the lanes' sums are added up.
+        for length in Array(0..<70) + [4079, 4080, 4081, 4095, 4096, 4097, 9000] {
+            for _ in 0..<(length < 70 ? 20 : 3) {
+                let line = (0..<length).map { _ in [UInt8(ascii: "\""), UInt8(ascii: "a"), 0x5C, 0xC3][Int.random(in: 0..<4, using: &generator)] }
+                let counted = line.withUnsafeBufferPointer { ExportLineLayouts.quotes($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, count: length) }
+                #expect(counted == line.filter { $0 == UInt8(ascii: "\"") }.count, "\(line)")
+            }
+        }
+    }
+
     // MARK: The importer through layouts
 
     /// What one record became, the line `import` writes for it included, in order.
@@ -208,5 +320,74 @@ import Testing
             matched += Self.expectSame(format, sequence, "\(format) variants of \(text)")
         }
         #expect(matched > 100)
+    }
+
+    /// `expectSame` on lines given as text, most of which match their layouts.
+    static func expectSameMatching(_ format: ImportFormat, _ lines: [String], _ what: String) {
+        let matched = expectSame(format, lines.map { Array($0.utf8) }, what)
+        #expect(matched > lines.count / 2, "\(what): \(matched) of \(lines.count) lines matched")
+    }
+
+    static func postHog(
+        _ n: Int, event: String = "hig.touch", session: String = "s-1", screen: String = "canvas.editor",
+        uuid: String? = nil, _ fields: String = #","phase":"ended","target":"canvas","x":600,"y":400"#
+    ) -> String {
+        let second = String(n % 60).count == 1 ? "0\(n % 60)" : "\(n % 60)"
+        return #"{"event":"\#(event)","timestamp":"2026-11-20T18:\#(10 + n / 60):\#(second).125Z","uuid":"\#(uuid ?? "e\(n)")","properties":{"$session_id":"\#(session)","$device_id":"ipad-0011","$app_version":"5.2.1","$screen_name":"\#(screen)"\#(fields)}}"#
+    }
+
+    @Test func aValueThatChangesAfterManyEqualLinesImportsAlike() {
+        // A tap's target the same for many lines, then a tab bar's (`tab:<name>`), then back.
+        var lines = (0..<40).map { Self.postHog($0) }
+        lines.append(Self.postHog(40, #","phase":"ended","target":"tab:Gallery","x":600,"y":400"#))
+        lines += (41..<45).map { Self.postHog($0) }
+        // posthog-ios's taps: the element's class and text, a tab bar button among them.
+        let button = #","$event_type":"touch","$touch_x":10,"$touch_y":20,"$elements":[{"text":"Edit","tag_name":"UIButton","order":0}]"#
+        let tab = #","$event_type":"touch","$touch_x":10,"$touch_y":20,"$elements":[{"text":"Search","tag_name":"UITabBarButton","order":0}]"#
+        lines += (45..<75).map { Self.postHog($0, event: "$autocapture", button) }
+        lines.append(Self.postHog(75, event: "$autocapture", tab))
+        lines.append(Self.postHog(76, event: "$autocapture", button))
+        Self.expectSameMatching(.posthog, lines, "a target that changes")
+    }
+
+    @Test func aValueConstantForManyLinesThenChangedImportsAlike() {
+        // The screen, the same for many lines, then a tab root (a switch once a tab is known), then
+        // the session: a new one, then the first again.
+        var lines = (0..<30).map { Self.postHog($0, event: "$screen", screen: "Library", "") }
+        lines += (30..<40).map { Self.postHog($0, screen: "Library") }
+        lines.append(Self.postHog(40, event: "$screen", screen: "Search", ""))
+        lines.append(Self.postHog(41, event: "$screen", screen: "Library", ""))
+        lines += (42..<70).map { Self.postHog($0, session: "s-2", screen: "Library") }
+        lines += (70..<80).map { Self.postHog($0, screen: "Library") }
+        Self.expectSameMatching(.posthog, lines, "a screen and a session that change")
+    }
+
+    @Test func launchesOfOneSessionSplitItAndARetriedLaunchDoesNotImportAlike() {
+        let opened = #","from_background":false"#
+        var lines = [Self.postHog(0, event: "Application Opened", opened)]
+        lines += (1..<30).map { Self.postHog($0) }
+        // A cold launch in the same session (`<id>#2`), its retried copy (the same uuid), then taps.
+        lines.append(Self.postHog(30, event: "Application Opened", opened))
+        lines.append(Self.postHog(31, event: "Application Opened", uuid: "e30", opened))
+        lines += (32..<50).map { Self.postHog($0) }
+        lines.append(Self.postHog(50, event: "Application Backgrounded", ""))
+        lines.append(Self.postHog(51, event: "Application Opened", opened))
+        lines += (52..<60).map { Self.postHog($0) }
+        Self.expectSameMatching(.posthog, lines, "launches in one session")
+    }
+
+    @Test func aPrewarmedLaunchAmongColdOnesImportsAlike() throws {
+        // Datadog RUM's launch vitals: many cold ones of one session, then a prewarmed one, then cold.
+        let fixture = try ImportedFieldsDifferentialTests.lines("datadog-rum.jsonl")
+        let launch = try #require(fixture.first { $0.contains(#""is_prewarmed":false"#) })
+        func vital(_ n: Int, prewarmed: Bool = false) -> String {
+            launch.replacingOccurrences(of: "vit-0001", with: "vit-\(1000 + n)")
+                .replacingOccurrences(of: "1795168800000", with: "\(1795168800000 + n * 60_000)")
+                .replacingOccurrences(of: #""is_prewarmed":false"#, with: #""is_prewarmed":\#(prewarmed)"#)
+        }
+        var lines = (0..<30).map { vital($0) }
+        lines.append(vital(30, prewarmed: true))
+        lines += (31..<40).map { vital($0) }
+        Self.expectSameMatching(.datadogRUM, lines, "a prewarmed launch")
     }
 }
