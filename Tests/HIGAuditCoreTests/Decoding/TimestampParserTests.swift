@@ -128,4 +128,84 @@ import Testing
             }
         }
     }
+
+    /// A `ts` whose only escape is a sign (`\u002B`, as System.Text.Json writes the offset's `+`) is put
+    /// back by `unescapeOnlyASign`; whatever it accepts, generated or damaged, must unescape to the
+    /// general unescaper's bytes, and the .NET form itself must take it.
+    @Test func theEscapedSignReadingAgreesWithTheGeneralUnescaper() {
+        func escapes(_ byte: UInt8, upper: Bool) -> [UInt8] {
+            let hex = String(byte, radix: 16)
+            return Array("\\u00\((byte < 16 ? "0" : "") + (upper ? hex.uppercased() : hex))".utf8)
+        }
+        var accepted = 0
+        func check(_ escaped: [UInt8], _ note: @autoclosure () -> String = "") {
+            escaped.withUnsafeBufferPointer { text in
+                let base = text.baseAddress ?? UnsafePointer(bitPattern: 1)!
+                var general = [UInt8](repeating: 0, count: max(text.count, 1))
+                var fast = [UInt8](repeating: 0, count: max(text.count, 1))
+                let generalCount = general.withUnsafeMutableBufferPointer {
+                    JSONStringUnescaper.unescape(base: base, start: 0, end: text.count, into: $0.baseAddress!)
+                }
+                let fastCount = fast.withUnsafeMutableBufferPointer {
+                    JSONStringUnescaper.unescapeOnlyASign(base, count: text.count, into: $0.baseAddress!)
+                }
+                if let fastCount {
+                    accepted += 1
+                    #expect(Array(fast.prefix(fastCount)) == Array(general.prefix(generalCount)),
+                            "\(String(decoding: escaped, as: UTF8.self)) \(note())")
+                }
+            }
+        }
+        var random = SplitMix64(seed: 2026_11_29)
+        func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        for round in 0..<4_000 {
+            let fraction = String((0..<Int.random(in: 0...9, using: &random)).map { _ in "0123456789".randomElement(using: &random)! })
+            let zone = ["Z", "+", "-"].randomElement(using: &random)!
+            let text = Array(("2026-11-20T\(twoDigits(Int.random(in: 0...23, using: &random))):00:"
+                + twoDigits(Int.random(in: 0...59, using: &random)) + (fraction.isEmpty ? "" : ".\(fraction)")
+                + (zone == "Z" ? "Z" : zone + twoDigits(Int.random(in: 0...14, using: &random)) + ":00")).utf8)
+            // One escape at every position, in either case; then a second one after it.
+            for position in text.indices {
+                let one = Array(text[..<position]) + escapes(text[position], upper: round % 2 == 0) + Array(text[(position + 1)...])
+                check(one)
+                if position % 5 == round % 5 {
+                    let second = Int.random(in: 0..<one.count, using: &random)
+                    if one[second] != 0x5C {
+                        check(Array(one[..<second]) + escapes(one[second], upper: true) + Array(one[(second + 1)...]))
+                    }
+                }
+            }
+            // The sign's escape cut short or followed by another escape, and damaged bytes anywhere.
+            if let sign = text.firstIndex(where: { $0 == 0x2B || $0 == 0x2D }) {
+                let escaped = Array(text[..<sign]) + escapes(text[sign], upper: round % 3 != 0) + Array(text[(sign + 1)...])
+                for cut in 1...escaped.count { check(Array(escaped.prefix(cut))) }
+                for other in ["\\/", "\\\\", "\\n", "\\\"", "\\u0030", "\\"] {
+                    check(escaped + Array(other.utf8))
+                    check(Array(other.utf8) + escaped)
+                }
+                var damaged = escaped
+                for _ in 0..<(1 + round % 2) {
+                    damaged[Int.random(in: 0..<damaged.count, using: &random)] =
+                        Array("\\u002BbDd+-0Z:x".utf8).randomElement(using: &random)!
+                }
+                check(damaged, "damaged")
+            }
+        }
+        // Short values and the escape alone, at the end, and as the whole value.
+        for short in ["\\u002B", "\\u002b", "\\u002D", "1\\u002d", "12345678\\u002B", "1234567\\u002B9",
+                      "\\u002B\\u002B", "\\u002", "\\u00", "\\u", "\\", "x\\u002C", "\\U002B", "\\u102B"] {
+            check(Array(short.utf8), short)
+        }
+        #expect(accepted > 4_000)
+        // The .NET form takes the fast reading, to the same milliseconds as the plain form.
+        var form = Array(#"2026-11-20T19:00:00.013\u002B01:00"#.utf8)
+        var output = [UInt8](repeating: 0, count: form.count)
+        let count = form.withUnsafeMutableBufferPointer { text in
+            output.withUnsafeMutableBufferPointer {
+                JSONStringUnescaper.unescapeOnlyASign(UnsafePointer(text.baseAddress!), count: text.count, into: $0.baseAddress!)
+            }
+        }
+        #expect(count.map { String(decoding: output.prefix($0), as: UTF8.self) } == "2026-11-20T19:00:00.013+01:00")
+        #expect(TimestampParser.parse(rfc3339: "2026-11-20T19:00:00.013+01:00") == 1_795_197_600_013)
+    }
 }

@@ -275,14 +275,18 @@ struct LineReader<Memory: LineMemory> {
     }
 
     /// A `ts` string with escapes, unescaped on the stack (never longer than its escaped form), then
-    /// read as a plain one.
+    /// read as a plain one. The escaped `+` of .NET's writers is put back without the general
+    /// unescaper, which reads every other form to the same bytes.
     @inline(never)
     func parseEscaped(_ value: FieldValue) -> Result<Int64, TimestampParser.Failure> {
-        let length = Int(value.end) &- Int(value.start)
+        let start = Int(value.start)
+        let end = Int(value.end)
+        let length = end &- start
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(length, 1)) { buffer in
-            let unescaped = JSONStringUnescaper.unescape(
-                base: base, start: Int(value.start), end: Int(value.end), into: buffer.baseAddress!)
-            return parseRemembering(ByteSlice(start: buffer.baseAddress!, count: unescaped))
+            let output = buffer.baseAddress!
+            let unescaped = JSONStringUnescaper.unescapeOnlyASign(base + start, count: length, into: output)
+                ?? JSONStringUnescaper.unescape(base: base, start: start, end: end, into: output)
+            return parseRemembering(ByteSlice(start: output, count: unescaped))
         }
     }
 

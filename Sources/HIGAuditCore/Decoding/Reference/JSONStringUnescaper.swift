@@ -74,6 +74,54 @@ enum JSONStringUnescaper {
         return out
     }
 
+    /// `unescape`'s bytes for a value whose only escape is one sign, `\u002B` or `\u002D` in either case
+    /// (System.Text.Json writes the `+` of a `ts` offset so), copied a word at a time without decoding
+    /// any escape; nil for any other value (no escape, another one, a second one, one cut short), which
+    /// `unescape` reads. `output` has room for `count` bytes.
+    static func unescapeOnlyASign(_ text: UnsafePointer<UInt8>, count: Int, into output: UnsafeMutablePointer<UInt8>) -> Int? {
+        var at = 0
+        var found = false
+        // Eight bytes at a time up to the word holding the first backslash. The borrow test marks the
+        // lowest backslash of a word exactly (a borrow only reaches the bytes above a match).
+        while count &- at >= 8 {
+            let word = UnsafeRawPointer(text + at).loadUnaligned(as: UInt64.self)
+            UnsafeMutableRawPointer(output + at).storeBytes(of: word, as: UInt64.self)
+            let differences = UInt64(littleEndian: word) ^ 0x5C5C_5C5C_5C5C_5C5C
+            let marks = (differences &- 0x0101_0101_0101_0101) & ~differences & 0x8080_8080_8080_8080
+            if marks != 0 {
+                at &+= marks.trailingZeroBitCount &>> 3
+                found = true
+                break
+            }
+            at &+= 8
+        }
+        if !found {
+            while at < count, text[at] != 0x5C {
+                output[at] = text[at]
+                at &+= 1
+            }
+        }
+        // `\u002` and `B`, `b`, `D` or `d` (only bit 5 tells the cases apart).
+        guard count &- at >= 6,
+              UInt32(littleEndian: UnsafeRawPointer(text + (at &+ 1)).loadUnaligned(as: UInt32.self)) == 0x3230_3075
+        else { return nil }
+        switch text[at &+ 5] | 0x20 {
+        case 0x62: output[at] = 0x2B
+        case 0x64: output[at] = 0x2D
+        default: return nil
+        }
+        var from = at &+ 6
+        var to = at &+ 1
+        while from < count {
+            let byte = text[from]
+            if byte == 0x5C { return nil }
+            output[to] = byte
+            from &+= 1
+            to &+= 1
+        }
+        return to
+    }
+
     /// The position of the first backslash at or after `p`, or `end`: 16 bytes at a time, then byte
     /// by byte.
     @inline(__always)
