@@ -6,8 +6,8 @@ import Testing
 /// fields sorted by position give (`MemberOrder.of`): otherwise a layout held as a shape would not be
 /// recognised as one.
 @Suite struct MemberOrderTests {
-    /// Scans `line` and returns the scan's note and the hash of its fields sorted by position.
-    static func orders(_ line: String) -> (scanned: MemberOrder, sorted: UInt64) {
+    /// Scans `line` with the accelerated scan: the scan's note, the field table it filled and whether it read the line.
+    static func scanned(_ line: String) -> (members: MemberOrder, table: FieldTable, read: Bool) {
         let table = FieldTable(holdsShapes: true)
         var bytes = Array(line.utf8)
         return bytes.withUnsafeMutableBufferPointer { buffer in
@@ -16,12 +16,19 @@ import Testing
                 numbers: table.numbers, keys: table.keys)
             var unread = false
             var members = MemberOrder()
-            #expect((try? scan.scan(unreadMembers: &unread, members: &members)) == true, "\(line)")
-            let present = (0..<EventField.count).filter { table.fields[$0].kind != .absent }
-                .sorted { table.fields[$0].start < table.fields[$1].start }
-                .map { UInt8($0) }
-            return (members, present.withUnsafeBufferPointer { MemberOrder.of($0) })
+            let read = (try? scan.scan(unreadMembers: &unread, members: &members)) == true
+            return (members, table, read)
         }
+    }
+
+    /// Scans `line` and returns the scan's note and the hash of its fields sorted by position.
+    static func orders(_ line: String) -> (scanned: MemberOrder, sorted: UInt64) {
+        let (members, table, read) = scanned(line)
+        #expect(read, "\(line)")
+        let present = (0..<EventField.count).filter { table.fields[$0].kind != .absent }
+            .sorted { table.fields[$0].start < table.fields[$1].start }
+            .map { UInt8($0) }
+        return (members, present.withUnsafeBufferPointer { MemberOrder.of($0) })
     }
 
     @Test func theScansOrderIsTheFieldsByPosition() {
@@ -54,18 +61,9 @@ import Testing
     /// The fields the scan of `line` sets (bit `rawValue` each): those the decoder clears before the
     /// next line.
     static func present(_ line: String) -> FieldMask {
-        let table = FieldTable(holdsShapes: true)
-        var bytes = Array(line.utf8)
-        return bytes.withUnsafeMutableBufferPointer { buffer in
-            let scan = AcceleratedScan(
-                base: UnsafePointer(buffer.baseAddress!), count: buffer.count, fields: table.fields,
-                numbers: table.numbers, keys: table.keys)
-            var unread = false
-            var members = MemberOrder()
-            _ = try? scan.scan(unreadMembers: &unread, members: &members)
-            return (0..<EventField.count).reduce(FieldMask(0)) { mask, field in
-                table.fields[field].kind == .absent ? mask : mask | 1 << FieldMask(field)
-            }
+        let table = scanned(line).table
+        return (0..<EventField.count).reduce(FieldMask(0)) { mask, field in
+            table.fields[field].kind == .absent ? mask : mask | 1 << FieldMask(field)
         }
     }
 
