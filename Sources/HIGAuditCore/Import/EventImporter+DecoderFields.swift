@@ -75,9 +75,10 @@ extension EventImporter {
     func mapAssembled(
         kind: EventKind, with decoder: inout EventDecoder, source: SourceLocation, accept: (consuming Event) -> Void
     ) -> LineVerdict {
-        let assembly = self.assembly
-        let verdict = decoder.mapFields(assembly.assignments, in: assembly.buffer, kind: kind, source: source, accept: accept)
-        guard case .malformed(var problem) = verdict, let column = problem.column, column >= assembly.lineLength else {
+        // Read before the mapping, so that the assembly is not held (retained) across it.
+        let assignments = assembly.assignments, buffer = assembly.buffer, lineLength = assembly.lineLength
+        let verdict = decoder.mapFields(assignments, in: buffer, kind: kind, source: source, accept: accept)
+        guard case .malformed(var problem) = verdict, let column = problem.column, column >= lineLength else {
             return verdict
         }
         problem.column = nil

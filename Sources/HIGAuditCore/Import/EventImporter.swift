@@ -23,7 +23,7 @@ public final class EventImporter: @unchecked Sendable {
     let postHogMemo = LayoutMemo<PostHogPlaces>()
     let datadogMemo = LayoutMemo<DatadogPlaces>()
     let otlpMemo = LayoutMemo<OTLPPlaces>()
-    var otherFieldsMemo = OtherFieldsMemo()
+    let otherFieldsMemo = OtherFieldsMemo()
     /// The minute of the last RFC 3339 time read (PostHog's `timestamp`).
     var recentMinute = RecentExportMinute()
     var writer = ImportedLineWriter()
@@ -173,7 +173,7 @@ public final class EventImporter: @unchecked Sendable {
         pending.suffix = launch > 1 ? "#\(launch)" : ""
         pending.screenView = nil
         if case .screenView(let screen) = mapping { pending.screenView = screenViewPlan(screen, tabRoot: lastSessionState.tabRoot) }
-        let accepted = handle(record, .event(ImportedEventFields(importer: self, hasSyntheticStart: needsSynthetic)))
+        let accepted = handle(record, .event(ImportedEventFields(importerReference: Unmanaged.passUnretained(self), hasSyntheticStart: needsSynthetic)))
         guard accepted else { return }
         if let onAccepted {
             if needsSynthetic {
