@@ -4,11 +4,11 @@ extension EventImporter {
     /// Assembles the pending event's fields; returns the type it maps to.
     func assemblePending() -> EventKind {
         let envelope = pending.envelope
-        let suffix = pending.suffix
+        let launch = pending.launch
         switch pending.mapping {
         case .convention(let kind):
             let loading = kind == .loadingStart || kind == .loadingEnd
-            assembleEnvelope(envelope, ts: envelope.ts, suffix: suffix, kind: kind, screen: nil, withId: !loading)
+            assembleEnvelope(envelope, ts: envelope.ts, launch: launch, kind: kind, screen: nil, withId: !loading)
             let places = otherFieldsMemo.places(lineLayout, envelope.fields, pending.fields, keepId: loading) {
                 var places: [OtherFieldPlace] = []
                 forEachOtherField(envelope.fields, pending.fields, keepId: loading) { key, value in
@@ -33,12 +33,12 @@ extension EventImporter {
             return kind
         case .screenView(let screen):
             let plan = pending.screenView!
-            assembleEnvelope(envelope, ts: envelope.ts, suffix: suffix, kind: plan.kind, screen: screen, withId: true)
+            assembleEnvelope(envelope, ts: envelope.ts, launch: launch, kind: plan.kind, screen: screen, withId: true)
             if let from = plan.from { assembly.setString(.from, from) }
             assembly.setString(.to, screen)
             return plan.kind
         case .tap(let target, let x, let y):
-            assembleEnvelope(envelope, ts: envelope.ts, suffix: suffix, kind: .touch, screen: nil, withId: true)
+            assembleEnvelope(envelope, ts: envelope.ts, launch: launch, kind: .touch, screen: nil, withId: true)
             assembly.setString(.phase, "ended")
             if let target, !target.isEmpty { assembly.setString(.target, TouchTargetName.target(target)) }
             if let x, let y {
@@ -47,14 +47,14 @@ extension EventImporter {
             }
             return .touch
         case .launch:
-            assembleEnvelope(envelope, ts: envelope.ts, suffix: suffix, kind: .sessionStart, screen: nil, withId: true)
+            assembleEnvelope(envelope, ts: envelope.ts, launch: launch, kind: .sessionStart, screen: nil, withId: true)
             assembly.setString(.touches, touches.rawValue)
             return .sessionStart
         case .background:
-            assembleEnvelope(envelope, ts: envelope.ts, suffix: suffix, kind: .sessionEnd, screen: nil, withId: true)
+            assembleEnvelope(envelope, ts: envelope.ts, launch: launch, kind: .sessionEnd, screen: nil, withId: true)
             return .sessionEnd
         case .ready(let ts):
-            assembleEnvelope(envelope, ts: ts, suffix: suffix, kind: .appReady, screen: nil, withId: true)
+            assembleEnvelope(envelope, ts: ts, launch: launch, kind: .appReady, screen: nil, withId: true)
             return .appReady
         }
     }
@@ -65,7 +65,7 @@ extension EventImporter {
         var bare = envelope
         bare.screen = nil
         bare.id = nil
-        assembleEnvelope(bare, ts: envelope.ts, suffix: "", kind: .sessionStart, screen: nil, withId: false)
+        assembleEnvelope(bare, ts: envelope.ts, launch: 1, kind: .sessionStart, screen: nil, withId: false)
         assembly.setString(.touches, touches.rawValue)
         assembly.setBool(.synthetic, true)
     }
@@ -75,9 +75,10 @@ extension EventImporter {
     func mapAssembled(
         kind: EventKind, with decoder: inout EventDecoder, source: SourceLocation, accept: (consuming Event) -> Void
     ) -> LineVerdict {
-        let assembly = self.assembly
-        let verdict = decoder.mapFields(assembly.assignments, in: assembly.buffer, kind: kind, source: source, accept: accept)
-        guard case .malformed(var problem) = verdict, let column = problem.column, column >= assembly.lineLength else {
+        // Read before the mapping, so that the assembly is not held (retained) across it.
+        let assignments = assembly.assignments, buffer = assembly.buffer, lineLength = assembly.lineLength
+        let verdict = decoder.mapFields(assignments, in: buffer, kind: kind, source: source, accept: accept)
+        guard case .malformed(var problem) = verdict, let column = problem.column, column >= lineLength else {
             return verdict
         }
         problem.column = nil
@@ -85,14 +86,14 @@ extension EventImporter {
     }
 
     private func assembleEnvelope(
-        _ envelope: ImportedEnvelope, ts: Int64, suffix: String, kind: EventKind, screen: String?, withId: Bool
+        _ envelope: ImportedEnvelope, ts: Int64, launch: Int, kind: EventKind, screen: String?, withId: Bool
     ) {
         assembly.startRecord()
         assembly.setInteger(.ts, ts, at: nil)
-        if suffix.isEmpty {
-            assembly.set(.session, tape[envelope.session])
+        if launch > 1 {
+            assembly.setString(.session, tape[envelope.session], suffix: "#\(launch)")
         } else {
-            assembly.setString(.session, tape[envelope.session], suffix: suffix)
+            assembly.set(.session, tape[envelope.session])
         }
         assembly.setString(.type, kind.wireNameLiteral)
         if let device = envelope.device { assembly.set(.device, tape[device]) }

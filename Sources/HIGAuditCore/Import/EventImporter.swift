@@ -23,7 +23,7 @@ public final class EventImporter: @unchecked Sendable {
     let postHogMemo = LayoutMemo<PostHogPlaces>()
     let datadogMemo = LayoutMemo<DatadogPlaces>()
     let otlpMemo = LayoutMemo<OTLPPlaces>()
-    var otherFieldsMemo = OtherFieldsMemo()
+    let otherFieldsMemo = OtherFieldsMemo()
     /// The minute of the last RFC 3339 time read (PostHog's `timestamp`).
     var recentMinute = RecentExportMinute()
     var writer = ImportedLineWriter()
@@ -56,7 +56,10 @@ public final class EventImporter: @unchecked Sendable {
         var mapping = ImportedMapping.launch
         var envelope = ImportedEnvelope()
         var fields = ImportedFields.attributes
-        var suffix = ""
+        /// Which launch of its SDK session the event belongs to: the imported session is the SDK's id
+        /// past the first launch, `<id>#<launch>` (SPEC §7). A number, not the suffix as a `String`,
+        /// which was retained and released on every event; the suffix is made only when written.
+        var launch = 1
         var screenView: ScreenViewPlan?
     }
 
@@ -170,10 +173,10 @@ public final class EventImporter: @unchecked Sendable {
         pending.mapping = mapping
         pending.envelope = envelope
         pending.fields = fields
-        pending.suffix = launch > 1 ? "#\(launch)" : ""
+        pending.launch = launch
         pending.screenView = nil
         if case .screenView(let screen) = mapping { pending.screenView = screenViewPlan(screen, tabRoot: lastSessionState.tabRoot) }
-        let accepted = handle(record, .event(ImportedEventFields(importer: self, hasSyntheticStart: needsSynthetic)))
+        let accepted = handle(record, .event(ImportedEventFields(importerReference: Unmanaged.passUnretained(self), hasSyntheticStart: needsSynthetic)))
         guard accepted else { return }
         if let onAccepted {
             if needsSynthetic {
@@ -227,16 +230,16 @@ public final class EventImporter: @unchecked Sendable {
     // MARK: Writing
 
     private func writeEnvelope(
-        into w: inout ImportedLineWriter, _ envelope: ImportedEnvelope, ts: Int64, suffix: String,
+        into w: inout ImportedLineWriter, _ envelope: ImportedEnvelope, ts: Int64, launch: Int,
         type: StaticString, screen: String?, writeId: Bool
     ) {
         w.begin()
         w.integer("ts", ts)
         w.value("session", from: tape, envelope.session)
-        if !suffix.isEmpty {
+        if launch > 1 {
             // Reopen the string just written to add `#n` inside its quotes.
             w.dropLastByte()
-            w.appendRawBytes(suffix)
+            w.appendRawBytes("#\(launch)")
             w.appendRawBytes("\"")
         }
         w.string("type", type)
@@ -251,21 +254,21 @@ public final class EventImporter: @unchecked Sendable {
     /// fields are tested against).
     func writePending() {
         let envelope = pending.envelope
-        let suffix = pending.suffix
+        let launch = pending.launch
         switch pending.mapping {
         case .convention(let kind):
             let loading = kind == .loadingStart || kind == .loadingEnd
-            writeEnvelope(into: &writer, envelope, ts: envelope.ts, suffix: suffix, type: kind.wireNameLiteral,
+            writeEnvelope(into: &writer, envelope, ts: envelope.ts, launch: launch, type: kind.wireNameLiteral,
                           screen: nil, writeId: !loading)
             writeOtherFields(envelope.fields, pending.fields, keepId: loading)
         case .screenView(let screen):
             let plan = pending.screenView!
-            writeEnvelope(into: &writer, envelope, ts: envelope.ts, suffix: suffix, type: plan.kind.wireNameLiteral,
+            writeEnvelope(into: &writer, envelope, ts: envelope.ts, launch: launch, type: plan.kind.wireNameLiteral,
                           screen: screen, writeId: true)
             if let from = plan.from { writer.string("from", from) }
             writer.string("to", screen)
         case .tap(let target, let x, let y):
-            writeEnvelope(into: &writer, envelope, ts: envelope.ts, suffix: suffix, type: "touch", screen: nil, writeId: true)
+            writeEnvelope(into: &writer, envelope, ts: envelope.ts, launch: launch, type: "touch", screen: nil, writeId: true)
             writer.string("phase", "ended")
             if let target, !target.isEmpty { writer.string("target", TouchTargetName.target(target)) }
             if let x, let y {
@@ -273,12 +276,12 @@ public final class EventImporter: @unchecked Sendable {
                 writer.number("y", y)
             }
         case .launch:
-            writeEnvelope(into: &writer, envelope, ts: envelope.ts, suffix: suffix, type: "session.start", screen: nil, writeId: true)
+            writeEnvelope(into: &writer, envelope, ts: envelope.ts, launch: launch, type: "session.start", screen: nil, writeId: true)
             writer.string("touches", touches.rawValue)
         case .background:
-            writeEnvelope(into: &writer, envelope, ts: envelope.ts, suffix: suffix, type: "session.end", screen: nil, writeId: true)
+            writeEnvelope(into: &writer, envelope, ts: envelope.ts, launch: launch, type: "session.end", screen: nil, writeId: true)
         case .ready(let ts):
-            writeEnvelope(into: &writer, envelope, ts: ts, suffix: suffix, type: "app.ready", screen: nil, writeId: true)
+            writeEnvelope(into: &writer, envelope, ts: ts, launch: launch, type: "app.ready", screen: nil, writeId: true)
         }
         writer.end()
     }
@@ -290,7 +293,7 @@ public final class EventImporter: @unchecked Sendable {
         var bare = envelope
         bare.screen = nil
         bare.id = nil
-        writeEnvelope(into: &w, bare, ts: envelope.ts, suffix: "", type: "session.start", screen: nil, writeId: false)
+        writeEnvelope(into: &w, bare, ts: envelope.ts, launch: 1, type: "session.start", screen: nil, writeId: false)
         w.string("touches", touches.rawValue)
         w.bool("synthetic", true)
         w.end()

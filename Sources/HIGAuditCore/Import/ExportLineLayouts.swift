@@ -96,6 +96,9 @@ struct ExportLineLayouts {
     /// Per slot of the layout being matched: the value's new range and flag, and the shift after it.
     private var found: UnsafeMutablePointer<FoundValue>
     private var shifts: UnsafeMutablePointer<Int32>
+    /// A copy of `JSONNumber.powersOfTen` for the numbers' scans: read through the shared table's
+    /// lazily initialised global, every number paid a `swift_once` check.
+    private let powers: UnsafeMutableRawPointer
     /// The last `fill` or `refill` of a tape: its stamp (the tape keeps it, `JSONTape.filledBy`) and
     /// the layout's serial, and the shifts it applied (per slot count, as `shifts`). A tape stamped
     /// with it holds that layout's last line's entries, so the next line of the layout rewrites only
@@ -129,6 +132,8 @@ struct ExportLineLayouts {
         lastShifts = .allocate(capacity: Self.maxEntries + 1)
         byLead = .allocate(capacity: Self.leadPlaces)
         byLead.initialize(repeating: LayoutID(index: 0, serial: 0), count: Self.leadPlaces)
+        powers = .allocate(byteCount: JSONNumber.powersOfTenByteCount, alignment: 8)
+        powers.copyMemory(from: JSONNumber.powersOfTen, byteCount: JSONNumber.powersOfTenByteCount)
     }
 
     /// Frees every layout; not used again.
@@ -140,6 +145,7 @@ struct ExportLineLayouts {
         shifts.deallocate()
         byLead.deallocate()
         lastShifts.deallocate()
+        powers.deallocate()
     }
 
     /// Which layout a line matched or became: its place (for memos kept beside the layouts) and its
@@ -315,7 +321,8 @@ struct ExportLineLayouts {
             } else {
                 guard p < count, line[p] == 0x2D || JSONScanner.isDigit(line[p]),
                       let number = count &- p > Self.nearEnd
-                        ? JSONNumber.scan(line, from: p, end: count) : Self.scanNearEnd(line, from: p, count: count)
+                        ? JSONNumber.scan(line, from: p, end: count, powers: powers)
+                        : Self.scanNearEnd(line, from: p, count: count, powers: powers)
                 else { return false }
                 end = number.end
                 flag = number.integer
@@ -343,8 +350,12 @@ struct ExportLineLayouts {
     /// one way on either of its paths), only with room to read 16 bytes at once.
     ///
     /// The copy is of the line's last `nearEnd` bytes as three words (a line that short is copied a
-    /// byte at a time), not a call to copy memory.
-    private static func scanNearEnd(_ line: UnsafePointer<UInt8>, from start: Int, count: Int) -> JSONNumber.Scanned? {
+    /// byte at a time), not a call to copy memory. Inlined into `matches`: with the table of powers
+    /// passed in, the optimiser otherwise left it a call.
+    @inline(__always)
+    private static func scanNearEnd(
+        _ line: UnsafePointer<UInt8>, from start: Int, count: Int, powers: UnsafeRawPointer
+    ) -> JSONNumber.Scanned? {
         let spaces: UInt64 = 0x2020_2020_2020_2020
         var padded: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (spaces, spaces, spaces, spaces, spaces, spaces)
         return withUnsafeMutableBytes(of: &padded) { room -> JSONNumber.Scanned? in
@@ -361,7 +372,7 @@ struct ExportLineLayouts {
                 for i in 0..<count { room[i] = line[i] }
             }
             let copy = UnsafePointer(room.baseAddress!.assumingMemoryBound(to: UInt8.self))
-            guard let scanned = JSONNumber.scan(copy, from: start &- origin, end: room.count) else { return nil }
+            guard let scanned = JSONNumber.scan(copy, from: start &- origin, end: room.count, powers: powers) else { return nil }
             return JSONNumber.Scanned(end: origin &+ scanned.end, integer: scanned.integer, value: scanned.value)
         }
     }

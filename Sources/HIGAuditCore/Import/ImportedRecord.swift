@@ -11,7 +11,10 @@ public enum ImportedRecord {
 /// the decoder's mapping (`EventDecoder.mapFields`): the event, or why it is malformed, is exactly what
 /// the line `import` writes for it decodes to. Valid only during the importer's call of its handler.
 public struct ImportedEventFields {
-    unowned(unsafe) let importer: EventImporter
+    /// The importer handing the event over, alive during the call: not retained (a reference held
+    /// strongly was retained and released on every event).
+    let importerReference: Unmanaged<EventImporter>
+    var importer: EventImporter { importerReference.takeUnretainedValue() }
     /// Whether the event's session had no launch: a `session.start` (`synthetic: true`) is to go
     /// before the event if the event is accepted (SPEC §7 "Touch coverage").
     public let hasSyntheticStart: Bool
@@ -21,16 +24,20 @@ public struct ImportedEventFields {
     public func decode(
         with decoder: inout EventDecoder, source: SourceLocation, accept: (consuming Event) -> Void
     ) -> LineVerdict {
-        let kind = importer.assemblePending()
-        return importer.mapAssembled(kind: kind, with: &decoder, source: source, accept: accept)
+        importerReference._withUnsafeGuaranteedRef { importer in
+            let kind = importer.assemblePending()
+            return importer.mapAssembled(kind: kind, with: &decoder, source: source, accept: accept)
+        }
     }
 
     /// Judges the synthetic start (after `decode`, when `hasSyntheticStart`).
     public func decodeSyntheticStart(
         with decoder: inout EventDecoder, source: SourceLocation, accept: (consuming Event) -> Void
     ) -> LineVerdict {
-        importer.assembleSyntheticStart()
-        return importer.mapAssembled(kind: .sessionStart, with: &decoder, source: source, accept: accept)
+        importerReference._withUnsafeGuaranteedRef { importer in
+            importer.assembleSyntheticStart()
+            return importer.mapAssembled(kind: .sessionStart, with: &decoder, source: source, accept: accept)
+        }
     }
 
     /// The way before the decoder took fields: the line `import` writes, decoded. The oracle of

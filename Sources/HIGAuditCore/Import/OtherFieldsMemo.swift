@@ -13,8 +13,9 @@ struct OtherFieldPlace {
 ///
 /// Kept beside the layouts, by a layout's place: a few memos a place (one a container and kind of
 /// mapping, so one a record), compared by their key, not hashed (a hash of the key cost more than the
-/// comparisons it spared).
-struct OtherFieldsMemo {
+/// comparisons it spared). Each memo's places are kept in memory of its own and handed out by address
+/// (`places`), not as an array: an array handed out was retained and released on every line.
+final class OtherFieldsMemo {
     private struct Key: Equatable {
         var container: Int
         var skipsDollar: Bool
@@ -22,35 +23,80 @@ struct OtherFieldsMemo {
         var keepId: Bool
     }
 
-    private struct Place {
-        /// The layout the memos are of: they are forgotten when another takes its place.
-        var serial = 0
-        var kept: [(key: Key, places: [OtherFieldPlace])] = []
-    }
-
-    private var byLayout = [Place](repeating: Place(), count: ExportLineLayouts.capacity)
     /// Memos kept a layout before its memos are forgotten (containers are few a line).
     static let capacity = 32
+    /// One place a layout, and one more for a line read without a layout (or without a container),
+    /// whose memo is found afresh on every call.
+    private static var placeCount: Int { ExportLineLayouts.capacity + 1 }
+    private static var unmemoized: Int { placeCount - 1 }
 
-    mutating func places(
+    /// Per place, the serial of the layout its memos are of (0: none yet); they are forgotten when
+    /// another layout takes its place.
+    private let serials: UnsafeMutablePointer<Int>
+    /// Per place, how many memos it keeps.
+    private let counts: UnsafeMutablePointer<Int>
+    /// Per place, `capacity` slots: the first `counts[place]` hold a memo's key and its places, which
+    /// the memo owns (allocated when kept, deallocated when forgotten).
+    private let keys: UnsafeMutablePointer<Key>
+    private let lists: UnsafeMutablePointer<UnsafeMutableBufferPointer<OtherFieldPlace>>
+
+    init() {
+        serials = .allocate(capacity: Self.placeCount)
+        serials.initialize(repeating: 0, count: Self.placeCount)
+        counts = .allocate(capacity: Self.placeCount)
+        counts.initialize(repeating: 0, count: Self.placeCount)
+        keys = .allocate(capacity: Self.placeCount * Self.capacity)
+        lists = .allocate(capacity: Self.placeCount * Self.capacity)
+    }
+
+    deinit {
+        for place in 0..<Self.placeCount { forget(place) }
+        serials.deallocate()
+        counts.deallocate()
+        keys.deallocate()
+        lists.deallocate()
+    }
+
+    /// The places of `container`'s fields in lines of `layout`, or `find()`'s, kept for it: valid
+    /// until the next call.
+    func places(
         _ layout: ExportLineLayouts.LayoutID?, _ container: Int?, _ fields: ImportedFields, keepId: Bool,
         _ find: () -> [OtherFieldPlace]
-    ) -> [OtherFieldPlace] {
-        guard let layout, let container else { return find() }
-        var key = Key(container: container, skipsDollar: false, attributes: false, keepId: keepId)
+    ) -> UnsafeBufferPointer<OtherFieldPlace> {
+        var key = Key(container: container ?? -1, skipsDollar: false, attributes: false, keepId: keepId)
+        guard let layout, container != nil else {
+            forget(Self.unmemoized)
+            return keep(find(), key, at: Self.unmemoized)
+        }
         switch fields {
         case .object(let skipDollar): key.skipsDollar = skipDollar
         case .attributes: key.attributes = true
         }
-        if byLayout[layout.index].serial == layout.serial {
-            for memo in byLayout[layout.index].kept where memo.key == key { return memo.places }
+        let place = layout.index
+        if serials[place] == layout.serial {
+            let first = place * Self.capacity
+            for slot in first..<(first + counts[place]) where keys[slot] == key { return UnsafeBufferPointer(lists[slot]) }
+            if counts[place] >= Self.capacity { forget(place) }
         } else {
-            byLayout[layout.index].serial = layout.serial
-            byLayout[layout.index].kept.removeAll(keepingCapacity: true)
+            forget(place)
+            serials[place] = layout.serial
         }
-        let places = find()
-        if byLayout[layout.index].kept.count >= Self.capacity { byLayout[layout.index].kept.removeAll(keepingCapacity: true) }
-        byLayout[layout.index].kept.append((key, places))
-        return places
+        return keep(find(), key, at: place)
+    }
+
+    private func keep(_ found: [OtherFieldPlace], _ key: Key, at place: Int) -> UnsafeBufferPointer<OtherFieldPlace> {
+        let list = UnsafeMutableBufferPointer<OtherFieldPlace>.allocate(capacity: found.count)
+        _ = list.initialize(from: found)
+        let slot = place * Self.capacity + counts[place]
+        (keys + slot).initialize(to: key)
+        (lists + slot).initialize(to: list)
+        counts[place] += 1
+        return UnsafeBufferPointer(list)
+    }
+
+    private func forget(_ place: Int) {
+        let first = place * Self.capacity
+        for slot in first..<(first + counts[place]) { lists[slot].deallocate() }
+        counts[place] = 0
     }
 }

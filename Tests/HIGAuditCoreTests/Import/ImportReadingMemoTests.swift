@@ -140,16 +140,16 @@ import Testing
     }
 
     @Test func ownFieldsAreForgottenWhenAnotherLayoutTakesTheirPlace() {
-        var memo = OtherFieldsMemo()
+        let memo = OtherFieldsMemo()
         let first = ExportLineLayouts.LayoutID(index: 3, serial: 1)
         let second = ExportLineLayouts.LayoutID(index: 3, serial: 2)
         let place = OtherFieldPlace(field: .x, key: 5, value: .asItStands(6))
         var finds = 0
         func places(_ layout: ExportLineLayouts.LayoutID, container: Int, _ found: [OtherFieldPlace]) -> [OtherFieldPlace] {
-            memo.places(layout, container, .object(skipDollar: true), keepId: false) {
+            Array(memo.places(layout, container, .object(skipDollar: true), keepId: false) {
                 finds += 1
                 return found
-            }
+            })
         }
         #expect(places(first, container: 2, [place]).map(\.key) == [5])
         #expect(places(first, container: 2, []).map(\.key) == [5])
@@ -159,5 +159,17 @@ import Testing
         #expect(places(second, container: 2, []).isEmpty)
         #expect(places(first, container: 2, [place]).map(\.key) == [5])
         #expect(finds == 4)
+        // A line read without a layout finds its fields every time, and keeps no memo.
+        let unmemoized = { (found: [OtherFieldPlace]) in
+            Array(memo.places(nil, 2, .object(skipDollar: true), keepId: false) {
+                finds += 1
+                return found
+            })
+        }
+        #expect(unmemoized([place]).map(\.key) == [5])
+        #expect(unmemoized([]).isEmpty)
+        #expect(finds == 6)
+        #expect(places(first, container: 2, []).map(\.key) == [5])
+        #expect(finds == 6)
     }
 }
