@@ -156,6 +156,22 @@ import Testing
         return matchedWithNumbers(line, &layouts)
     }
 
+    /// Two layouts learned from the first line of each kind, then twenty lines of each taking turns:
+    /// every line matched at its first try and read as the general scan reads it.
+    static func expectTakingTurns(
+        _ first: (Int) -> [UInt8], _ second: (Int) -> [UInt8], _ layouts: inout ExportLineLayouts,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) {
+        learn(first(0), into: &layouts)
+        learn(second(0), into: &layouts)
+        for n in 1...20 {
+            #expect(matched(first(n), &layouts) == (try? scanned(first(n)).get()), sourceLocation: sourceLocation)
+            #expect(matched(second(n), &layouts) == (try? scanned(second(n)).get()), sourceLocation: sourceLocation)
+        }
+        #expect(layouts.matched == 40, sourceLocation: sourceLocation)
+        #expect(layouts.missedTries == 0, sourceLocation: sourceLocation)
+    }
+
     @Test func aLineIsTriedFirstAgainstTheLayoutOfTheLastLineThatBeganAlike() {
         // Two layouts whose lines differ only near their ends, taking turns: by recency alone, each
         // line would be tried against the other's layout first.
@@ -163,14 +179,7 @@ import Testing
         let push = { (n: Int) in Array(#"{"event":"hig.nav.push","n":\#(n),"properties":{"to":"Library"}}"#.utf8) }
         var layouts = ExportLineLayouts()
         defer { layouts.deallocate() }
-        Self.learn(touch(0), into: &layouts)
-        Self.learn(push(0), into: &layouts)
-        for n in 1...20 {
-            #expect(Self.matched(touch(n), &layouts) == (try? Self.scanned(touch(n)).get()))
-            #expect(Self.matched(push(n), &layouts) == (try? Self.scanned(push(n)).get()))
-        }
-        #expect(layouts.matched == 40)
-        #expect(layouts.missedTries == 0)
+        Self.expectTakingTurns(touch, push, &layouts)
         // A line of neither layout that begins like one of them is still refused.
         #expect(Self.matched(Array(#"{"event":"hig.touch","n":1,"properties":{"phase":"ended","x":1}}"#.utf8), &layouts) == nil)
         #expect(layouts.missedTries == 2)
@@ -223,18 +232,11 @@ import Testing
         let push = { (n: Int) in Array(#"{"type":"action","date":\#(n),"action":{"target":{"name":"hig.nav.push"}},"context":{"to":"Library"}}"#.utf8) }
         var layouts = ExportLineLayouts(countsQuotes: true)
         defer { layouts.deallocate() }
-        Self.learn(touch(0), into: &layouts)
-        Self.learn(push(0), into: &layouts)
-        for n in 1...20 {
-            #expect(Self.matched(touch(n), &layouts) == (try? Self.scanned(touch(n)).get()))
-            #expect(Self.matched(push(n), &layouts) == (try? Self.scanned(push(n)).get()))
-        }
-        #expect(layouts.matched == 40)
-        #expect(layouts.missedTries == 0)
+        Self.expectTakingTurns(touch, push, &layouts)
     }
 
     @Test func quotesAreCountedInLinesOfEveryLength() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 47)
         // Up to past 255 blocks of 16 bytes, after which the lanes' sums are added up.
         for length in Array(0..<70) + [4079, 4080, 4081, 4095, 4096, 4097, 9000] {
             for _ in 0..<(length < 70 ? 20 : 3) {
