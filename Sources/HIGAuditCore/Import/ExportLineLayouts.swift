@@ -449,6 +449,9 @@ struct ExportLineLayouts {
             layout.slotsBeforeStart[e] = slotsEnding(atOrBefore: source[e].start)
             layout.slotsBeforeEnd[e] = slotsEnding(atOrBefore: source[e].end)
         }
+        // A slot begins after the slots before it only: an empty string ends where it begins, and
+        // would otherwise count itself, moving its own start by its own change of length.
+        for k in 0..<slotCount { layout.slotsBeforeStart[Int(layout.slots[k].entry)] = UInt16(k) }
         let index: Int
         if used < Self.capacity {
             index = used

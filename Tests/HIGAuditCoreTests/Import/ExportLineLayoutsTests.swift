@@ -123,6 +123,28 @@ import Testing
         #expect(Self.matched(Array(#"{"a":"x","b":[1,{"c":"yy"}],"d":false,"e":-2.5}"#.utf8), &layouts) == nil)
     }
 
+    /// An empty string in the layout's line ends where it begins: the value's own entry must not be
+    /// moved by its own change of length (it was, so that a longer value read as empty, and the next
+    /// line's, filled over it, ended before it began).
+    @Test func anEmptyStringInTheLayoutsLineIsReadWhateverItBecomes() {
+        let learned = Array(#"{"a":"","b":{"c":"","d":7},"e":""}"#.utf8)
+        let lines = [
+            #"{"a":"a longer value","b":{"c":"x","d":7},"e":"yz"}"#, #"{"a":"","b":{"c":"","d":7},"e":""}"#,
+            #"{"a":"","b":{"c":"a long one","d":12},"e":""}"#, #"{"a":"q","b":{"c":"","d":7},"e":"r"}"#,
+            #"{"a":"q","b":{"c":"","d":7},"e":"a much longer one"}"#,
+        ].map { Array($0.utf8) }
+        var layouts = ExportLineLayouts()
+        defer { layouts.deallocate() }
+        var tape = JSONTape()
+        defer { tape.deallocate() }
+        Self.learn(learned, into: &layouts)
+        // Each line is matched into the tape that holds the line before it, as an importer matches.
+        for line in lines + lines.reversed() {
+            let through = Self.matched(line, &layouts, tape: &tape)
+            #expect(through?.entries == (try? Self.scanned(line).get()), "\(String(decoding: line, as: UTF8.self))")
+        }
+    }
+
     @Test func theLeastRecentlyMatchedLayoutMakesRoomForANewOne() {
         var layouts = ExportLineLayouts()
         defer { layouts.deallocate() }
