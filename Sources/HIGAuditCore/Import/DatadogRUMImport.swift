@@ -101,6 +101,17 @@ extension EventImporter {
         }
     }
 
+    /// Plans the layout of the line just read, which carried a convention event (a `custom` action):
+    /// the event's `type` and `action.type` are checked on every line (`ConventionPlan`).
+    func planDatadogLayout(_ envelope: ImportedEnvelope, _ fields: ImportedFields) {
+        guard readsPlans, let layout = lineLayout, plans.plan(for: layout) == nil else { return }
+        let places = datadogMemo.place(lineLayout) { datadogPlaces() }
+        guard let type = places.pointee.type, let actionType = places.pointee.actionType,
+              let name = places.pointee.actionTargetName, let date = places.pointee.date
+        else { return }
+        planLayout(name: name, time: .milliseconds(date), guards: [type, actionType], envelope, fields)
+    }
+
     /// The envelope, checked in this order: the date (of the line's own value), then the kinds of the
     /// other members (`datadogEnvelopeKinds`), which lines of a layout whose line passed them pass too
     /// (`DatadogPlaces.checkedEnvelope`).

@@ -1,7 +1,8 @@
 /// The pending event's fields for the decoder (`ImportedEventFields`): the same values, in the same
-/// order, as `writePending` writes into the line `import` makes, located instead of written.
+/// order, as `writePending` writes into the line `import` makes, located instead of written, and
+/// written straight into the decoder's table.
 extension EventImporter {
-    /// Assembles the pending event's fields; returns the type it maps to.
+    /// Writes the pending event's fields (`mapAssembled`); returns the type it maps to.
     func assemblePending() -> EventKind {
         let envelope = pending.envelope
         let launch = pending.launch
@@ -59,7 +60,8 @@ extension EventImporter {
         }
     }
 
-    /// The synthetic start of the pending event's session, as `writeSyntheticStart` writes it.
+    /// Writes the fields of the synthetic start of the pending event's session (`mapAssembled`), as
+    /// `writeSyntheticStart` writes it.
     func assembleSyntheticStart() {
         let envelope = pending.envelope
         var bare = envelope
@@ -70,15 +72,21 @@ extension EventImporter {
         assembly.setBool(.synthetic, true)
     }
 
-    /// Runs the decoder's mapping on what was assembled. A column past the export line (a value the
-    /// importer made) is no place in it, and is dropped.
+    /// Runs the decoder's mapping on the fields `assemble` writes into its table (`assemblePending`,
+    /// `assembleSyntheticStart`), which returns the type they map to. A column past the export line (a
+    /// value the importer made) is no place in it, and is dropped.
     func mapAssembled(
-        kind: EventKind, with decoder: inout EventDecoder, source: SourceLocation, accept: (consuming Event) -> Void
+        with decoder: inout EventDecoder, source: SourceLocation, accept: (consuming Event) -> Void,
+        _ assemble: () -> EventKind
     ) -> LineVerdict {
-        // Read before the mapping, so that the assembly is not held (retained) across it.
-        let assignments = assembly.assignments, buffer = assembly.buffer, lineLength = assembly.lineLength
-        let verdict = decoder.mapFields(assignments, in: buffer, kind: kind, source: source, accept: accept)
-        guard case .malformed(var problem) = verdict, let column = problem.column, column >= lineLength else {
+        let assembly = self.assembly
+        let verdict = decoder.mapFields(source: source, accept: accept) { table in
+            assembly.startRecord(into: table)
+            let kind = assemble()
+            table = assembly.finishRecord()
+            return (kind, assembly.buffer)
+        }
+        guard case .malformed(var problem) = verdict, let column = problem.column, column >= assembly.lineLength else {
             return verdict
         }
         problem.column = nil
@@ -88,7 +96,6 @@ extension EventImporter {
     private func assembleEnvelope(
         _ envelope: ImportedEnvelope, ts: Int64, launch: Int, kind: EventKind, screen: String?, withId: Bool
     ) {
-        assembly.startRecord()
         assembly.setInteger(.ts, ts, at: nil)
         if launch > 1 {
             assembly.setString(.session, tape[envelope.session], suffix: "#\(launch)")
@@ -108,7 +115,7 @@ extension EventImporter {
     }
 
     /// The field a key of the export names, compared unescaped as the decoder compares keys.
-    private func eventField(_ key: Int) -> EventField? {
+    func eventField(_ key: Int) -> EventField? {
         if tape[key].flag {
             var text = tape.string(key)
             return text.withUTF8 { utf8 in

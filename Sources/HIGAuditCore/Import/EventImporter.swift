@@ -24,6 +24,14 @@ public final class EventImporter: @unchecked Sendable {
     let datadogMemo = LayoutMemo<DatadogPlaces>()
     let otlpMemo = LayoutMemo<OTLPPlaces>()
     let otherFieldsMemo = OtherFieldsMemo()
+    /// Per layout, where a convention event's values are in its lines (`ConventionPlan`).
+    let plans = ConventionPlans()
+    /// Whether lines are read by their layout's plan where they can be (tests compare both ways).
+    var readsPlans = true
+    /// The event of the planned line being handed over.
+    var planned: PlannedEvent?
+    /// Lines read by their layout's plan (for tests).
+    var linesPlanned = 0
     /// The minute of the last RFC 3339 time read (PostHog's `timestamp`).
     var recentMinute = RecentExportMinute()
     var writer = ImportedLineWriter()
@@ -106,8 +114,12 @@ public final class EventImporter: @unchecked Sendable {
     /// and says whether the event it got was accepted by the decoder, which commits what the importer
     /// learned from it (a launch, a tab).
     public func translate(_ line: UnsafeRawBufferPointer, _ handle: (_ record: Int32, ImportedRecord) -> Bool) {
-        if readsLayouts, let layout = layouts.match(line, into: &tape) {
-            lineLayout = layout
+        if readsLayouts, let hit = layouts.find(line) {
+            // `import` writes each event's line from the tape: only `--from` reads by plans.
+            if readsPlans, onAccepted == nil, let plan = plans.plan(for: hit.layout), translatePlanned(line, hit, plan, handle) {
+                return
+            }
+            lineLayout = layouts.accept(hit, line, into: &tape)
         } else {
             do {
                 try tape.read(line)
@@ -119,8 +131,14 @@ public final class EventImporter: @unchecked Sendable {
         }
         assembly.startLine(line)
         switch format {
-        case .posthog: emit(record: 0, postHogEvent(), handle)
-        case .datadogRUM: emit(record: 0, datadogEvent(), handle)
+        case .posthog:
+            let judged = postHogEvent()
+            if case .mapped(.convention, let envelope, let fields) = judged { planPostHogLayout(envelope, fields) }
+            emit(record: 0, judged, handle)
+        case .datadogRUM:
+            let judged = datadogEvent()
+            if case .mapped(.convention, let envelope, let fields) = judged { planDatadogLayout(envelope, fields) }
+            emit(record: 0, judged, handle)
         case .otlp: otlpRecords(handle)
         }
     }
@@ -176,7 +194,8 @@ public final class EventImporter: @unchecked Sendable {
         pending.launch = launch
         pending.screenView = nil
         if case .screenView(let screen) = mapping { pending.screenView = screenViewPlan(screen, tabRoot: lastSessionState.tabRoot) }
-        let accepted = handle(record, .event(ImportedEventFields(importerReference: Unmanaged.passUnretained(self), hasSyntheticStart: needsSynthetic)))
+        let accepted = handle(record, .event(ImportedEventFields(
+            importerReference: Unmanaged.passUnretained(self), hasSyntheticStart: needsSynthetic, isPlanned: false)))
         guard accepted else { return }
         if let onAccepted {
             if needsSynthetic {
@@ -217,14 +236,31 @@ public final class EventImporter: @unchecked Sendable {
     /// returned (a returned `String` was retained and released on every event).
     private func noteSession(_ index: Int) {
         let raw = tape.bytes(index)
-        if !tape[index].flag, raw.count == lastSessionBytes.count,
-           lastSessionBytes.withUnsafeBufferPointer({ ByteComparison.equal($0.baseAddress!, raw.baseAddress!, count: raw.count) }) {
-            return
-        }
-        lastSession = tape.string(index)
+        if !tape[index].flag, isLastSession(raw) { return }
+        noteSession(raw, named: tape.string(index))
+    }
+
+    private func isLastSession(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
+        raw.count == lastSessionBytes.count
+            && lastSessionBytes.withUnsafeBufferPointer { ByteComparison.equal($0.baseAddress!, raw.baseAddress!, count: raw.count) }
+    }
+
+    private func noteSession(_ raw: UnsafeBufferPointer<UInt8>, named name: String) {
+        lastSession = name
         lastSessionKnown = false
         lastSessionBytes.removeAll(keepingCapacity: true)
         lastSessionBytes.append(contentsOf: raw)
+    }
+
+    /// Makes `lastSession` the SDK session named by `raw` (not empty, with no escapes) and returns how
+    /// many of its launches were accepted: what `emitMapped` reads of it for an event that is no launch.
+    func launchesOfSession(plain raw: UnsafeBufferPointer<UInt8>) -> Int {
+        if !isLastSession(raw) { noteSession(raw, named: String(decoding: raw, as: UTF8.self)) }
+        if !lastSessionKnown {
+            lastSessionState = sessions[lastSession] ?? SessionLaunches()
+            lastSessionKnown = true
+        }
+        return lastSessionState.launches
     }
 
     // MARK: Writing

@@ -24,7 +24,7 @@
 /// layouts. Which layout matches changes only which one is tried first next time, never the tape.
 ///
 /// A match also keeps each number's value as `JSONNumber.scan` read it (`JSONTape.knownNumber`), which
-/// the decoder takes instead of reading the literal again (`FieldAssignment.number`): `JSONNumber` is
+/// the decoder takes instead of reading the literal again (`FieldTableWriter.assign`'s `number`): `JSONNumber` is
 /// the decoder's one reader of literals, so that is the value it would read from the same bytes (NaN,
 /// where the scan leaves the value to the standard library, has the decoder read it as before).
 ///
@@ -108,6 +108,8 @@ struct ExportLineLayouts {
     /// entry are such, but for the containers around it, whose ends are rewritten; the slots'
     /// own ends, flags and numbers are written every time. Stamps are never reused, so a tape read
     /// (`JSONTape.read` stamps 0) or filled since, by this or another tape's match, is filled anew.
+    /// A line `confirm`ed in between fills no tape and changes neither: the tape still holds the last
+    /// filled line, whose shifts `lastShifts` still are.
     private var fillStamp = 0
     private var lastFill = (stamp: -1, serial: 0)
     private var lastShifts: UnsafeMutablePointer<Int32>
@@ -158,6 +160,20 @@ struct ExportLineLayouts {
     /// Fills `tape` with `line`'s entries when the line matches a layout; returns the layout, or nil
     /// (the tape is then unchanged in meaning: the caller reads the line with `JSONTape.read`).
     mutating func match(_ line: UnsafeRawBufferPointer, into tape: inout JSONTape) -> LayoutID? {
+        guard let hit = find(line) else { return nil }
+        return accept(hit, line, into: &tape)
+    }
+
+    /// A layout a line matched (`find`): its place, and its rank in the order of recency.
+    struct Hit {
+        var index: Int
+        var rank: Int
+        var layout: LayoutID
+    }
+
+    /// The layout `line` matches, if any, with its values noted (`matchedValues`) until the next call; the line is then `accept`ed (its tape filled) or `confirm`ed (read from
+    /// the values alone), either of which makes the layout the most recent.
+    mutating func find(_ line: UnsafeRawBufferPointer) -> Hit? {
         guard let raw = line.baseAddress, used > 0 else { return nil }
         let bytes = raw.assumingMemoryBound(to: UInt8.self)
         let lead = Self.leadPlace(bytes, count: line.count, countsQuotes: countsQuotes)
@@ -167,7 +183,7 @@ struct ExportLineLayouts {
             if matches(bytes, count: line.count, layouts[hinted.index]) {
                 var rank = 0
                 while order[rank] != hinted.index { rank &+= 1 }
-                return accept(hinted.index, rank: rank, bytes, count: line.count, into: &tape)
+                return Hit(index: hinted.index, rank: rank, layout: hinted)
             }
             missedTries &+= 1
             skipped = hinted.index
@@ -180,10 +196,70 @@ struct ExportLineLayouts {
                 missedTries &+= 1
                 continue
             }
-            byLead[lead] = LayoutID(index: index, serial: layouts[index].serial)
-            return accept(index, rank: rank, bytes, count: line.count, into: &tape)
+            let layout = LayoutID(index: index, serial: layouts[index].serial)
+            byLead[lead] = layout
+            return Hit(index: index, rank: rank, layout: layout)
         }
         return nil
+    }
+
+    /// The values `find` noted in the line it matched last, valid until its next call.
+    var matchedValues: MatchedValues { MatchedValues(found: found, shifts: shifts) }
+
+    /// A matched line's values, read in place.
+    struct MatchedValues {
+        fileprivate let found: UnsafeMutablePointer<FoundValue>
+        fileprivate let shifts: UnsafeMutablePointer<Int32>
+
+        /// The value of slot `k`.
+        @inline(__always)
+        func value(ofSlot k: Int) -> FoundValue { found[k] }
+
+        /// How much longer (or shorter) the first `n` slots' values made the line than its layout's
+        /// line: the shift of an entry of the layout that begins (or ends) after them.
+        @inline(__always)
+        func shift(afterSlots n: Int) -> Int32 { shifts[n] }
+    }
+
+    /// Where the value of a layout's entry stands in a line that matched the layout: a variable value
+    /// (`slot`, read with `MatchedValues.value(ofSlot:)`), or a constant one (`constant`: the layout's
+    /// own entry, which moves with the slots before its start and its end, `MatchedValues.shift`).
+    enum Placement {
+        case slot(Int)
+        case constant(JSONTape.Entry, slotsBeforeStart: Int, slotsBeforeEnd: Int)
+    }
+
+    /// The placement of `entry` in lines of `layout`, or nil when the layout is no longer kept (or has
+    /// no such entry).
+    func placement(ofEntry entry: Int, in layout: LayoutID) -> Placement? {
+        guard layout.index < used, layouts[layout.index].serial == layout.serial else { return nil }
+        let kept = layouts[layout.index]
+        guard entry >= 0, entry < kept.entryCount else { return nil }
+        // Slots are in entry order.
+        var low = 0
+        var high = kept.slotCount
+        while low < high {
+            let middle = (low &+ high) / 2
+            if Int(kept.slots[middle].entry) < entry { low = middle &+ 1 } else { high = middle }
+        }
+        if low < kept.slotCount, Int(kept.slots[low].entry) == entry { return .slot(low) }
+        return .constant(
+            kept.entries[entry], slotsBeforeStart: Int(kept.slotsBeforeStart[entry]),
+            slotsBeforeEnd: Int(kept.slotsBeforeEnd[entry]))
+    }
+
+    /// Makes `hit`'s layout the most recent, without filling a tape: for a line read from the values
+    /// `find` noted (`matchedValues`), which no tape holds.
+    mutating func confirm(_ hit: Hit) {
+        promote(hit.index, rank: hit.rank)
+        matched &+= 1
+    }
+
+    private mutating func promote(_ index: Int, rank: Int) {
+        if rank > 0 {
+            (order + 1).update(from: order, count: rank)
+            order[0] = index
+        }
     }
 
     /// The place of a line among `leadPlaces`: a hash of its first 24 bytes (none of a shorter line's),
@@ -235,11 +311,12 @@ struct ExportLineLayouts {
         return n
     }
 
-    /// Fills `tape` from the line `matches` just found laid out as the layout at `index` (at `rank` in
-    /// the order of recency), and makes that layout the most recent.
-    private mutating func accept(
-        _ index: Int, rank: Int, _ bytes: UnsafePointer<UInt8>, count: Int, into tape: inout JSONTape
-    ) -> LayoutID {
+    /// Fills `tape` from the line `find` just found laid out as `hit`'s layout, and makes that layout
+    /// the most recent.
+    mutating func accept(_ hit: Hit, _ line: UnsafeRawBufferPointer, into tape: inout JSONTape) -> LayoutID {
+        let index = hit.index
+        let bytes = line.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let count = line.count
         let layout = layouts[index]
         let slotCount = layout.slotCount
         // Every number of a layout's line is a slot (only strings are kept constant), so every
@@ -288,12 +365,9 @@ struct ExportLineLayouts {
             lastShifts.update(from: shifts, count: slotCount &+ 1)
         }
         lastFill = (fillStamp, layout.serial)
-        if rank > 0 {
-            (order + 1).update(from: order, count: rank)
-            order[0] = index
-        }
+        promote(index, rank: hit.rank)
         matched &+= 1
-        return LayoutID(index: index, serial: layout.serial)
+        return hit.layout
     }
 
     /// Whether `line` is `layout`'s line with its variable values replaced (see the type's comment);

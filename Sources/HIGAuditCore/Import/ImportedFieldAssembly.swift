@@ -1,8 +1,9 @@
-/// The fields of one imported event as the decoder's mapping takes them (`EventDecoder.mapFields`):
-/// a copy of the export line, so that every value found in it is a byte range of one buffer as in a
-/// line of ours, followed by the few values the importer makes itself (a type, `#n` after a session,
-/// a tap's target, the `touches` of a start), written there as the line `import` writes would hold
-/// them. Nothing is re-scanned: the importer's tape already validated the line.
+/// The fields of one imported event as the decoder's mapping takes them (`EventDecoder.mapFields`),
+/// each written into the decoder's table as it is located, and the buffer they are located in: a copy
+/// of the export line, so that every value found in it is a byte range of one buffer as in a line of
+/// ours, followed by the few values the importer makes itself (a type, `#n` after a session, a tap's
+/// target, the `touches` of a start), written there as the line `import` writes would hold them.
+/// Nothing is re-scanned: the importer's tape already validated the line.
 ///
 /// Reused from line to line; the line is copied once however many records (OTLP) it holds.
 final class ImportedFieldAssembly {
@@ -11,40 +12,21 @@ final class ImportedFieldAssembly {
     private(set) var count = 0
     /// The export line's length: values at or past it are the importer's own.
     private(set) var lineLength = 0
-    /// The fields assigned, in order: a buffer reused from record to record (an array's append checked
-    /// its uniqueness and capacity on every field), grown for a record with more fields than any before.
-    private var assigned: UnsafeMutablePointer<FieldAssignment>
-    private var assignedCapacity: Int
-    private(set) var assignedCount = 0
+    /// Where the record's fields go: the decoder's table (`EventDecoder.mapFields`), from `startRecord`.
+    private var table: FieldTableWriter?
 
     init() {
         capacity = 4096
         bytes = .allocate(capacity: capacity)
-        assignedCapacity = 2 * EventField.count
-        assigned = .allocate(capacity: assignedCapacity)
     }
 
     deinit {
         bytes.deallocate()
-        assigned.deallocate()
     }
-
-    var assignments: UnsafeBufferPointer<FieldAssignment> { UnsafeBufferPointer(start: assigned, count: assignedCount) }
 
     @inline(__always)
-    private func add(_ assignment: FieldAssignment) {
-        if assignedCount == assignedCapacity { growAssignments() }
-        (assigned + assignedCount).initialize(to: assignment)
-        assignedCount &+= 1
-    }
-
-    @inline(never)
-    private func growAssignments() {
-        let grown = UnsafeMutablePointer<FieldAssignment>.allocate(capacity: assignedCapacity * 2)
-        grown.moveInitialize(from: assigned, count: assignedCount)
-        assigned.deallocate()
-        assigned = grown
-        assignedCapacity *= 2
+    private func add(_ field: EventField, _ value: FieldValue, number: Double = .nan, keyColumn: Int32 = 0) {
+        table!.assign(field, value, number: number, keyColumn: keyColumn)
     }
 
     /// Copies the export line to the start of the buffer.
@@ -57,10 +39,17 @@ final class ImportedFieldAssembly {
         count = lineLength
     }
 
-    /// Forgets the last record's fields and the values made for it; the line stays.
-    func startRecord() {
+    /// Forgets the values made for the last record (the line stays) and writes the next record's
+    /// fields into `table`.
+    func startRecord(into table: FieldTableWriter) {
         count = lineLength
-        assignedCount = 0
+        self.table = table
+    }
+
+    /// The table the record's fields were written into, with what was written.
+    func finishRecord() -> FieldTableWriter {
+        defer { table = nil }
+        return table!
     }
 
     private func reserve(_ extra: Int) {
@@ -91,9 +80,8 @@ final class ImportedFieldAssembly {
         case .null: kind = .null
         }
         let flag = entry.kind == .string || entry.kind == .number ? entry.flag : false
-        add(FieldAssignment(
-            field: field, value: FieldValue(kind: kind, flag: flag, start: entry.start, end: entry.end),
-            number: entry.kind == .number ? number : .nan, keyColumn: keyColumn))
+        add(field, FieldValue(kind: kind, flag: flag, start: entry.start, end: entry.end),
+            number: entry.kind == .number ? number : .nan, keyColumn: keyColumn)
     }
 
     /// A number the importer holds (a converted OTLP integer, a tap's coordinate): given to the decoder
@@ -101,9 +89,7 @@ final class ImportedFieldAssembly {
     func setNumber(_ field: EventField, _ value: Double, integer: Bool, at entry: JSONTape.Entry?, keyColumn: Int32 = 0) {
         let start = entry?.start ?? Int32(count)
         let end = entry?.end ?? Int32(count)
-        add(FieldAssignment(
-            field: field, value: FieldValue(kind: .number, flag: integer, start: start, end: end), number: value,
-            keyColumn: keyColumn))
+        add(field, FieldValue(kind: .number, flag: integer, start: start, end: end), number: value, keyColumn: keyColumn)
     }
 
     /// An integer the importer made (a timestamp in milliseconds, an OTLP `intValue`): its value when a
@@ -117,21 +103,17 @@ final class ImportedFieldAssembly {
         reserve(20)
         var text = String(value)
         text.withUTF8 { append($0) }
-        add(FieldAssignment(
-            field: field, value: FieldValue(kind: .number, flag: true, start: Int32(start), end: Int32(count)),
-            keyColumn: keyColumn))
+        add(field, FieldValue(kind: .number, flag: true, start: Int32(start), end: Int32(count)), keyColumn: keyColumn)
     }
 
     func setBool(_ field: EventField, _ value: Bool) {
-        add(FieldAssignment(
-            field: field, value: FieldValue(kind: value ? .true : .false, flag: false, start: Int32(count), end: Int32(count))))
+        add(field, FieldValue(kind: value ? .true : .false, flag: false, start: Int32(count), end: Int32(count)))
     }
 
     func setString(_ field: EventField, _ literal: StaticString) {
         let start = count
         append(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
-        add(FieldAssignment(
-            field: field, value: FieldValue(kind: .string, flag: false, start: Int32(start), end: Int32(count))))
+        add(field, FieldValue(kind: .string, flag: false, start: Int32(start), end: Int32(count)))
     }
 
     /// A text the importer made, escaped as `ImportedLineWriter.appendEscaped` writes it, so that the
@@ -162,8 +144,7 @@ final class ImportedFieldAssembly {
                 }
             }
         }
-        add(FieldAssignment(
-            field: field, value: FieldValue(kind: .string, flag: escaped, start: Int32(start), end: Int32(count))))
+        add(field, FieldValue(kind: .string, flag: escaped, start: Int32(start), end: Int32(count)))
     }
 
     /// The string at `entry` (escapes kept) followed by `suffix` (plain ASCII): a session's `<id>#<n>`.
@@ -175,8 +156,7 @@ final class ImportedFieldAssembly {
         count += Int(entry.end - entry.start)
         var suffix = suffix
         suffix.withUTF8 { append($0) }
-        add(FieldAssignment(
-            field: field, value: FieldValue(kind: .string, flag: entry.flag, start: Int32(start), end: Int32(count))))
+        add(field, FieldValue(kind: .string, flag: entry.flag, start: Int32(start), end: Int32(count)))
     }
 
     private func append(_ raw: UnsafeBufferPointer<UInt8>) {

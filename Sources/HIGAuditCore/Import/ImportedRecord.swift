@@ -18,6 +18,9 @@ public struct ImportedEventFields {
     /// Whether the event's session had no launch: a `session.start` (`synthetic: true`) is to go
     /// before the event if the event is accepted (SPEC §7 "Touch coverage").
     public let hasSyntheticStart: Bool
+    /// Whether the event was read by its layout's plan (`EventImporter.translatePlanned`): its fields
+    /// are written from the line's match, and no tape holds the line.
+    let isPlanned: Bool
 
     /// Judges the event as `decoder.decode` judges a line. A reason's column, when it has one, is a
     /// byte of the export line; a value the importer made (a type, a `#n` session) has none.
@@ -25,8 +28,11 @@ public struct ImportedEventFields {
         with decoder: inout EventDecoder, source: SourceLocation, accept: (consuming Event) -> Void
     ) -> LineVerdict {
         importerReference._withUnsafeGuaranteedRef { importer in
-            let kind = importer.assemblePending()
-            return importer.mapAssembled(kind: kind, with: &decoder, source: source, accept: accept)
+            if isPlanned {
+                importer.assembly.startLine(importer.planned!.line)
+                return importer.mapAssembled(with: &decoder, source: source, accept: accept) { importer.assemblePlanned() }
+            }
+            return importer.mapAssembled(with: &decoder, source: source, accept: accept) { importer.assemblePending() }
         }
     }
 
@@ -35,16 +41,20 @@ public struct ImportedEventFields {
         with decoder: inout EventDecoder, source: SourceLocation, accept: (consuming Event) -> Void
     ) -> LineVerdict {
         importerReference._withUnsafeGuaranteedRef { importer in
-            importer.assembleSyntheticStart()
-            return importer.mapAssembled(kind: .sessionStart, with: &decoder, source: source, accept: accept)
+            importer.mapAssembled(with: &decoder, source: source, accept: accept) {
+                importer.assembleSyntheticStart()
+                return .sessionStart
+            }
         }
     }
 
     /// The way before the decoder took fields: the line `import` writes, decoded. The oracle of
-    /// `ImportedFieldsDifferentialTests`, which holds the two ways equal.
+    /// `ImportedFieldsDifferentialTests`, which holds the two ways equal. Written from the tape: an
+    /// importer that `readsPlans` hands over planned events, which have none.
     func decodeWrittenLine(
         with decoder: inout EventDecoder, source: SourceLocation, accept: (consuming Event) -> Void
     ) -> LineVerdict {
+        precondition(!isPlanned, "a planned event has no tape to write its line from")
         importer.writePending()
         return importer.writer.bytes.withUnsafeBytes { decoder.decode($0, source: source, accept: accept) }
     }

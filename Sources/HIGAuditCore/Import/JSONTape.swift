@@ -296,7 +296,7 @@ struct JSONTape {
 
     /// The value of the number at `index` as `JSONNumber.scan` read it during a layout's match, or NaN
     /// (the line was read by `read`, or the scan left the value to the standard library): what the
-    /// decoder's numbers table takes, NaN having it read the literal itself (`FieldAssignment.number`).
+    /// decoder's numbers table takes, NaN having it read the literal itself (`FieldTableWriter.assign`'s `number`).
     @inline(__always)
     func knownNumber(_ index: Int) -> Double {
         holdsNumberValues ? numberValues[index] : .nan

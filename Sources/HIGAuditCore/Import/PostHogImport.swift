@@ -68,6 +68,14 @@ extension EventImporter {
         }
     }
 
+    /// Plans the layout of the line just read, which carried a convention event (`ConventionPlan`).
+    func planPostHogLayout(_ envelope: ImportedEnvelope, _ fields: ImportedFields) {
+        guard readsPlans, let layout = lineLayout, plans.plan(for: layout) == nil else { return }
+        let places = postHogMemo.place(lineLayout) { postHogPlaces() }
+        guard let name = places.pointee.name, let timestamp = places.pointee.timestamp else { return }
+        planLayout(name: name, time: .rfc3339(timestamp), guards: [], envelope, fields)
+    }
+
     static let automaticNames: Set<String> = ["$screen", "$autocapture", "Application Opened", "Application Backgrounded"]
 
     /// The envelope, checked in this order: the timestamp is a string, it is an RFC 3339 time, then

@@ -31,10 +31,13 @@ import Testing
 
     /// Reads `lines` as `AnalysisLineSink` does, the direct way or through the written line; with
     /// `reference`, on a decoder that takes the reference path only (whatever the build's default).
+    /// The written line is written from the tape, so that way reads no line by a plan
+    /// (`ConventionPlan`); the direct way does, unless `importer` (for its counters) says otherwise.
     static func outcomes(
-        _ format: ImportFormat, _ lines: [String], direct: Bool, reference: Bool = false
+        _ format: ImportFormat, _ lines: [String], direct: Bool, reference: Bool = false, importer: EventImporter? = nil
     ) -> [(place: String, Outcome)] {
-        let importer = EventImporter(format: format, settings: settings)
+        let importer = importer ?? EventImporter(format: format, settings: settings)
+        if !direct { importer.readsPlans = false }
         var decoder = reference ? EventDecoder(learnsLineShapes: false) : EventDecoder()
         var outcomes: [(String, Outcome)] = []
         for (index, text) in lines.enumerated() where !text.allSatisfy(\.isWhitespace) {

@@ -1,31 +1,50 @@
-/// One known field of an event that was not read from a line of ours: an importer (SPEC §7) found it
-/// in another tool's export and located its value in the buffer it hands `EventDecoder.mapFields`.
-struct FieldAssignment {
-    var field: EventField
-    /// Where the value sits in that buffer, as the scan of a line would note it.
-    var value: FieldValue
-    /// For a number the importer already holds, its value (what the scan puts in the decoder's numbers
-    /// table); `.nan` to have the decoder read it from the value's bytes.
-    var number: Double = .nan
-    /// The byte column of the field's key, for the report of a key given twice.
-    var keyColumn: Int32 = 0
+/// Where an importer (SPEC §7) writes the known fields of an event that was not read from a line of
+/// ours: straight into the decoder's table, as a scan of a line notes the members it meets, so that
+/// the fields are not listed first and copied in after.
+///
+/// Fields are written in the order a scan of the line `import` writes would meet them: a field
+/// written twice keeps its first value and is reported as a duplicate key at its second key's column.
+struct FieldTableWriter {
+    private let fields: UnsafeMutablePointer<FieldValue>
+    private let numbers: UnsafeMutablePointer<Double>
+    /// The fields written so far: the table's `dirtyFields` after the event.
+    private(set) var assigned: FieldMask = 0
+
+    /// A writer into tables that hold no values (every field absent).
+    init(fields: UnsafeMutablePointer<FieldValue>, numbers: UnsafeMutablePointer<Double>) {
+        self.fields = fields
+        self.numbers = numbers
+    }
+
+    /// Writes `field`: `value` locates it in the buffer the mapping reads; `number` is, for a number
+    /// the importer already holds, its value (what a scan puts in the decoder's numbers table), or NaN
+    /// to have the decoder read it from the value's bytes; `keyColumn` is the byte column of its key.
+    @inline(__always)
+    mutating func assign(_ field: EventField, _ value: FieldValue, number: Double = .nan, keyColumn: Int32 = 0) {
+        let slot = fields + field.rawValue
+        if slot.pointee.kind == .absent {
+            slot.pointee = value
+            numbers[field.rawValue] = number
+            assigned |= field.bit
+        } else {
+            slot.pointee.noteDuplicate(keyColumn: Int(keyColumn))
+        }
+    }
 }
 
 extension EventDecoder {
-    /// Judges an event whose fields an importer located (`FieldAssignment`s into `buffer`) with the
-    /// same mapping a line of ours gets after its scan (`LineReader.interpret`): every check, message
-    /// and default of SPEC §2 is the decoder's own, so an imported event is valid exactly when the
-    /// line `import` writes from it is, and without that line being written and scanned again.
+    /// Judges an event whose fields an importer located with the same mapping a line of ours gets
+    /// after its scan (`LineReader.interpret`): every check, message and default of SPEC §2 is the
+    /// decoder's own, so an imported event is valid exactly when the line `import` writes from it is,
+    /// and without that line being written and scanned again.
     ///
-    /// The assignments are applied in order, as a scan meets members: a field assigned twice keeps
-    /// its first value and is reported as a duplicate key at its second key's column. `kind` is the
-    /// type the importer mapped the event to; the `type` field must still be among the assignments.
-    /// Learned line shapes are neither used nor changed.
+    /// `assign` writes the event's fields (`FieldTableWriter`) and returns the type the importer
+    /// mapped the event to and the buffer the fields' locations are in; the `type` field must still be
+    /// among the fields written. Learned line shapes are neither used nor changed.
     mutating func mapFields(
-        _ assignments: UnsafeBufferPointer<FieldAssignment>, in buffer: UnsafeRawBufferPointer, kind: EventKind,
-        source: SourceLocation, accept: (consuming Event) -> Void
+        source: SourceLocation, accept: (consuming Event) -> Void,
+        assign: (inout FieldTableWriter) -> (kind: EventKind, buffer: UnsafeRawBufferPointer)
     ) -> LineVerdict {
-        guard let raw = buffer.baseAddress else { return .blank }
         if !isKnownUniquelyReferenced(&table) { table = FieldTable(holdsShapes: learnsLineShapes) }
         let fields = table.fields
         let numbers = table.numbers
@@ -34,18 +53,10 @@ extension EventDecoder {
             fields[stale.trailingZeroBitCount] = .absent
             stale &= stale &- 1
         }
-        var assigned: FieldMask = 0
-        for assignment in assignments {
-            let slot = fields + assignment.field.rawValue
-            if slot.pointee.kind == .absent {
-                slot.pointee = assignment.value
-                numbers[assignment.field.rawValue] = assignment.number
-                assigned |= assignment.field.bit
-            } else {
-                slot.pointee.noteDuplicate(keyColumn: Int(assignment.keyColumn))
-            }
-        }
-        table.dirtyFields.pointee = assigned
+        var writer = FieldTableWriter(fields: fields, numbers: numbers)
+        let (kind, buffer) = assign(&writer)
+        table.dirtyFields.pointee = writer.assigned
+        guard let raw = buffer.baseAddress else { return .blank }
         let base = raw.assumingMemoryBound(to: UInt8.self)
         // The memory of earlier values belongs to the accelerated path: a decoder on the reference path
         // keeps none (its `RecentStrings` has no slots), so it reads every value plainly here too.

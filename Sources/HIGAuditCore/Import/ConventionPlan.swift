@@ -1,0 +1,138 @@
+/// Where, in lines of one export layout (`ExportLineLayouts`), an event of ours sent by the
+/// `hig.<type>` convention (SPEC §7) keeps its name, its time, its envelope and its own fields: which of
+/// the layout's variable values (slots) or constants each one is. Found once, from a line of the layout
+/// read the general way (tape, `postHogEvent` / `datadogEvent`, `forEachOtherField`), and kept beside
+/// the layout (`ConventionPlans`); a later line of the layout is then read from the values its match
+/// noted (`ExportLineLayouts.matchedValues`) straight into the decoder's table, with no tape filled
+/// and no member looked up (`EventImporter.translatePlanned`).
+///
+/// Why a planned line gives exactly what the general way gives. A line matching the layout is the
+/// plan's line with some string and number values replaced, every other byte equal; its tape is the
+/// plan's line's with those values' ranges, flags and numbers in place of theirs and every other
+/// entry shifted by the values before it (`ExportLineLayouts`). So everything the general way finds
+/// from keys, structure and the kinds of values is the same on both lines: where the envelope's
+/// members and the event's own fields are, which keys are fields of ours and in which order, the
+/// kinds `postHogEnvelopeKinds` / `datadogEnvelopeKinds` check, that the event's container is an
+/// object. What depends on the values is read again on every line: the values that choose the mapping
+/// (`guards`: Datadog's `type` and `action.type`), the event's name, its time and its session. Where
+/// any of them would take the general way anywhere but to the common case (a name that is no type of
+/// ours, a value with escapes, a time that is not one, an empty session, a launch, whose id is kept
+/// per session, or the first event of a session with no launch, which gets a synthetic start), the
+/// line is left to the general way, which then reads it from its tape as before.
+struct ConventionPlan {
+    /// A value of the event in a matched line: a slot's (`slot` ≥ 0: its range, flag and number as the
+    /// match noted them), or a constant of the layout (its kind, and its range moved by the slots
+    /// before it).
+    struct Value {
+        var slot: Int32
+        var kind: JSONTape.Kind
+        var flag: Bool
+        var start: Int32
+        var end: Int32
+        var slotsBeforeStart: UInt16
+        var slotsBeforeEnd: UInt16
+    }
+
+    /// One of the event's own fields: the field of ours its key names, its value, and its key's
+    /// opening quote (for the report of a key given twice), which moves with the slots before it.
+    struct OwnField {
+        var field: EventField
+        var value: Value
+        var keyStart: Int32
+        var keySlotsBefore: UInt16
+    }
+
+    /// A variable value that must be a given string for the line to carry a convention event (at most
+    /// 16 bytes, kept as two words).
+    struct Guard {
+        var slot: Int
+        var count: Int
+        var words: (UInt64, UInt64)
+    }
+
+    /// How the event's time is written, and which value it is (a slot in a plan; an entry of the tape
+    /// to `planLayout`).
+    enum Time {
+        /// An RFC 3339 string (PostHog's `timestamp`).
+        case rfc3339(Int)
+        /// A JSON integer of milliseconds since 1970 (Datadog RUM's `date`).
+        case milliseconds(Int)
+    }
+
+    var guards: (Guard?, Guard?)
+    /// The slot of the string naming the event (`hig.<type>`).
+    var nameSlot: Int
+    var time: Time
+    var session: Int
+    var device: Value?
+    var appVersion: Value?
+    var osVersion: Value?
+    var screen: Value?
+    var id: Value?
+    /// The event's own fields in the order of the line, and the same with an `id` among them (the
+    /// fields of `loading.start` and `loading.end`, which keep theirs: `EventImporter.writePending`).
+    var ownFields: UnsafeMutableBufferPointer<OwnField>
+    var ownFieldsKeepingId: UnsafeMutableBufferPointer<OwnField>
+
+    func deallocate() {
+        ownFields.deallocate()
+        ownFieldsKeepingId.deallocate()
+    }
+}
+
+extension ConventionPlan.Value {
+    /// The value's tape entry in a matched line.
+    @inline(__always)
+    func entry(in layouts: ExportLineLayouts.MatchedValues) -> JSONTape.Entry {
+        if slot >= 0 {
+            let found = layouts.value(ofSlot: Int(slot))
+            return JSONTape.Entry(kind: kind, flag: found.flag, start: found.start, end: found.end, after: 0)
+        }
+        return JSONTape.Entry(
+            kind: kind, flag: flag, start: start &+ layouts.shift(afterSlots: Int(slotsBeforeStart)),
+            end: end &+ layouts.shift(afterSlots: Int(slotsBeforeEnd)), after: 0)
+    }
+
+    /// The number a match read for a number slot (NaN otherwise): what `JSONTape.knownNumber` gives.
+    @inline(__always)
+    func number(in layouts: ExportLineLayouts.MatchedValues) -> Double {
+        slot >= 0 && kind == .number ? layouts.value(ofSlot: Int(slot)).value : .nan
+    }
+}
+
+/// The plans of the layouts kept (`ConventionPlan`), one place a layout as `LayoutMemo`: a layout
+/// whose line carried no convention event has none, and is tried again by the next line of it that
+/// does; a layout replaced takes its plan with it.
+final class ConventionPlans {
+    private let plans: UnsafeMutablePointer<ConventionPlan>
+    /// Per place, the serial of the layout its plan is of; 0 when it holds none.
+    private let serials: UnsafeMutablePointer<Int>
+
+    init() {
+        plans = .allocate(capacity: ExportLineLayouts.capacity)
+        serials = .allocate(capacity: ExportLineLayouts.capacity)
+        serials.initialize(repeating: 0, count: ExportLineLayouts.capacity)
+    }
+
+    deinit {
+        for place in 0..<ExportLineLayouts.capacity where serials[place] != 0 {
+            plans[place].deallocate()
+        }
+        plans.deallocate()
+        serials.deallocate()
+    }
+
+    /// The plan kept for `layout`, valid until the next `keep`.
+    @inline(__always)
+    func plan(for layout: ExportLineLayouts.LayoutID) -> UnsafePointer<ConventionPlan>? {
+        serials[layout.index] == layout.serial ? UnsafePointer(plans + layout.index) : nil
+    }
+
+    func keep(_ plan: ConventionPlan, for layout: ExportLineLayouts.LayoutID) {
+        if serials[layout.index] != 0 {
+            plans[layout.index].deallocate()
+        }
+        (plans + layout.index).initialize(to: plan)
+        serials[layout.index] = layout.serial
+    }
+}
