@@ -20,13 +20,12 @@
 /// per session, or the first event of a session with no launch, which gets a synthetic start), the
 /// line is left to the general way, which then reads it from its tape as before.
 struct ConventionPlan {
-    /// A value of the event in a matched line: a slot's (`slot` ≥ 0: its range, flag and number as the
-    /// match noted them), or a constant of the layout (its kind, and its range moved by the slots
-    /// before it).
+    /// A value of the event in a matched line: a slot's (`slot` ≥ 0: a string or a number, its range,
+    /// flag and number as the match noted them), or a constant of the layout (its kind as the decoder
+    /// takes it, and its range moved by the slots before it).
     struct Value {
         var slot: Int32
-        var kind: JSONTape.Kind
-        var flag: Bool
+        var kind: FieldValue.Kind
         var start: Int32
         var end: Int32
         var slotsBeforeStart: UInt16
@@ -81,22 +80,22 @@ struct ConventionPlan {
 }
 
 extension ConventionPlan.Value {
-    /// The value's tape entry in a matched line.
+    /// The value in a matched line, as `ImportedFieldAssembly.set` gives the tape's entry of it.
     @inline(__always)
-    func entry(in layouts: ExportLineLayouts.MatchedValues) -> JSONTape.Entry {
+    func field(in values: ExportLineLayouts.MatchedValues) -> FieldValue {
         if slot >= 0 {
-            let found = layouts.value(ofSlot: Int(slot))
-            return JSONTape.Entry(kind: kind, flag: found.flag, start: found.start, end: found.end, after: 0)
+            let found = values.value(ofSlot: Int(slot))
+            return FieldValue(kind: kind, flag: found.flag, start: found.start, end: found.end)
         }
-        return JSONTape.Entry(
-            kind: kind, flag: flag, start: start &+ layouts.shift(afterSlots: Int(slotsBeforeStart)),
-            end: end &+ layouts.shift(afterSlots: Int(slotsBeforeEnd)), after: 0)
+        return FieldValue(
+            kind: kind, flag: false, start: start &+ values.shift(afterSlots: Int(slotsBeforeStart)),
+            end: end &+ values.shift(afterSlots: Int(slotsBeforeEnd)))
     }
 
     /// The number a match read for a number slot (NaN otherwise): what `JSONTape.knownNumber` gives.
     @inline(__always)
-    func number(in layouts: ExportLineLayouts.MatchedValues) -> Double {
-        slot >= 0 && kind == .number ? layouts.value(ofSlot: Int(slot)).value : .nan
+    func number(in values: ExportLineLayouts.MatchedValues) -> Double {
+        kind == .number ? values.value(ofSlot: Int(slot)).value : .nan
     }
 }
 

@@ -82,21 +82,21 @@ extension EventImporter {
         let assembly = self.assembly
         assembly.setInteger(.ts, event.ts, at: nil)
         let session = values.value(ofSlot: plan.pointee.session)
-        let sessionEntry = JSONTape.Entry(kind: .string, flag: session.flag, start: session.start, end: session.end, after: 0)
         if event.launch > 1 {
+            let sessionEntry = JSONTape.Entry(kind: .string, flag: false, start: session.start, end: session.end, after: 0)
             assembly.setString(.session, sessionEntry, suffix: "#\(event.launch)")
         } else {
-            assembly.set(.session, sessionEntry)
+            assembly.assign(.session, FieldValue(kind: .string, flag: false, start: session.start, end: session.end))
         }
         assembly.setString(.type, kind.wireNameLiteral)
-        if let device = plan.pointee.device { assembly.set(.device, device.entry(in: values)) }
-        if let version = plan.pointee.appVersion { assembly.set(.appVersion, version.entry(in: values)) }
-        if let os = plan.pointee.osVersion { assembly.set(.osVersion, os.entry(in: values)) }
-        if let screen = plan.pointee.screen { assembly.set(.screen, screen.entry(in: values)) }
-        if !loading, let id = plan.pointee.id { assembly.set(.id, id.entry(in: values)) }
+        if let device = plan.pointee.device { assembly.assign(.device, device.field(in: values)) }
+        if let version = plan.pointee.appVersion { assembly.assign(.appVersion, version.field(in: values)) }
+        if let os = plan.pointee.osVersion { assembly.assign(.osVersion, os.field(in: values)) }
+        if let screen = plan.pointee.screen { assembly.assign(.screen, screen.field(in: values)) }
+        if !loading, let id = plan.pointee.id { assembly.assign(.id, id.field(in: values)) }
         for own in loading ? plan.pointee.ownFieldsKeepingId : plan.pointee.ownFields {
             let keyColumn = own.keyStart &+ values.shift(afterSlots: Int(own.keySlotsBefore)) &- 1
-            assembly.set(own.field, own.value.entry(in: values), number: own.value.number(in: values), keyColumn: keyColumn)
+            assembly.assign(own.field, own.value.field(in: values), number: own.value.number(in: values), keyColumn: keyColumn)
         }
         return kind
     }
@@ -151,14 +151,26 @@ extension EventImporter {
         return slot
     }
 
+    /// `entry`'s value in lines of `layout`: its kind as `ImportedFieldAssembly.set` gives the decoder
+    /// a tape entry's, and where it is.
     private func planValue(_ entry: Int, _ layout: ExportLineLayouts.LayoutID) -> ConventionPlan.Value? {
+        let kind: FieldValue.Kind
+        switch tape[entry].kind {
+        case .object: kind = .object
+        case .array: kind = .array
+        case .string: kind = .string
+        case .number: kind = .number
+        case .bool: kind = tape[entry].flag ? .true : .false
+        case .null: kind = .null
+        }
         switch layouts.placement(ofEntry: entry, in: layout) {
         case .slot(let slot):
-            return ConventionPlan.Value(
-                slot: Int32(slot), kind: tape[entry].kind, flag: false, start: 0, end: 0, slotsBeforeStart: 0, slotsBeforeEnd: 0)
+            return ConventionPlan.Value(slot: Int32(slot), kind: kind, start: 0, end: 0, slotsBeforeStart: 0, slotsBeforeEnd: 0)
         case .constant(let constant, let slotsBeforeStart, let slotsBeforeEnd):
+            // Every string and number of a layout's line is a slot (but OTLP's names, never planned).
+            guard kind != .string, kind != .number else { return nil }
             return ConventionPlan.Value(
-                slot: -1, kind: constant.kind, flag: constant.flag, start: constant.start, end: constant.end,
+                slot: -1, kind: kind, start: constant.start, end: constant.end,
                 slotsBeforeStart: UInt16(slotsBeforeStart), slotsBeforeEnd: UInt16(slotsBeforeEnd))
         case nil:
             return nil

@@ -24,8 +24,9 @@ final class ImportedFieldAssembly {
         bytes.deallocate()
     }
 
+    /// Writes `field` as located (`FieldTableWriter.assign`).
     @inline(__always)
-    private func add(_ field: EventField, _ value: FieldValue, number: Double = .nan, keyColumn: Int32 = 0) {
+    func assign(_ field: EventField, _ value: FieldValue, number: Double = .nan, keyColumn: Int32 = 0) {
         table!.assign(field, value, number: number, keyColumn: keyColumn)
     }
 
@@ -80,40 +81,47 @@ final class ImportedFieldAssembly {
         case .null: kind = .null
         }
         let flag = entry.kind == .string || entry.kind == .number ? entry.flag : false
-        add(field, FieldValue(kind: kind, flag: flag, start: entry.start, end: entry.end),
+        assign(field, FieldValue(kind: kind, flag: flag, start: entry.start, end: entry.end),
             number: entry.kind == .number ? number : .nan, keyColumn: keyColumn)
     }
 
     /// A number the importer holds (a converted OTLP integer, a tap's coordinate): given to the decoder
     /// as its value, located at `entry` in the line (its reports' column), or after the line when nil.
+    @inline(__always)
     func setNumber(_ field: EventField, _ value: Double, integer: Bool, at entry: JSONTape.Entry?, keyColumn: Int32 = 0) {
         let start = entry?.start ?? Int32(count)
         let end = entry?.end ?? Int32(count)
-        add(field, FieldValue(kind: .number, flag: integer, start: start, end: end), number: value, keyColumn: keyColumn)
+        assign(field, FieldValue(kind: .number, flag: integer, start: start, end: end), number: value, keyColumn: keyColumn)
     }
 
     /// An integer the importer made (a timestamp in milliseconds, an OTLP `intValue`): its value when a
     /// `Double` holds it exactly, else its digits, as `import` writes them.
+    @inline(__always)
     func setInteger(_ field: EventField, _ value: Int64, at entry: JSONTape.Entry?, keyColumn: Int32 = 0) {
         if value.magnitude <= 1 << 53 {
             setNumber(field, Double(value), integer: true, at: entry, keyColumn: keyColumn)
-            return
+        } else {
+            setDigits(field, value, at: entry, keyColumn: keyColumn)
         }
+    }
+
+    @inline(never)
+    private func setDigits(_ field: EventField, _ value: Int64, at entry: JSONTape.Entry?, keyColumn: Int32) {
         let start = count
         reserve(20)
         var text = String(value)
         text.withUTF8 { append($0) }
-        add(field, FieldValue(kind: .number, flag: true, start: Int32(start), end: Int32(count)), keyColumn: keyColumn)
+        assign(field, FieldValue(kind: .number, flag: true, start: Int32(start), end: Int32(count)), keyColumn: keyColumn)
     }
 
     func setBool(_ field: EventField, _ value: Bool) {
-        add(field, FieldValue(kind: value ? .true : .false, flag: false, start: Int32(count), end: Int32(count)))
+        assign(field, FieldValue(kind: value ? .true : .false, flag: false, start: Int32(count), end: Int32(count)))
     }
 
     func setString(_ field: EventField, _ literal: StaticString) {
         let start = count
         append(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
-        add(field, FieldValue(kind: .string, flag: false, start: Int32(start), end: Int32(count)))
+        assign(field, FieldValue(kind: .string, flag: false, start: Int32(start), end: Int32(count)))
     }
 
     /// A text the importer made, escaped as `ImportedLineWriter.appendEscaped` writes it, so that the
@@ -144,7 +152,7 @@ final class ImportedFieldAssembly {
                 }
             }
         }
-        add(field, FieldValue(kind: .string, flag: escaped, start: Int32(start), end: Int32(count)))
+        assign(field, FieldValue(kind: .string, flag: escaped, start: Int32(start), end: Int32(count)))
     }
 
     /// The string at `entry` (escapes kept) followed by `suffix` (plain ASCII): a session's `<id>#<n>`.
@@ -156,7 +164,7 @@ final class ImportedFieldAssembly {
         count += Int(entry.end - entry.start)
         var suffix = suffix
         suffix.withUTF8 { append($0) }
-        add(field, FieldValue(kind: .string, flag: entry.flag, start: Int32(start), end: Int32(count)))
+        assign(field, FieldValue(kind: .string, flag: entry.flag, start: Int32(start), end: Int32(count)))
     }
 
     private func append(_ raw: UnsafeBufferPointer<UInt8>) {
