@@ -30,14 +30,14 @@
 ///
 /// Layouts are tried most recently matched first, a few a line; a line that matches none and that the
 /// general scan reads becomes a layout in place of the least recently matched one. Before those, the
-/// layout a line with the same first bytes matched last (`leadPlace`) is tried: an exporter that
+/// last few layouts lines with the same first bytes matched (`leadPlace`, `leadWays`) are tried: an exporter that
 /// writes an event's name first (PostHog's `{"event":"…"`) lays out lines of one name alike, and
 /// lines of other names, tried first by recency alone, would be compared most of their length before
 /// they differ. Where the name lies deep in a line (Datadog RUM's `action.target.name`, an OTLP
 /// attribute), the place is also told by how many quotes the line holds (`countsQuotes`): two a key
 /// and two a string value, so a count of the line's structure, which its values seldom change.
 struct ExportLineLayouts {
-    /// Layouts kept.
+    /// Layouts kept (at most 64: `find` notes the layouts it tried in a word).
     static let capacity = 24
     /// Layouts tried before a line is left to the general scan.
     static let triesPerLine = 6
@@ -113,10 +113,14 @@ struct ExportLineLayouts {
     private var fillStamp = 0
     private var lastFill = (stamp: -1, serial: 0)
     private var lastShifts: UnsafeMutablePointer<Int32>
-    /// Per place of a line's first bytes (`leadPlace`), the layout a line with them matched or became
-    /// last; serial 0 when none.
+    /// Per place of a line's first bytes (`leadPlace`), the last `leadWays` layouts lines with them
+    /// matched or became, the most recent first; serial 0 where none.
     private var byLead: UnsafeMutablePointer<LayoutID>
     static let leadPlaces = 64
+    /// Layouts kept a place: an exporter's lines of several layouts may begin alike and hold as many
+    /// quotes (Datadog RUM's actions of different names and fields), and, taking turns with one
+    /// another among many others, would each miss the one layout a place kept and be learned again.
+    static let leadWays = 4
     /// Whether a line's place among `leadPlaces` also counts its quotes (see the type's comment).
     let countsQuotes: Bool
     /// Layouts tried and not matched (for tests).
@@ -132,8 +136,8 @@ struct ExportLineLayouts {
         found = .allocate(capacity: Self.maxEntries)
         shifts = .allocate(capacity: Self.maxEntries + 1)
         lastShifts = .allocate(capacity: Self.maxEntries + 1)
-        byLead = .allocate(capacity: Self.leadPlaces)
-        byLead.initialize(repeating: LayoutID(index: 0, serial: 0), count: Self.leadPlaces)
+        byLead = .allocate(capacity: Self.leadPlaces * Self.leadWays)
+        byLead.initialize(repeating: LayoutID(index: 0, serial: 0), count: Self.leadPlaces * Self.leadWays)
         powers = .allocate(byteCount: JSONNumber.powersOfTenByteCount, alignment: 8)
         powers.copyMemory(from: JSONNumber.powersOfTen, byteCount: JSONNumber.powersOfTenByteCount)
     }
@@ -177,30 +181,47 @@ struct ExportLineLayouts {
         guard let raw = line.baseAddress, used > 0 else { return nil }
         let bytes = raw.assumingMemoryBound(to: UInt8.self)
         let lead = Self.leadPlace(bytes, count: line.count, countsQuotes: countsQuotes)
-        let hinted = byLead[lead]
-        var skipped = -1
-        if hinted.serial != 0, layouts[hinted.index].serial == hinted.serial {
+        let ways = byLead + lead &* Self.leadWays
+        // Layouts tried already, by index (`capacity` is at most 64).
+        var tried: UInt64 = 0
+        for way in 0..<Self.leadWays {
+            let hinted = ways[way]
+            guard hinted.serial != 0 else { break }
+            guard layouts[hinted.index].serial == hinted.serial, tried & (1 &<< UInt64(hinted.index)) == 0 else { continue }
             if matches(bytes, count: line.count, layouts[hinted.index]) {
+                Self.note(hinted, in: ways)
                 var rank = 0
                 while order[rank] != hinted.index { rank &+= 1 }
                 return Hit(index: hinted.index, rank: rank, layout: hinted)
             }
             missedTries &+= 1
-            skipped = hinted.index
+            tried |= 1 &<< UInt64(hinted.index)
         }
         let tries = min(used, Self.triesPerLine)
         for rank in 0..<tries {
             let index = order[rank]
-            guard index != skipped else { continue }
+            guard tried & (1 &<< UInt64(index)) == 0 else { continue }
             guard matches(bytes, count: line.count, layouts[index]) else {
                 missedTries &+= 1
                 continue
             }
             let layout = LayoutID(index: index, serial: layouts[index].serial)
-            byLead[lead] = layout
+            Self.note(layout, in: ways)
             return Hit(index: index, rank: rank, layout: layout)
         }
         return nil
+    }
+
+    /// Makes `layout` the first of a place's `leadWays`, the others after it in their order.
+    @inline(__always)
+    private static func note(_ layout: LayoutID, in ways: UnsafeMutablePointer<LayoutID>) {
+        var carried = layout
+        for way in 0..<leadWays {
+            let held = ways[way]
+            ways[way] = carried
+            if held == layout { return }
+            carried = held
+        }
     }
 
     /// The values `find` noted in the line it matched last, valid until its next call.
@@ -538,7 +559,9 @@ struct ExportLineLayouts {
         }
         layouts[index] = layout
         order[0] = index
-        byLead[Self.leadPlace(base, count: tape.count, countsQuotes: countsQuotes)] = LayoutID(index: index, serial: layout.serial)
+        Self.note(
+            LayoutID(index: index, serial: layout.serial),
+            in: byLead + Self.leadPlace(base, count: tape.count, countsQuotes: countsQuotes) &* Self.leadWays)
         learned &+= 1
         return LayoutID(index: index, serial: layout.serial)
     }

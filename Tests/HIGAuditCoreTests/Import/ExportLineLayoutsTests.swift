@@ -207,6 +207,26 @@ import Testing
         #expect(layouts.missedTries == 2)
     }
 
+    /// Layouts whose lines begin alike and hold as many quotes (Datadog RUM actions of other names and
+    /// fields), taking turns among more lines of other layouts than are tried by recency: each line
+    /// is still found among the last layouts its place kept, not learned again.
+    @Test func layoutsThatShareAPlaceAreEachFoundThere() {
+        let alike = (0..<4).map { kind in
+            { (n: Int) in Array(#"{"type":"action","date":\#(n),"action":{"name":"a\#(n)","k\#(kind)":"v"}}"#.utf8) }
+        }
+        let others = (0..<ExportLineLayouts.triesPerLine).map { kind in
+            { (n: Int) in Array(#"{"other\#(kind), with first bytes of its own":"x","date":\#(n)}"#.utf8) }
+        }
+        var layouts = ExportLineLayouts(countsQuotes: true)
+        defer { layouts.deallocate() }
+        for n in 0..<10 {
+            for line in alike.map({ $0(n) }) + others.map({ $0(n) }) where Self.matched(line, &layouts) == nil {
+                Self.learn(line, into: &layouts)
+            }
+        }
+        #expect(layouts.learned == alike.count + others.count, "learned \(layouts.learned)")
+    }
+
     /// The entries of `line` matched into `tape` (kept from line to line, as an importer keeps its
     /// own), or nil when no layout takes it.
     static func matched(_ line: [UInt8], _ layouts: inout ExportLineLayouts, tape: inout JSONTape) -> (entries: [JSONTape.Entry], numbers: [UInt64])? {
