@@ -279,12 +279,16 @@ import Testing
 
     @Test func quotesAreCountedInLinesOfEveryLength() {
         var generator = SplitMix64(seed: 47)
-        // Up to past 255 blocks of 16 bytes, after which the lanes' sums are added up.
-        for length in Array(0..<70) + [4079, 4080, 4081, 4095, 4096, 4097, 9000] {
-            for _ in 0..<(length < 70 ? 20 : 3) {
-                let line = (0..<length).map { _ in [UInt8(ascii: "\""), UInt8(ascii: "a"), 0x5C, 0xC3][Int.random(in: 0..<4, using: &generator)] }
+        // Up to past 252 blocks of 16 bytes, after which the lanes' sums are added up; lines of
+        // quotes only fill every lane's sum.
+        let lengths = Array(0..<140) + [4031, 4032, 4033, 4047, 4048, 4049, 4079, 4080, 4081, 4095, 4096, 4097, 8064, 8065, 9000]
+        for length in lengths {
+            for round in 0..<(length < 140 ? 20 : 3) {
+                let line = (0..<length).map { _ in
+                    round == 0 ? UInt8(ascii: "\"") : [UInt8(ascii: "\""), UInt8(ascii: "a"), 0x5C, 0xC3][Int.random(in: 0..<4, using: &generator)]
+                }
                 let counted = line.withUnsafeBufferPointer { ExportLineLayouts.quotes($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, count: length) }
-                #expect(counted == line.filter { $0 == UInt8(ascii: "\"") }.count, "\(line)")
+                #expect(counted == line.filter { $0 == UInt8(ascii: "\"") }.count, "\(length): \(line)")
             }
         }
     }
