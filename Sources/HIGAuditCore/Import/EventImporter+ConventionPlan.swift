@@ -8,6 +8,13 @@ extension EventImporter {
         var ts: Int64
         var launch: Int
         var line: UnsafeRawBufferPointer
+        /// Where the event's name (`hig.<type>`) is in the line.
+        var nameStart: Int32
+        var nameEnd: Int32
+        /// Whether every field is in the line or a number given by its value (`ImportedFieldAssembly
+        /// .borrowLine`): the type is then the name's bytes after `hig.`, and the line is not copied.
+        /// Not so for a session past its first launch (`<id>#<n>`) or a time past 2^53 (its digits).
+        var inPlace: Bool
     }
 
     /// Reads `line`, which matched `hit`'s layout, by `plan`, and hands its event to `handle`; returns
@@ -56,7 +63,9 @@ extension EventImporter {
         layouts.confirm(hit)
         lineLayout = hit.layout
         linesPlanned &+= 1
-        planned = PlannedEvent(plan: plan, kind: kind, ts: ts, launch: launches, line: line)
+        planned = PlannedEvent(
+            plan: plan, kind: kind, ts: ts, launch: launches, line: line, nameStart: name.start, nameEnd: name.end,
+            inPlace: launches == 1 && ts.magnitude <= 1 << 53)
         _ = handle(0, .event(ImportedEventFields(
             importerReference: Unmanaged.passUnretained(self), hasSyntheticStart: false, isPlanned: true)))
         return true
@@ -88,7 +97,11 @@ extension EventImporter {
         } else {
             assembly.assign(.session, FieldValue(kind: .string, flag: false, start: session.start, end: session.end))
         }
-        assembly.setString(.type, kind.wireNameLiteral)
+        if event.inPlace {
+            assembly.assign(.type, FieldValue(kind: .string, flag: false, start: event.nameStart &+ 4, end: event.nameEnd))
+        } else {
+            assembly.setString(.type, kind.wireNameLiteral)
+        }
         if let device = plan.pointee.device { assembly.assign(.device, device.field(in: values)) }
         if let version = plan.pointee.appVersion { assembly.assign(.appVersion, version.field(in: values)) }
         if let os = plan.pointee.osVersion { assembly.assign(.osVersion, os.field(in: values)) }

@@ -12,6 +12,8 @@ final class ImportedFieldAssembly {
     private(set) var count = 0
     /// The export line's length: values at or past it are the importer's own.
     private(set) var lineLength = 0
+    /// The export line, when it was taken in place (`borrowLine`) rather than copied to `bytes`.
+    private var borrowed: UnsafeRawPointer?
     /// Where the record's fields go: the decoder's table (`EventDecoder.mapFields`), from `startRecord`.
     private var table: FieldTableWriter?
 
@@ -32,12 +34,21 @@ final class ImportedFieldAssembly {
 
     /// Copies the export line to the start of the buffer.
     func startLine(_ line: UnsafeRawBufferPointer) {
+        borrowed = nil
         count = 0
         lineLength = 0
         reserve(line.count)
         if let base = line.baseAddress { bytes.update(from: base.assumingMemoryBound(to: UInt8.self), count: line.count) }
         lineLength = line.count
         count = lineLength
+    }
+
+    /// Takes the export line where it is, not copied, for a record all of whose fields lie in it or
+    /// are numbers given by their value: no value may then be made (`reserve` refuses).
+    func borrowLine(_ line: UnsafeRawBufferPointer) {
+        borrowed = UnsafeRawPointer(line.baseAddress)
+        lineLength = line.count
+        count = line.count
     }
 
     /// Forgets the values made for the last record (the line stays) and writes the next record's
@@ -54,6 +65,7 @@ final class ImportedFieldAssembly {
     }
 
     private func reserve(_ extra: Int) {
+        assert(borrowed == nil, "a value made after a line taken in place")
         guard count + extra > capacity else { return }
         let grown = max(capacity * 2, count + extra)
         let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
@@ -63,7 +75,7 @@ final class ImportedFieldAssembly {
         capacity = grown
     }
 
-    var buffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: bytes, count: count) }
+    var buffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: borrowed ?? UnsafeRawPointer(bytes), count: count) }
 
     // MARK: Fields
 

@@ -29,7 +29,12 @@ public struct ImportedEventFields {
     ) -> LineVerdict {
         importerReference._withUnsafeGuaranteedRef { importer in
             if isPlanned {
-                importer.assembly.startLine(importer.planned!.line)
+                let planned = importer.planned!
+                if planned.inPlace {
+                    importer.assembly.borrowLine(planned.line)
+                } else {
+                    importer.assembly.startLine(planned.line)
+                }
                 return importer.mapAssembled(with: &decoder, source: source, accept: accept) { importer.assemblePlanned() }
             }
             return importer.mapAssembled(with: &decoder, source: source, accept: accept) { importer.assemblePending() }
