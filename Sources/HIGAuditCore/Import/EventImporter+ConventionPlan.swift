@@ -71,6 +71,7 @@ extension EventImporter {
         return true
     }
 
+    @inline(__always)
     private static func holds(
         _ check: ConventionPlan.Guard, _ base: UnsafePointer<UInt8>, _ values: ExportLineLayouts.MatchedValues
     ) -> Bool {

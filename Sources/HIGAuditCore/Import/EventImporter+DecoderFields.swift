@@ -79,14 +79,20 @@ extension EventImporter {
         with decoder: inout EventDecoder, source: SourceLocation, accept: (consuming Event) -> Void,
         _ assemble: () -> EventKind
     ) -> LineVerdict {
-        let assembly = self.assembly
+        // Unretained: the importer holds its assembly throughout (a reference held here was retained
+        // and released on every event).
+        let assembly = Unmanaged.passUnretained(self.assembly)
         let verdict = decoder.mapFields(source: source, accept: accept) { table in
-            assembly.startRecord(into: table)
-            let kind = assemble()
-            table = assembly.finishRecord()
-            return (kind, assembly.buffer)
+            assembly._withUnsafeGuaranteedRef { assembly in
+                assembly.startRecord(into: table)
+                let kind = assemble()
+                table = assembly.finishRecord()
+                return (kind, assembly.buffer)
+            }
         }
-        guard case .malformed(var problem) = verdict, let column = problem.column, column >= assembly.lineLength else {
+        guard case .malformed(var problem) = verdict, let column = problem.column,
+              column >= assembly._withUnsafeGuaranteedRef({ $0.lineLength })
+        else {
             return verdict
         }
         problem.column = nil
