@@ -324,12 +324,24 @@ struct JSONTape {
         case .string where !entry.flag:
             let length = Int(entry.end - entry.start)
             guard length > 0, length <= 19 else { return nil }
-            var value: Int64 = 0
-            for byte in bytes(index) {
-                guard byte >= 0x30, byte <= 0x39 else { return nil }
-                value = value * 10 + Int64(byte - 0x30)
+            // Eighteen digits are below 2^63; a nineteenth may take the value past it (a string, not
+            // an integer: nil, as any other string that is none).
+            let digits = base! + Int(entry.start)
+            var value: UInt64 = 0
+            for i in 0..<min(length, 18) {
+                let digit = digits[i] &- 0x30
+                guard digit < 10 else { return nil }
+                value = value &* 10 &+ UInt64(digit)
             }
-            return value
+            if length == 19 {
+                let digit = digits[18] &- 0x30
+                guard digit < 10 else { return nil }
+                let (times10, over) = value.multipliedReportingOverflow(by: 10)
+                let (whole, carried) = times10.addingReportingOverflow(UInt64(digit))
+                guard !over, !carried, whole <= UInt64(Int64.max) else { return nil }
+                value = whole
+            }
+            return Int64(value)
         default:
             return nil
         }

@@ -210,6 +210,11 @@ import Testing
             record("emb-ui-tap", #",{"key":"view.name","value":{"stringValue":"MyBackButton"}}"#),
             record("device.app.lifecycle", #",{"key":"ios.app.state","value":{"stringValue":"foreground"}},{"key":"log.record.uid","value":{"stringValue":"u-2"}}"#),
             record("hig.rating.prompt", "", time: "\"0\""),
+            // Nineteen digits past Int64.max: no integer (they once overflowed and stopped the program).
+            record("hig.rating.prompt", "", time: "\"9999999999999999999\""),
+            record("hig.rating.prompt", "", time: "\"9223372036854775808\""),
+            record("hig.rating.prompt", "", time: "\"9223372036854775807\""),
+            record("hig.widget.display", #",{"key":"widget","value":{"stringValue":"w"}},{"key":"content","value":{"stringValue":"live"}},{"key":"load_ms","value":{"intValue":"9999999999999999999"}}"#),
         ]
         let line = #"{"resourceLogs":[{"resource":{"attributes":[{"key":"device.id","value":{"stringValue":"d"}},{"key":"service.version","value":{"stringValue":"1.\u0030"}}]},"scopeLogs":[{"logRecords":["#
             + records.joined(separator: ",") + "]}]}]}"
