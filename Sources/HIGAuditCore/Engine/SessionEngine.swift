@@ -520,7 +520,7 @@ extension SessionContext {
         // Rules mostly report in this order already; a stable sort of a sorted array changes nothing,
         // so it is skipped then (it allocated a buffer for every session).
         if labelled.indices.dropFirst().contains(where: { Violation.sessionOrder(labelled[$0], labelled[$0 &- 1]) }) {
-            labelled.sort(by: Violation.sessionOrder)
+            labelled.sortInSessionOrder()
         }
         return SessionReport(
             session: session, device: device ?? "", appVersion: appVersion ?? "",
