@@ -453,7 +453,7 @@ public final class SessionEngine {
             dequeue(device)
             devicesEmptiedWhileLooping.append(device)
         }
-        let report = session.pointee.context.makeReport(needingEveryTouch: rulesNeedingEveryTouch)
+        let report = session.pointee.context.takeReport(needingEveryTouch: rulesNeedingEveryTouch)
         closedWhileLooping.append(session)
         onReport(report)
     }
@@ -508,8 +508,13 @@ extension SessionContext {
     /// every touch in the log (`settings.touches`, from the first `session.start` in `ts` order, known
     /// only now), the rules of `needingEveryTouch` did not judge the session: their violations, which
     /// may rest on a touch the log left out, are dropped.
-    func makeReport(needingEveryTouch: Set<String>) -> SessionReport {
-        var labelled = violations
+    ///
+    /// Takes the violations out of the context, which is done with once its session closes: labelling
+    /// a copy that shared their storage copied the whole array (and retained every string) for every
+    /// session with violations.
+    mutating func takeReport(needingEveryTouch: Set<String>) -> SessionReport {
+        var labelled: [Violation] = []
+        swap(&labelled, &violations)
         if settings.touches != .all, !needingEveryTouch.isEmpty {
             labelled.removeAll { needingEveryTouch.contains($0.rule) }
         }

@@ -2,7 +2,7 @@ extension Array where Element == Violation {
     /// Sorts the violations by `Violation.sessionOrder`, keeping equal ones in their order (as a stable
     /// sort does), comparing them where they lie and then moving each to its place once.
     ///
-    /// A closed session's violations are mostly in order already (`SessionContext.makeReport` sorts
+    /// A closed session's violations are mostly in order already (`SessionContext.takeReport` sorts
     /// only when they are not); when they are not, the standard library's sort of a short array is an
     /// insertion sort that copied and destroyed a ~200-byte `Violation` (retaining and releasing its
     /// strings) at every step: ~15,000 instructions a sorted session on the field day.
