@@ -200,7 +200,7 @@ public final class SessionEngine {
 
     /// An event of another session than the previous event's: found, refused or opened.
     private func ingestAfterLookup(_ event: consuming Event) -> EventDisposition {
-        if let found = open[Self.reading(&event, { $0.pointee.sessionText })] {
+        if let found = Self.reading(&event, { open.session(of: $0.pointee.texts) }) {
             lastSession = found
             return classify(consume event, in: found)
         }
