@@ -9,11 +9,8 @@ extension Array where Element == Violation {
     mutating func sortInSessionOrder() {
         let order: [Int] = withUnsafeBufferPointer { all in
             all.indices.sorted { first, second in
-                let a = all.baseAddress.unsafelyUnwrapped + first
-                let b = all.baseAddress.unsafelyUnwrapped + second
-                if a.pointee.startTs != b.pointee.startTs { return a.pointee.startTs < b.pointee.startTs }
-                if a.pointee.rule != b.pointee.rule { return a.pointee.rule < b.pointee.rule }
-                if a.pointee.source != b.pointee.source { return a.pointee.source < b.pointee.source }
+                if Violation.sessionOrder(all[first], all[second]) { return true }
+                if Violation.sessionOrder(all[second], all[first]) { return false }
                 return first < second
             }
         }
