@@ -58,6 +58,7 @@ struct OpenSession: ~Copyable {
     /// equivalent, different bytes: two sessions, see `CompactText`) their bytes' order, so that the
     /// order of closing never depends on the dictionary's.
     static func idOrder(_ a: UnsafeMutablePointer<OpenSession>, _ b: UnsafeMutablePointer<OpenSession>) -> Bool {
+        if let ordered = a.pointee.key.asciiIdOrder(before: b.pointee.key) { return ordered }
         let first = a.pointee.id
         let second = b.pointee.id
         if first != second { return first < second }

@@ -114,14 +114,18 @@ struct ReorderBuffer: ~Copyable {
         grow(to: capacity * 2)
     }
 
-    /// Moves the events, oldest first, into storage for `larger` (a power of two above `capacity`).
+    /// Moves the events, oldest first, into storage for `larger` (a power of two above `capacity`): the
+    /// run from `head` to the end of the storage, then the part that wrapped to its start, each moved
+    /// in one piece rather than event by event.
     private mutating func grow(to larger: Int) {
         let largerEvents = UnsafeMutablePointer<Event>.allocate(capacity: larger)
         let largerStamps = UnsafeMutablePointer<Int64>.allocate(capacity: larger)
-        for offset in 0..<count {
-            (largerEvents + offset).moveInitialize(from: events + slot(offset), count: 1)
-            largerStamps[offset] = stamps[slot(offset)]
-        }
+        let toEnd = Swift.min(count, capacity &- head)
+        let wrapped = count &- toEnd
+        largerEvents.moveInitialize(from: events + head, count: toEnd)
+        (largerEvents + toEnd).moveInitialize(from: events, count: wrapped)
+        largerStamps.initialize(from: stamps + head, count: toEnd)
+        (largerStamps + toEnd).initialize(from: stamps, count: wrapped)
         events.deallocate()
         stamps.deallocate()
         events = largerEvents

@@ -147,7 +147,9 @@ enum SessionHaptics {
 
     /// The kinds counted at least once, with their counts.
     static func counts(_ tally: [Int]) -> [HapticKind: Int] {
-        var counts: [HapticKind: Int] = [:]
+        // Made at its size: grown one kind at a time, the dictionary was reallocated and rehashed at
+        // each doubling, for every closed session.
+        var counts = [HapticKind: Int](minimumCapacity: tally.reduce(0) { $1 > 0 ? $0 &+ 1 : $0 })
         for (kind, count) in zip(HapticKind.allCases, tally) where count > 0 { counts[kind] = count }
         return counts
     }

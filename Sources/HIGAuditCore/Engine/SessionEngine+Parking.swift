@@ -264,6 +264,7 @@ extension SessionEngine {
 
     /// Session ids in the order sessions that close together close (`OpenSession.idOrder`).
     static func idOrder(_ a: (id: String, key: CompactText), _ b: (id: String, key: CompactText)) -> Bool {
+        if let ordered = a.key.asciiIdOrder(before: b.key) { return ordered }
         if a.id != b.id { return a.id < b.id }
         return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
     }

@@ -54,6 +54,11 @@ import Testing
         for number in 0..<3_000 {
             let found = table[Self.key(number)]
             #expect(found == reference[Self.key(number)])
+            // The engine's way: from an event's texts, without making the key.
+            var texts = EventTexts()
+            texts[.session] = Self.key(number)
+            let foundFromTexts = table.session(of: texts)
+            #expect(foundFromTexts == reference[Self.key(number)])
         }
         let values = table.values
         #expect(Set(values) == Set(reference.values))
