@@ -99,39 +99,12 @@ extension ConventionPlan.Value {
     }
 }
 
-/// The plans of the layouts kept (`ConventionPlan`), one place a layout as `LayoutMemo`: a layout
-/// whose line carried no convention event has none, and is tried again by the next line of it that
-/// does; a layout replaced takes its plan with it.
-final class ConventionPlans {
-    private let plans: UnsafeMutablePointer<ConventionPlan>
-    /// Per place, the serial of the layout its plan is of; 0 when it holds none.
-    private let serials: UnsafeMutablePointer<Int>
+/// The plans of the layouts kept, beside them: a layout whose line carried no convention event has
+/// none, and is planned by the next line of it that does; a layout replaced takes its plan with it.
+typealias ConventionPlans = LayoutMemo<ConventionPlan>
 
-    init() {
-        plans = .allocate(capacity: ExportLineLayouts.capacity)
-        serials = .allocate(capacity: ExportLineLayouts.capacity)
-        serials.initialize(repeating: 0, count: ExportLineLayouts.capacity)
-    }
-
-    deinit {
-        for place in 0..<ExportLineLayouts.capacity where serials[place] != 0 {
-            plans[place].deallocate()
-        }
-        plans.deallocate()
-        serials.deallocate()
-    }
-
-    /// The plan kept for `layout`, valid until the next `keep`.
-    @inline(__always)
-    func plan(for layout: ExportLineLayouts.LayoutID) -> UnsafePointer<ConventionPlan>? {
-        serials[layout.index] == layout.serial ? UnsafePointer(plans + layout.index) : nil
-    }
-
-    func keep(_ plan: ConventionPlan, for layout: ExportLineLayouts.LayoutID) {
-        if serials[layout.index] != 0 {
-            plans[layout.index].deallocate()
-        }
-        (plans + layout.index).initialize(to: plan)
-        serials[layout.index] = layout.serial
+extension LayoutMemo where Value == ConventionPlan {
+    convenience init() {
+        self.init(forget: { $0.deallocate() })
     }
 }

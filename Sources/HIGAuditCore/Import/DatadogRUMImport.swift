@@ -104,7 +104,7 @@ extension EventImporter {
     /// Plans the layout of the line just read, which carried a convention event (a `custom` action):
     /// the event's `type` and `action.type` are checked on every line (`ConventionPlan`).
     func planDatadogLayout(_ envelope: ImportedEnvelope, _ fields: ImportedFields) {
-        guard readsPlans, let layout = lineLayout, plans.plan(for: layout) == nil else { return }
+        guard readsPlans, let layout = lineLayout, plans.kept(for: layout) == nil else { return }
         let places = datadogMemo.place(lineLayout) { datadogPlaces() }
         guard let type = places.pointee.type, let actionType = places.pointee.actionType,
               let name = places.pointee.actionTargetName, let date = places.pointee.date

@@ -124,7 +124,7 @@ extension EventImporter {
     func planLayout(
         name: Int, time: ConventionPlan.Time, guards: [Int], _ envelope: ImportedEnvelope, _ fields: ImportedFields
     ) {
-        guard readsPlans, onAccepted == nil, let layout = lineLayout, plans.plan(for: layout) == nil,
+        guard readsPlans, onAccepted == nil, let layout = lineLayout, plans.kept(for: layout) == nil,
               let nameSlot = slot(ofEntry: name, layout), let sessionSlot = slot(ofEntry: envelope.session, layout)
         else { return }
         let timeSlot: ConventionPlan.Time

@@ -116,7 +116,7 @@ public final class EventImporter: @unchecked Sendable {
     public func translate(_ line: UnsafeRawBufferPointer, _ handle: (_ record: Int32, ImportedRecord) -> Bool) {
         if readsLayouts, let hit = layouts.find(line) {
             // `import` writes each event's line from the tape: only `--from` reads by plans.
-            if readsPlans, onAccepted == nil, let plan = plans.plan(for: hit.layout), translatePlanned(line, hit, plan, handle) {
+            if readsPlans, onAccepted == nil, let plan = plans.kept(for: hit.layout), translatePlanned(line, hit, plan, handle) {
                 return
             }
             lineLayout = layouts.accept(hit, line, into: &tape)

@@ -605,17 +605,35 @@ final class LayoutMemo<Value> {
     /// Per place, the serial of the layout whose value it holds; 0 when it holds none (never
     /// initialised), -1 for the last line read without a layout.
     private let serials: UnsafeMutablePointer<Int>
+    /// Called with a value as it is forgotten (replaced, or with the memo): for values that own memory
+    /// of their own (`ConventionPlan`).
+    private let forget: (Value) -> Void
 
-    init() {
+    init(forget: @escaping (Value) -> Void = { _ in }) {
+        self.forget = forget
         values = .allocate(capacity: Self.places)
         serials = .allocate(capacity: Self.places)
         serials.initialize(repeating: 0, count: Self.places)
     }
 
     deinit {
-        for place in 0..<Self.places where serials[place] != 0 { (values + place).deinitialize(count: 1) }
+        for place in 0..<Self.places where serials[place] != 0 {
+            forget(values[place])
+            (values + place).deinitialize(count: 1)
+        }
         values.deallocate()
         serials.deallocate()
+    }
+
+    /// The value kept for `layout`, if one is: valid until the next `keep` or `place`.
+    @inline(__always)
+    func kept(for layout: ExportLineLayouts.LayoutID) -> UnsafePointer<Value>? {
+        serials[layout.index] == layout.serial ? UnsafePointer(values + layout.index) : nil
+    }
+
+    /// Keeps `value` for `layout`, in place of what its place held.
+    func keep(_ value: Value, for layout: ExportLineLayouts.LayoutID) {
+        _ = keep(value, at: layout.index, serial: layout.serial)
     }
 
     /// The value kept for `layout`, or `find()`'s, kept for it: valid until the next call.
@@ -634,6 +652,7 @@ final class LayoutMemo<Value> {
 
     private func keep(_ value: Value, at place: Int, serial: Int) -> UnsafePointer<Value> {
         if serials[place] != 0 {
+            forget(values[place])
             values[place] = value
         } else {
             (values + place).initialize(to: value)

@@ -70,7 +70,7 @@ extension EventImporter {
 
     /// Plans the layout of the line just read, which carried a convention event (`ConventionPlan`).
     func planPostHogLayout(_ envelope: ImportedEnvelope, _ fields: ImportedFields) {
-        guard readsPlans, let layout = lineLayout, plans.plan(for: layout) == nil else { return }
+        guard readsPlans, let layout = lineLayout, plans.kept(for: layout) == nil else { return }
         let places = postHogMemo.place(lineLayout) { postHogPlaces() }
         guard let name = places.pointee.name, let timestamp = places.pointee.timestamp else { return }
         planLayout(name: name, time: .rfc3339(timestamp), guards: [], envelope, fields)

@@ -9,42 +9,10 @@ import Testing
 /// the general way (launches, names that are no type of ours, escapes, times that are not times,
 /// empty sessions, sessions with no launch yet, Datadog actions that are not `custom`).
 @Suite struct ConventionPlanTests {
-    /// Every record's outcome, with a malformed reason's column.
+    /// Every record's outcome, with a malformed reason's column, and how many lines were planned.
     static func outcomes(_ format: ImportFormat, _ lines: [String], readsPlans: Bool) -> (outcomes: [String], planned: Int) {
-        let importer = EventImporter(format: format, settings: ImportedFieldsDifferentialTests.settings)
-        importer.readsPlans = readsPlans
-        var decoder = EventDecoder()
-        var outcomes: [String] = []
-        for (index, text) in lines.enumerated() {
-            var line = text
-            line.withUTF8 { utf8 in
-                importer.translate(UnsafeRawBufferPointer(utf8)) { record, imported in
-                    let source = SourceLocation(file: 0, line: Int64(index + 1), record: record)
-                    let place = "\(index + 1)#\(record)"
-                    switch imported {
-                    case .unknownType(let name):
-                        outcomes.append("\(place) unknown \(name)")
-                        return false
-                    case .malformed(let problem):
-                        outcomes.append("\(place) importer: \(problem)")
-                        return false
-                    case .event(let fields):
-                        var event: Event?
-                        let verdict = fields.decode(with: &decoder, source: source) { event = $0 }
-                        guard let event else {
-                            outcomes.append("\(place) decoder: \(verdict)")
-                            return false
-                        }
-                        if fields.hasSyntheticStart {
-                            var start: Event?
-                            let startVerdict = fields.decodeSyntheticStart(with: &decoder, source: source) { start = $0 }
-                            outcomes.append("\(place) start: \(start.map { "\($0)" } ?? "\(startVerdict)")")
-                        }
-                        outcomes.append("\(place) event: \(event)")
-                        return true
-                    }
-                }
-            }
+        let (outcomes, importer) = ImportOutcomes.read(format, lines.map { Array($0.utf8) }, writes: false) {
+            $0.readsPlans = readsPlans
         }
         return (outcomes, importer.linesPlanned)
     }

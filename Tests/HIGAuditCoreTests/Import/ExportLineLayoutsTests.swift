@@ -297,44 +297,7 @@ import Testing
 
     /// What one record became, the line `import` writes for it included, in order.
     static func outcomes(_ format: ImportFormat, _ lines: [[UInt8]], layouts: Bool) -> (outcomes: [String], matched: Int) {
-        let importer = EventImporter(format: format, settings: ImportedFieldsDifferentialTests.settings)
-        importer.readsLayouts = layouts
-        var written: [String] = []
-        importer.onAccepted = { written.append(String(decoding: $0, as: UTF8.self)) }
-        var decoder = EventDecoder()
-        var outcomes: [String] = []
-        for (index, line) in lines.enumerated() {
-            line.withUnsafeBytes { bytes in
-                importer.translate(bytes) { record, imported in
-                    let place = "\(index + 1)#\(record)"
-                    let source = SourceLocation(file: 0, line: Int64(index + 1), record: record)
-                    switch imported {
-                    case .unknownType(let name):
-                        outcomes.append("\(place) unknown \(name)")
-                        return false
-                    case .malformed(let problem):
-                        outcomes.append("\(place) malformed \(problem)")
-                        return false
-                    case .event(let fields):
-                        var event: Event?
-                        let verdict = fields.decode(with: &decoder, source: source) { event = $0 }
-                        guard let event else {
-                            outcomes.append("\(place) refused \(verdict)")
-                            return false
-                        }
-                        if fields.hasSyntheticStart {
-                            var start: Event?
-                            _ = fields.decodeSyntheticStart(with: &decoder, source: source) { start = $0 }
-                            outcomes.append("\(place) start \(start.map { "\($0)" } ?? "none")")
-                        }
-                        outcomes.append("\(place) event \(event)")
-                        return true
-                    }
-                }
-            }
-            outcomes += written.map { "written \($0)" }
-            written.removeAll()
-        }
+        let (outcomes, importer) = ImportOutcomes.read(format, lines, writes: true) { $0.readsLayouts = layouts }
         return (outcomes, importer.layouts.matched)
     }
 

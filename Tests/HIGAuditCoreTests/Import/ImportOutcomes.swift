@@ -1,0 +1,51 @@
+@testable import HIGAuditCore
+
+/// Reads export lines as `AnalysisLineSink` does and says what each record became: an event (after
+/// its synthetic start, if it has one), an unknown type, or why it was refused, and with `writes`
+/// the lines `import` writes for it. Tests compare these between ways of reading the same lines.
+enum ImportOutcomes {
+    /// The outcomes of `lines`, and the importer (for its counters), set up by `configure` first.
+    static func read(
+        _ format: ImportFormat, _ lines: [[UInt8]], writes: Bool, _ configure: (EventImporter) -> Void
+    ) -> (outcomes: [String], importer: EventImporter) {
+        let importer = EventImporter(format: format, settings: ImportedFieldsDifferentialTests.settings)
+        configure(importer)
+        var written: [String] = []
+        if writes { importer.onAccepted = { written.append(String(decoding: $0, as: UTF8.self)) } }
+        var decoder = EventDecoder()
+        var outcomes: [String] = []
+        for (index, line) in lines.enumerated() {
+            line.withUnsafeBytes { bytes in
+                importer.translate(bytes) { record, imported in
+                    let place = "\(index + 1)#\(record)"
+                    let source = SourceLocation(file: 0, line: Int64(index + 1), record: record)
+                    switch imported {
+                    case .unknownType(let name):
+                        outcomes.append("\(place) unknown \(name)")
+                        return false
+                    case .malformed(let problem):
+                        outcomes.append("\(place) malformed \(problem)")
+                        return false
+                    case .event(let fields):
+                        var event: Event?
+                        let verdict = fields.decode(with: &decoder, source: source) { event = $0 }
+                        guard let event else {
+                            outcomes.append("\(place) refused \(verdict)")
+                            return false
+                        }
+                        if fields.hasSyntheticStart {
+                            var start: Event?
+                            let startVerdict = fields.decodeSyntheticStart(with: &decoder, source: source) { start = $0 }
+                            outcomes.append("\(place) start \(start.map { "\($0)" } ?? "\(startVerdict)")")
+                        }
+                        outcomes.append("\(place) event \(event)")
+                        return true
+                    }
+                }
+            }
+            outcomes += written.map { "written \($0)" }
+            written.removeAll()
+        }
+        return (outcomes, importer)
+    }
+}
