@@ -5,8 +5,9 @@ extension CompactText {
     ///
     /// For ASCII, `String`'s order is the bytes' order (each byte is its Unicode scalar, and no ASCII
     /// text has another canonically equivalent spelling), and two texts of different bytes are different
-    /// strings. Sorting the sessions that close at the end of input compared their ids' `String`s, some
-    /// 400 instructions for two 16-byte ids; here it is a few words.
+    /// strings. Sorting the sessions that close at the end of input compares many ids: comparing their
+    /// `String`s cost far more than a few words (figures: `Tests/Benchmarks/README.md`, "The session
+    /// engine's own costs").
     ///
     /// The words hold bytes 0–7 and 8–15 little-endian, zero beyond the count: byte-swapped, they compare
     /// as the bytes do, and when the words are equal the shorter text is a prefix of the other (its

@@ -73,9 +73,9 @@ struct OpenSessionTable: ~Copyable {
     }
 
     /// The open session whose key is the text in the session slot of `texts`, found from the slot's
-    /// words without making the key: a `CompactText` made, compared and destroyed for nearly every
-    /// event of the field day (interleaved devices: the previous event's session rarely matches) cost
-    /// ~44 instructions an event more.
+    /// words without making the key, which would be made, compared and destroyed for nearly every
+    /// event where devices interleave (the previous event's session rarely matches; figures:
+    /// `Tests/Benchmarks/README.md`, "The session engine's own costs").
     @inline(__always)
     func session(of texts: borrowing EventTexts) -> UnsafeMutablePointer<OpenSession>? {
         guard let (low, high, count) = texts.inlineParts(.session) else { return self[texts.session] }

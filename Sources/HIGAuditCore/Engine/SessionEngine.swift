@@ -260,10 +260,10 @@ public final class SessionEngine {
         return .accepted
     }
 
-    /// What `body` reads of `event`, read where the event lies, as `ingest(movingFrom:)` reads it.
-    /// Measured (callgrind, field day): with the texts read this way the compiler inlines `accept` into
-    /// `ingestAfterLookup`, one call with its spills fewer an event (~17 instructions a line net), where
-    /// with `event.texts` it kept `accept` out of line. `ingest` still copies the texts to the stack.
+    /// What `body` reads of `event`, read where the event lies, as `ingest(movingFrom:)` reads it: so
+    /// read, the compiler inlines `accept` into `ingestAfterLookup`, which it kept out of line with
+    /// `event.texts` (an inlining decision; figures: `Tests/Benchmarks/README.md`, "The session
+    /// engine's own costs"). `ingest` still copies the texts to the stack.
     @inline(__always)
     private static func reading<Result>(_ event: inout Event, _ body: (UnsafePointer<Event>) -> Result) -> Result {
         withUnsafePointer(to: &event, body)

@@ -4,8 +4,8 @@ extension Array where Element == Violation {
     ///
     /// A closed session's violations are mostly in order already (`SessionContext.takeReport` sorts
     /// only when they are not); when they are not, the standard library's sort of a short array is an
-    /// insertion sort that copied and destroyed a ~200-byte `Violation` (retaining and releasing its
-    /// strings) at every step: ~15,000 instructions a sorted session on the field day.
+    /// insertion sort that copies and destroys a whole `Violation` (retaining and releasing its
+    /// strings) at every step.
     mutating func sortInSessionOrder() {
         let order: [Int] = withUnsafeBufferPointer { all in
             all.indices.sorted { first, second in
