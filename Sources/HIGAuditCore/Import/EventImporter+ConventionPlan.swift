@@ -151,9 +151,12 @@ extension EventImporter {
         }
         guard let device = value(envelope.device), let appVersion = value(envelope.appVersion),
               let osVersion = value(envelope.osVersion), let screen = value(envelope.screen), let id = value(envelope.id),
-              let ownFields = planOwnFields(envelope.fields, fields, keepId: false, layout),
-              let ownFieldsKeepingId = planOwnFields(envelope.fields, fields, keepId: true, layout)
+              let ownFields = planOwnFields(envelope.fields, fields, keepId: false, layout)
         else { return }
+        guard let ownFieldsKeepingId = planOwnFields(envelope.fields, fields, keepId: true, layout) else {
+            ownFields.deallocate()
+            return
+        }
         plans.keep(ConventionPlan(
             guards: (checks.first, checks.count > 1 ? checks[1] : nil), nameSlot: nameSlot, time: timeSlot,
             session: sessionSlot, device: device, appVersion: appVersion, osVersion: osVersion, screen: screen, id: id,
@@ -168,15 +171,7 @@ extension EventImporter {
     /// `entry`'s value in lines of `layout`: its kind as `ImportedFieldAssembly.set` gives the decoder
     /// a tape entry's, and where it is.
     private func planValue(_ entry: Int, _ layout: ExportLineLayouts.LayoutID) -> ConventionPlan.Value? {
-        let kind: FieldValue.Kind
-        switch tape[entry].kind {
-        case .object: kind = .object
-        case .array: kind = .array
-        case .string: kind = .string
-        case .number: kind = .number
-        case .bool: kind = tape[entry].flag ? .true : .false
-        case .null: kind = .null
-        }
+        let kind = FieldValue.Kind(tape[entry])
         switch layouts.placement(ofEntry: entry, in: layout) {
         case .slot(let slot):
             return ConventionPlan.Value(slot: Int32(slot), kind: kind, start: 0, end: 0, slotsBeforeStart: 0, slotsBeforeEnd: 0)

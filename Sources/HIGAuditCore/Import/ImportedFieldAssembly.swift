@@ -83,17 +83,8 @@ final class ImportedFieldAssembly {
     /// value as `JSONNumber.scan` read it from those bytes (`JSONTape.knownNumber`), or NaN to have the
     /// decoder read it: the value the decoder would read from them either way.
     func set(_ field: EventField, _ entry: JSONTape.Entry, number: Double = .nan, keyColumn: Int32 = 0) {
-        let kind: FieldValue.Kind
-        switch entry.kind {
-        case .object: kind = .object
-        case .array: kind = .array
-        case .string: kind = .string
-        case .number: kind = .number
-        case .bool: kind = entry.flag ? .true : .false
-        case .null: kind = .null
-        }
         let flag = entry.kind == .string || entry.kind == .number ? entry.flag : false
-        assign(field, FieldValue(kind: kind, flag: flag, start: entry.start, end: entry.end),
+        assign(field, FieldValue(kind: FieldValue.Kind(entry), flag: flag, start: entry.start, end: entry.end),
             number: entry.kind == .number ? number : .nan, keyColumn: keyColumn)
     }
 
@@ -189,5 +180,20 @@ final class ImportedFieldAssembly {
     private func appendUnchecked(_ literal: StaticString) {
         (bytes + count).update(from: literal.utf8Start, count: literal.utf8CodeUnitCount)
         count += literal.utf8CodeUnitCount
+    }
+}
+
+extension FieldValue.Kind {
+    /// The kind the decoder takes for a tape entry's value (a boolean's value is its flag).
+    @inline(__always)
+    init(_ entry: JSONTape.Entry) {
+        switch entry.kind {
+        case .object: self = .object
+        case .array: self = .array
+        case .string: self = .string
+        case .number: self = .number
+        case .bool: self = entry.flag ? .true : .false
+        case .null: self = .null
+        }
     }
 }
