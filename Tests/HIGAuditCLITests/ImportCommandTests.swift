@@ -274,6 +274,35 @@ import Testing
         }
     }
 
+    /// `--jobs` changes nothing in what `--from` writes, sources and diagnostics included: an export
+    /// read on a reader thread (whole, or in two stages: `HIG_AUDIT_TWO_STAGE_BYTES=0`) gives every
+    /// table one thread gives.
+    @Test(arguments: formats)
+    func readingThreadsChangeNoOutput(format: String) throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        let made = try HigAuditBinary.run(["sample", "--out", path("export"), "--sessions", "40", "--seed", "48", "--no-noise", "--format", format, "--quiet"])
+        #expect(made.status == 0, "\(made.stderr)")
+        // A damaged line among the export's, reported at its place whatever reads it.
+        let damaged = path("export/damaged.jsonl")
+        try Data("{\"broken\":\n".utf8).write(to: URL(fileURLWithPath: damaged))
+        func tables(_ name: String, jobs: String, environment: [String: String] = [:]) throws -> [String: String] {
+            let result = try HigAuditBinary.run(
+                ["analyze", "--from", format, path("export"), "--jobs", jobs, "--out", path(name)], environment: environment)
+            #expect(result.status == 3, "\(format) --jobs \(jobs): \(result.stderr)")
+            var written = ["standard error": result.stderr]
+            for file in try FileManager.default.contentsOfDirectory(atPath: path(name)) {
+                written[file] = try String(contentsOfFile: path("\(name)/\(file)"), encoding: .utf8)
+            }
+            return written
+        }
+        let one = try tables("one", jobs: "1")
+        #expect(one.count > 3 && one["standard error"]?.contains("damaged.jsonl:1") == true, "\(one["standard error"] ?? "")")
+        #expect(try tables("two", jobs: "2") == one, "\(format)")
+        #expect(try tables("staged", jobs: "2", environment: ["HIG_AUDIT_TWO_STAGE_BYTES": "0"]) == one, "\(format)")
+    }
+
     @Test func importNeedsAFormat() throws {
         let result = try HigAuditBinary.run(["import", Self.fixture("posthog.jsonl"), "-o", "/tmp/never.ndjson"])
         #expect(result.status == 64)

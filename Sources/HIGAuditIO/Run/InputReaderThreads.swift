@@ -26,6 +26,10 @@ final class InputInFlight: @unchecked Sendable {
 /// A thread that takes a large input while no other waits (one large file, or the last of several)
 /// reads it in two stages (`InputReader.readInTwoStages`): it decompresses and splits, and a thread
 /// of the input's own decodes, so that the cores the other inputs left idle share the work.
+///
+/// An export (`--from`) is read by one thread whose decoder carries the run's importer: the importer
+/// names sessions by the launches read so far, so it must see the inputs one after another, in order,
+/// which the one thread taking them as submitted does; the run's thread still feeds the engine.
 final class InputReaderThreads: @unchecked Sendable {
     private let waiting = BlockingChannel<InputInFlight>()
     /// Batches to fill, and those the run's thread has emptied, for reuse.
@@ -36,11 +40,18 @@ final class InputReaderThreads: @unchecked Sendable {
     private var running: Int
     /// Inputs with at least this many stored bytes to read are read in two stages when nothing waits.
     private let twoStageMinimumBytes: Int64
+    /// The run's importer (`--from`), given to the decoder of the one thread there is then.
+    private let importer: EventImporter?
 
     /// Nil when a reader cannot be made (the options were accepted once, so only for lack of memory):
-    /// the run then reads on its own thread.
-    init?(options: ReaderOptions, count: Int, twoStageMinimumBytes: Int64 = TwoStageRead.minimumBytes()) {
+    /// the run then reads on its own thread. With an `importer`, `count` must be 1.
+    init?(
+        options: ReaderOptions, count: Int, importer: EventImporter? = nil,
+        twoStageMinimumBytes: Int64 = TwoStageRead.minimumBytes()
+    ) {
+        precondition(importer == nil || count == 1, "an importer reads its inputs in order, on one thread")
         self.twoStageMinimumBytes = twoStageMinimumBytes
+        self.importer = importer
         var readers: [InputReader] = []
         for _ in 0..<count {
             guard let reader = try? InputReader(options: options) else { return nil }
@@ -72,6 +83,7 @@ final class InputReaderThreads: @unchecked Sendable {
 
     private func work(with reader: InputReader) {
         var decoder: EventDecoder? = EventDecoder.forRun()
+        decoder?.importer = importer
         while let input = waiting.take() {
             guard !input.messages.isClosed else { continue }
             let batcher = EventBatcher(input: input, batches: batches, budget: budget)

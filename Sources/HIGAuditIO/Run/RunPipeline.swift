@@ -29,8 +29,9 @@ public final class RunPipeline<Target: EventTarget> {
     /// The decoder of the run's own thread, lent to each input it reads.
     private var decoder: EventDecoder? = EventDecoder.forRun()
 
-    /// Set for a run over another tool's export (`--from`, SPEC §7). Such a run reads on one thread:
-    /// the importer names sessions by the launches read so far, in input order.
+    /// Set for a run over another tool's export (`--from`, SPEC §7). With `jobs` above 1 such a run
+    /// reads its inputs on one reader thread, in order, while the run's thread feeds the target: the
+    /// importer names sessions by the launches read so far, in input order.
     public var importer: EventImporter? {
         didSet { decoder?.importer = importer }
     }
@@ -61,7 +62,8 @@ public final class RunPipeline<Target: EventTarget> {
     public func read(
         _ next: () throws -> PreparedInput?, conclude: (FileRead, FileReadResult) throws -> Void = { _, _ in }
     ) throws {
-        if jobs > 1, importer == nil, let threads = InputReaderThreads(options: reader.options, count: jobs) {
+        if jobs > 1,
+           let threads = InputReaderThreads(options: reader.options, count: importer == nil ? jobs : 1, importer: importer) {
             defer { batchesMade += threads.batches.batchesMade }
             try readAhead(next, conclude: conclude, threads: threads)
         } else {
