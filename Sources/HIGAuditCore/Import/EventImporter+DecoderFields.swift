@@ -11,12 +11,7 @@ extension EventImporter {
             let loading = kind == .loadingStart || kind == .loadingEnd
             assembleEnvelope(envelope, ts: envelope.ts, launch: launch, kind: kind, screen: nil, withId: !loading)
             let places = otherFieldsMemo.places(lineLayout, envelope.fields, pending.fields, keepId: loading) {
-                var places: [OtherFieldPlace] = []
-                forEachOtherField(envelope.fields, pending.fields, keepId: loading) { key, value in
-                    guard let field = eventField(key) else { return }
-                    places.append(OtherFieldPlace(field: field, key: key, value: value))
-                }
-                return places
+                otherFieldPlaces(envelope.fields, pending.fields, keepId: loading)
             }
             for place in places {
                 let keyColumn = tape[place.key].start - 1
@@ -58,6 +53,23 @@ extension EventImporter {
             assembleEnvelope(envelope, ts: ts, launch: launch, kind: .appReady, screen: nil, withId: true)
             return .appReady
         }
+    }
+
+    /// The event's own fields in `container`: an OTLP record's as its places hold them.
+    private func otherFieldPlaces(_ container: Int?, _ fields: ImportedFields, keepId: Bool) -> [OtherFieldPlace] {
+        if case .attributes = fields, let held = otlpRecordFields, held.attributes == container {
+            return (keepId ? held.fields.pointee.keepingId : held.fields.pointee.fields).map { $0.moved(by: held.record) }
+        }
+        return findOtherFieldPlaces(container, fields, keepId: keepId)
+    }
+
+    func findOtherFieldPlaces(_ container: Int?, _ fields: ImportedFields, keepId: Bool) -> [OtherFieldPlace] {
+        var places: [OtherFieldPlace] = []
+        forEachOtherField(container, fields, keepId: keepId) { key, value in
+            guard let field = eventField(key) else { return }
+            places.append(OtherFieldPlace(field: field, key: key, value: value))
+        }
+        return places
     }
 
     /// Writes the fields of the synthetic start of the pending event's session (`mapAssembled`), as

@@ -24,6 +24,14 @@ public final class EventImporter: @unchecked Sendable {
     let datadogMemo = LayoutMemo<DatadogPlaces>()
     let otlpMemo = LayoutMemo<OTLPPlaces>()
     let otherFieldsMemo = OtherFieldsMemo()
+    /// OTLP's records by their shape (`TapeShapeMemo`): what is found in them from keys and
+    /// attribute names, for lines whose layout is not kept.
+    let recordShapes = TapeShapeMemo<OTLPRecordShape>()
+    /// Whether records are looked up by their shape (tests compare both ways).
+    var readsValueShapes = true
+    /// The OTLP record being handed over: its attributes' entry, its own entry, and its own fields
+    /// (`OTLPPlaces.recordFields`, lent for the hand-over), which are then not searched for again.
+    var otlpRecordFields: (attributes: Int, record: Int, fields: UnsafePointer<OTLPRecordFields>)?
     /// Per layout, where a convention event's values are in its lines (`ConventionPlan`).
     let plans = ConventionPlans()
     /// Whether lines are read by their layout's plan where they can be (tests compare both ways).

@@ -21,10 +21,25 @@ extension EventImporter {
         var checkedEnvelope: ImportedEnvelope?
     }
 
+    /// A record's own fields among its attributes (`assemblePending`), without an `id` and with one,
+    /// relative to the record's entry, so that a record of the same shape elsewhere takes them as they are.
+    struct OTLPRecordFields {
+        var fields: [OtherFieldPlace] = []
+        var keepingId: [OtherFieldPlace] = []
+    }
+
     /// A line's records in order, where `resourceLogs` is.
     struct OTLPPlaces {
         var resourceLogs: Int?
         var records: [OTLPRecordPlaces] = []
+        /// Beside `records`, each one's own fields.
+        var recordFields: [OTLPRecordFields] = []
+    }
+
+    /// What a record's shape says of it (`TapeShapeMemo`), relative to the record's entry.
+    struct OTLPRecordShape {
+        var places: OTLPRecordPlaces
+        var fields: OTLPRecordFields
     }
 
     private func otlpPlaces() -> OTLPPlaces {
@@ -38,16 +53,30 @@ extension EventImporter {
             tape.forEachElement(scopeLogs) { _, scopeLog in
                 guard let records = tape.member(scopeLog, "logRecords") else { return }
                 tape.forEachElement(records) { _, record in
-                    places.records.append(recordPlaces(record, resource: resource))
+                    let (recordPlaces, fields) = recordPlaces(record, resource: resource)
+                    places.records.append(recordPlaces)
+                    places.recordFields.append(fields)
                 }
             }
         }
         return places
     }
 
-    private func recordPlaces(_ record: Int, resource: KnownAttributes) -> OTLPRecordPlaces {
-        var places = OTLPRecordPlaces(record: record, resource: resource)
-        guard tape[record].kind == .object else { return places }
+    /// The record's places and own fields: found by its shape (`TapeShapeMemo`: batched lines hardly
+    /// repeat, their records do), its resource's given, its envelope's kinds checked.
+    private func recordPlaces(_ record: Int, resource: KnownAttributes) -> (OTLPRecordPlaces, OTLPRecordFields) {
+        let shape = readsValueShapes ? recordShapes.value(tape, record) { recordShape(record) } : recordShape(record)
+        var places = shape.places.moved(by: record)
+        places.resource = resource
+        places.checkedEnvelope = try? otlpEnvelopeKinds(places.attributes, places.found, resource: resource)
+        return (places, shape.fields)
+    }
+
+    /// What the record's members are, relative to its entry: a function of its shape.
+    private func recordShape(_ record: Int) -> OTLPRecordShape {
+        var places = OTLPRecordPlaces(record: record, resource: KnownAttributes())
+        var fields = OTLPRecordFields()
+        guard tape[record].kind == .object else { return OTLPRecordShape(places: places.moved(by: -record), fields: fields) }
         places.attributes = tape.member(record, "attributes")
         places.found = knownAttributes(places.attributes)
         places.eventName = tape.member(record, "eventName")
@@ -59,8 +88,11 @@ extension EventImporter {
                 places.doubles.append((tape.member(attribute, "key"), double))
             }
         }
-        places.checkedEnvelope = try? otlpEnvelopeKinds(places.attributes, places.found, resource: resource)
-        return places
+        if let attributes = places.attributes {
+            fields.fields = findOtherFieldPlaces(attributes, .attributes, keepId: false).map { $0.moved(by: -record) }
+            fields.keepingId = findOtherFieldPlaces(attributes, .attributes, keepId: true).map { $0.moved(by: -record) }
+        }
+        return OTLPRecordShape(places: places.moved(by: -record), fields: fields)
     }
 
     func otlpRecords(_ handle: (Int32, ImportedRecord) -> Bool) {
@@ -74,13 +106,18 @@ extension EventImporter {
             return
         }
         var position: Int32 = 0
-        for record in places.records {
-            position += 1
-            emit(record: position, otlpRecord(record), handle)
+        defer { otlpRecordFields = nil }
+        places.recordFields.withUnsafeBufferPointer { recordFields in
+            for index in places.records.indices {
+                position += 1
+                let record = places.records[index]
+                otlpRecordFields = record.attributes.map { ($0, record.record, recordFields.baseAddress! + index) }
+                emit(record: position, otlpRecord(record), handle)
+            }
         }
     }
 
-    private func otlpRecord(_ places: OTLPRecordPlaces) -> Judged {
+    private func otlpRecord(_ places: borrowing OTLPRecordPlaces) -> Judged {
         let record = places.record
         guard tape[record].kind == .object else { return .problem(ImportProblem("the log record is not an object", at: tape, record)) }
         let attributes = places.attributes
@@ -132,7 +169,7 @@ extension EventImporter {
     /// envelope's attributes (`otlpEnvelopeKinds`, which lines of a layout whose line passed them pass
     /// too: `OTLPRecordPlaces.checkedEnvelope`), then the doubles (values again).
     private func otlpEnvelope(
-        _ places: OTLPRecordPlaces, attributes: Int?, _ found: KnownAttributes, resource: KnownAttributes
+        _ places: borrowing OTLPRecordPlaces, attributes: Int?, _ found: KnownAttributes, resource: KnownAttributes
     ) throws(ImportProblem) -> ImportedEnvelope {
         var nanos: Int64 = 0
         func nanoseconds(_ index: Int, _ key: StaticString) throws(ImportProblem) -> Int64 {
@@ -254,5 +291,32 @@ extension EventImporter {
         guard tape[index].kind == .string, tape.hasPrefix(index, "-") else { return nil }
         let text = tape.string(index)
         return Int64(text)
+    }
+}
+
+extension EventImporter.OTLPRecordPlaces {
+    /// The places of a record `offset` entries further in the tape (its envelope's check not kept).
+    func moved(by offset: Int) -> Self {
+        func move(_ index: Int?) -> Int? { index.map { $0 + offset } }
+        var moved = self
+        moved.record += offset
+        moved.attributes = move(attributes)
+        moved.found = found.moved(by: offset)
+        moved.eventName = move(eventName)
+        moved.timeUnixNano = move(timeUnixNano)
+        moved.observedTimeUnixNano = move(observedTimeUnixNano)
+        if !doubles.isEmpty { moved.doubles = doubles.map { (move($0.key), $0.value + offset) } }
+        moved.checkedEnvelope = nil
+        return moved
+    }
+}
+
+extension EventImporter.KnownAttributes {
+    func moved(by offset: Int) -> Self {
+        func move(_ index: Int?) -> Int? { index.map { $0 + offset } }
+        return Self(
+            eventName: move(eventName), sessionId: move(sessionId), screenName: move(screenName), viewName: move(viewName),
+            widgetName: move(widgetName), appState: move(appState), recordUid: move(recordUid), deviceId: move(deviceId),
+            serviceVersion: move(serviceVersion), osVersion: move(osVersion))
     }
 }

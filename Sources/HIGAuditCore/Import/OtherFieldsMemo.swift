@@ -4,6 +4,15 @@ struct OtherFieldPlace {
     var field: EventField
     var key: Int
     var value: EventImporter.OtherFieldValue
+
+    /// The place of the same field in a container `offset` entries further in the tape.
+    func moved(by offset: Int) -> Self {
+        let movedValue: EventImporter.OtherFieldValue = switch value {
+        case .asItStands(let index): .asItStands(index + offset)
+        case .intValue(let index): .intValue(index + offset)
+        }
+        return OtherFieldPlace(field: field, key: key + offset, value: movedValue)
+    }
 }
 
 /// The event's own fields of lines of one layout (`ExportLineLayouts`): which members of a container
