@@ -3,7 +3,10 @@
 `hig.<type>` convention of SPEC §7, with the envelope where each format keeps it and a few of the
 format's own fields around it, so that `import.sh` can time `--from` on realistic line sizes.
 
-    to_export.py posthog|datadog-rum|otlp < logs.ndjson > export.jsonl
+    to_export.py posthog|datadog-rum|otlp|otlp-batched < logs.ndjson > export.jsonl
+
+`otlp` writes one record a request (a line); `otlp-batched` up to 100, as a collector's batch processor
+and file exporter write them: in order, consecutive records of one resource under one `resourceLogs`.
 """
 import json
 import sys
@@ -87,9 +90,26 @@ def otlp(event, ms):
     return {"resourceLogs": [{"resource": {"attributes": resource}, "scopeLogs": [{"scope": {"name": "bench"}, "logRecords": [record]}]}]}
 
 
+BATCH = 100
+
+
+def write_batch(requests, out):
+    resource_logs = []
+    for request in requests:
+        for entry in request["resourceLogs"]:
+            if resource_logs and resource_logs[-1]["resource"] == entry["resource"]:
+                resource_logs[-1]["scopeLogs"][0]["logRecords"] += entry["scopeLogs"][0]["logRecords"]
+            else:
+                resource_logs.append(entry)
+    out.write(json.dumps({"resourceLogs": resource_logs}, separators=(",", ":")))
+    out.write("\n")
+
+
 def main():
-    encode = {"posthog": posthog, "datadog-rum": datadog, "otlp": otlp}[sys.argv[1]]
+    batched = sys.argv[1] == "otlp-batched"
+    encode = {"posthog": posthog, "datadog-rum": datadog, "otlp": otlp, "otlp-batched": otlp}[sys.argv[1]]
     out = sys.stdout
+    pending = []
     for raw in sys.stdin:
         raw = raw.strip()
         if not raw:
@@ -99,8 +119,16 @@ def main():
             ms = ms_of(event["ts"])
         except (ValueError, KeyError):
             continue
+        if batched:
+            pending.append(encode(event, ms))
+            if len(pending) == BATCH:
+                write_batch(pending, out)
+                pending = []
+            continue
         out.write(json.dumps(encode(event, ms), separators=(",", ":")))
         out.write("\n")
+    if pending:
+        write_batch(pending, out)
 
 
 main()
