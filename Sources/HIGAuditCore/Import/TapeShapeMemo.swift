@@ -67,32 +67,40 @@ struct ShapeBuffer {
 
     func deallocate() { bytes.deallocate() }
 
+    /// Makes room for `more` bytes, and 8 beyond them: the appends after it do not check, and a run
+    /// of bytes is copied a word at a time, its last word written past its end.
+    mutating func reserve(_ more: Int) {
+        if count &+ more &+ 8 > capacity { grow(to: count &+ more &+ 8) }
+    }
+
+    /// Appends a byte, within what `reserve` made room for.
     @inline(__always)
     mutating func append(_ byte: UInt8) {
-        if count == capacity { grow(to: count + 1) }
         bytes[count] = byte
         count &+= 1
     }
 
     @inline(__always)
     mutating func append(word: UInt32) {
-        if count &+ 4 > capacity { grow(to: count &+ 4) }
         UnsafeMutableRawPointer(bytes + count).storeBytes(of: word.littleEndian, as: UInt32.self)
         count &+= 4
     }
 
-    /// Short runs (keys, attribute names) byte by byte: a call to copy a few bytes cost more.
+    /// Appends `added` bytes from `source`, which may be read up to `readable` bytes: a word at a
+    /// time where the source holds whole words (keys and attribute names are short, and a call to
+    /// copy a few bytes cost more than the copy).
     @inline(__always)
-    mutating func append(_ source: UnsafePointer<UInt8>, count added: Int) {
-        if count &+ added > capacity { grow(to: count &+ added) }
-        if added > 24 {
-            (bytes + count).update(from: source, count: added)
-        } else {
-            var offset = 0
-            while offset < added {
-                bytes[count &+ offset] = source[offset]
-                offset &+= 1
+    mutating func append(_ source: UnsafePointer<UInt8>, count added: Int, readable: Int) {
+        let destination = UnsafeMutableRawPointer(bytes + count)
+        if added <= 16, readable >= 16 {
+            destination.storeBytes(of: UnsafeRawPointer(source).loadUnaligned(as: UInt64.self), as: UInt64.self)
+            if added > 8 {
+                destination.storeBytes(
+                    of: UnsafeRawPointer(source).loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8,
+                    as: UInt64.self)
             }
+        } else {
+            destination.copyMemory(from: source, byteCount: added)
         }
         count &+= added
     }
@@ -137,6 +145,9 @@ extension JSONTape {
     /// told from its flattening.
     func appendShape(of index: Int, to shape: inout ShapeBuffer) {
         guard let base else { return }
+        // At most a kind, a word and a mark an entry, and the bytes of its strings, which lie in its span.
+        let entry = self[index]
+        shape.reserve(8 &* (Int(entry.after) &- index) &+ (Int(entry.end) &- Int(entry.start)) &+ 2)
         appendShape(of: index, entries, base, to: &shape)
     }
 
@@ -151,12 +162,12 @@ extension JSONTape {
             let end = Int(entry.after)
             while key < end {
                 let keyEntry = entries[key]
-                Self.appendString(keyEntry, base, to: &shape)
+                appendString(keyEntry, base, to: &shape)
                 let value = key &+ 1
                 let valueEntry = entries[value]
                 if valueEntry.kind == .string, isNamedKey(key, keyEntry, base) {
                     shape.append(Self.namedString)
-                    Self.appendString(valueEntry, base, to: &shape)
+                    appendString(valueEntry, base, to: &shape)
                 } else if valueEntry.kind == .object || valueEntry.kind == .array {
                     appendShape(of: value, entries, base, to: &shape)
                 } else {
@@ -192,9 +203,9 @@ extension JSONTape {
 
     /// A string's flag and length in one word, then its raw bytes.
     @inline(__always)
-    private static func appendString(_ entry: Entry, _ base: UnsafePointer<UInt8>, to shape: inout ShapeBuffer) {
-        let count = Int(entry.end &- entry.start)
-        shape.append(word: UInt32(truncatingIfNeeded: count) << 1 | (entry.flag ? 1 : 0))
-        shape.append(base + Int(entry.start), count: count)
+    private func appendString(_ entry: Entry, _ base: UnsafePointer<UInt8>, to shape: inout ShapeBuffer) {
+        let length = Int(entry.end &- entry.start)
+        shape.append(word: UInt32(truncatingIfNeeded: length) << 1 | (entry.flag ? 1 : 0))
+        shape.append(base + Int(entry.start), count: length, readable: count &- Int(entry.start))
     }
 }
