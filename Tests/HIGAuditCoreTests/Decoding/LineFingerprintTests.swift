@@ -44,7 +44,7 @@ import Testing
         }
     }
 
-    /// The `type` key is found sixteen places a step, then byte by byte near the end: wherever it
+    /// The `type` key is found thirty-two or sixteen places a step, then byte by byte near the end: wherever it
     /// stands, after keys and values that begin like it (`"ty"`, `"t…`), the fingerprint is the one of
     /// its writer and type, and where its value starts is reported.
     @Test func theTypeKeyIsFoundWhereverItStands() {
