@@ -44,7 +44,7 @@ import Testing
         }
     }
 
-    /// The `type` key is found sixteen places a step, then byte by byte near the end: wherever it
+    /// The `type` key is found thirty-two or sixteen places a step, then byte by byte near the end: wherever it
     /// stands, after keys and values that begin like it (`"ty"`, `"t…`), the fingerprint is the one of
     /// its writer and type, and where its value starts is reported.
     @Test func theTypeKeyIsFoundWhereverItStands() {
@@ -64,5 +64,54 @@ import Testing
         }
         let none = Array(#"{"ts":"","ty":"tyty","t\u0079pe":"touch"}"#.utf8)
         #expect(none.withUnsafeBufferPointer { LineFingerprint.withTypeValueStart($0.baseAddress!, limit: $0.count).typeValueStart } == Int.max)
+    }
+
+    /// Where the first `"type"` key's string value starts within `limit` bytes, found byte by byte:
+    /// the standard the stepped search (thirty-two places, then sixteen, then one) is held to.
+    static func typeValueStartByteByByte(_ bytes: [UInt8], limit: Int) -> Int {
+        let key = Array(#""type""#.utf8)
+        var index = 0
+        while index &+ key.count <= limit {
+            if Array(bytes[index..<(index + key.count)]) == key {
+                var at = index + key.count
+                while at < limit, bytes[at] == 0x20 { at += 1 }
+                if at < limit, bytes[at] == 0x3A {
+                    at += 1
+                    while at < limit, bytes[at] == 0x20 { at += 1 }
+                    if at < limit, bytes[at] == 0x22 { return at + 1 }
+                }
+            }
+            index += 1
+        }
+        return Int.max
+    }
+
+    /// Lines of decoys (`"ty`, `"typ`, `"type"` not followed by a colon and a string, escaped
+    /// quotes) with a `type` key anywhere or nowhere, read up to any length: the stepped search
+    /// finds the value the byte-by-byte one finds, across every step's boundary.
+    @Test(arguments: [UInt64(1), 2, 3, 4])
+    func theSteppedSearchFindsTheFirstTypeKey(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let pieces = [
+            #""ty""#, #""t"#, #""typ"#, #""type","#, #""type": 1"#, #""type":"x""#, "a", " ", "tyty", #""type" :"#,
+            String(repeating: "x", count: 13), String(repeating: "y", count: 29),
+        ]
+        for _ in 0..<400 {
+            var line = "{"
+            let typeAt = Int.random(in: 0..<24, using: &random)
+            for piece in 0..<24 {
+                if piece == typeAt, Bool.random(using: &random) {
+                    line += [#""type":"touch""#, #""type" : "haptic""#, #""type":  "x""#].randomElement(using: &random)!
+                }
+                line += pieces.randomElement(using: &random)!
+            }
+            line += "}"
+            let bytes = Array(line.utf8)
+            let limit = Int.random(in: 0...bytes.count, using: &random)
+            let found = bytes.withUnsafeBufferPointer {
+                LineFingerprint.withTypeValueStart($0.baseAddress!, limit: limit).typeValueStart
+            }
+            #expect(found == Self.typeValueStartByteByByte(bytes, limit: min(limit, LineFingerprint.searchLimit)), "\(line) limit \(limit)")
+        }
     }
 }

@@ -151,6 +151,7 @@ import Testing
                 #expect(learning.decode(line) == general.decode(line), "\(line)")
             }
             #expect(learning.lineShapes.matchedLines - matchedBefore > 190)
+            #expect(learning.lineShapes.orderKeysAreCounted)
         }
         #expect(learning.lineShapes.matchedLines < 6 * 200 + 10)
     }
@@ -202,6 +203,8 @@ import Testing
         }
         #expect(kinds == Set(EventKind.allCases))
         #expect(learning.lineShapes.matchedLines > 4_000)
+        // Shapes refined, forked and replaced along the way: each held shape's key counted once.
+        #expect(learning.lineShapes.orderKeysAreCounted)
     }
 
     /// Writers that put values of changing length before `type` (keys sorted, as Go writes them; the
@@ -555,6 +558,9 @@ import Testing
                 #expect(matched[firstLine + 1] && matched[firstLine + 2], "session \(number)")
                 carriedSessions += 1
             }
+            // Carrying a session's texts over changes the other shapes' `session` values: their keys
+            // for finding keys in a new order are counted again.
+            #expect(learning.lineShapes.orderKeysAreCounted, "session \(number)")
         }
         #expect(carriedSessions > 64)
     }

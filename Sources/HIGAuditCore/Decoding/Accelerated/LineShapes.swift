@@ -77,6 +77,8 @@ struct LineShapes {
         typealias SetUsed = InlineArray<64, UInt8>
         typealias UnreadValues = InlineArray<16, Int32>
         typealias Admitted = InlineArray<1024, UInt64>
+        typealias OrderKeyCounts = InlineArray<1024, UInt16>
+        typealias OrderKeyOrders = InlineArray<1024, UInt64>
         /// Shapes held.
         var used: Int
         /// Shapes held per set: ways `0..<setUsed[set]` of the set.
@@ -122,6 +124,11 @@ struct LineShapes {
         var triedLine: Int
         var triedFingerprint: UInt64
         var triedTypeValueStart: Int
+        /// Per place of `orderKeyPlace`, how many held shapes' keys fall there (see
+        /// `hasShapeInAnotherOrder`).
+        var orderKeyCounts: OrderKeyCounts
+        /// Per place, the wrapping sum of those shapes' member orders (`MemberOrder.of`).
+        var orderKeyOrders: OrderKeyOrders
     }
 
     /// Byte offsets of `StateLayout`'s members in the storage.
@@ -151,6 +158,9 @@ struct LineShapes {
         static var triedLine: Int { MemoryLayout<StateLayout>.offset(of: \.triedLine)! }
         static var triedFingerprint: Int { MemoryLayout<StateLayout>.offset(of: \.triedFingerprint)! }
         static var triedTypeValueStart: Int { MemoryLayout<StateLayout>.offset(of: \.triedTypeValueStart)! }
+        static var orderKeyCounts: Int { MemoryLayout<StateLayout>.offset(of: \.orderKeyCounts)! }
+        static var orderKeyPlaces: Int { StateLayout.OrderKeyCounts.count }
+        static var orderKeyOrders: Int { MemoryLayout<StateLayout>.offset(of: \.orderKeyOrders)! }
         /// Where the shapes begin: after the state, on a cache line of their own.
         static var shapes: Int { (MemoryLayout<StateLayout>.size + 63) & ~63 }
     }
@@ -204,6 +214,9 @@ struct LineShapes {
         /// The constants of the shared texts, stored after the others: a match leaves them out of the
         /// field table (the decoder does not read them), and `refresh` writes them for learning.
         var sharedTextConstantCount: Int32
+        /// The place its key was counted at (`noteOrderKey`), and its member order counted with it.
+        var orderKeyPlace: Int32
+        var orderKeyMemberOrder: UInt64
     }
 
     /// A variable value of a shape.
@@ -253,6 +266,8 @@ struct LineShapes {
         static var sharedTexts: Int { MemoryLayout<ShapeLayout>.offset(of: \.sharedTexts)! }
         static var lineTextFields: Int { MemoryLayout<ShapeLayout>.offset(of: \.lineTextFields)! }
         static var sharedTextConstantCount: Int { MemoryLayout<ShapeLayout>.offset(of: \.sharedTextConstantCount)! }
+        static var orderKeyPlace: Int { MemoryLayout<ShapeLayout>.offset(of: \.orderKeyPlace)! }
+        static var orderKeyMemberOrder: Int { MemoryLayout<ShapeLayout>.offset(of: \.orderKeyMemberOrder)! }
         /// Shapes start on cache lines.
         static var stride: Int { (MemoryLayout<ShapeLayout>.size + 63) & ~63 }
 
@@ -329,7 +344,8 @@ struct LineShapes {
                 && InlineArray<17, Int>.count == Self.maxVariables + 1
                 && MemoryLayout<InlineArray<24, Double>>.size >= JSONNumber.powersOfTenByteCount
                 && Self.ways <= 256 && Self.capacity % Self.sets == 0 && Self.sets.nonzeroBitCount == 1
-                && State.admittedCount.nonzeroBitCount == 1,
+                && State.admittedCount.nonzeroBitCount == 1 && State.orderKeyPlaces.nonzeroBitCount == 1
+                && Self.capacity <= Int(UInt16.max),
             "LineShapes layout too small")
         let byteCount = State.shapes + (holdsShapes ? Self.capacity * Shape.stride : 0)
         storage = .allocate(byteCount: byteCount, alignment: 64)
@@ -502,6 +518,33 @@ struct LineShapes {
     /// its shared texts, which it left as they were.
     var membersOfLatestMatch: FieldMask {
         latestShape.load(fromByteOffset: Shape.memberMask, as: FieldMask.self)
+    }
+
+    /// Whether every place of `orderKeyPlace` counts the held shapes whose key, as they hold their
+    /// fields now, falls there, with the sum of their member orders, and each shape notes that place
+    /// (see `noteOrderKey`), for tests.
+    var orderKeysAreCounted: Bool {
+        var counts = [Int](repeating: 0, count: State.orderKeyPlaces)
+        var orders = [UInt64](repeating: 0, count: State.orderKeyPlaces)
+        var placesNoted = true
+        _ = anyHeldShape { shape in
+            let bytes = UnsafeRawPointer(shape + Shape.bytes)
+            let place = Self.orderKeyPlace(
+                memberMask: shape.load(fromByteOffset: Shape.memberMask, as: FieldMask.self),
+                type: Self.fieldValue(shape, EventField.type.rawValue), typeBytes: bytes,
+                session: Self.fieldValue(shape, EventField.session.rawValue), sessionBytes: bytes)
+            counts[place] += 1
+            let memberCount = Int(shape.load(fromByteOffset: Shape.memberCount, as: Int32.self))
+            let memberOrder = MemberOrder.of(UnsafeBufferPointer(
+                start: UnsafePointer((shape + Shape.memberFields).assumingMemoryBound(to: UInt8.self)), count: memberCount))
+            orders[place] &+= memberOrder
+            placesNoted = placesNoted && Int(shape.load(fromByteOffset: Shape.orderKeyPlace, as: Int32.self)) == place
+            return false
+        }
+        return placesNoted && counts.indices.allSatisfy {
+            counts[$0] == Int(storage.load(fromByteOffset: State.orderKeyCounts &+ $0 &* 2, as: UInt16.self))
+                && orders[$0] == storage.load(fromByteOffset: State.orderKeyOrders &+ $0 &* 8, as: UInt64.self)
+        }
     }
 
     /// The fields the most recently matched (or learned) shape reads as variable, for tests.
@@ -861,7 +904,9 @@ struct LineShapes {
 
     /// Whether the line's session is the one whose keys last came in a new order, or a shape shows its
     /// keys come in a new order (`hasShapeInAnotherOrder`); the session is then remembered.
-    private func comesInANewKeyOrder(_ base: UnsafePointer<UInt8>, fields: UnsafePointer<FieldValue>) -> Bool {
+    private func comesInANewKeyOrder(
+        _ base: UnsafePointer<UInt8>, fields: UnsafePointer<FieldValue>, memberOrder: UInt64
+    ) -> Bool {
         let session = fields[EventField.session.rawValue]
         let length = Int(session.end) &- Int(session.start)
         let plain = Self.isPlainString(session) && length <= State.maxShuffledSession
@@ -871,7 +916,7 @@ struct LineShapes {
         {
             return true
         }
-        guard hasShapeInAnotherOrder(base, fields: fields) else { return false }
+        guard hasShapeInAnotherOrder(base, fields: fields, memberOrder: memberOrder) else { return false }
         if plain {
             (storage + State.shuffledSession).copyMemory(from: base + Int(session.start), byteCount: length)
             storage.storeBytes(of: length, toByteOffset: State.shuffledSessionLength, as: Int.self)
@@ -882,13 +927,26 @@ struct LineShapes {
     /// Whether a shape of the line's session has the line's `type` value and the line's fields but not in
     /// the line's order. (Of the same session: other devices' writers may order keys otherwise, each
     /// always the same way.)
-    private func hasShapeInAnotherOrder(_ base: UnsafePointer<UInt8>, fields: UnsafePointer<FieldValue>) -> Bool {
+    private func hasShapeInAnotherOrder(
+        _ base: UnsafePointer<UInt8>, fields: UnsafePointer<FieldValue>, memberOrder: UInt64
+    ) -> Bool {
         var memberMask: FieldMask = 0
         for field in 0..<EventField.count where fields[field].kind != .absent {
             memberMask |= 1 << FieldMask(field)
         }
         let type = fields[EventField.type.rawValue]
         let session = fields[EventField.session.rawValue]
+        // A shape that passes the first three tests below has the line's key: when no held shape's key
+        // falls at its place, none passes them, and the walk over every shape is spared.
+        let place = Self.orderKeyPlace(
+            memberMask: memberMask, type: type, typeBytes: UnsafeRawPointer(base), session: session,
+            sessionBytes: UnsafeRawPointer(base))
+        let counted = storage.load(fromByteOffset: State.orderKeyCounts &+ place &* 2, as: UInt16.self)
+        guard counted != 0 else { return false }
+        // Nor when every shape counted there has the line's members in the line's order (the order's
+        // hash taken for the order, as `admits` takes a layout's).
+        let orders = storage.load(fromByteOffset: State.orderKeyOrders &+ place &* 8, as: UInt64.self)
+        guard orders != UInt64(counted) &* memberOrder else { return false }
         return anyHeldShape { candidate in
             candidate.load(fromByteOffset: Shape.memberMask, as: FieldMask.self) == memberMask
                 && Self.sameValue(candidate, type, in: base, field: EventField.type.rawValue)
@@ -936,7 +994,7 @@ struct LineShapes {
         }
         let members = UnsafeBufferPointer(start: order, count: memberCount)
         if !refreshing {
-            if comesInANewKeyOrder(base, fields: fields) {
+            if comesInANewKeyOrder(base, fields: fields, memberOrder: MemberOrder.of(members)) {
                 storage.storeBytes(of: 1, toByteOffset: State.resting, as: Int.self)
                 return
             }
@@ -1129,12 +1187,14 @@ struct LineShapes {
         // The slot: the previous shape's (unless forking), else a free one, else the least recently
         // matched.
         let slotRank: Int
+        var replacing = true
         if previous != nil && !forking {
             slotRank = rank
         } else if forking && siblings >= Self.maxSiblings {
             slotRank = leastRecentSiblingRank
         } else if setUsed < Self.ways {
             slotRank = setUsed
+            replacing = false
             storage.storeBytes(of: UInt8(truncatingIfNeeded: setUsed &+ 1), toByteOffset: State.setUsed &+ set, as: UInt8.self)
             used &+= 1
         } else {
@@ -1167,6 +1227,7 @@ struct LineShapes {
         (target + Shape.lastChanges).copyMemory(from: changes, byteCount: 4 * EventField.count)
         (target + Shape.fieldTable).copyMemory(from: fields, byteCount: EventField.count * MemoryLayout<FieldValue>.stride)
         (target + Shape.bytes).copyMemory(from: base, byteCount: count)
+        noteOrderKey(target, replacing: replacing, memberOrder: MemberOrder.of(order))
         var runStart = 0
         var variables = 0
         var constants = 0
@@ -1311,11 +1372,70 @@ struct LineShapes {
             let new = fields[field.rawValue]
             (otherBytes + Int(value.start)).copyMemory(from: base + Int(new.start), byteCount: Int(new.end) &- Int(new.start))
         }
+        // Its `session` value changed.
+        noteOrderKey(other, replacing: true, memberOrder: other.load(fromByteOffset: Shape.orderKeyMemberOrder, as: UInt64.self))
         _ = Self.storeSharedTexts(
             other, UnsafePointer(otherBytes.bindMemory(to: UInt8.self, capacity: Self.maxLineLength)),
             count: Int(other.load(fromByteOffset: Shape.length, as: Int32.self)),
             fields: UnsafePointer((other + Shape.fieldTable).bindMemory(to: FieldValue.self, capacity: EventField.count)),
             variableFields: variable)
+    }
+
+    /// Counts the key of `shape` (its line's fields, `type` and `session`, as it holds them now) at its
+    /// place, having taken back the count of the key it had (`replacing`: the slot held a shape, or
+    /// this one before its session texts were carried over).
+    private func noteOrderKey(_ shape: UnsafeMutableRawPointer, replacing: Bool, memberOrder: UInt64) {
+        if replacing {
+            let oldPlace = Int(shape.load(fromByteOffset: Shape.orderKeyPlace, as: Int32.self))
+            let old = State.orderKeyCounts &+ oldPlace &* 2
+            storage.storeBytes(of: storage.load(fromByteOffset: old, as: UInt16.self) &- 1, toByteOffset: old, as: UInt16.self)
+            let oldOrders = State.orderKeyOrders &+ oldPlace &* 8
+            storage.storeBytes(
+                of: storage.load(fromByteOffset: oldOrders, as: UInt64.self)
+                    &- shape.load(fromByteOffset: Shape.orderKeyMemberOrder, as: UInt64.self),
+                toByteOffset: oldOrders, as: UInt64.self)
+        }
+        let bytes = UnsafeRawPointer(shape + Shape.bytes)
+        let place = Self.orderKeyPlace(
+            memberMask: shape.load(fromByteOffset: Shape.memberMask, as: FieldMask.self),
+            type: Self.fieldValue(shape, EventField.type.rawValue), typeBytes: bytes,
+            session: Self.fieldValue(shape, EventField.session.rawValue), sessionBytes: bytes)
+        let new = State.orderKeyCounts &+ place &* 2
+        storage.storeBytes(of: storage.load(fromByteOffset: new, as: UInt16.self) &+ 1, toByteOffset: new, as: UInt16.self)
+        shape.storeBytes(of: Int32(truncatingIfNeeded: place), toByteOffset: Shape.orderKeyPlace, as: Int32.self)
+        let orders = State.orderKeyOrders &+ place &* 8
+        storage.storeBytes(of: storage.load(fromByteOffset: orders, as: UInt64.self) &+ memberOrder, toByteOffset: orders, as: UInt64.self)
+        shape.storeBytes(of: memberOrder, toByteOffset: Shape.orderKeyMemberOrder, as: UInt64.self)
+    }
+
+    /// Where the key of `hasShapeInAnotherOrder`'s tests falls: the fields present, and the `type` and
+    /// `session` values as `sameValue` compares them (kind, escaping, bytes), each value's bytes at its
+    /// place from `typeBytes` or `sessionBytes`. Equal for a line and a shape that pass those tests.
+    private static func orderKeyPlace(
+        memberMask: FieldMask, type: FieldValue, typeBytes: UnsafeRawPointer, session: FieldValue,
+        sessionBytes: UnsafeRawPointer
+    ) -> Int {
+        func mixing(_ value: FieldValue, at bytes: UnsafeRawPointer, into hash: UInt64) -> UInt64 {
+            let kind = (hash ^ UInt64(value.kind.rawValue) ^ (value.flag ? 0x100 : 0)) &* EventIdentity.prime
+            return (kind ^ bytesHash(bytes + Int(value.start), count: Int(value.end) &- Int(value.start)))
+                &* EventIdentity.prime
+        }
+        var hash = (EventIdentity.offsetBasis ^ UInt64(memberMask)) &* EventIdentity.prime
+        hash = mixing(session, at: sessionBytes, into: mixing(type, at: typeBytes, into: hash))
+        hash ^= hash >> 29
+        hash &*= 0xBF58_476D_1CE4_E5B9
+        return Int(truncatingIfNeeded: hash &>> UInt64(64 &- State.orderKeyPlaces.trailingZeroBitCount))
+    }
+
+    /// A hash of `count` bytes at `bytes` from their first and last eight and their count, read within
+    /// them (FNV-1a, `fingerprint`, under eight): a key is made for every shape stored, where hashing
+    /// every byte cost more than the walks it spared on a log read device by device.
+    @inline(__always)
+    private static func bytesHash(_ bytes: UnsafeRawPointer, count: Int) -> UInt64 {
+        guard count >= 8 else { return fingerprint(bytes, count: count) }
+        let first = UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))
+        let last = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+        return (first &* 0x9E37_79B9_7F4A_7C15) ^ (last &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(truncatingIfNeeded: count)
     }
 
     /// FNV-1a of `count` bytes at `bytes`, as `EventIdentity` hashes ids: which sessions' shapes were
