@@ -132,10 +132,7 @@ struct JSONTape {
         let start = s.pos
         switch s.base[s.pos] {
         case 0x22:
-            s.pos &+= 1
-            let escaped = try s.scanStringBody()
-            append(Entry(kind: .string, flag: escaped, start: Int32(start + 1), end: Int32(s.pos - 1),
-                                 after: Int32(entryCount &+ 1)))
+            try string(&s)
         case 0x7B:
             try container(&s, depth: depth + 1, object: true)
         case 0x5B:
@@ -157,6 +154,16 @@ struct JSONTape {
         }
     }
 
+    /// The string whose opening quote is at `s.pos`. Inlined where keys and values are read: most
+    /// of a line's values are strings, and half its entries keys.
+    @inline(__always)
+    private mutating func string(_ s: inout JSONScanner) throws(MalformedLine) {
+        let start = s.pos
+        s.pos &+= 1
+        let escaped = try s.scanStringBody()
+        append(Entry(kind: .string, flag: escaped, start: Int32(start + 1), end: Int32(s.pos - 1), after: Int32(entryCount &+ 1)))
+    }
+
     private mutating func container(_ s: inout JSONScanner, depth: Int, object: Bool) throws(MalformedLine) {
         guard depth <= JSONScanner.maxNestingDepth else {
             throw MalformedLine(reason: "JSON nested deeper than \(JSONScanner.maxNestingDepth) levels", column: s.pos)
@@ -175,10 +182,14 @@ struct JSONTape {
                     guard s.pos < s.end, s.base[s.pos] == 0x22 else {
                         throw MalformedLine(reason: "expected a quoted key in a JSON object", column: s.pos)
                     }
-                    try value(&s, depth: depth)
+                    try string(&s)
                     try s.expectColon()
                 }
-                try value(&s, depth: depth)
+                if s.pos < s.end, s.base[s.pos] == 0x22 {
+                    try string(&s)
+                } else {
+                    try value(&s, depth: depth)
+                }
                 s.skipWhitespace()
                 guard s.pos < s.end else { throw MalformedLine(reason: "the line ends inside a JSON value", column: s.pos) }
                 if s.base[s.pos] == 0x2C {
