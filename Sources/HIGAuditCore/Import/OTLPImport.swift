@@ -46,17 +46,26 @@ extension EventImporter {
         var places = OTLPPlaces()
         places.resourceLogs = tape.member(0, "resourceLogs")
         guard let resourceLogs = places.resourceLogs, tape[resourceLogs].kind == .array else { return places }
+        // Each list of records with its resource's attributes (the same for all its records: found
+        // once), and how many records there are, so that the lists of places grow once.
+        var lists: [(resource: KnownAttributes, records: Int)] = []
+        var recordCount = 0
         tape.forEachElement(resourceLogs) { _, resourceLog in
-            // The resource's attributes are the same for all its records: found once.
             let resource = knownAttributes(tape.member(resourceLog, "resource", "attributes"))
             guard let scopeLogs = tape.member(resourceLog, "scopeLogs") else { return }
             tape.forEachElement(scopeLogs) { _, scopeLog in
                 guard let records = tape.member(scopeLog, "logRecords") else { return }
-                tape.forEachElement(records) { _, record in
-                    let (recordPlaces, fields) = recordPlaces(record, resource: resource)
-                    places.records.append(recordPlaces)
-                    places.recordFields.append(fields)
-                }
+                lists.append((resource, records))
+                tape.forEachElement(records) { _, _ in recordCount += 1 }
+            }
+        }
+        places.records.reserveCapacity(recordCount)
+        places.recordFields.reserveCapacity(recordCount)
+        for list in lists {
+            tape.forEachElement(list.records) { _, record in
+                let (recordPlaces, fields) = recordPlaces(record, resource: list.resource)
+                places.records.append(recordPlaces)
+                places.recordFields.append(fields)
             }
         }
         return places
@@ -220,9 +229,69 @@ extension EventImporter {
 
     /// The typed values (`{"stringValue": …}`…) of the attributes the importer reads: of each key, the
     /// `value` of the first attribute of that key that has one.
+    ///
+    /// Kept as ten 32-bit entries (-1 for none), not ten optional words: a record's places hold two of
+    /// these and are copied as they are kept and handed out.
     struct KnownAttributes {
-        var eventName, sessionId, screenName, viewName, widgetName, appState, recordUid: Int?
-        var deviceId, serviceVersion, osVersion: Int?
+        private var stored: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) =
+            (-1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
+
+        var eventName: Int? {
+            get { Self.index(stored.0) }
+            set { stored.0 = Self.stored(newValue) }
+        }
+        var sessionId: Int? {
+            get { Self.index(stored.1) }
+            set { stored.1 = Self.stored(newValue) }
+        }
+        var screenName: Int? {
+            get { Self.index(stored.2) }
+            set { stored.2 = Self.stored(newValue) }
+        }
+        var viewName: Int? {
+            get { Self.index(stored.3) }
+            set { stored.3 = Self.stored(newValue) }
+        }
+        var widgetName: Int? {
+            get { Self.index(stored.4) }
+            set { stored.4 = Self.stored(newValue) }
+        }
+        var appState: Int? {
+            get { Self.index(stored.5) }
+            set { stored.5 = Self.stored(newValue) }
+        }
+        var recordUid: Int? {
+            get { Self.index(stored.6) }
+            set { stored.6 = Self.stored(newValue) }
+        }
+        var deviceId: Int? {
+            get { Self.index(stored.7) }
+            set { stored.7 = Self.stored(newValue) }
+        }
+        var serviceVersion: Int? {
+            get { Self.index(stored.8) }
+            set { stored.8 = Self.stored(newValue) }
+        }
+        var osVersion: Int? {
+            get { Self.index(stored.9) }
+            set { stored.9 = Self.stored(newValue) }
+        }
+
+        private static func index(_ stored: Int32) -> Int? { stored < 0 ? nil : Int(stored) }
+        private static func stored(_ index: Int?) -> Int32 { index.map { Int32(truncatingIfNeeded: $0) } ?? -1 }
+
+        /// The same attributes of a list `offset` entries further in the tape.
+        func moved(by offset: Int) -> Self {
+            var moved = self
+            let delta = Int32(truncatingIfNeeded: offset)
+            withUnsafeMutableBytes(of: &moved.stored) { raw in
+                for slot in 0..<(raw.count / 4) {
+                    let value = raw.load(fromByteOffset: slot * 4, as: Int32.self)
+                    if value >= 0 { raw.storeBytes(of: value &+ delta, toByteOffset: slot * 4, as: Int32.self) }
+                }
+            }
+            return moved
+        }
     }
 
     /// `KnownAttributes` of the list at `list`, in one pass over it, not one pass a key.
@@ -311,12 +380,3 @@ extension EventImporter.OTLPRecordPlaces {
     }
 }
 
-extension EventImporter.KnownAttributes {
-    func moved(by offset: Int) -> Self {
-        func move(_ index: Int?) -> Int? { index.map { $0 + offset } }
-        return Self(
-            eventName: move(eventName), sessionId: move(sessionId), screenName: move(screenName), viewName: move(viewName),
-            widgetName: move(widgetName), appState: move(appState), recordUid: move(recordUid), deviceId: move(deviceId),
-            serviceVersion: move(serviceVersion), osVersion: move(osVersion))
-    }
-}
