@@ -10,22 +10,17 @@ extension EventImporter {
         case .convention(let kind):
             let loading = kind == .loadingStart || kind == .loadingEnd
             assembleEnvelope(envelope, ts: envelope.ts, launch: launch, kind: kind, screen: nil, withId: !loading)
-            let places = otherFieldsMemo.places(lineLayout, envelope.fields, pending.fields, keepId: loading) {
-                otherFieldPlaces(envelope.fields, pending.fields, keepId: loading)
-            }
-            for place in places {
-                let keyColumn = tape[place.key].start - 1
-                switch place.value {
-                case .asItStands(let index):
-                    assembly.set(place.field, tape[index], number: tape.knownNumber(index), keyColumn: keyColumn)
-                case .intValue(let index):
-                    if let integer = integerAttribute(index) {
-                        assembly.setInteger(place.field, integer, at: tape[index], keyColumn: keyColumn)
-                    } else {
-                        assembly.set(place.field, tape[index], keyColumn: keyColumn)
-                    }
+            if case .attributes = pending.fields, let held = otlpRecordFields, held.attributes == envelope.fields {
+                // An OTLP record's own fields came with its places (kept by layout or by shape).
+                for place in loading ? held.fields.pointee.keepingId : held.fields.pointee.fields {
+                    assembleOtherField(place, movedBy: held.record)
                 }
+                return kind
             }
+            let places = otherFieldsMemo.places(lineLayout, envelope.fields, pending.fields, keepId: loading) {
+                findOtherFieldPlaces(envelope.fields, pending.fields, keepId: loading)
+            }
+            for place in places { assembleOtherField(place, movedBy: 0) }
             return kind
         case .screenView(let screen):
             let plan = pending.screenView!
@@ -55,12 +50,20 @@ extension EventImporter {
         }
     }
 
-    /// The event's own fields in `container`: an OTLP record's as its places hold them.
-    private func otherFieldPlaces(_ container: Int?, _ fields: ImportedFields, keepId: Bool) -> [OtherFieldPlace] {
-        if case .attributes = fields, let held = otlpRecordFields, held.attributes == container {
-            return (keepId ? held.fields.pointee.keepingId : held.fields.pointee.fields).map { $0.moved(by: held.record) }
+    /// Writes one of the event's own fields, found at `place` moved by `offset` entries.
+    @inline(__always)
+    private func assembleOtherField(_ place: OtherFieldPlace, movedBy offset: Int) {
+        let keyColumn = tape[place.key &+ offset].start - 1
+        switch place.value {
+        case .asItStands(let index):
+            assembly.set(place.field, tape[index &+ offset], number: tape.knownNumber(index &+ offset), keyColumn: keyColumn)
+        case .intValue(let index):
+            if let integer = integerAttribute(index &+ offset) {
+                assembly.setInteger(place.field, integer, at: tape[index &+ offset], keyColumn: keyColumn)
+            } else {
+                assembly.set(place.field, tape[index &+ offset], keyColumn: keyColumn)
+            }
         }
-        return findOtherFieldPlaces(container, fields, keepId: keepId)
     }
 
     func findOtherFieldPlaces(_ container: Int?, _ fields: ImportedFields, keepId: Bool) -> [OtherFieldPlace] {
