@@ -145,7 +145,7 @@ extension JSONTape {
     /// told from its flattening.
     func appendShape(of index: Int, to shape: inout ShapeBuffer) {
         guard let base else { return }
-        // At most a kind, a word and a mark an entry, and the bytes of its strings, which lie in its span.
+        // At most a kind, two marks and a word an entry, and the bytes of its strings, which lie in its span.
         let entry = self[index]
         shape.reserve(8 &* (Int(entry.after) &- index) &+ (Int(entry.end) &- Int(entry.start)) &+ 2)
         appendShape(of: index, entries, base, to: &shape)
@@ -190,6 +190,7 @@ extension JSONTape {
     }
 
     private static var namedString: UInt8 { 0xFE }
+    private static var stringMark: UInt8 { 0xFD }
     private static var closed: UInt8 { 0xFF }
 
     /// Whether the key at `index` is `key`, escaped or not, as `member` compares keys.
@@ -201,10 +202,12 @@ extension JSONTape {
         return bytes[0] == UInt8(ascii: "k") && bytes[1] == UInt8(ascii: "e") && bytes[2] == UInt8(ascii: "y")
     }
 
-    /// A string's flag and length in one word, then its raw bytes.
+    /// A mark, the string's flag and length in one word, then its raw bytes. The mark keeps a length
+    /// word from being read as a container's close (a length word's first byte can be `closed`).
     @inline(__always)
     private func appendString(_ entry: Entry, _ base: UnsafePointer<UInt8>, to shape: inout ShapeBuffer) {
         let length = Int(entry.end &- entry.start)
+        shape.append(Self.stringMark)
         shape.append(word: UInt32(truncatingIfNeeded: length) << 1 | (entry.flag ? 1 : 0))
         shape.append(base + Int(entry.start), count: length, readable: count &- Int(entry.start))
     }
