@@ -213,8 +213,12 @@ public final class FileOutput: TextOutputStream {
     /// two quarters) that overlap in the middle, both loaded before either is stored.
     @inline(__always)
     private static func copy(_ source: UnsafeRawPointer, count: Int, to destination: UnsafeMutableRawPointer) {
+        if count > 16 {
+            destination.copyMemory(from: source, byteCount: count)
+            return
+        }
         switch count {
-        case 8...16:
+        case 8...:
             let head = source.loadUnaligned(as: UInt64.self)
             let tail = source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
             destination.storeBytes(of: head, as: UInt64.self)
@@ -231,10 +235,8 @@ public final class FileOutput: TextOutputStream {
             destination.storeBytes(of: tail, toByteOffset: count &- 2, as: UInt16.self)
         case 1:
             destination.storeBytes(of: source.load(as: UInt8.self), as: UInt8.self)
-        case 0:
-            break
         default:
-            destination.copyMemory(from: source, byteCount: count)
+            break
         }
     }
 
