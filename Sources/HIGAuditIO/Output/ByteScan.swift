@@ -63,6 +63,11 @@ enum ByteScan {
             }
             index &+= 8
         }
+        // The last few bytes of text of a word or more: its last word, overlapping bytes already
+        // tested (none of them qualified, so they cannot make it hold), rather than a test a byte.
+        if index < bytes.count, bytes.count >= 8 {
+            return wordTest(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: bytes.count &- 8, as: UInt64.self)))
+        }
         while index < bytes.count {
             if byteTest(base[index]) { return true }
             index &+= 1

@@ -35,27 +35,43 @@ public struct JSONWriter: TableWriter {
             output.write("[]")
             return
         }
-        // Each key as its bytes once, copied per row without going through `String`.
-        let keys = table.columns.map { Array((Self.string($0.name) + ":").utf8) }
+        // Every key as its bytes, `"name":`, one after the other in one array, and where each ends:
+        // a row copies its keys from that memory, with no array per key to retain and release per cell.
+        var keyBytes: [UInt8] = []
+        var keyEnds: [Int] = []
+        for column in table.columns {
+            keyBytes.append(contentsOf: (Self.string(column.name) + ":").utf8)
+            keyEnds.append(keyBytes.count)
+        }
         output.write("[\n")
-        for index in 0..<table.rowCount {
-            output.write(byte: UInt8(ascii: "{"))
-            // A cell past the last column has no key and is left out; a column past the last cell is null.
-            var column = 0
-            table.forEachCell(ofRow: index) { cell in
-                guard column < keys.count else { return }
-                if column > 0 { output.write(byte: UInt8(ascii: ",")) }
-                keys[column].withUnsafeBufferPointer { output.write(bytes: $0) }
-                Self.write(cell, to: output)
-                column &+= 1
+        keyBytes.withUnsafeBufferPointer { keyBytes in
+            keyEnds.withUnsafeBufferPointer { keyEnds in
+                @inline(__always)
+                func writeKey(_ column: Int) {
+                    let start = column == 0 ? 0 : keyEnds[column &- 1]
+                    output.write(bytes: UnsafeBufferPointer(rebasing: keyBytes[start..<keyEnds[column]]))
+                }
+                for index in 0..<table.rowCount {
+                    output.write(byte: UInt8(ascii: "{"))
+                    // A cell past the last column has no key and is left out; a column past the last
+                    // cell is null.
+                    var column = 0
+                    table.forEachCell(ofRow: index) { cell in
+                        guard column < keyEnds.count else { return }
+                        if column > 0 { output.write(byte: UInt8(ascii: ",")) }
+                        writeKey(column)
+                        Self.write(cell, to: output)
+                        column &+= 1
+                    }
+                    while column < keyEnds.count {
+                        if column > 0 { output.write(byte: UInt8(ascii: ",")) }
+                        writeKey(column)
+                        output.write("null")
+                        column &+= 1
+                    }
+                    output.write(index == table.rowCount - 1 ? "}\n" : "},\n")
+                }
             }
-            while column < keys.count {
-                if column > 0 { output.write(byte: UInt8(ascii: ",")) }
-                keys[column].withUnsafeBufferPointer { output.write(bytes: $0) }
-                output.write("null")
-                column &+= 1
-            }
-            output.write(index == table.rowCount - 1 ? "}\n" : "},\n")
         }
         output.write(byte: UInt8(ascii: "]"))
     }

@@ -70,6 +70,28 @@ import Testing
         }
     }
 
+    /// Byte runs (the writers' keys and cells) of every length from 0 to 40, taken at every alignment
+    /// from bytes that all differ from their neighbours, land whole and in order across flushes: the
+    /// short ones are copied as overlapping words, which must neither drop nor repeat a byte.
+    @Test func byteRunsOfEveryLengthAndAlignmentKeepEveryByte() throws {
+        try withNewOutput("violations.json") { output, path in
+            let source = (0..<64).map { UInt8(0x21 + $0) }
+            var expected: [UInt8] = []
+            source.withUnsafeBufferPointer { source in
+                for round in 0..<2_000 {
+                    for length in 0...40 {
+                        let start = (round &+ length) % 24
+                        output.write(bytes: UnsafeBufferPointer(rebasing: source[start..<(start + length)]))
+                        expected += source[start..<(start + length)]
+                    }
+                }
+            }
+            try output.close()
+            #expect(expected.count > 10 * 65_536)
+            #expect(try Array(Data(contentsOf: URL(fileURLWithPath: path))) == expected)
+        }
+    }
+
     /// The buffer's edge exactly: a write that fills it to the last byte, one that finds it full,
     /// an empty one in between, then writes after `close`, which are dropped.
     @Test func writesAtTheBuffersEdgeKeepEveryByte() throws {
