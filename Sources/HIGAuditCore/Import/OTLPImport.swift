@@ -230,67 +230,28 @@ extension EventImporter {
     /// The typed values (`{"stringValue": …}`…) of the attributes the importer reads: of each key, the
     /// `value` of the first attribute of that key that has one.
     ///
-    /// Kept as ten 32-bit entries (-1 for none), not ten optional words: a record's places hold two of
-    /// these and are copied as they are kept and handed out.
+    /// Each kept in a 32-bit entry (`CompactTapeIndex`), not an optional word: a record's places hold
+    /// two of these and are copied as they are kept and handed out.
     struct KnownAttributes {
-        private var stored: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) =
-            (-1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
-
-        var eventName: Int? {
-            get { Self.index(stored.0) }
-            set { stored.0 = Self.stored(newValue) }
-        }
-        var sessionId: Int? {
-            get { Self.index(stored.1) }
-            set { stored.1 = Self.stored(newValue) }
-        }
-        var screenName: Int? {
-            get { Self.index(stored.2) }
-            set { stored.2 = Self.stored(newValue) }
-        }
-        var viewName: Int? {
-            get { Self.index(stored.3) }
-            set { stored.3 = Self.stored(newValue) }
-        }
-        var widgetName: Int? {
-            get { Self.index(stored.4) }
-            set { stored.4 = Self.stored(newValue) }
-        }
-        var appState: Int? {
-            get { Self.index(stored.5) }
-            set { stored.5 = Self.stored(newValue) }
-        }
-        var recordUid: Int? {
-            get { Self.index(stored.6) }
-            set { stored.6 = Self.stored(newValue) }
-        }
-        var deviceId: Int? {
-            get { Self.index(stored.7) }
-            set { stored.7 = Self.stored(newValue) }
-        }
-        var serviceVersion: Int? {
-            get { Self.index(stored.8) }
-            set { stored.8 = Self.stored(newValue) }
-        }
-        var osVersion: Int? {
-            get { Self.index(stored.9) }
-            set { stored.9 = Self.stored(newValue) }
-        }
-
-        private static func index(_ stored: Int32) -> Int? { stored < 0 ? nil : Int(stored) }
-        private static func stored(_ index: Int?) -> Int32 { index.map { Int32(truncatingIfNeeded: $0) } ?? -1 }
+        @CompactTapeIndex var eventName: Int?
+        @CompactTapeIndex var sessionId: Int?
+        @CompactTapeIndex var screenName: Int?
+        @CompactTapeIndex var viewName: Int?
+        @CompactTapeIndex var widgetName: Int?
+        @CompactTapeIndex var appState: Int?
+        @CompactTapeIndex var recordUid: Int?
+        @CompactTapeIndex var deviceId: Int?
+        @CompactTapeIndex var serviceVersion: Int?
+        @CompactTapeIndex var osVersion: Int?
 
         /// The same attributes of a list `offset` entries further in the tape.
         func moved(by offset: Int) -> Self {
-            var moved = self
-            let delta = Int32(truncatingIfNeeded: offset)
-            withUnsafeMutableBytes(of: &moved.stored) { raw in
-                for slot in 0..<(raw.count / 4) {
-                    let value = raw.load(fromByteOffset: slot * 4, as: Int32.self)
-                    if value >= 0 { raw.storeBytes(of: value &+ delta, toByteOffset: slot * 4, as: Int32.self) }
-                }
-            }
-            return moved
+            Self(
+                eventName: _eventName.moved(by: offset), sessionId: _sessionId.moved(by: offset),
+                screenName: _screenName.moved(by: offset), viewName: _viewName.moved(by: offset),
+                widgetName: _widgetName.moved(by: offset), appState: _appState.moved(by: offset),
+                recordUid: _recordUid.moved(by: offset), deviceId: _deviceId.moved(by: offset),
+                serviceVersion: _serviceVersion.moved(by: offset), osVersion: _osVersion.moved(by: offset))
         }
     }
 
@@ -380,3 +341,24 @@ extension EventImporter.OTLPRecordPlaces {
     }
 }
 
+/// A tape entry's index in 32 bits, -1 for none: entries are counted in 32 bits (`JSONTape.Entry.after`).
+@propertyWrapper
+struct CompactTapeIndex {
+    private var stored: Int32
+
+    init(wrappedValue: Int? = nil) {
+        stored = wrappedValue.map { Int32(truncatingIfNeeded: $0) } ?? -1
+    }
+
+    var wrappedValue: Int? {
+        get { stored < 0 ? nil : Int(stored) }
+        set { stored = newValue.map { Int32(truncatingIfNeeded: $0) } ?? -1 }
+    }
+
+    /// The same entry `offset` entries further in the tape (none stays none).
+    func moved(by offset: Int) -> Self {
+        var moved = self
+        if stored >= 0 { moved.stored = stored &+ Int32(truncatingIfNeeded: offset) }
+        return moved
+    }
+}
