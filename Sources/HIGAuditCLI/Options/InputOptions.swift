@@ -53,15 +53,15 @@ struct InputOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Read another tool's export instead of hig-audit logs: posthog, datadog-rum or otlp (plain, zstd or gzip; see docs/importing.md). Read on one thread.",
+            "Read another tool's export instead of hig-audit logs: posthog, datadog-rum or otlp (plain, zstd or gzip; see docs/importing.md). Its files are read in order by one thread while another judges the events (with --jobs above 1).",
             valueName: "format"
         )
     )
     var from: ImportFormat?
 
-    /// `--jobs`, or the cores this process may run on; 1 for an export (`--from`), whose sessions are
-    /// named by the launches read so far, in input order.
-    var jobCount: Int { from != nil ? 1 : jobs ?? ProcessorCount.available }
+    /// `--jobs`, or the cores this process may run on. An export (`--from`), whose sessions are named
+    /// by the launches read so far, is read by one of them in input order (`RunPipeline.importer`).
+    var jobCount: Int { jobs ?? ProcessorCount.available }
 
     /// The file name endings taken in a directory: logs, or the export's files.
     var endings: [String] { from != nil ? InputResolver.exportExtensions : InputResolver.logExtensions }
