@@ -14,7 +14,9 @@
 /// members and the event's own fields are, which keys are fields of ours and in which order, the
 /// kinds `postHogEnvelopeKinds` / `datadogEnvelopeKinds` check, that the event's container is an
 /// object. What depends on the values is read again on every line: the values that choose the mapping
-/// (`guards`: Datadog's `type` and `action.type`), the event's name, its time and its session. Where
+/// (`guards`: Datadog's `type` and `action.type`), the event's name, its time and its session, and
+/// OTLP's values whose checks look at more than kinds (a second name, `eventName` beside the attribute
+/// `event.name`, must be the first; a `doubleValue` must be finite; an `intValue` is converted). Where
 /// any of them would take the general way anywhere but to the common case (a name that is no type of
 /// ours, a value with escapes, a time that is not one, an empty session, a launch, whose id is kept
 /// per session, or the first event of a session with no launch, which gets a synthetic start), the
@@ -39,6 +41,9 @@ struct ConventionPlan {
         var value: Value
         var keyStart: Int32
         var keySlotsBefore: UInt16
+        /// An OTLP `intValue` (a slot): converted to its integer on every line, as `assembleOtherField`
+        /// converts it.
+        var isIntValue: Bool
     }
 
     /// A variable value that must be a given string for the line to carry a convention event (at most
@@ -56,11 +61,17 @@ struct ConventionPlan {
         case rfc3339(Int)
         /// A JSON integer of milliseconds since 1970 (Datadog RUM's `date`).
         case milliseconds(Int)
+        /// Nanoseconds since 1970 as OTLP/JSON writes 64-bit integers, a string of digits or a JSON
+        /// integer (`timeUnixNano`, or `observedTimeUnixNano` where there is no `timeUnixNano`), and
+        /// which of the two the plan's line held.
+        case nanoseconds(Int, isString: Bool)
     }
 
     var guards: (Guard?, Guard?)
-    /// The slot of the string naming the event (`hig.<type>`).
+    /// The slot of the string naming the event (`hig.<type>`), and of a second one that must name it
+    /// alike (OTLP's attribute `event.name` beside `eventName`).
     var nameSlot: Int
+    var secondNameSlot: Int?
     var time: Time
     var session: Int
     var device: Value?
@@ -72,10 +83,18 @@ struct ConventionPlan {
     /// fields of `loading.start` and `loading.end`, which keep theirs: `EventImporter.writePending`).
     var ownFields: UnsafeMutableBufferPointer<OwnField>
     var ownFieldsKeepingId: UnsafeMutableBufferPointer<OwnField>
+    /// Number slots that must hold finite values (OTLP's `doubleValue`s: `checkFinite`).
+    var finiteSlots: UnsafeMutableBufferPointer<Int32>
+    /// Whether an own field is converted (`OwnField.isIntValue`), which may write digits after the
+    /// line: the line is then never taken in place (`PlannedEvent.inPlace`).
+    var convertsValues: Bool
+    /// Whether there is a second name or a finite slot to check (the other formats have neither).
+    var checksValues: Bool
 
     func deallocate() {
         ownFields.deallocate()
         ownFieldsKeepingId.deallocate()
+        finiteSlots.deallocate()
     }
 }
 

@@ -17,12 +17,13 @@ extension EventImporter {
         var inPlace: Bool
     }
 
-    /// Reads `line`, which matched `hit`'s layout, by `plan`, and hands its event to `handle`; returns
+    /// Reads `line`, which matched `hit`'s layout, by `plan`, and hands its event to `handle` as the
+    /// line's `record` (0 for a line that is one record, 1 for an OTLP request's only record); returns
     /// false, having handed nothing and changed nothing the general way reads, when the line is to be
     /// read the general way (see `ConventionPlan` for which lines are).
     func translatePlanned(
         _ line: UnsafeRawBufferPointer, _ hit: ExportLineLayouts.Hit, _ plan: UnsafePointer<ConventionPlan>,
-        _ handle: (Int32, ImportedRecord) -> Bool
+        record: Int32, _ handle: (Int32, ImportedRecord) -> Bool
     ) -> Bool {
         let base = line.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let values = layouts.matchedValues
@@ -36,6 +37,7 @@ extension EventImporter {
               let kind = EventKind(wireBytes: ByteSlice(start: nameStart + 4, count: nameCount &- 4)),
               kind != .sessionStart
         else { return false }
+        if plan.pointee.checksValues, !Self.holdsValueChecks(plan, base, values, name: nameStart, count: nameCount) { return false }
         let ts: Int64
         switch plan.pointee.time {
         case .rfc3339(let slot):
@@ -55,6 +57,12 @@ extension EventImporter {
             } else {
                 return false
             }
+        case .nanoseconds(let slot, let isString):
+            let time = values.value(ofSlot: slot)
+            let entry = JSONTape.Entry(kind: isString ? .string : .number, flag: time.flag, start: time.start, end: time.end, after: 0)
+            // 0 sends the general way to `observedTimeUnixNano`; a negative time is a problem.
+            guard let nanos = JSONTape.integer(entry, known: time.value, in: base), nanos > 0 else { return false }
+            ts = nanos / 1_000_000
         }
         let session = values.value(ofSlot: plan.pointee.session)
         guard !session.flag, session.end > session.start else { return false }
@@ -65,9 +73,33 @@ extension EventImporter {
         linesPlanned &+= 1
         planned = PlannedEvent(
             plan: plan, kind: kind, ts: ts, launch: launches, line: line, nameStart: name.start, nameEnd: name.end,
-            inPlace: launches == 1 && ts.magnitude <= 1 << 53)
-        _ = handle(0, .event(ImportedEventFields(
+            inPlace: launches == 1 && ts.magnitude <= 1 << 53 && !plan.pointee.convertsValues)
+        _ = handle(record, .event(ImportedEventFields(
             importerReference: Unmanaged.passUnretained(self), hasSyntheticStart: false, isPlanned: true)))
+        return true
+    }
+
+    /// Whether a line's second name is its first (`secondNameSlot`) and its doubles are finite
+    /// (`finiteSlots`): OTLP's checks, out of line, as the other formats have none.
+    @inline(never)
+    private static func holdsValueChecks(
+        _ plan: UnsafePointer<ConventionPlan>, _ base: UnsafePointer<UInt8>, _ values: ExportLineLayouts.MatchedValues,
+        name: UnsafePointer<UInt8>, count: Int
+    ) -> Bool {
+        if let secondSlot = plan.pointee.secondNameSlot {
+            let second = values.value(ofSlot: secondSlot)
+            guard !second.flag, Int(second.end &- second.start) == count,
+                  ByteComparison.equal(base + Int(second.start), name, count: count)
+            else { return false }
+        }
+        for slot in plan.pointee.finiteSlots {
+            let double = values.value(ofSlot: Int(slot))
+            // NaN: the match left the literal to the standard library, as `JSONTape.double` reads it.
+            let value = double.value.isNaN
+                ? JSONNumber.double(ByteSlice(start: base + Int(double.start), count: Int(double.end &- double.start)))
+                : double.value
+            guard value.isFinite else { return false }
+        }
         return true
     }
 
@@ -108,25 +140,62 @@ extension EventImporter {
         if let os = plan.pointee.osVersion { assembly.assign(.osVersion, os.field(in: values)) }
         if let screen = plan.pointee.screen { assembly.assign(.screen, screen.field(in: values)) }
         if !loading, let id = plan.pointee.id { assembly.assign(.id, id.field(in: values)) }
-        for own in loading ? plan.pointee.ownFieldsKeepingId : plan.pointee.ownFields {
+        let ownFields = loading ? plan.pointee.ownFieldsKeepingId : plan.pointee.ownFields
+        if plan.pointee.convertsValues {
+            assembleConverting(ownFields, values, line: event.line)
+            return kind
+        }
+        for own in ownFields {
             let keyColumn = own.keyStart &+ values.shift(afterSlots: Int(own.keySlotsBefore)) &- 1
             assembly.assign(own.field, own.value.field(in: values), number: own.value.number(in: values), keyColumn: keyColumn)
         }
         return kind
     }
 
+    /// The own fields of a plan that converts some (OTLP's `intValue`s, as `assembleOtherField` converts
+    /// them), out of line: the other formats' loop stays as plain as it was.
+    @inline(never)
+    private func assembleConverting(
+        _ ownFields: UnsafeMutableBufferPointer<ConventionPlan.OwnField>, _ values: ExportLineLayouts.MatchedValues,
+        line: UnsafeRawBufferPointer
+    ) {
+        let base = line.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        for own in ownFields {
+            let keyColumn = own.keyStart &+ values.shift(afterSlots: Int(own.keySlotsBefore)) &- 1
+            guard own.isIntValue else {
+                assembly.assign(own.field, own.value.field(in: values), number: own.value.number(in: values), keyColumn: keyColumn)
+                continue
+            }
+            let found = values.value(ofSlot: Int(own.value.slot))
+            let entry = JSONTape.Entry(
+                kind: own.value.kind == .string ? .string : .number, flag: found.flag, start: found.start, end: found.end, after: 0)
+            if let integer = Self.integerAttribute(entry, known: found.value, in: base) {
+                assembly.setInteger(own.field, integer, at: entry, keyColumn: keyColumn)
+            } else {
+                assembly.set(own.field, entry, keyColumn: keyColumn)
+            }
+        }
+    }
+
     // MARK: Making a plan
 
     /// Makes and keeps the plan of the layout of the line just read the general way, which carried a
-    /// convention event (`envelope`, `fields`) named at the entry `name`, dated at `time`, and chosen by
-    /// the strings at `guards` (entries whose values are what they must be). Nothing is kept when a
-    /// value the plan reads is not a variable value of the layout.
+    /// convention event (`envelope`, `fields`) named at the entry `name` (and alike at `secondName`),
+    /// dated at `time`, and chosen by the strings at `guards` (entries whose values are what they must
+    /// be), whose numbers at `finite` are finite. Nothing is kept when a value the plan reads is not a
+    /// variable value of the layout.
     func planLayout(
-        name: Int, time: ConventionPlan.Time, guards: [Int], _ envelope: ImportedEnvelope, _ fields: ImportedFields
+        name: Int, secondName: Int? = nil, time: ConventionPlan.Time, guards: [Int], finite: [Int] = [],
+        _ envelope: ImportedEnvelope, _ fields: ImportedFields
     ) {
         guard readsPlans, onAccepted == nil, let layout = lineLayout, plans.kept(for: layout) == nil,
               let nameSlot = slot(ofEntry: name, layout), let sessionSlot = slot(ofEntry: envelope.session, layout)
         else { return }
+        var secondNameSlot: Int?
+        if let secondName {
+            guard let slot = slot(ofEntry: secondName, layout) else { return }
+            secondNameSlot = slot
+        }
         let timeSlot: ConventionPlan.Time
         switch time {
         case .rfc3339(let entry):
@@ -135,6 +204,14 @@ extension EventImporter {
         case .milliseconds(let entry):
             guard let slot = slot(ofEntry: entry, layout) else { return }
             timeSlot = .milliseconds(slot)
+        case .nanoseconds(let entry, let isString):
+            guard let slot = slot(ofEntry: entry, layout) else { return }
+            timeSlot = .nanoseconds(slot, isString: isString)
+        }
+        var finiteSlots: [Int32] = []
+        for entry in finite {
+            guard let slot = slot(ofEntry: entry, layout) else { return }
+            finiteSlots.append(Int32(slot))
         }
         var checks: [ConventionPlan.Guard] = []
         for entry in guards {
@@ -157,10 +234,15 @@ extension EventImporter {
             ownFields.deallocate()
             return
         }
+        let keptFiniteSlots = UnsafeMutableBufferPointer<Int32>.allocate(capacity: finiteSlots.count)
+        _ = keptFiniteSlots.initialize(from: finiteSlots)
+        let convertsValues = ownFields.contains { $0.isIntValue } || ownFieldsKeepingId.contains { $0.isIntValue }
         plans.keep(ConventionPlan(
-            guards: (checks.first, checks.count > 1 ? checks[1] : nil), nameSlot: nameSlot, time: timeSlot,
-            session: sessionSlot, device: device, appVersion: appVersion, osVersion: osVersion, screen: screen, id: id,
-            ownFields: ownFields, ownFieldsKeepingId: ownFieldsKeepingId), for: layout)
+            guards: (checks.first, checks.count > 1 ? checks[1] : nil), nameSlot: nameSlot, secondNameSlot: secondNameSlot,
+            time: timeSlot, session: sessionSlot, device: device, appVersion: appVersion, osVersion: osVersion,
+            screen: screen, id: id, ownFields: ownFields, ownFieldsKeepingId: ownFieldsKeepingId,
+            finiteSlots: keptFiniteSlots, convertsValues: convertsValues,
+            checksValues: secondNameSlot != nil || !finiteSlots.isEmpty), for: layout)
     }
 
     private func slot(ofEntry entry: Int, _ layout: ExportLineLayouts.LayoutID) -> Int? {
@@ -187,7 +269,7 @@ extension EventImporter {
     }
 
     /// The event's own fields as `assemblePending` finds them (`forEachOtherField`), placed in the
-    /// layout; nil when one of them cannot be (an OTLP `intValue`, converted on every line).
+    /// layout; nil when one of them cannot be. An OTLP `intValue` must be a slot, converted on every line.
     private func planOwnFields(
         _ container: Int?, _ fields: ImportedFields, keepId: Bool, _ layout: ExportLineLayouts.LayoutID
     ) -> UnsafeMutableBufferPointer<ConventionPlan.OwnField>? {
@@ -195,14 +277,21 @@ extension EventImporter {
         var placed = true
         forEachOtherField(container, fields, keepId: keepId) { key, value in
             guard placed, let field = eventField(key) else { return }
-            guard case .asItStands(let index) = value, let planned = planValue(index, layout),
+            let index: Int
+            let isIntValue: Bool
+            switch value {
+            case .asItStands(let entry): (index, isIntValue) = (entry, false)
+            case .intValue(let entry): (index, isIntValue) = (entry, true)
+            }
+            guard let planned = planValue(index, layout), !isIntValue || planned.slot >= 0,
                   case .constant(let keyEntry, let keySlotsBefore, _) = layouts.placement(ofEntry: key, in: layout)
             else {
                 placed = false
                 return
             }
             own.append(ConventionPlan.OwnField(
-                field: field, value: planned, keyStart: keyEntry.start, keySlotsBefore: UInt16(keySlotsBefore)))
+                field: field, value: planned, keyStart: keyEntry.start, keySlotsBefore: UInt16(keySlotsBefore),
+                isIntValue: isIntValue))
         }
         guard placed else { return nil }
         let kept = UnsafeMutableBufferPointer<ConventionPlan.OwnField>.allocate(capacity: own.count)

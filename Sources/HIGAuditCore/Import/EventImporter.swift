@@ -124,7 +124,9 @@ public final class EventImporter: @unchecked Sendable {
     public func translate(_ line: UnsafeRawBufferPointer, _ handle: (_ record: Int32, ImportedRecord) -> Bool) {
         if readsLayouts, let hit = layouts.find(line) {
             // `import` writes each event's line from the tape: only `--from` reads by plans.
-            if readsPlans, onAccepted == nil, let plan = plans.kept(for: hit.layout), translatePlanned(line, hit, plan, handle) {
+            // A planned OTLP line is a request of one record, numbered 1 as `otlpRecords` numbers it.
+            if readsPlans, onAccepted == nil, let plan = plans.kept(for: hit.layout),
+               translatePlanned(line, hit, plan, record: format == .otlp ? 1 : 0, handle) {
                 return
             }
             lineLayout = layouts.accept(hit, line, into: &tape)

@@ -293,8 +293,13 @@ struct JSONTape {
 
     /// The string at `index`, unescaped.
     func string(_ index: Int) -> String {
-        let entry = entries[index]
         guard let base else { return "" }
+        return Self.string(entries[index], in: base)
+    }
+
+    /// The string of `entry` in the line at `base`, unescaped: also for a value a layout's match found
+    /// (`ConventionPlan`), which no tape holds.
+    static func string(_ entry: Entry, in base: UnsafePointer<UInt8>) -> String {
         if entry.flag { return JSONStringUnescaper.string(base: base, start: Int(entry.start), end: Int(entry.end)) }
         return String(decoding: UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end - entry.start)), as: UTF8.self)
     }
@@ -324,20 +329,25 @@ struct JSONTape {
     /// An integer written as a JSON integer or as a string of decimal digits (OTLP/JSON's 64-bit
     /// integers), or nil.
     func integer(_ index: Int) -> Int64? {
-        let entry = entries[index]
+        guard let base else { return nil }
+        return Self.integer(entries[index], known: knownNumber(index), in: base)
+    }
+
+    /// `integer` of `entry` in the line at `base`, `known` being its number as a match read it (NaN
+    /// when none did): also for a value a layout's match found (`ConventionPlan`), which no tape holds.
+    static func integer(_ entry: Entry, known: Double, in base: UnsafePointer<UInt8>) -> Int64? {
         switch entry.kind {
         case .number where entry.flag:
             // A value a layout's match read (`knownNumber`) below 2^53 is the integer itself: an integer
             // literal rounds to one at or past 2^53 when it is there itself. NaN fails the comparison.
-            let known = knownNumber(index)
             if known.magnitude < 9_007_199_254_740_992 { return Int64(known) }
-            return JSONNumber.int64(ByteSlice(start: base! + Int(entry.start), count: Int(entry.end - entry.start)))
+            return JSONNumber.int64(ByteSlice(start: base + Int(entry.start), count: Int(entry.end - entry.start)))
         case .string where !entry.flag:
             let length = Int(entry.end - entry.start)
             guard length > 0, length <= 19 else { return nil }
             // Eighteen digits are below 2^63; a nineteenth may take the value past it (a string, not
             // an integer: nil, as any other string that is none).
-            let digits = base! + Int(entry.start)
+            let digits = base + Int(entry.start)
             var value: UInt64 = 0
             for i in 0..<min(length, 18) {
                 let digit = digits[i] &- 0x30

@@ -121,9 +121,36 @@ extension EventImporter {
                 position += 1
                 let record = places.records[index]
                 otlpRecordFields = record.attributes.map { ($0, record.record, recordFields.baseAddress! + index) }
-                emit(record: position, otlpRecord(record), handle)
+                let judged = otlpRecord(record)
+                if places.records.count == 1, case .mapped(.convention, let envelope, let fields) = judged {
+                    planOTLPLayout(record, envelope, fields)
+                }
+                emit(record: position, judged, handle)
             }
         }
+    }
+
+    /// Plans the layout of the line just read, a request of one record that carried a convention event
+    /// (`ConventionPlan`): its name, time and doubles are checked on every line. A layout of more
+    /// records is not planned: such lines hardly repeat.
+    private func planOTLPLayout(_ places: borrowing OTLPRecordPlaces, _ envelope: ImportedEnvelope, _ fields: ImportedFields) {
+        guard readsPlans, let layout = lineLayout, plans.kept(for: layout) == nil else { return }
+        // The name is `eventName` or the attribute `event.name`; where both are, they must be alike.
+        let attributeName = (try? attributeString(places.found.eventName, "event.name")) ?? nil
+        guard let name = places.eventName ?? attributeName else { return }
+        let secondName = places.eventName == nil ? nil : attributeName
+        let time: ConventionPlan.Time
+        if let index = places.timeUnixNano {
+            // A record whose `timeUnixNano` is 0 is dated by `observedTimeUnixNano`: not planned.
+            guard let nanos = tape.integer(index), nanos > 0 else { return }
+            time = .nanoseconds(index, isString: tape[index].kind == .string)
+        } else if let index = places.observedTimeUnixNano {
+            time = .nanoseconds(index, isString: tape[index].kind == .string)
+        } else {
+            return
+        }
+        planLayout(
+            name: name, secondName: secondName, time: time, guards: [], finite: places.doubles.map(\.value), envelope, fields)
     }
 
     private func otlpRecord(_ places: borrowing OTLPRecordPlaces) -> Judged {
@@ -314,13 +341,17 @@ extension EventImporter {
 
     /// The integer an `intValue` at `index` holds (a string of digits or a JSON integer), or nil.
     func integerAttribute(_ index: Int) -> Int64? {
-        tape.integer(index) ?? negativeInteger(index)
+        guard let base = tape.base else { return nil }
+        return Self.integerAttribute(tape[index], known: tape.knownNumber(index), in: base)
     }
 
-    private func negativeInteger(_ index: Int) -> Int64? {
-        guard tape[index].kind == .string, tape.hasPrefix(index, "-") else { return nil }
-        let text = tape.string(index)
-        return Int64(text)
+    /// `integerAttribute` of `entry` in the line at `base`, `known` being its number as a match read it:
+    /// also for a value a layout's match found (`ConventionPlan`), which no tape holds.
+    static func integerAttribute(_ entry: JSONTape.Entry, known: Double, in base: UnsafePointer<UInt8>) -> Int64? {
+        if let integer = JSONTape.integer(entry, known: known, in: base) { return integer }
+        // A negative integer written as a string (`"-3"`): its raw bytes begin with the sign.
+        guard entry.kind == .string, entry.end > entry.start, base[Int(entry.start)] == 0x2D else { return nil }
+        return Int64(JSONTape.string(entry, in: base))
     }
 }
 

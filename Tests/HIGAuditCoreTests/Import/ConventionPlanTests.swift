@@ -17,11 +17,13 @@ import Testing
         return (outcomes, importer.linesPlanned)
     }
 
-    static func expectPlansReadAlike(_ format: ImportFormat, _ lines: [String], _ what: String) {
+    /// `plannedShare`: the part of the lines at least that must have been read by plans, so that the
+    /// comparison is not of the general way with itself.
+    static func expectPlansReadAlike(_ format: ImportFormat, _ lines: [String], _ what: String, plannedShare: Int = 5) {
         let general = outcomes(format, lines, readsPlans: false)
         let planned = outcomes(format, lines, readsPlans: true)
         #expect(general.planned == 0)
-        #expect(planned.planned >= lines.count / 5, "\(what): only \(planned.planned) of \(lines.count) lines planned")
+        #expect(planned.planned >= lines.count / plannedShare, "\(what): only \(planned.planned) of \(lines.count) lines planned")
         #expect(planned.outcomes.count == general.outcomes.count, "\(what)")
         for (one, other) in zip(planned.outcomes, general.outcomes) where one != other {
             Issue.record("\(what):\nplanned: \(one)\ngeneral: \(other)")
@@ -89,6 +91,84 @@ import Testing
         return #"{"type":"\#(type)","date":\#(date),"session":{"id":"\#(session(&generator))"},"view":{"name":"\#(text(&generator))"},"usr":{"anonymous_id":"a-\#(Int.random(in: 1...3, using: &generator))"},"version":"2","action":{"id":"act-\#(Int.random(in: 1...40, using: &generator))","type":"\#(actionType)","target":{"name":"\#(name)"}},"context":{\#(context)}}"#
     }
 
+    /// An OTLP attribute.
+    static func attribute(_ key: String, _ value: String) -> String {
+        #"{"key":"\#(key)","value":{\#(value)}}"#
+    }
+
+    static func otlpRecord(_ generator: inout SplitMix64) -> String {
+        let name = mostly([
+            ["hig.haptic", "hig.touch", "hig.outcome", "hig.loading.start", "hig.loading.end"].randomElement(using: &generator)!,
+            "hig.session.start", "hig.nope", "emb-screen-view", "hig.h\\u0061ptic", "hig.",
+        ], &generator)
+        // The name as `eventName`, as the attribute `event.name`, or both (alike, or not).
+        let naming = Int.random(in: 0..<7, using: &generator) == 0
+            ? "differing" : ["attribute", "member", "both"].randomElement(using: &generator)!
+        let millis = "17951688\(Int.random(in: 10000...99999, using: &generator))"
+        let time = mostly([
+            #""timeUnixNano":"\#(millis)000000""#, #""timeUnixNano":\#(millis)000000"#, #""timeUnixNano":"0","observedTimeUnixNano":"\#(millis)000001""#,
+            #""observedTimeUnixNano":"\#(millis)000002""#, #""timeUnixNano":"-5""#, #""timeUnixNano":"17951688x0000000000""#,
+            #""timeUnixNano":"99999999999999999999""#, #""timeUnixNano":"\\u0031795168800000000000""#, #""timeUnixNano":1.5e18"#,
+        ], &generator)
+        var attributes: [String] = []
+        if naming != "member" { attributes.append(attribute("event.name", #""stringValue":"\#(naming == "differing" ? "hig.outcome" : name)""#)) }
+        attributes.append(attribute("session.id", #""stringValue":"\#(session(&generator))""#))
+        attributes.append(attribute("screen.name", #""stringValue":"\#(text(&generator))""#))
+        attributes.append(attribute("log.record.uid", #""stringValue":"u-\#(Int.random(in: 1...50, using: &generator))""#))
+        let integer = mostly([
+            #""intValue":"\#(Int.random(in: 0...900, using: &generator))""#, #""intValue":"-3""#, #""intValue":7"#, #""intValue":"abc""#,
+            #""intValue":"9223372036854775808""#, #""intValue":"\\u0031""#, #""intValue":"9007199254740993""#, #""intValue":"-\\u0031""#,
+        ], &generator)
+        let double = mostly([#""doubleValue":\#(number(&generator))"#, #""doubleValue":"NaN""#, #""doubleValue":1e999"#], &generator)
+        switch Int.random(in: 0..<5, using: &generator) {
+        case 0:
+            attributes.append(attribute("kind", #""stringValue":"\#(text(&generator))""#))
+            attributes.append(attribute("duration_ms", integer))
+        case 1:
+            attributes.append(attribute("phase", #""stringValue":"\#(mostly(["ended", "began", "moved"], &generator))""#))
+            attributes.append(attribute("target", #""stringValue":"\#(text(&generator))""#))
+            attributes.append(attribute("x", double))
+            attributes.append(attribute("y", #""doubleValue":\#(number(&generator))"#))
+        case 2:
+            attributes.append(attribute("id", integer))
+            attributes.append(attribute("indicator", #""stringValue":"spinner""#))
+            attributes.append(attribute("ok", #""boolValue":true"#))
+            attributes.append(attribute("reading", double))
+        case 3:
+            attributes.append(attribute("kind", #""stringValue":"\#(text(&generator))""#))
+            attributes.append(attribute("kind", #""stringValue":"\#(text(&generator))""#))
+            attributes.append(attribute("k\\u0069nd", #""stringValue":"buzz""#))
+        default:
+            attributes.append(attribute("result", #""stringValue":"\#(mostly(["success", "failure"], &generator))""#))
+            attributes.append(attribute("task", #""stringValue":"\#(text(&generator))""#))
+            attributes.append(attribute("touches", #""stringValue":"all""#))
+            attributes.append(attribute("list", #""arrayValue":{"values":[{"intValue":"1"}]}"#))
+        }
+        let member = naming == "attribute" ? "" : #""eventName":"\#(name)","#
+        return #"{\#(member)\#(time),"attributes":[\#(attributes.joined(separator: ","))]}"#
+    }
+
+    static func otlpLine(_ generator: inout SplitMix64) -> String {
+        let resource = [
+            attribute("device.id", #""stringValue":"dev-\#(Int.random(in: 1...3, using: &generator))""#),
+            attribute("service.version", #""stringValue":"1.\#(Int.random(in: 0...2, using: &generator))""#),
+            attribute("os.version", mostly([#""stringValue":"26.1""#, #""intValue":"26""#], &generator)),
+        ].joined(separator: ",")
+        // Mostly a request of one record (planned), sometimes of two (never planned).
+        let count = Int.random(in: 0..<10, using: &generator) < 8 ? 1 : 2
+        let recordsText = (0..<count).map { _ in otlpRecord(&generator) }.joined(separator: ",")
+        return #"{"resourceLogs":[{"resource":{"attributes":[\#(resource)]},"scopeLogs":[{"scope":{"name":"sdk"},"logRecords":[\#(recordsText)]}]}]}"#
+    }
+
+    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    func otlpLinesReadByPlansAsTheGeneralWayReadsThem(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        let lines = (0..<1500).map { _ in Self.otlpLine(&generator) }
+        // Its lines vary in more ways (how the name and time are written, kinds of values, records),
+        // so fewer of them are of a layout seen before.
+        Self.expectPlansReadAlike(.otlp, lines, "otlp seed \(seed)", plannedShare: 15)
+    }
+
     @Test(arguments: [1, 2, 3, 4] as [UInt64])
     func postHogLinesReadByPlansAsTheGeneralWayReadsThem(seed: UInt64) {
         var generator = SplitMix64(seed: seed)
@@ -101,6 +181,31 @@ import Testing
         var generator = SplitMix64(seed: seed)
         let lines = (0..<600).map { _ in Self.datadogLine(&generator) }
         Self.expectPlansReadAlike(.datadogRUM, lines, "datadog seed \(seed)")
+    }
+
+    /// An OTLP record naming its event twice, by `eventName` and the attribute `event.name`, is planned
+    /// with both; a later line of its layout whose two names differ is refused as the general way
+    /// refuses it, and one whose `doubleValue` is out of range likewise.
+    @Test func otlpLinesOfAPlannedLayoutThatNameTwoEventsOrOverflowAreRefused() {
+        func line(_ name: String, _ attributeName: String, _ uid: Int, x: String = "1.5") -> String {
+            let attributes = [
+                Self.attribute("event.name", #""stringValue":"\#(attributeName)""#), Self.attribute("session.id", #""stringValue":"s-1""#),
+                Self.attribute("log.record.uid", #""stringValue":"u-\#(uid)""#), Self.attribute("kind", #""stringValue":"impact.light""#),
+                Self.attribute("x", #""doubleValue":\#(x)"#),
+            ]
+            return #"{"resourceLogs":[{"resource":{"attributes":[]},"scopeLogs":[{"logRecords":[{"eventName":"\#(name)","timeUnixNano":"17951688000\#(uid)000000","attributes":[\#(attributes.joined(separator: ","))]}]}]}]}"#
+        }
+        let lines = [
+            line("hig.session.start", "hig.session.start", 10), line("hig.haptic", "hig.haptic", 11), line("hig.haptic", "hig.haptic", 12),
+            line("hig.haptic", "hig.haptic", 13), line("hig.haptic", "hig.halted", 14), line("hig.haptic", "hig.haptic", 15, x: "1e999"),
+            line("hig.haptic", "hig.haptic", 16),
+        ]
+        let planned = Self.outcomes(.otlp, lines, readsPlans: true)
+        let general = Self.outcomes(.otlp, lines, readsPlans: false)
+        #expect(planned.planned == 4)
+        #expect(planned.outcomes == general.outcomes)
+        #expect(general.outcomes[4].contains("malformed"), "\(general.outcomes[4])")
+        #expect(general.outcomes[5].contains("malformed"), "\(general.outcomes[5])")
     }
 
     /// A session's second launch names its later events `<id>#2`, also on planned lines.
