@@ -178,7 +178,8 @@ struct ExportLineLayouts {
     /// The layout `line` matches, if any, with its values noted (`matchedValues`) until the next call; the line is then `accept`ed (its tape filled) or `confirm`ed (read from
     /// the values alone), either of which makes the layout the most recent.
     mutating func find(_ line: UnsafeRawBufferPointer) -> Hit? {
-        guard let raw = line.baseAddress, used > 0 else { return nil }
+        // Places in a line are kept in 32 bits (`FoundValue`, as `JSONTape`'s entries).
+        guard let raw = line.baseAddress, used > 0, line.count < Int(Int32.max) else { return nil }
         let bytes = raw.assumingMemoryBound(to: UInt8.self)
         let lead = Self.leadPlace(bytes, count: line.count, countsQuotes: countsQuotes)
         let ways = byLead + lead &* Self.leadWays
@@ -425,7 +426,9 @@ struct ExportLineLayouts {
         for k in 0..<layout.slotCount {
             let slot = layout.slots[k]
             let run = Int(slot.start) &- t
-            guard p &+ run <= count, ByteComparison.equal(line + p, layout.template + t, count: run) else { return false }
+            // Runs between values are long in nested exports (an OTLP attribute's `"}},{"key":…`):
+            // compared 16 bytes at a time.
+            guard p &+ run <= count, LineShapes.equal(line + p, layout.template + t, count: run) else { return false }
             p &+= run
             let end: Int
             let flag: Bool
@@ -447,14 +450,15 @@ struct ExportLineLayouts {
                 flag = number.integer
                 value = number.value
             }
-            found[k] = (Int32(p), Int32(end), flag, value)
-            shift &+= Int32(end &- p) &- (slot.end &- slot.start)
+            // Below 2^31: `find` takes no longer line.
+            found[k] = (Int32(truncatingIfNeeded: p), Int32(truncatingIfNeeded: end), flag, value)
+            shift &+= Int32(truncatingIfNeeded: end &- p) &- (slot.end &- slot.start)
             shifts[k &+ 1] = shift
             p = end
             t = Int(slot.end)
         }
         let rest = layout.length &- t
-        return count &- p == rest && ByteComparison.equal(line + p, layout.template + t, count: rest)
+        return count &- p == rest && LineShapes.equal(line + p, layout.template + t, count: rest)
     }
 
     /// Bytes left in a line below which `JSONNumber.scan` would read a number a byte at a time (it
