@@ -333,6 +333,22 @@ struct JSONTape {
         return Self.integer(entries[index], known: knownNumber(index), in: base)
     }
 
+    /// The value of eight ASCII decimal digits loaded as one word, the first digit at the lowest
+    /// address; nil when a byte is not a digit. Each byte's high half is 3 and stays 3 with 6 added
+    /// (no byte carries into the next), then pairs, quadruples and the halves are combined.
+    @inline(__always)
+    static func eightDigits(_ word: UInt64) -> UInt64? {
+        let bytes = UInt64(littleEndian: word)
+        guard bytes & 0xF0F0_F0F0_F0F0_F0F0 == 0x3030_3030_3030_3030,
+              (bytes &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0 == 0x3030_3030_3030_3030
+        else { return nil }
+        var value = bytes &- 0x3030_3030_3030_3030
+        value = (value &* 10 &+ (value &>> 8)) & 0x00FF_00FF_00FF_00FF
+        value = (value &* 100 &+ (value &>> 16)) & 0x0000_FFFF_0000_FFFF
+        value = (value &* 10_000 &+ (value &>> 32)) & 0x0000_0000_FFFF_FFFF
+        return value
+    }
+
     /// `integer` of `entry` in the line at `base`, `known` being its number as a match read it (NaN
     /// when none did): also for a value a layout's match found (`ConventionPlan`), which no tape holds.
     static func integer(_ entry: Entry, known: Double, in base: UnsafePointer<UInt8>) -> Int64? {
@@ -348,11 +364,20 @@ struct JSONTape {
             // Eighteen digits are below 2^63; a nineteenth may take the value past it (a string, not
             // an integer: nil, as any other string that is none).
             let digits = base + Int(entry.start)
+            let whole = min(length, 18)
             var value: UInt64 = 0
-            for i in 0..<min(length, 18) {
+            var i = 0
+            // Eight digits a step (OTLP's nanoseconds are 19 digits long), then one at a time.
+            while whole &- i >= 8 {
+                guard let eight = eightDigits(UnsafeRawPointer(digits + i).loadUnaligned(as: UInt64.self)) else { return nil }
+                value = value &* 100_000_000 &+ eight
+                i &+= 8
+            }
+            while i < whole {
                 let digit = digits[i] &- 0x30
                 guard digit < 10 else { return nil }
                 value = value &* 10 &+ UInt64(digit)
+                i &+= 1
             }
             if length == 19 {
                 let digit = digits[18] &- 0x30
