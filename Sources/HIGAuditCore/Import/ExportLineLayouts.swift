@@ -419,16 +419,21 @@ struct ExportLineLayouts {
     /// Whether `line` is `layout`'s line with its variable values replaced (see the type's comment);
     /// notes the new values in `found` and the shifts in `shifts`.
     private func matches(_ line: UnsafePointer<UInt8>, count: Int, _ layout: Layout) -> Bool {
-        var p = 0
+        // Held in locals: stores through them could otherwise be taken to change `self`'s fields.
+        let found = self.found
+        let shifts = self.shifts
+        let template = layout.template
+        // A place `t` in the layout's line is `t + shift` in this line (the shift after the slots so far).
         var t = 0
-        var shift: Int32 = 0
+        var shift = 0
         shifts[0] = 0
         for k in 0..<layout.slotCount {
             let slot = layout.slots[k]
             let run = Int(slot.start) &- t
+            var p = t &+ shift
             // Runs between values are long in nested exports (an OTLP attribute's `"}},{"key":…`):
             // compared 16 bytes at a time.
-            guard p &+ run <= count, LineShapes.equal(line + p, layout.template + t, count: run) else { return false }
+            guard p &+ run <= count, LineShapes.equal(line + p, template + t, count: run) else { return false }
             p &+= run
             let end: Int
             let flag: Bool
@@ -452,13 +457,13 @@ struct ExportLineLayouts {
             }
             // Below 2^31: `find` takes no longer line.
             found[k] = (Int32(truncatingIfNeeded: p), Int32(truncatingIfNeeded: end), flag, value)
-            shift &+= Int32(truncatingIfNeeded: end &- p) &- (slot.end &- slot.start)
-            shifts[k &+ 1] = shift
-            p = end
             t = Int(slot.end)
+            shift = end &- t
+            shifts[k &+ 1] = Int32(truncatingIfNeeded: shift)
         }
         let rest = layout.length &- t
-        return count &- p == rest && LineShapes.equal(line + p, layout.template + t, count: rest)
+        let p = t &+ shift
+        return count &- p == rest && LineShapes.equal(line + p, template + t, count: rest)
     }
 
     /// Bytes left in a line below which `JSONNumber.scan` would read a number a byte at a time (it
