@@ -258,7 +258,8 @@ extension EventImporter {
         case .slot(let slot):
             return ConventionPlan.Value(slot: Int32(slot), kind: kind, start: 0, end: 0, slotsBeforeStart: 0, slotsBeforeEnd: 0)
         case .constant(let constant, let slotsBeforeStart, let slotsBeforeEnd):
-            // Every string and number of a layout's line is a slot (but OTLP's names, never planned).
+            // Every string and number of a layout's line is a slot but OTLP's attribute names (the
+            // values of `key`), which are no field's value: a constant string is never planned.
             guard kind != .string, kind != .number else { return nil }
             return ConventionPlan.Value(
                 slot: -1, kind: kind, start: constant.start, end: constant.end,
