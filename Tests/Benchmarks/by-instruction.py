@@ -17,6 +17,8 @@ import re
 import subprocess
 import sys
 
+if len(sys.argv) != 4:
+    sys.exit("usage: by-instruction.py CALLGRIND_FILE PATTERN BINARY")
 path, pattern, binary = sys.argv[1], sys.argv[2], sys.argv[3]
 names = {}
 costs = collections.Counter()
