@@ -137,7 +137,7 @@ public final class EventImporter: @unchecked Sendable {
                 _ = handle(0, .malformed(error))
                 return
             }
-            lineLayout = readsLayouts ? layouts.learn(tape, constantKey: format == .otlp ? "key" : nil) : nil
+            lineLayout = readsLayouts ? layouts.learn(tape, constantKeys: Self.layoutConstantKeys(format)) : nil
         }
         assembly.startLine(line)
         switch format {
@@ -151,6 +151,13 @@ public final class EventImporter: @unchecked Sendable {
             emit(record: 0, judged, handle)
         case .otlp: otlpRecords(handle)
         }
+    }
+
+    /// Members whose string values a layout of `format` keeps constant (`ExportLineLayouts.learn`):
+    /// OTLP's attribute names, and its instrumentation scope's `name` and `version` (the only members
+    /// of those names in a request), which an exporter writes alike on every line.
+    static func layoutConstantKeys(_ format: ImportFormat) -> [StaticString] {
+        format == .otlp ? ["key", "name", "version"] : []
     }
 
     func emit(record: Int32, _ judged: Judged, _ handle: (Int32, ImportedRecord) -> Bool) {

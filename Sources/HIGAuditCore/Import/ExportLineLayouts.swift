@@ -508,10 +508,12 @@ struct ExportLineLayouts {
     /// Keeps the line the general scan just read into `tape` as a layout, in place of the least
     /// recently matched one; returns it, or nil when the line is too long to keep.
     ///
-    /// String values of members named `constantKey` are kept constant rather than variable: OTLP's
-    /// attribute names (`{"key": "session.id", …}`), which an importer reads as it reads keys, so that
-    /// what it finds from keys alone (`LayoutMemo`) holds for every line of the layout.
-    mutating func learn(_ tape: borrowing JSONTape, constantKey: StaticString? = nil) -> LayoutID? {
+    /// String values of members named one of `constantKeys` are kept constant rather than variable
+    /// (`EventImporter.layoutConstantKeys`): OTLP's attribute names (`{"key": "session.id", …}`), which
+    /// an importer reads as it reads keys, so that what it finds from keys alone (`LayoutMemo`) holds
+    /// for every line of the layout; and values an exporter writes alike on every line, compared with
+    /// the runs around them rather than read.
+    mutating func learn(_ tape: borrowing JSONTape, constantKeys: [StaticString] = []) -> LayoutID? {
         guard let base = tape.base, tape.count <= Self.maxLineLength, tape.entryCount <= Self.maxEntries else { return nil }
         let entryCount = tape.entryCount
         let source = tape.entries
@@ -528,12 +530,17 @@ struct ExportLineLayouts {
                 i = Int(source[i &+ 1].after)
             }
         }
-        if let constantKey {
+        if !constantKeys.isEmpty {
             for o in 0..<entryCount where source[o].kind == .object {
                 var i = o &+ 1
                 let end = Int(source[o].after)
                 while i < end {
-                    if source[i &+ 1].kind == .string, tape.keyEquals(i, constantKey) { isKey[i &+ 1] = true }
+                    if source[i &+ 1].kind == .string {
+                        for key in constantKeys where tape.keyEquals(i, key) {
+                            isKey[i &+ 1] = true
+                            break
+                        }
+                    }
                     i = Int(source[i &+ 1].after)
                 }
             }

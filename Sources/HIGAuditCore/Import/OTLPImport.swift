@@ -5,7 +5,7 @@
 /// `emb-ui-tap`, and the semantic conventions' `device.app.lifecycle` (`ios.app.state`).
 extension EventImporter {
     /// Where one log record's members are, and its resource's attributes: found from keys and
-    /// attribute names alone (constant in a layout: `ExportLineLayouts.learn`'s `constantKey`).
+    /// attribute names alone (constant in a layout: `EventImporter.layoutConstantKeys`).
     struct OTLPRecordPlaces {
         var record: Int
         var resource: KnownAttributes

@@ -43,12 +43,12 @@ import Testing
     }
 
     /// Learns `line` (read by the general scan) into `layouts`.
-    static func learn(_ line: [UInt8], into layouts: inout ExportLineLayouts, constantKey: StaticString? = nil) {
+    static func learn(_ line: [UInt8], into layouts: inout ExportLineLayouts, constantKeys: [StaticString] = []) {
         var tape = JSONTape()
         defer { tape.deallocate() }
         line.withUnsafeBytes { bytes in
             guard (try? tape.read(bytes)) != nil else { return }
-            #expect(layouts.learn(tape, constantKey: constantKey) != nil)
+            #expect(layouts.learn(tape, constantKeys: constantKeys) != nil)
         }
     }
 
@@ -87,7 +87,7 @@ import Testing
             guard case .success = Self.scanned(line) else { continue }
             var layouts = ExportLineLayouts()
             defer { layouts.deallocate() }
-            Self.learn(line, into: &layouts, constantKey: format == .otlp ? "key" : nil)
+            Self.learn(line, into: &layouts, constantKeys: EventImporter.layoutConstantKeys(format))
             #expect(Self.matched(line, &layouts) == (try? Self.scanned(line).get()), "\(format): the layout's own line")
             for variant in Self.variants(line) {
                 let general = Self.scanned(variant)
@@ -105,6 +105,20 @@ import Testing
         }
         // Both ways are reached: values changed within a layout, and lines it must not take.
         #expect(matches > 100 && fallbacks > 100, "\(format): \(matches) matches, \(fallbacks) fallbacks")
+    }
+
+    /// An OTLP layout keeps its instrumentation scope's name and version constant: a line of another
+    /// scope is not of the layout, while a line with other attribute values is.
+    @Test func anOTLPLayoutKeepsItsScopeConstant() {
+        func line(scope: String, version: String = "1.0", session: String) -> [UInt8] {
+            Array(#"{"resourceLogs":[{"scopeLogs":[{"scope":{"name":"\#(scope)","version":"\#(version)"},"logRecords":[{"timeUnixNano":"1","attributes":[{"key":"session.id","value":{"stringValue":"\#(session)"}}]}]}]}]}"#.utf8)
+        }
+        var layouts = ExportLineLayouts(countsQuotes: true)
+        defer { layouts.deallocate() }
+        Self.learn(line(scope: "sdk-a", session: "s-1"), into: &layouts, constantKeys: EventImporter.layoutConstantKeys(.otlp))
+        line(scope: "sdk-a", session: "s-22").withUnsafeBytes { #expect(layouts.find($0) != nil) }
+        line(scope: "sdk-b", session: "s-1").withUnsafeBytes { #expect(layouts.find($0) == nil) }
+        line(scope: "sdk-a", version: "1.1", session: "s-1").withUnsafeBytes { #expect(layouts.find($0) == nil) }
     }
 
     @Test func valuesOfOtherLengthsShiftTheEntriesAfterThem() {
@@ -171,10 +185,10 @@ import Testing
     }
 
     /// What a layout that has matched no line yet (every value scanned) gives `line`.
-    static func scannedThroughLayout(_ line: [UInt8], learned: [UInt8], constantKey: StaticString? = nil) -> (entries: [JSONTape.Entry], numbers: [UInt64])? {
+    static func scannedThroughLayout(_ line: [UInt8], learned: [UInt8], constantKeys: [StaticString] = []) -> (entries: [JSONTape.Entry], numbers: [UInt64])? {
         var layouts = ExportLineLayouts()
         defer { layouts.deallocate() }
-        learn(learned, into: &layouts, constantKey: constantKey)
+        learn(learned, into: &layouts, constantKeys: constantKeys)
         return matchedWithNumbers(line, &layouts)
     }
 
@@ -240,7 +254,7 @@ import Testing
 
     @Test(arguments: formats)
     func aTapeThatHeldTheLayoutsLastLineGetsTheGeneralScansEntries(format: ImportFormat) throws {
-        let constantKey: StaticString? = format == .otlp ? "key" : nil
+        let constantKeys = EventImporter.layoutConstantKeys(format)
         var matches = 0
         var tape = JSONTape()
         defer { tape.deallocate() }
@@ -249,7 +263,7 @@ import Testing
             guard case .success(let own) = Self.scanned(line) else { continue }
             var layouts = ExportLineLayouts()
             defer { layouts.deallocate() }
-            Self.learn(line, into: &layouts, constantKey: constantKey)
+            Self.learn(line, into: &layouts, constantKeys: constantKeys)
             for (v, variant) in Self.variants(line).enumerated() {
                 // The tape holds the line's entries (or, every fifth variant, another line's, read by
                 // the general scan) when the variant is matched into it.
@@ -260,7 +274,7 @@ import Testing
                 if let through = Self.matched(variant, &layouts, tape: &tape) {
                     matches += 1
                     #expect(through.entries == (try? Self.scanned(variant).get()), "\(format): \(String(decoding: variant, as: UTF8.self))")
-                    #expect(through.numbers == Self.scannedThroughLayout(variant, learned: line, constantKey: constantKey)?.numbers)
+                    #expect(through.numbers == Self.scannedThroughLayout(variant, learned: line, constantKeys: constantKeys)?.numbers)
                 }
                 #expect(Self.matched(line, &layouts, tape: &tape)?.entries == own, "\(format): after \(String(decoding: variant, as: UTF8.self))")
             }
