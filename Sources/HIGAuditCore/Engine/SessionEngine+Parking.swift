@@ -10,6 +10,14 @@
 ///   (`ParkedSession`) and the device with them (`ParkedDevice`: its clock and run counts); otherwise
 ///   it joins the queue's end again. Each device is looked at most once per `quietAfterEvents`
 ///   accepted events, so the check costs a comparison per event.
+/// - **Room kept awake.** While no more than `keptAwakeSessions` sessions are in memory, no device is
+///   parked, however quiet: parking is for memory, and that many unpacked sessions are a bounded few
+///   tens of megabytes. Below that, packing a session only to unpack it when its device starts its
+///   next session, or at the end of input, is all parking would do (on a field-like day of ~4,000
+///   devices, half of all parks woke for the device's next session and the rest were unpacked at the
+///   end). Past it, quiet devices are parked as before, oldest in the queue first, until the sessions
+///   in memory are back down to it. A fleet of devices that each speak once keeps more sessions than
+///   that awake within the quiet threshold alone, so it parks exactly as often.
 /// - **Back-off.** A device that wakes after being parked doubles the quiet it needs before it is
 ///   parked again (`DeviceStream.wakes`, up to `maxQuietDoublings` doublings): with thousands of
 ///   devices interleaved, a user's pause of a second or two mid-session outlasts `quietAfterEvents`,
@@ -35,6 +43,12 @@ extension SessionEngine {
     /// because they spoke recently, a few tens of megabytes.
     static let defaultQuietAfterEvents: Int64 = 10_000
 
+    /// The default `keptAwakeSessions`: ~3 KiB each with their waiting events (more for long
+    /// sessions' rule states), some 10–20 MB at most; below the ~6,700 sessions that a fleet of
+    /// one-session devices keeps awake within the default quiet threshold (`fleet.sh`), so that such a
+    /// fleet is parked exactly as before.
+    static let defaultKeptAwakeSessions = 4_096
+
     /// How many times a device's quiet threshold doubles at most (`DeviceStream.wakes`): a device that
     /// keeps waking stays awake until it has been quiet 64 times the base threshold.
     static let maxQuietDoublings: UInt8 = 6
@@ -54,14 +68,15 @@ extension SessionEngine {
         return overflow ? .max : scaled
     }
 
-    /// Parks every device that is due: called after an accepted event (`parkQuietDevicesIfDue`), never
-    /// while sessions are being closed (a closing loop may hold their memory).
+    /// Parks every device that is due while more than `keptAwakeSessions` sessions are in memory:
+    /// called after an accepted event (`parkQuietDevicesIfDue`), never while sessions are being closed
+    /// (a closing loop may hold their memory). A due device not parked joins the queue's end again.
     func parkQuietDevices() {
         guard closingLoops == 0 else { return }
         let now = statistics.events
         while let device = quietQueueFirst, now &- device.pointee.queuedAt >= quietAfterEvents {
             dequeue(device)
-            if now &- device.pointee.lastSpoke >= quietThreshold(for: device) {
+            if open.count > keptAwakeSessions, now &- device.pointee.lastSpoke >= quietThreshold(for: device) {
                 park(device)
             } else {
                 enqueue(device)
