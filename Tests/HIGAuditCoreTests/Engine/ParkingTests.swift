@@ -154,6 +154,35 @@ import Testing
         #expect(Self.run(events, quietAfterEvents: 3, keptAwakeSessions: 20).trace == never.trace)
     }
 
+    /// A fleet of devices that each send one short session (`fleet.sh`) keeps more sessions awake
+    /// within the default quiet threshold than `keptAwakeSessions`: its devices are parked exactly as
+    /// by quiet alone, as many and as soon, so its memory does not grow.
+    @Test func aFleetOfOneSessionDevicesParksAsByQuietAlone() {
+        var events: [Event] = []
+        for device in 0..<12_000 {
+            let ts = Int64(device) * 3
+            let session = "s-\(device)"
+            events.append(at(ts, .sessionStart(.defaults), session: session, device: "d-\(device)"))
+            events.append(at(ts + 900, .appReady, session: session, device: "d-\(device)"))
+            events.append(at(ts + 2_500, .sessionEnd, session: session, device: "d-\(device)"))
+        }
+        func parks(keptAwakeSessions: Int) -> (parks: Int, inMemoryAtMost: Int) {
+            let engine = SessionEngine(configuration: HandOverTests.configuration, onReport: { _ in })
+            engine.keptAwakeSessions = keptAwakeSessions
+            var inMemoryAtMost = 0
+            for event in events {
+                engine.ingest(event)
+                inMemoryAtMost = max(inMemoryAtMost, engine.openSessionCount - engine.parkedSessionCount)
+            }
+            return (engine.devicesParked, inMemoryAtMost)
+        }
+        let byQuiet = parks(keptAwakeSessions: 0)
+        let kept = parks(keptAwakeSessions: SessionEngine.defaultKeptAwakeSessions)
+        #expect(byQuiet.parks > 4_000)
+        #expect(kept.parks == byQuiet.parks)
+        #expect(kept.inMemoryAtMost == byQuiet.inMemoryAtMost)
+    }
+
     /// A restored checkpoint's sessions wait parked (a restore costs their packed size) and wake when
     /// their device speaks; the run gives what one run over all the input gives.
     @Test func aRestoredCheckpointWaitsParkedUntilItsDevicesSpeak() {
