@@ -15,9 +15,12 @@
 ///   tens of megabytes. Below that, packing a session only to unpack it when its device speaks again
 ///   or the input ends is all parking would do (on a field-like day of ~4,000 devices, ~3,000 open
 ///   at once, 40% of the parks woke for the device's next session, 8% within their session, and the
-///   rest were unpacked only to be closed at the end). Past it, quiet devices are parked as before, oldest in the queue first, until the sessions
-///   in memory are back down to it. A fleet of devices that each speak once keeps more sessions than
-///   that awake within the quiet threshold alone, so it parks exactly as often.
+///   rest were unpacked only to be closed at the end). Meanwhile the queue is not looked at: past the
+///   floor, the due devices are looked at in the queue's order, the quiet ones parked and the others
+///   put at its end again, until the sessions in memory are back down to it. A fleet of devices that
+///   each speak once keeps more sessions than that awake within the quiet threshold alone, so it
+///   parks as often (its first devices a little sooner: the floor is passed after their first look
+///   was due).
 /// - **Back-off.** A device that wakes after being parked doubles the quiet it needs before it is
 ///   parked again (`DeviceStream.wakes`, up to `maxQuietDoublings` doublings): with thousands of
 ///   devices interleaved, a user's pause of a second or two mid-session outlasts `quietAfterEvents`,
@@ -68,15 +71,16 @@ extension SessionEngine {
         return overflow ? .max : scaled
     }
 
-    /// Parks every device that is due while more than `keptAwakeSessions` sessions are in memory:
-    /// called after an accepted event (`parkQuietDevicesIfDue`), never while sessions are being closed
-    /// (a closing loop may hold their memory). A due device not parked joins the queue's end again.
+    /// Parks the quiet devices among those due while more than `keptAwakeSessions` sessions are in
+    /// memory: called after an accepted event (`parkQuietDevicesIfDue`), never while sessions are being
+    /// closed (a closing loop may hold their memory). A due device not parked joins the queue's end again.
     func parkQuietDevices() {
         guard closingLoops == 0 else { return }
         let now = statistics.events
-        while let device = quietQueueFirst, now &- device.pointee.queuedAt >= quietAfterEvents {
+        while open.count > keptAwakeSessions, let device = quietQueueFirst,
+              now &- device.pointee.queuedAt >= quietAfterEvents {
             dequeue(device)
-            if open.count > keptAwakeSessions, now &- device.pointee.lastSpoke >= quietThreshold(for: device) {
+            if now &- device.pointee.lastSpoke >= quietThreshold(for: device) {
                 park(device)
             } else {
                 enqueue(device)

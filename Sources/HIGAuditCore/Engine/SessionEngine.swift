@@ -318,7 +318,8 @@ public final class SessionEngine {
     /// be looked at (`SessionEngine+Parking`).
     @inline(__always)
     private func parkQuietDevicesIfDue() {
-        if let first = quietQueueFirst, statistics.events &- first.pointee.queuedAt >= quietAfterEvents {
+        if open.count > keptAwakeSessions, let first = quietQueueFirst,
+           statistics.events &- first.pointee.queuedAt >= quietAfterEvents {
             parkQuietDevices()
         }
     }

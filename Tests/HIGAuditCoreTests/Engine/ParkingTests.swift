@@ -155,9 +155,10 @@ import Testing
     }
 
     /// A fleet of devices that each send one short session (`fleet.sh`) keeps more sessions awake
-    /// within the default quiet threshold than `keptAwakeSessions`: its devices are parked exactly as
-    /// by quiet alone, as many and as soon, so its memory does not grow.
-    @Test func aFleetOfOneSessionDevicesParksAsByQuietAlone() {
+    /// within the default quiet threshold than `keptAwakeSessions`: once past it, its quiet devices are
+    /// parked down to it, so it holds no more sessions in memory at once than by quiet alone (fewer:
+    /// the devices looked at once the floor is passed have been quiet long enough).
+    @Test func aFleetOfOneSessionDevicesHoldsNoMoreSessionsInMemory() {
         var events: [Event] = []
         for device in 0..<12_000 {
             let ts = Int64(device) * 3
@@ -178,9 +179,9 @@ import Testing
         }
         let byQuiet = parks(keptAwakeSessions: 0)
         let kept = parks(keptAwakeSessions: SessionEngine.defaultKeptAwakeSessions)
-        #expect(byQuiet.parks > 4_000)
-        #expect(kept.parks == byQuiet.parks)
-        #expect(kept.inMemoryAtMost == byQuiet.inMemoryAtMost)
+        #expect(byQuiet.parks > 4_000 && kept.parks >= byQuiet.parks)
+        #expect(kept.inMemoryAtMost <= byQuiet.inMemoryAtMost)
+        #expect(kept.inMemoryAtMost <= SessionEngine.defaultKeptAwakeSessions + 1)
     }
 
     /// A restored checkpoint's sessions wait parked (a restore costs their packed size) and wake when
