@@ -13,8 +13,8 @@
 /// - **Room kept awake.** While no more than `keptAwakeSessions` sessions are in memory, no device is
 ///   parked, however quiet: parking is for memory, and that many unpacked sessions are a bounded few
 ///   tens of megabytes. Below that, packing a session only to unpack it when its device speaks again
-///   or the input ends is all parking would do (on a field-like day of ~4,000 devices, ~3,000 open
-///   at once, 40% of the parks woke for the device's next session, 8% within their session, and the
+///   or the input ends is all parking would do (on a field-like day of ~4,100 devices, up to all of
+///   them with open sessions at once, 40% of the parks woke for the device's next session, 8% within their session, and the
 ///   rest were unpacked only to be closed at the end). Meanwhile the queue is not looked at: past the
 ///   floor, the due devices are looked at in the queue's order, the quiet ones parked and the others
 ///   put at its end again, until the sessions in memory are back down to it. A fleet of devices that
