@@ -14,13 +14,13 @@
 ///   parked, however quiet: parking is for memory, and that many unpacked sessions are a bounded few
 ///   tens of megabytes. Below that, packing a session only to unpack it when its device speaks again
 ///   or the input ends is all parking would do (on a field-like day of ~4,100 devices, up to all of
-///   them with open sessions at once, 40% of the parks woke for the device's next session, 8% within their session, and the
-///   rest were unpacked only to be closed at the end). Meanwhile the queue is not looked at: past the
-///   floor, the due devices are looked at in the queue's order, the quiet ones parked and the others
-///   put at its end again, until the sessions in memory are back down to it. A fleet of devices that
-///   each speak once keeps more sessions than that awake within the quiet threshold alone, so it
-///   parks as often (its first devices a little sooner: the floor is passed after their first look
-///   was due).
+///   them with open sessions at once, 40% of the parks woke for the device's next session, 8% within
+///   their session, and the rest were unpacked only to be closed at the end). Meanwhile the queue is
+///   not looked at: past the floor, the due devices are looked at in the queue's order, the quiet
+///   ones parked and the others put at its end again, until the sessions in memory are back down to
+///   it. A fleet of devices that each speak once, which kept more sessions than that awake within the
+///   quiet threshold alone, is held at the floor: the devices looked at once it is passed have been
+///   quiet long enough.
 /// - **Back-off.** A device that wakes after being parked doubles the quiet it needs before it is
 ///   parked again (`DeviceStream.wakes`, up to `maxQuietDoublings` doublings): with thousands of
 ///   devices interleaved, a user's pause of a second or two mid-session outlasts `quietAfterEvents`,
@@ -48,8 +48,8 @@ extension SessionEngine {
 
     /// The default `keptAwakeSessions`: ~3 KiB each with their waiting events (more for long
     /// sessions' rule states), some 10–20 MB at most; below the ~6,700 sessions that a fleet of
-    /// one-session devices keeps awake within the default quiet threshold (`fleet.sh`), so that such a
-    /// fleet is parked exactly as before.
+    /// one-session devices kept awake within the default quiet threshold alone (`fleet.sh`), so that
+    /// such a fleet holds no more memory than it did.
     static let defaultKeptAwakeSessions = 4_096
 
     /// How many times a device's quiet threshold doubles at most (`DeviceStream.wakes`): a device that
