@@ -10,6 +10,17 @@
 ///   (`ParkedSession`) and the device with them (`ParkedDevice`: its clock and run counts); otherwise
 ///   it joins the queue's end again. Each device is looked at most once per `quietAfterEvents`
 ///   accepted events, so the check costs a comparison per event.
+/// - **Room kept awake.** While no more than `keptAwakeSessions` sessions are in memory, no device is
+///   parked, however quiet: parking is for memory, and that many unpacked sessions are a bounded few
+///   tens of megabytes. Below that, packing a session only to unpack it when its device speaks again
+///   or the input ends is all parking would do (on a field-like day of ~4,100 devices, up to all of
+///   them with open sessions at once, 40% of the parks woke for the device's next session, 8% within
+///   their session, and the rest were unpacked only to be closed at the end). Meanwhile the queue is
+///   not looked at: past the floor, the due devices are looked at in the queue's order, the quiet
+///   ones parked and the others put at its end again, until the sessions in memory are back down to
+///   it. A fleet of devices that each speak once, which kept more sessions than that awake within the
+///   quiet threshold alone, is held at the floor: the devices looked at once it is passed have been
+///   quiet long enough.
 /// - **Back-off.** A device that wakes after being parked doubles the quiet it needs before it is
 ///   parked again (`DeviceStream.wakes`, up to `maxQuietDoublings` doublings): with thousands of
 ///   devices interleaved, a user's pause of a second or two mid-session outlasts `quietAfterEvents`,
@@ -35,6 +46,12 @@ extension SessionEngine {
     /// because they spoke recently, a few tens of megabytes.
     static let defaultQuietAfterEvents: Int64 = 10_000
 
+    /// The default `keptAwakeSessions`: ~3 KiB each with their waiting events (more for long
+    /// sessions' rule states), some 10–20 MB at most; below the ~6,700 sessions that a fleet of
+    /// one-session devices kept awake within the default quiet threshold alone (`fleet.sh`), so that
+    /// such a fleet holds no more memory than it did.
+    static let defaultKeptAwakeSessions = 4_096
+
     /// How many times a device's quiet threshold doubles at most (`DeviceStream.wakes`): a device that
     /// keeps waking stays awake until it has been quiet 64 times the base threshold.
     static let maxQuietDoublings: UInt8 = 6
@@ -54,12 +71,14 @@ extension SessionEngine {
         return overflow ? .max : scaled
     }
 
-    /// Parks every device that is due: called after an accepted event (`parkQuietDevicesIfDue`), never
-    /// while sessions are being closed (a closing loop may hold their memory).
+    /// Parks the quiet devices among those due while more than `keptAwakeSessions` sessions are in
+    /// memory: called after an accepted event (`parkQuietDevicesIfDue`), never while sessions are being
+    /// closed (a closing loop may hold their memory). A due device not parked joins the queue's end again.
     func parkQuietDevices() {
         guard closingLoops == 0 else { return }
         let now = statistics.events
-        while let device = quietQueueFirst, now &- device.pointee.queuedAt >= quietAfterEvents {
+        while open.count > keptAwakeSessions, let device = quietQueueFirst,
+              now &- device.pointee.queuedAt >= quietAfterEvents {
             dequeue(device)
             if now &- device.pointee.lastSpoke >= quietThreshold(for: device) {
                 park(device)

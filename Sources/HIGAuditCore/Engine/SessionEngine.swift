@@ -64,6 +64,9 @@ public final class SessionEngine {
     /// parked with its sessions (`SessionEngine+Parking`). 0 parks every device after every event
     /// (tests do, to show that parking changes no result).
     var quietAfterEvents = SessionEngine.defaultQuietAfterEvents
+    /// No device is parked while at most this many sessions are in memory (`open`), however quiet
+    /// (`SessionEngine+Parking`). 0 parks by quiet alone (tests do).
+    var keptAwakeSessions = SessionEngine.defaultKeptAwakeSessions
     /// How many times a device was parked in this run (tests read it to see the back-off work).
     var devicesParked = 0
     /// The devices in `devices`, in the order they are due to be looked at for quiet.
@@ -315,7 +318,8 @@ public final class SessionEngine {
     /// be looked at (`SessionEngine+Parking`).
     @inline(__always)
     private func parkQuietDevicesIfDue() {
-        if let first = quietQueueFirst, statistics.events &- first.pointee.queuedAt >= quietAfterEvents {
+        if open.count > keptAwakeSessions, let first = quietQueueFirst,
+           statistics.events &- first.pointee.queuedAt >= quietAfterEvents {
             parkQuietDevices()
         }
     }

@@ -5,9 +5,10 @@ import Testing
 /// an open session waits, never what the engine decides, reports or checkpoints.
 @Suite struct ParkingTests {
     /// `HandOverTests.run` with the engine parking every device `quietAfterEvents` accepted events
-    /// after it last spoke (0: after every event, its own device included).
+    /// after it last spoke (0: after every event, its own device included), while more than
+    /// `keptAwakeSessions` sessions are in memory (0: whenever it is quiet).
     static func run(
-        _ events: [Event], quietAfterEvents: Int64, fromMemory: Bool = false,
+        _ events: [Event], quietAfterEvents: Int64, keptAwakeSessions: Int = 0, fromMemory: Bool = false,
         from checkpoint: EngineCheckpoint = EngineCheckpoint(), finishing: Bool = true
     ) -> (trace: HandOverTests.Trace, parkedAtMost: Int) {
         var trace = HandOverTests.Trace()
@@ -18,6 +19,7 @@ import Testing
             configuration: HandOverTests.configuration, checkpoint: checkpoint,
             onLate: { event, _ in late.append(event.source.line) }, onReport: { reports.append($0) })
         engine.quietAfterEvents = quietAfterEvents
+        engine.keptAwakeSessions = keptAwakeSessions
         let slot = UnsafeMutablePointer<Event>.allocate(capacity: 1)
         defer { slot.deallocate() }
         for event in events {
@@ -68,6 +70,7 @@ import Testing
         let sometimes = Self.run(events, quietAfterEvents: 3)
         #expect(sometimes.parkedAtMost > 0)
         #expect(sometimes.trace == never.trace)
+        #expect(Self.run(events, quietAfterEvents: 3, keptAwakeSessions: 2).trace == never.trace)
     }
 
     /// Checkpoints list parked sessions as they were, and an engine restored from one continues them
@@ -103,6 +106,82 @@ import Testing
         #expect(parked.trace.reports.map(\.session) == never.trace.reports.map(\.session))
         #expect(parked.trace == never.trace)
         #expect(never.trace.reports.map(\.session) == never.trace.reports.map(\.session).sorted())
+    }
+
+    /// Parking is for memory: with few sessions in memory, quiet devices stay awake, however long
+    /// they are quiet (here 3 ended sessions through 21,000 events of a busy device: a device is looked
+    /// at for the default quiet of 10,000 events after it joined the queue, and parked at the second
+    /// look), and what they report is the same.
+    @Test func fewSessionsInMemoryAreNotParkedHoweverQuiet() {
+        var events: [Event] = []
+        for device in 0..<3 {
+            let session = "quiet-\(device)"
+            events.append(at(Int64(device), .sessionStart(.defaults), session: session, device: "q-\(device)"))
+            events.append(at(Int64(device) + 500, .sessionEnd, session: session, device: "q-\(device)"))
+        }
+        for index in 0..<21_000 {
+            events.append(at(1_000 + Int64(index) * 10, .appReady, session: "busy", id: "e\(index)", device: "busy"))
+        }
+        for index in events.indices { events[index].source = SourceLocation(file: 0, line: Int64(index + 1)) }
+        var reports: [SessionReport] = []
+        let engine = SessionEngine(configuration: HandOverTests.configuration, onReport: { reports.append($0) })
+        for event in events { engine.ingest(event) }
+        #expect(engine.openSessionCount == 4)
+        #expect(engine.parkedSessionCount == 0 && engine.devicesParked == 0)
+        engine.finish()
+        #expect(reports == Self.run(events, quietAfterEvents: .max).trace.reports)
+    }
+
+    /// Past `keptAwakeSessions` sessions in memory, quiet devices are parked until the sessions in
+    /// memory are back down to it, and nothing either way reports differently.
+    @Test func pastTheSessionsKeptAwakeQuietDevicesAreParkedDownToThem() {
+        var events: [Event] = []
+        for device in 0..<60 {
+            let ts = Int64(device) * 3
+            let session = "s-\(device)"
+            events.append(at(ts, .sessionStart(.defaults), session: session, device: "d-\(device)"))
+            events.append(at(ts + 900, .appReady, session: session, device: "d-\(device)"))
+            events.append(at(ts + 2_500, .sessionEnd, session: session, device: "d-\(device)"))
+        }
+        for index in events.indices { events[index].source = SourceLocation(file: 0, line: Int64(index + 1)) }
+        let never = Self.run(events, quietAfterEvents: .max)
+        let kept = Self.run(events, quietAfterEvents: 3, keptAwakeSessions: 20, finishing: false)
+        let all = Self.run(events, quietAfterEvents: 3, finishing: false)
+        // 60 sessions, at least 20 kept in memory: at most 40 parked, and fewer than by quiet alone.
+        #expect(kept.parkedAtMost >= 30 && kept.parkedAtMost <= 40)
+        #expect(all.parkedAtMost > kept.parkedAtMost)
+        #expect(kept.trace.checkpoint == Self.run(events, quietAfterEvents: .max, finishing: false).trace.checkpoint)
+        #expect(Self.run(events, quietAfterEvents: 3, keptAwakeSessions: 20).trace == never.trace)
+    }
+
+    /// A fleet of devices that each send one short session (`fleet.sh`) keeps more sessions awake
+    /// within the default quiet threshold than `keptAwakeSessions`: once past it, its quiet devices are
+    /// parked down to it, so it holds no more sessions in memory at once than by quiet alone (fewer:
+    /// the devices looked at once the floor is passed have been quiet long enough).
+    @Test func aFleetOfOneSessionDevicesHoldsNoMoreSessionsInMemory() {
+        var events: [Event] = []
+        for device in 0..<12_000 {
+            let ts = Int64(device) * 3
+            let session = "s-\(device)"
+            events.append(at(ts, .sessionStart(.defaults), session: session, device: "d-\(device)"))
+            events.append(at(ts + 900, .appReady, session: session, device: "d-\(device)"))
+            events.append(at(ts + 2_500, .sessionEnd, session: session, device: "d-\(device)"))
+        }
+        func parks(keptAwakeSessions: Int) -> (parks: Int, inMemoryAtMost: Int) {
+            let engine = SessionEngine(configuration: HandOverTests.configuration, onReport: { _ in })
+            engine.keptAwakeSessions = keptAwakeSessions
+            var inMemoryAtMost = 0
+            for event in events {
+                engine.ingest(event)
+                inMemoryAtMost = max(inMemoryAtMost, engine.openSessionCount - engine.parkedSessionCount)
+            }
+            return (engine.devicesParked, inMemoryAtMost)
+        }
+        let byQuiet = parks(keptAwakeSessions: 0)
+        let kept = parks(keptAwakeSessions: SessionEngine.defaultKeptAwakeSessions)
+        #expect(byQuiet.parks > 4_000 && kept.parks >= byQuiet.parks)
+        #expect(kept.inMemoryAtMost <= byQuiet.inMemoryAtMost)
+        #expect(kept.inMemoryAtMost <= SessionEngine.defaultKeptAwakeSessions + 1)
     }
 
     /// A restored checkpoint's sessions wait parked (a restore costs their packed size) and wake when
@@ -149,6 +228,7 @@ import Testing
         var reports: [SessionReport] = []
         let engine = SessionEngine(configuration: HandOverTests.configuration, onReport: { reports.append($0) })
         engine.quietAfterEvents = 4
+        engine.keptAwakeSessions = 0
         for event in events { _ = engine.ingest(event) }
         // Parked at its first pauses (40 events of quiet >= 4 × 4, then perhaps >= 32), never once it
         // needs 64: at most three times in twelve pauses. Each busy device is parked once at most.
@@ -178,6 +258,7 @@ import Testing
         var reports: [SessionReport] = []
         let engine = SessionEngine(configuration: HandOverTests.configuration, onReport: { reports.append($0) })
         engine.quietAfterEvents = 4
+        engine.keptAwakeSessions = 0
         // After 8 events of quiet (>= 4, < 4 × 4): only the device whose session ended is parked.
         for event in events[..<12] { _ = engine.ingest(event) }
         #expect(engine.parkedDevices[CompactText("ended-device")] != nil)
@@ -483,6 +564,7 @@ import Testing
         let events = (1...5).map { at(Int64($0) * 10, .appReady, session: "s", device: "d") }
         let engine = SessionEngine(configuration: Self.configuration(limit: 2), onReport: { _ in })
         engine.quietAfterEvents = 0
+        engine.keptAwakeSessions = 0
         for event in events { engine.ingest(event) }
         #expect(engine.parkedSessionCount == 1)
         let checkpoint = engine.checkpoint()
