@@ -132,17 +132,23 @@ import Testing
         #expect(reports == Self.run(events, quietAfterEvents: .max).trace.reports)
     }
 
-    /// Past `keptAwakeSessions` sessions in memory, quiet devices are parked until the sessions in
-    /// memory are back down to it, and nothing either way reports differently.
-    @Test func pastTheSessionsKeptAwakeQuietDevicesAreParkedDownToThem() {
+    /// `count` devices that each send one short session, starting 3 ms apart (`fleet.sh`'s shape).
+    static func oneSessionDevices(_ count: Int) -> [Event] {
         var events: [Event] = []
-        for device in 0..<60 {
+        for device in 0..<count {
             let ts = Int64(device) * 3
             let session = "s-\(device)"
             events.append(at(ts, .sessionStart(.defaults), session: session, device: "d-\(device)"))
             events.append(at(ts + 900, .appReady, session: session, device: "d-\(device)"))
             events.append(at(ts + 2_500, .sessionEnd, session: session, device: "d-\(device)"))
         }
+        return events
+    }
+
+    /// Past `keptAwakeSessions` sessions in memory, quiet devices are parked until the sessions in
+    /// memory are back down to it, and nothing either way reports differently.
+    @Test func pastTheSessionsKeptAwakeQuietDevicesAreParkedDownToThem() {
+        var events = Self.oneSessionDevices(60)
         for index in events.indices { events[index].source = SourceLocation(file: 0, line: Int64(index + 1)) }
         let never = Self.run(events, quietAfterEvents: .max)
         let kept = Self.run(events, quietAfterEvents: 3, keptAwakeSessions: 20, finishing: false)
@@ -159,14 +165,7 @@ import Testing
     /// parked down to it, so it holds no more sessions in memory at once than by quiet alone (fewer:
     /// the devices looked at once the floor is passed have been quiet long enough).
     @Test func aFleetOfOneSessionDevicesHoldsNoMoreSessionsInMemory() {
-        var events: [Event] = []
-        for device in 0..<12_000 {
-            let ts = Int64(device) * 3
-            let session = "s-\(device)"
-            events.append(at(ts, .sessionStart(.defaults), session: session, device: "d-\(device)"))
-            events.append(at(ts + 900, .appReady, session: session, device: "d-\(device)"))
-            events.append(at(ts + 2_500, .sessionEnd, session: session, device: "d-\(device)"))
-        }
+        let events = Self.oneSessionDevices(12_000)
         func parks(keptAwakeSessions: Int) -> (parks: Int, inMemoryAtMost: Int) {
             let engine = SessionEngine(configuration: HandOverTests.configuration, onReport: { _ in })
             engine.keptAwakeSessions = keptAwakeSessions
