@@ -13,9 +13,9 @@
 /// - **Room kept awake.** While no more than `keptAwakeSessions` sessions are in memory, no device is
 ///   parked, however quiet: parking is for memory, and that many unpacked sessions are a bounded few
 ///   tens of megabytes. Below that, packing a session only to unpack it when its device speaks again
-///   or the input ends is all parking would do (on a field-like day of ~4,100 devices, up to all of
-///   them with open sessions at once, 40% of the parks woke for the device's next session, 8% within
-///   their session, and the rest were unpacked only to be closed at the end). Meanwhile the queue is
+///   or the input ends is all parking would do: a day of a few thousand devices, all with sessions
+///   open at once, parked and unpacked them for nothing (the replay's figures: Tests/Benchmarks/README.md,
+///   "Quiet devices kept awake while few sessions are in memory"). Meanwhile the queue is
 ///   not looked at: past the floor, the due devices are looked at in the queue's order, the quiet
 ///   ones parked and the others put at its end again, until the sessions in memory are back down to
 ///   it. A fleet of devices that each speak once, which kept more sessions than that awake within the
@@ -46,10 +46,10 @@ extension SessionEngine {
     /// because they spoke recently, a few tens of megabytes.
     static let defaultQuietAfterEvents: Int64 = 10_000
 
-    /// The default `keptAwakeSessions`: ~3 KiB each with their waiting events (more for long
-    /// sessions' rule states), some 10–20 MB at most; below the ~6,700 sessions that a fleet of
-    /// one-session devices kept awake within the default quiet threshold alone (`fleet.sh`), so that
-    /// such a fleet holds no more memory than it did.
+    /// The default `keptAwakeSessions`: a few KiB each with their waiting events, so a bounded few
+    /// tens of megabytes; fewer than a fleet of one-session devices keeps awake within the default
+    /// quiet threshold alone (`fleet.sh`), so that such a fleet holds no more memory than by quiet
+    /// alone (figures: Tests/Benchmarks/README.md, "Quiet devices kept awake…").
     static let defaultKeptAwakeSessions = 4_096
 
     /// How many times a device's quiet threshold doubles at most (`DeviceStream.wakes`): a device that
