@@ -333,22 +333,6 @@ struct JSONTape {
         return Self.integer(entries[index], known: knownNumber(index), in: base)
     }
 
-    /// The value of eight ASCII decimal digits loaded as one word, the first digit at the lowest
-    /// address; nil when a byte is not a digit. Each byte's high half is 3 and stays 3 with 6 added
-    /// (no byte carries into the next), then pairs, quadruples and the halves are combined.
-    @inline(__always)
-    static func eightDigits(_ word: UInt64) -> UInt64? {
-        let bytes = UInt64(littleEndian: word)
-        guard bytes & 0xF0F0_F0F0_F0F0_F0F0 == 0x3030_3030_3030_3030,
-              (bytes &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0 == 0x3030_3030_3030_3030
-        else { return nil }
-        var value = bytes &- 0x3030_3030_3030_3030
-        value = (value &* 10 &+ (value &>> 8)) & 0x00FF_00FF_00FF_00FF
-        value = (value &* 100 &+ (value &>> 16)) & 0x0000_FFFF_0000_FFFF
-        value = (value &* 10_000 &+ (value &>> 32)) & 0x0000_0000_FFFF_FFFF
-        return value
-    }
-
     /// `integer` of `entry` in the line at `base`, `known` being its number as a match read it (NaN
     /// when none did): also for a value a layout's match found (`ConventionPlan`), which no tape holds.
     static func integer(_ entry: Entry, known: Double, in base: UnsafePointer<UInt8>) -> Int64? {
@@ -367,10 +351,12 @@ struct JSONTape {
             let whole = min(length, 18)
             var value: UInt64 = 0
             var i = 0
-            // Eight digits a step (OTLP's nanoseconds are 19 digits long), then one at a time.
+            // Eight digits a step, as the number reader reads them (OTLP's nanoseconds are 19 digits
+            // long), then one at a time.
             while whole &- i >= 8 {
-                guard let eight = eightDigits(UnsafeRawPointer(digits + i).loadUnaligned(as: UInt64.self)) else { return nil }
-                value = value &* 100_000_000 &+ eight
+                let word = UInt64(littleEndian: UnsafeRawPointer(digits + i).loadUnaligned(as: UInt64.self))
+                guard JSONNumber.digitRun(word) == 8 else { return nil }
+                value = value &* 100_000_000 &+ JSONNumber.digitsValue(word, count: 8)
                 i &+= 8
             }
             while i < whole {
