@@ -561,6 +561,8 @@ import Testing
             // Carrying a session's texts over changes the other shapes' `session` values: their keys
             // for finding keys in a new order are counted again.
             #expect(learning.lineShapes.orderKeysAreCounted, "session \(number)")
+            // And the word by which carrying finds the shapes of a session is their `session`'s.
+            #expect(learning.lineShapes.sessionKeysAreCurrent, "session \(number)")
         }
         #expect(carriedSessions > 64)
     }

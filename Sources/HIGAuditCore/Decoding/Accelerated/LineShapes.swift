@@ -79,6 +79,7 @@ struct LineShapes {
         typealias Admitted = InlineArray<1024, UInt64>
         typealias OrderKeyCounts = InlineArray<1024, UInt16>
         typealias OrderKeyOrders = InlineArray<1024, UInt64>
+        typealias SessionKeys = InlineArray<512, UInt64>
         /// Shapes held.
         var used: Int
         /// Shapes held per set: ways `0..<setUsed[set]` of the set.
@@ -129,6 +130,11 @@ struct LineShapes {
         var orderKeyCounts: OrderKeyCounts
         /// Per place, the wrapping sum of those shapes' member orders (`MemberOrder.of`).
         var orderKeyOrders: OrderKeyOrders
+        /// Per shape, by its index: the fingerprint of its line's `session` value when that is a plain
+        /// string, else 0 (`noteOrderKey` keeps it). A new session's carrying (`carrySessionTexts`)
+        /// looks only at the shapes whose word here is the session before's, one word a shape, rather
+        /// than at every held shape's field table and bytes.
+        var sessionKeys: SessionKeys
     }
 
     /// Byte offsets of `StateLayout`'s members in the storage.
@@ -161,6 +167,7 @@ struct LineShapes {
         static var orderKeyCounts: Int { MemoryLayout<StateLayout>.offset(of: \.orderKeyCounts)! }
         static var orderKeyPlaces: Int { StateLayout.OrderKeyCounts.count }
         static var orderKeyOrders: Int { MemoryLayout<StateLayout>.offset(of: \.orderKeyOrders)! }
+        static var sessionKeys: Int { MemoryLayout<StateLayout>.offset(of: \.sessionKeys)! }
         /// Where the shapes begin: after the state, on a cache line of their own.
         static var shapes: Int { (MemoryLayout<StateLayout>.size + 63) & ~63 }
     }
@@ -345,7 +352,7 @@ struct LineShapes {
                 && MemoryLayout<InlineArray<24, Double>>.size >= JSONNumber.powersOfTenByteCount
                 && Self.ways <= 256 && Self.capacity % Self.sets == 0 && Self.sets.nonzeroBitCount == 1
                 && State.admittedCount.nonzeroBitCount == 1 && State.orderKeyPlaces.nonzeroBitCount == 1
-                && Self.capacity <= Int(UInt16.max),
+                && Self.capacity <= Int(UInt16.max) && StateLayout.SessionKeys.count == Self.capacity,
             "LineShapes layout too small")
         let byteCount = State.shapes + (holdsShapes ? Self.capacity * Shape.stride : 0)
         storage = .allocate(byteCount: byteCount, alignment: 64)
@@ -544,6 +551,14 @@ struct LineShapes {
         return placesNoted && counts.indices.allSatisfy {
             counts[$0] == Int(storage.load(fromByteOffset: State.orderKeyCounts &+ $0 &* 2, as: UInt16.self))
                 && orders[$0] == storage.load(fromByteOffset: State.orderKeyOrders &+ $0 &* 8, as: UInt64.self)
+        }
+    }
+
+    /// Whether every held shape's word in `StateLayout.sessionKeys` is its `session` value's as it
+    /// holds it now (see `carrySessionTexts`), for tests.
+    var sessionKeysAreCurrent: Bool {
+        !anyHeldShape { shape in
+            storage.load(fromByteOffset: State.sessionKeys &+ shapeIndex(shape) &* 8, as: UInt64.self) != sessionKey(shape)
         }
     }
 
@@ -1335,12 +1350,30 @@ struct LineShapes {
             UnsafeRawPointer(base + Int(newSession.start)), count: Int(newSession.end) &- Int(newSession.start))
         for slot in 0..<State.carriedFromCount where recent[slot] == newFingerprint { return }
         let next = storage.load(fromByteOffset: State.carriedFromNext, as: Int.self)
-        recent[next] = Self.fingerprint(previousBytes + Int(oldSession.start), count: Int(oldSession.end) &- Int(oldSession.start))
+        let oldFingerprint = Self.fingerprint(previousBytes + Int(oldSession.start), count: Int(oldSession.end) &- Int(oldSession.start))
+        recent[next] = oldFingerprint
         storage.storeBytes(of: (next &+ 1) % State.carriedFromCount, toByteOffset: State.carriedFromNext, as: Int.self)
-        _ = anyHeldShape { other in
-            carrySessionTexts(from: previous, carried: carried, to: base, fields: fields, into: other)
-            return false
+        // Only a shape whose `session` bytes are the previous shape's can hold them as a constant.
+        let keys = UnsafeRawPointer(storage + State.sessionKeys).assumingMemoryBound(to: UInt64.self)
+        for set in 0..<Self.sets {
+            let setUsed = Int(storage.load(fromByteOffset: State.setUsed &+ set, as: UInt8.self))
+            for way in 0..<setUsed where keys[set &* Self.ways &+ way] == oldFingerprint {
+                carrySessionTexts(from: previous, carried: carried, to: base, fields: fields, into: shape(set &* Self.ways &+ way))
+            }
         }
+    }
+
+    /// The shape's index, as `shape(_:)` takes it.
+    @inline(__always)
+    private func shapeIndex(_ shape: UnsafeMutableRawPointer) -> Int {
+        (shape - (storage + State.shapes)) / Shape.stride
+    }
+
+    /// What `StateLayout.sessionKeys` holds for the shape as it is now.
+    private func sessionKey(_ shape: UnsafeMutableRawPointer) -> UInt64 {
+        let session = Self.fieldValue(shape, EventField.session.rawValue)
+        guard Self.isPlainString(session) else { return 0 }
+        return Self.fingerprint(UnsafeRawPointer(shape + Shape.bytes) + Int(session.start), count: Int(session.end) &- Int(session.start))
     }
 
     /// `carrySessionTexts` into one shape, `other`: the fields in `carried` it holds with the previous
@@ -1406,6 +1439,7 @@ struct LineShapes {
         let orders = State.orderKeyOrders &+ place &* 8
         storage.storeBytes(of: storage.load(fromByteOffset: orders, as: UInt64.self) &+ memberOrder, toByteOffset: orders, as: UInt64.self)
         shape.storeBytes(of: memberOrder, toByteOffset: Shape.orderKeyMemberOrder, as: UInt64.self)
+        storage.storeBytes(of: sessionKey(shape), toByteOffset: State.sessionKeys &+ shapeIndex(shape) &* 8, as: UInt64.self)
     }
 
     /// Where the key of `hasShapeInAnotherOrder`'s tests falls: the fields present, and the `type` and
