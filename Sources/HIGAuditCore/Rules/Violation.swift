@@ -48,7 +48,7 @@ public struct Violation: Sendable, Equatable, Codable {
     /// e.g. `… (double-tap at logs/a.zst:12)`.
     public func detail(describing files: SourceFileTable) -> String {
         guard let related else { return detail }
-        return "\(detail) (\(related.role) at \(files.describe(related.location)))"
+        return DetailText("\(detail) (\(related.role) at \(files.describe(related.location)))").string
     }
 
     /// SPEC §4 `violations` order within one session: `start_ts`, then `rule`, then source.

@@ -64,7 +64,7 @@ public struct HapticDuringCaptureRule: SessionRule {
             session.report(
                 rule: Self.identifier, severity: .warning, source: event.source,
                 startTs: event.ts, endTs: event.ts,
-                detail: "\(kind.rawValue) haptic while \(running) capture is running"
+                detail: DetailText("\(kind.rawValue) haptic while \(running) capture is running").string
             )
         default:
             break

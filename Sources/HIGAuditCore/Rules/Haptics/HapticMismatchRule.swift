@@ -150,10 +150,10 @@ public struct HapticMismatchRule: SessionRule {
         _ kind: HapticKind, at ts: Int64, source: SourceLocation, screen: String,
         outcome: OutcomeResult, outcomeTs: Int64, in session: inout SessionContext
     ) {
-        let distance = outcomeTs >= ts ? "\(outcomeTs.minus(ts)) ms before" : "\(ts.minus(outcomeTs)) ms after"
+        let distance = outcomeTs >= ts ? DetailText("\(outcomeTs.minus(ts)) ms before").string : DetailText("\(ts.minus(outcomeTs)) ms after").string
         session.report(
             rule: Self.identifier, severity: .warning, source: source, screen: screen,
-            startTs: ts, endTs: ts, detail: "\(kind.rawValue) haptic \(distance) a \(outcome.rawValue) outcome"
+            startTs: ts, endTs: ts, detail: DetailText("\(kind.rawValue) haptic \(distance) a \(outcome.rawValue) outcome").string
         )
     }
 }

@@ -105,7 +105,7 @@ public struct HapticOveruseRule: SessionRule {
             session.report(
                 rule: Self.identifier, severity: .warning, source: event.source,
                 startTs: ts, endTs: ts,
-                detail: "\(kind.rawValue) haptic played for \(formatMilliseconds(durationMs)) ms (more than \(maxDurationMs) ms)"
+                detail: DetailText("\(kind.rawValue) haptic played for \(formatMilliseconds(durationMs)) ms (more than \(maxDurationMs) ms)").string
             )
         }
 
@@ -133,7 +133,7 @@ public struct HapticOveruseRule: SessionRule {
                 state.run = Violation(
                     rule: Self.identifier, severity: .warning, session: session.session,
                     screen: session.screen, startTs: oldest, endTs: ts, count: count,
-                    detail: "(\(count) or more within \(windowMs) ms is a burst)", source: event.source
+                    detail: DetailText("(\(count) or more within \(windowMs) ms is a burst)").string, source: event.source
                 )
             }
         } else if running {
@@ -169,9 +169,9 @@ public struct HapticOveruseRule: SessionRule {
         var rule = run.detail
         if rule.isEmpty {
             let first = screens.at(run.screen)
-            rule = "(\(first.count) or more within \(first.windowMs) ms is a burst)"
+            rule = DetailText("(\(first.count) or more within \(first.windowMs) ms is a burst)").string
         }
-        run.detail = "\(run.count) haptics in \(run.endTs.minus(run.startTs)) ms " + rule
+        run.detail = DetailText("\(run.count) haptics in \(run.endTs.minus(run.startTs)) ms \(rule)").string
         session.violations.append(run)
     }
 }

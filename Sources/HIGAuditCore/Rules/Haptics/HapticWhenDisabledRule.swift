@@ -81,7 +81,7 @@ public struct HapticWhenDisabledRule: SessionRule {
         session.report(
             rule: Self.identifier, severity: .error, source: haptic.origin.source, screen: haptic.origin.screen,
             startTs: haptic.origin.ts, endTs: haptic.origin.ts,
-            detail: "\(haptic.kind.rawValue) haptic while haptics are turned off"
+            detail: DetailText("\(haptic.kind.rawValue) haptic while haptics are turned off").string
         )
     }
 }

@@ -77,9 +77,9 @@ public struct EarlyRatingPromptRule: SessionRule {
         let number = state.prompts
         let detail: String
         if number > 1 {
-            detail = "rating prompt number \(number) in this session"
+            detail = DetailText("rating prompt number \(number) in this session").string
         } else if let startTs = session.launchTs, event.ts.minus(startTs) < minSessionMs {
-            detail = "rating prompt \(event.ts.minus(startTs)) ms after launch (less than \(minSessionMs) ms)"
+            detail = DetailText("rating prompt \(event.ts.minus(startTs)) ms after launch (less than \(minSessionMs) ms)").string
         } else {
             return
         }

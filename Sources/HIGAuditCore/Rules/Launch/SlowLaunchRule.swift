@@ -85,7 +85,7 @@ public struct SlowLaunchRule: SessionRule {
         session.report(
             rule: Self.identifier, severity: .warning, source: event.source,
             startTs: startTs, endTs: event.ts,
-            detail: "first screen ready \(launch) ms after launch (more than \(maxMs) ms)"
+            detail: DetailText("first screen ready \(launch) ms after launch (more than \(maxMs) ms)").string
         )
     }
 }

@@ -90,8 +90,8 @@ public struct LoadingWithoutIndicatorRule: SessionRule {
 
     private func report(_ load: OpenLoad, endTs: Int64, ended: Bool, in session: inout SessionContext) {
         let detail = ended
-            ? "loading \(load.id) took \(endTs.minus(load.ts)) ms with no indicator (more than \(maxMs) ms)"
-            : "loading \(load.id) shows no indicator and never ended"
+            ? DetailText("loading \(load.id) took \(endTs.minus(load.ts)) ms with no indicator (more than \(maxMs) ms)").string
+            : DetailText("loading \(load.id) shows no indicator and never ended").string
         session.report(
             rule: Self.identifier, severity: .warning, source: load.source, screen: load.screen,
             startTs: load.ts, endTs: endTs, detail: detail

@@ -75,7 +75,7 @@ public struct ModalDepthRule: SessionRule {
         session.report(
             rule: Self.identifier, severity: .warning, source: event.source,
             startTs: event.ts, endTs: event.ts, count: depth,
-            detail: "\(style.rawValue) modal \(modal) presented at depth \(depth) (at most \(maxDepth))"
+            detail: DetailText("\(style.rawValue) modal \(modal) presented at depth \(depth) (at most \(maxDepth))").string
         )
     }
 }

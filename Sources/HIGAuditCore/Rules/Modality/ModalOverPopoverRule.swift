@@ -55,7 +55,7 @@ public struct ModalOverPopoverRule: SessionRule {
         session.report(
             rule: Self.identifier, severity: .error, source: event.source,
             startTs: event.ts, endTs: event.ts,
-            detail: "\(style.rawValue) modal \(modal) presented over popover \(top.modal)"
+            detail: DetailText("\(style.rawValue) modal \(modal) presented over popover \(top.modal)").string
         )
     }
 }

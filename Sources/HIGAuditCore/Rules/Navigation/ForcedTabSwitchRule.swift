@@ -136,7 +136,7 @@ public struct ForcedTabSwitchRule: SessionRule {
             session.report(
                 rule: Self.identifier, severity: .error, source: event.source,
                 screen: screen, startTs: event.ts, endTs: event.ts,
-                detail: "switched from \(from) to \(to) with no tab-bar touch in the \(values.userWindowMs) ms before"
+                detail: DetailText("switched from \(from) to \(to) with no tab-bar touch in the \(values.userWindowMs) ms before").string
             )
         default:
             break

@@ -86,7 +86,7 @@ public struct TabStateLostRule: SessionRule {
             session.report(
                 rule: Self.identifier, severity: .warning, source: event.source,
                 startTs: event.ts, endTs: event.ts,
-                detail: "back on \(to) showing \(screen), but it was left showing \(remembered)"
+                detail: DetailText("back on \(to) showing \(screen), but it was left showing \(remembered)").string
             )
         }
         // The switch's own screen belongs to the tab it switched to.

@@ -90,11 +90,11 @@ public struct DestructiveDoubleTapRule: SessionRule {
             guard let tapTs = state.lastDoubleTapTs, let tapSource = state.lastDoubleTapSource else { return }
             let elapsed = event.ts.minus(tapTs)
             guard elapsed <= windowMs else { return }
-            let what = object.map { "\(action.rawValue) of \($0)" } ?? action.rawValue
+            let what = object.map { DetailText("\(action.rawValue) of \($0)").string } ?? action.rawValue
             session.report(
                 rule: Self.identifier, severity: undoable ? .warning : .error, source: event.source,
                 startTs: tapTs, endTs: event.ts,
-                detail: "\(what)\(undoable ? "" : " (not undoable)") \(elapsed) ms after an Apple Pencil double-tap",
+                detail: DetailText("\(what)\(undoable ? "" : " (not undoable)") \(elapsed) ms after an Apple Pencil double-tap").string,
                 related: RelatedSource(role: "double-tap", location: tapSource)
             )
         default:

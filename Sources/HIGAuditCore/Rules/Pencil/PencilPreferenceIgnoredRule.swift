@@ -85,12 +85,12 @@ public struct PencilPreferenceIgnoredRule: SessionRule {
         switch tap.action {
         case .custom(let name):
             guard !settings.pencilCustomActionEnabled else { return }
-            detail = "custom double-tap action \(name) while custom actions are off"
+            detail = DetailText("custom double-tap action \(name) while custom actions are off").string
         case .system(.ignore):
             return
         case .system(let done):
             guard done != settings.pencilPreferredAction else { return }
-            detail = "double-tap did \(done.rawValue); the system setting is \(settings.pencilPreferredAction.rawValue)"
+            detail = DetailText("double-tap did \(done.rawValue); the system setting is \(settings.pencilPreferredAction.rawValue)").string
         }
         session.report(
             rule: Self.identifier, severity: .warning, source: tap.origin.source, screen: tap.origin.screen,

@@ -84,9 +84,9 @@ public struct UnpromptedPermissionRequestRule: SessionRule {
             if let touchTs = state.latestEndedTouchTs {
                 let gap = event.ts.minus(touchTs)
                 guard gap > userWindowMs else { return }
-                detail = "\(permission.rawValue) permission requested \(gap) ms after the last touch (more than \(userWindowMs) ms)"
+                detail = DetailText("\(permission.rawValue) permission requested \(gap) ms after the last touch (more than \(userWindowMs) ms)").string
             } else {
-                detail = "\(permission.rawValue) permission requested before any touch"
+                detail = DetailText("\(permission.rawValue) permission requested before any touch").string
             }
             session.report(
                 rule: Self.identifier, severity: .warning, source: event.source,

@@ -57,9 +57,9 @@ public struct WidgetPlaceholderRule: SessionRule {
         guard case let .widgetDisplay(widget, content, loadMs) = event.payload else { return }
         let detail: String
         if content == .placeholder {
-            detail = "widget \(widget) appeared with a placeholder"
+            detail = DetailText("widget \(widget) appeared with a placeholder").string
         } else if let loadMs, loadMs > Double(maxLoadMs) {
-            detail = "widget \(widget) took \(Self.milliseconds(loadMs)) ms to show its content (more than \(maxLoadMs) ms)"
+            detail = DetailText("widget \(widget) took \(Self.milliseconds(loadMs)) ms to show its content (more than \(maxLoadMs) ms)").string
         } else {
             return
         }
