@@ -160,7 +160,7 @@ extension EventImporter {
     ) -> Int? {
         let count = line.count
         let lead = recordLead(base, count: count, at: start)
-        if let (hit, end) = recordLayouts.findValue(base, count: count, at: start, lead: lead) {
+        if let (hit, end) = batch.match(base, count: count, at: start, lead: lead, &recordLayouts) {
             batch.add(start: start, resource: resource, hit, recordLayouts)
             return end
         }
@@ -169,7 +169,7 @@ extension EventImporter {
         // The record is then its new layout's line, matched at once for its values.
         if recordTape[0].kind == .object,
            recordLayouts.learn(recordTape, constantKeys: Self.layoutConstantKeys(.otlp), lead: lead) != nil,
-           let (hit, end) = recordLayouts.findValue(base, count: count, at: start, lead: lead), end == start &+ length {
+           let (hit, end) = batch.match(base, count: count, at: start, lead: lead, &recordLayouts), end == start &+ length {
             batch.add(start: start, resource: resource, hit, recordLayouts)
         } else {
             batch.records.append(BatchedRecord(start: Int32(start), resource: resource, layout: nil, values: -1))
@@ -325,11 +325,19 @@ final class RecordBatch {
         used = 0
     }
 
-    /// Notes the record at `start` that matched `hit` just now, with the values `layouts` noted.
+    /// `layouts.findValue`, its values noted in the batch's next room: kept by `add`, or overwritten
+    /// by the next match.
+    func match(
+        _ line: UnsafePointer<UInt8>, count: Int, at start: Int, lead: Int, _ layouts: inout ExportLineLayouts
+    ) -> (hit: ExportLineLayouts.Hit, end: Int)? {
+        let room = ExportLineLayouts.maxEntries &+ 1
+        if used &+ room > capacity { grow(to: used &+ room) }
+        return layouts.findValue(line, count: count, at: start, lead: lead, found: found + used, shifts: shifts + used)
+    }
+
+    /// Notes the record at `start` that matched `hit` just now (`match`), with its values.
     func add(start: Int, resource: Int32, _ hit: ExportLineLayouts.Hit, _ layouts: ExportLineLayouts) {
         let slots = layouts.slotCount(hit)
-        if used &+ slots &+ 1 > capacity { grow(to: used &+ slots &+ 1) }
-        layouts.copyMatchedValues(slots: slots, found: found + used, shifts: shifts + used)
         records.append(EventImporter.BatchedRecord(
             start: Int32(truncatingIfNeeded: start), resource: resource, layout: hit.layout, values: Int32(truncatingIfNeeded: used)))
         used &+= slots &+ 1

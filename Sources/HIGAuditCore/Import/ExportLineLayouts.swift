@@ -233,7 +233,7 @@ struct ExportLineLayouts {
         fileprivate let found: UnsafeMutablePointer<FoundValue>
         fileprivate let shifts: UnsafeMutablePointer<Int32>
 
-        /// Values copied out of a match (`copyMatchedValues`).
+        /// Values a match noted elsewhere (`findValue`).
         init(found: UnsafeMutablePointer<FoundValue>, shifts: UnsafeMutablePointer<Int32>) {
             self.found = found
             self.shifts = shifts
@@ -479,10 +479,10 @@ struct ExportLineLayouts {
     /// `line`, or nil (`matches` from a place inside a line); notes the values in `found` and the
     /// shifts in `shifts`, which are places in `line` (they include `origin`).
     @inline(__always)
-    private func matchedEnd(_ line: UnsafePointer<UInt8>, count: Int, _ layout: Layout, origin: Int) -> Int? {
-        // Held in locals: stores through them could otherwise be taken to change `self`'s fields.
-        let found = self.found
-        let shifts = self.shifts
+    private func matchedEnd(
+        _ line: UnsafePointer<UInt8>, count: Int, _ layout: Layout, origin: Int,
+        found: UnsafeMutablePointer<FoundValue>, shifts: UnsafeMutablePointer<Int32>
+    ) -> Int? {
         let template = layout.template
         // A place `t` in the layout's line is `t + shift` in this line (the shift after the slots so far).
         var t = 0
@@ -534,15 +534,19 @@ struct ExportLineLayouts {
 
     /// The layout the value beginning at `origin` in `line` matches (its layout's line being a value
     /// learned alone: an OTLP request's record, `EventImporter.translateRecords`), and where the value
-    /// ends, with its values noted (`matchedValues`, places in `line`) until the next call; the
-    /// layout is made the most recent. `lead` is the value's place among `leadPlaces`, chosen by the
+    /// ends, with its values noted in `found` and its shifts in `shifts` (places in `line`; room for
+    /// `maxEntries` and one more each; read as `MatchedValues(found:shifts:)`, `slotCount` of them);
+    /// the layout is made the most recent. `lead` is the value's place among `leadPlaces`, chosen by the
     /// caller (a value's first bytes do not tell it, as a line's do); it changes only which layouts
     /// are tried first.
     ///
     /// Why the value then reads as the general scan reads it where it stands: as for a whole line (see
     /// the type's comment), up to where the layout's line ends, which is a value's end; what follows
     /// it is the caller's to read.
-    mutating func findValue(_ line: UnsafePointer<UInt8>, count: Int, at origin: Int, lead: Int) -> (hit: Hit, end: Int)? {
+    mutating func findValue(
+        _ line: UnsafePointer<UInt8>, count: Int, at origin: Int, lead: Int,
+        found: UnsafeMutablePointer<FoundValue>, shifts: UnsafeMutablePointer<Int32>
+    ) -> (hit: Hit, end: Int)? {
         guard used > 0, count < Int(Int32.max) else { return nil }
         let ways = byLead + lead &* Self.leadWays
         var tried: UInt64 = 0
@@ -550,7 +554,7 @@ struct ExportLineLayouts {
             let hinted = ways[way]
             guard hinted.serial != 0 else { break }
             guard layouts[hinted.index].serial == hinted.serial, tried & (1 &<< UInt64(hinted.index)) == 0 else { continue }
-            if let end = matchedEnd(line, count: count, layouts[hinted.index], origin: origin) {
+            if let end = matchedEnd(line, count: count, layouts[hinted.index], origin: origin, found: found, shifts: shifts) {
                 Self.note(hinted, in: ways)
                 var rank = 0
                 while order[rank] != hinted.index { rank &+= 1 }
@@ -565,7 +569,7 @@ struct ExportLineLayouts {
         for rank in 0..<tries {
             let index = order[rank]
             guard tried & (1 &<< UInt64(index)) == 0 else { continue }
-            guard let end = matchedEnd(line, count: count, layouts[index], origin: origin) else {
+            guard let end = matchedEnd(line, count: count, layouts[index], origin: origin, found: found, shifts: shifts) else {
                 missedTries &+= 1
                 continue
             }
@@ -578,15 +582,9 @@ struct ExportLineLayouts {
         return nil
     }
 
-    /// How many variable values the layout `hit` names has: what `matchedValues` holds after its match.
+    /// How many variable values the layout `hit` names has: how many values its match noted.
     func slotCount(_ hit: Hit) -> Int { layouts[hit.index].slotCount }
 
-    /// Copies the last match's values of `slots` slots (and their `slots + 1` shifts) to `found` and
-    /// `shifts`, to be read later as `MatchedValues(found:shifts:)`.
-    func copyMatchedValues(slots: Int, found: UnsafeMutablePointer<FoundValue>, shifts: UnsafeMutablePointer<Int32>) {
-        found.update(from: self.found, count: slots)
-        shifts.update(from: self.shifts, count: slots &+ 1)
-    }
 
     /// Bytes left in a line below which `JSONNumber.scan` would read a number a byte at a time (it
     /// reads 16 bytes at once only when they are all the line's): a line's last numbers
