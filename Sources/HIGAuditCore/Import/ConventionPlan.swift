@@ -86,10 +86,15 @@ struct ConventionPlan {
     /// Number slots that must hold finite values (OTLP's `doubleValue`s: `checkFinite`).
     var finiteSlots: UnsafeMutableBufferPointer<Int32>
     /// Whether an own field is converted (`OwnField.isIntValue`), which may write digits after the
-    /// line: the line is then never taken in place (`PlannedEvent.inPlace`).
+    /// line: the line is then taken in place (`PlannedEvent.inPlace`) only when none of its
+    /// conversions writes any (`EventImporter.convertsInPlace`).
     var convertsValues: Bool
     /// Whether there is a second name or a finite slot to check (the other formats have neither).
     var checksValues: Bool
+    /// Whether the device, app version and OS version are not the layout's but the resource's around
+    /// it: a plan of an OTLP record's layout (`EventImporter.translateRecords`), whose resource's
+    /// attributes are found once a resource (`RecordResource`).
+    var takesResource = false
 
     func deallocate() {
         ownFields.deallocate()

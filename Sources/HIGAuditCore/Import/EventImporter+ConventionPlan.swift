@@ -15,6 +15,11 @@ extension EventImporter {
         /// .borrowLine`): the type is then the name's bytes after `hig.`, and the line is not copied.
         /// Not so for a session past its first launch (`<id>#<n>`) or a time past 2^53 (its digits).
         var inPlace: Bool
+        /// The values the line's (or the record's) match noted.
+        var values: ExportLineLayouts.MatchedValues
+        /// For a record of a request of many (`translateRecords`), the request's stamp: its line is
+        /// then copied once for all its records (`ImportedFieldAssembly.startLine(_:stamp:)`); else 0.
+        var lineStamp = 0
     }
 
     /// Reads `line`, which matched `hit`'s layout, by `plan`, and hands its event to `handle` as the
@@ -25,8 +30,28 @@ extension EventImporter {
         _ line: UnsafeRawBufferPointer, _ hit: ExportLineLayouts.Hit, _ plan: UnsafePointer<ConventionPlan>,
         record: Int32, _ handle: (Int32, ImportedRecord) -> Bool
     ) -> Bool {
+        guard preparePlanned(line, layouts.matchedValues, plan, lineStamp: 0) else { return false }
+        layouts.confirm(hit)
+        lineLayout = hit.layout
+        handPlanned(record: record, handle)
+        return true
+    }
+
+    /// Hands over the event `preparePlanned` made ready as the line's `record`.
+    func handPlanned(record: Int32, _ handle: (Int32, ImportedRecord) -> Bool) {
+        linesPlanned &+= 1
+        _ = handle(record, .event(ImportedEventFields(
+            importerReference: Unmanaged.passUnretained(self), hasSyntheticStart: false, isPlanned: true)))
+    }
+
+    /// Makes the event of `line` whose match noted `values`, read by `plan`, the one to hand over
+    /// (`planned`; `lineStamp` as `PlannedEvent` says); false, having changed nothing the general way
+    /// reads, when it is to be read the general way (see `ConventionPlan`).
+    func preparePlanned(
+        _ line: UnsafeRawBufferPointer, _ values: ExportLineLayouts.MatchedValues, _ plan: UnsafePointer<ConventionPlan>,
+        lineStamp: Int
+    ) -> Bool {
         let base = line.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        let values = layouts.matchedValues
         if let first = plan.pointee.guards.0, !Self.holds(first, base, values) { return false }
         if let second = plan.pointee.guards.1, !Self.holds(second, base, values) { return false }
         let name = values.value(ofSlot: plan.pointee.nameSlot)
@@ -68,14 +93,33 @@ extension EventImporter {
         guard !session.flag, session.end > session.start else { return false }
         let launches = launchesOfSession(plain: UnsafeBufferPointer(start: base + Int(session.start), count: Int(session.end &- session.start)))
         guard launches > 0 else { return false }
-        layouts.confirm(hit)
-        lineLayout = hit.layout
-        linesPlanned &+= 1
+        let inPlace = launches == 1 && ts.magnitude <= 1 << 53
+            && (!plan.pointee.convertsValues || Self.convertsInPlace(plan, kind: kind, values))
         planned = PlannedEvent(
             plan: plan, kind: kind, ts: ts, launch: launches, line: line, nameStart: name.start, nameEnd: name.end,
-            inPlace: launches == 1 && ts.magnitude <= 1 << 53 && !plan.pointee.convertsValues)
-        _ = handle(record, .event(ImportedEventFields(
-            importerReference: Unmanaged.passUnretained(self), hasSyntheticStart: false, isPlanned: true)))
+            inPlace: inPlace, values: values, lineStamp: lineStamp)
+        return true
+    }
+
+    /// Whether each `intValue` the event's own fields convert (`assembleConverting`) is an integer of
+    /// at most 2^53, given by its value, or none, written as it stands: no digits are then written
+    /// after the line, which may be taken in place. Told from lengths and values alone, so some
+    /// lines that could be are not (a string of 16 digits or more, a number the match left unread).
+    @inline(never)
+    private static func convertsInPlace(
+        _ plan: UnsafePointer<ConventionPlan>, kind: EventKind, _ values: ExportLineLayouts.MatchedValues
+    ) -> Bool {
+        let loading = kind == .loadingStart || kind == .loadingEnd
+        for own in loading ? plan.pointee.ownFieldsKeepingId : plan.pointee.ownFields where own.isIntValue {
+            let found = values.value(ofSlot: Int(own.value.slot))
+            if own.value.kind == .string {
+                // Fifteen bytes, a sign and digits, or their escapes, are below 10^15.
+                guard found.end &- found.start <= 15 else { return false }
+            } else {
+                // NaN (a number the match left to the standard library) fails.
+                guard found.value.magnitude <= 9_007_199_254_740_992 else { return false }
+            }
+        }
         return true
     }
 
@@ -120,7 +164,7 @@ extension EventImporter {
         let plan = event.plan
         let kind = event.kind
         let loading = kind == .loadingStart || kind == .loadingEnd
-        let values = layouts.matchedValues
+        let values = event.values
         let assembly = self.assembly
         assembly.setInteger(.ts, event.ts, at: nil)
         let session = values.value(ofSlot: plan.pointee.session)
@@ -135,9 +179,16 @@ extension EventImporter {
         } else {
             assembly.setString(.type, kind.wireNameLiteral)
         }
-        if let device = plan.pointee.device { assembly.assign(.device, device.field(in: values)) }
-        if let version = plan.pointee.appVersion { assembly.assign(.appVersion, version.field(in: values)) }
-        if let os = plan.pointee.osVersion { assembly.assign(.osVersion, os.field(in: values)) }
+        if plan.pointee.takesResource {
+            let resource = recordResource
+            if let device = resource.device { assembly.assign(.device, device) }
+            if let version = resource.appVersion { assembly.assign(.appVersion, version) }
+            if let os = resource.osVersion { assembly.assign(.osVersion, os) }
+        } else {
+            if let device = plan.pointee.device { assembly.assign(.device, device.field(in: values)) }
+            if let version = plan.pointee.appVersion { assembly.assign(.appVersion, version.field(in: values)) }
+            if let os = plan.pointee.osVersion { assembly.assign(.osVersion, os.field(in: values)) }
+        }
         if let screen = plan.pointee.screen { assembly.assign(.screen, screen.field(in: values)) }
         if !loading, let id = plan.pointee.id { assembly.assign(.id, id.field(in: values)) }
         let ownFields = loading ? plan.pointee.ownFieldsKeepingId : plan.pointee.ownFields
@@ -188,7 +239,36 @@ extension EventImporter {
         name: Int, secondName: Int? = nil, time: ConventionPlan.Time, guards: [Int], finite: [Int] = [],
         _ envelope: ImportedEnvelope, _ fields: ImportedFields
     ) {
-        guard readsPlans, onAccepted == nil, let layout = lineLayout, plans.kept(for: layout) == nil,
+        guard let layout = lineLayout else { return }
+        planLayout(
+            PlanTarget(layouts: layouts, layout: layout, plans: plans, firstEntry: 0, takesResource: false),
+            name: name, secondName: secondName, time: time, guards: guards, finite: finite, envelope, fields)
+    }
+
+    /// Which layout a plan is made for: one of `layouts`, kept in `plans`, whose line's first entry is
+    /// the tape's `firstEntry` (an OTLP record's, after its resource's entries: `translateRecords`).
+    struct PlanTarget {
+        var layouts: ExportLineLayouts
+        var layout: ExportLineLayouts.LayoutID
+        var plans: ConventionPlans
+        var firstEntry: Int
+        var takesResource: Bool
+    }
+
+    func planLayout(
+        _ target: PlanTarget, name: Int, secondName: Int? = nil, time: ConventionPlan.Time, guards: [Int], finite: [Int] = [],
+        _ envelope: ImportedEnvelope, _ fields: ImportedFields
+    ) {
+        let layout = target.layout
+        func slot(ofEntry entry: Int, _ layout: ExportLineLayouts.LayoutID) -> Int? {
+            guard case .slot(let slot) = target.layouts.placement(ofEntry: entry &- target.firstEntry, in: layout) else { return nil }
+            return slot
+        }
+        func planValue(_ entry: Int, _ layout: ExportLineLayouts.LayoutID) -> ConventionPlan.Value? {
+            self.planValue(entry, target)
+        }
+        let plans = target.plans
+        guard readsPlans, onAccepted == nil, plans.kept(for: layout) == nil,
               let nameSlot = slot(ofEntry: name, layout), let sessionSlot = slot(ofEntry: envelope.session, layout)
         else { return }
         var secondNameSlot: Int?
@@ -228,9 +308,9 @@ extension EventImporter {
         }
         guard let device = value(envelope.device), let appVersion = value(envelope.appVersion),
               let osVersion = value(envelope.osVersion), let screen = value(envelope.screen), let id = value(envelope.id),
-              let ownFields = planOwnFields(envelope.fields, fields, keepId: false, layout)
+              let ownFields = planOwnFields(envelope.fields, fields, keepId: false, target)
         else { return }
-        guard let ownFieldsKeepingId = planOwnFields(envelope.fields, fields, keepId: true, layout) else {
+        guard let ownFieldsKeepingId = planOwnFields(envelope.fields, fields, keepId: true, target) else {
             ownFields.deallocate()
             return
         }
@@ -242,19 +322,14 @@ extension EventImporter {
             time: timeSlot, session: sessionSlot, device: device, appVersion: appVersion, osVersion: osVersion,
             screen: screen, id: id, ownFields: ownFields, ownFieldsKeepingId: ownFieldsKeepingId,
             finiteSlots: keptFiniteSlots, convertsValues: convertsValues,
-            checksValues: secondNameSlot != nil || !finiteSlots.isEmpty), for: layout)
-    }
-
-    private func slot(ofEntry entry: Int, _ layout: ExportLineLayouts.LayoutID) -> Int? {
-        guard case .slot(let slot) = layouts.placement(ofEntry: entry, in: layout) else { return nil }
-        return slot
+            checksValues: secondNameSlot != nil || !finiteSlots.isEmpty, takesResource: target.takesResource), for: layout)
     }
 
     /// `entry`'s value in lines of `layout`: its kind as `ImportedFieldAssembly.set` gives the decoder
     /// a tape entry's, and where it is.
-    private func planValue(_ entry: Int, _ layout: ExportLineLayouts.LayoutID) -> ConventionPlan.Value? {
+    private func planValue(_ entry: Int, _ target: PlanTarget) -> ConventionPlan.Value? {
         let kind = FieldValue.Kind(tape[entry])
-        switch layouts.placement(ofEntry: entry, in: layout) {
+        switch target.layouts.placement(ofEntry: entry &- target.firstEntry, in: target.layout) {
         case .slot(let slot):
             return ConventionPlan.Value(slot: Int32(slot), kind: kind, start: 0, end: 0, slotsBeforeStart: 0, slotsBeforeEnd: 0)
         case .constant(let constant, let slotsBeforeStart, let slotsBeforeEnd):
@@ -272,7 +347,7 @@ extension EventImporter {
     /// The event's own fields as `assemblePending` finds them (`forEachOtherField`), placed in the
     /// layout; nil when one of them cannot be. An OTLP `intValue` must be a slot, converted on every line.
     private func planOwnFields(
-        _ container: Int?, _ fields: ImportedFields, keepId: Bool, _ layout: ExportLineLayouts.LayoutID
+        _ container: Int?, _ fields: ImportedFields, keepId: Bool, _ target: PlanTarget
     ) -> UnsafeMutableBufferPointer<ConventionPlan.OwnField>? {
         var own: [ConventionPlan.OwnField] = []
         var placed = true
@@ -284,8 +359,9 @@ extension EventImporter {
             case .asItStands(let entry): (index, isIntValue) = (entry, false)
             case .intValue(let entry): (index, isIntValue) = (entry, true)
             }
-            guard let planned = planValue(index, layout), !isIntValue || planned.slot >= 0,
-                  case .constant(let keyEntry, let keySlotsBefore, _) = layouts.placement(ofEntry: key, in: layout)
+            guard let planned = planValue(index, target), !isIntValue || planned.slot >= 0,
+                  case .constant(let keyEntry, let keySlotsBefore, _) = target.layouts.placement(
+                    ofEntry: key &- target.firstEntry, in: target.layout)
             else {
                 placed = false
                 return

@@ -32,6 +32,28 @@ public final class EventImporter: @unchecked Sendable {
     /// The OTLP record being handed over: its attributes' entry, its own entry, and its own fields
     /// (`OTLPPlaces.recordFields`, lent for the hand-over), which are then not searched for again.
     var otlpRecordFields: (attributes: Int, record: Int, fields: UnsafePointer<OTLPRecordFields>)?
+    /// Layouts of OTLP records, for requests of many records a line (`translateRecords`), which
+    /// hardly repeat whole while their records do.
+    var recordLayouts = ExportLineLayouts(countsQuotes: false)
+    /// Per record layout, its plan (`ConventionPlan.takesResource`).
+    let recordPlans = ConventionPlans()
+    /// Whether requests of many records are read record by record by their layouts (tests compare both ways).
+    var readsRecordLayouts = true
+    /// The request being read record by record: its records and resources, and the values their
+    /// matches noted.
+    let recordBatch = RecordBatch()
+    /// The resource of the records being handed over (`translateRecords`).
+    var recordResource = RecordResource()
+    /// A tape of one record alone (`translateRecords`), from which its layout is learned.
+    var recordTape = JSONTape()
+    /// Names the request being read record by record (`ImportedFieldAssembly.startLine(_:stamp:)`).
+    var lineStamp = 0
+    /// Where the last record's `eventName` key was, from its first byte (`recordLead`).
+    var recordNameOffset = 0
+    /// Whether the last request read (by any way) held more than one record: a line no longer than a
+    /// layout's is read record by record only then, so that an export of one record a line whose
+    /// layout is new is not framed for nothing.
+    var lastRequestWasMany = false
     /// Per layout, where a convention event's values are in its lines (`ConventionPlan`).
     let plans = ConventionPlans()
     /// Whether lines are read by their layout's plan where they can be (tests compare both ways).
@@ -102,6 +124,8 @@ public final class EventImporter: @unchecked Sendable {
     deinit {
         tape.deallocate()
         layouts.deallocate()
+        recordTape.deallocate()
+        recordLayouts.deallocate()
     }
 
     /// SDK sessions seen so far, for tests of what memory follows.
@@ -122,6 +146,10 @@ public final class EventImporter: @unchecked Sendable {
     /// and says whether the event it got was accepted by the decoder, which commits what the importer
     /// learned from it (a launch, a tab).
     public func translate(_ line: UnsafeRawBufferPointer, _ handle: (_ record: Int32, ImportedRecord) -> Bool) {
+        // A line longer than any layout learned is a request of many records: no layout of a whole line is tried.
+        let readsRecords = format == .otlp && readsLayouts && readsRecordLayouts
+        let isLong = line.count > ExportLineLayouts.maxLineLength
+        if readsRecords, isLong, translateRecords(line, minimumRecords: 1, handle) { return }
         if readsLayouts, let hit = layouts.find(line) {
             // `import` writes each event's line from the tape: only `--from` reads by plans.
             // A planned OTLP line is a request of one record, numbered 1 as `otlpRecords` numbers it.
@@ -131,6 +159,7 @@ public final class EventImporter: @unchecked Sendable {
             }
             lineLayout = layouts.accept(hit, line, into: &tape)
         } else {
+            if readsRecords, !isLong, lastRequestWasMany, translateRecords(line, minimumRecords: 2, handle) { return }
             do {
                 try tape.read(line)
             } catch {

@@ -233,6 +233,12 @@ struct ExportLineLayouts {
         fileprivate let found: UnsafeMutablePointer<FoundValue>
         fileprivate let shifts: UnsafeMutablePointer<Int32>
 
+        /// Values a match noted elsewhere (`findValue`).
+        init(found: UnsafeMutablePointer<FoundValue>, shifts: UnsafeMutablePointer<Int32>) {
+            self.found = found
+            self.shifts = shifts
+        }
+
         /// The value of slot `k`.
         @inline(__always)
         func value(ofSlot k: Int) -> FoundValue { found[k] }
@@ -418,6 +424,9 @@ struct ExportLineLayouts {
 
     /// Whether `line` is `layout`'s line with its variable values replaced (see the type's comment);
     /// notes the new values in `found` and the shifts in `shifts`.
+    ///
+    /// `matchedEnd` reads the same way from a place inside a line; this is kept apart from it for whole
+    /// lines, whose match it would slow (an origin and an end to return).
     private func matches(_ line: UnsafePointer<UInt8>, count: Int, _ layout: Layout) -> Bool {
         // Held in locals: stores through them could otherwise be taken to change `self`'s fields.
         let found = self.found
@@ -466,6 +475,117 @@ struct ExportLineLayouts {
         return count &- p == rest && LineShapes.equal(line + p, template + t, count: rest)
     }
 
+    /// Where the layout's line, with its variable values replaced, ends when it begins at `origin` in
+    /// `line`, or nil (`matches` from a place inside a line); notes the values in `found` and the
+    /// shifts in `shifts`, which are places in `line` (they include `origin`).
+    @inline(__always)
+    private func matchedEnd(
+        _ line: UnsafePointer<UInt8>, count: Int, _ layout: Layout, origin: Int,
+        found: UnsafeMutablePointer<FoundValue>, shifts: UnsafeMutablePointer<Int32>
+    ) -> Int? {
+        let template = layout.template
+        // A place `t` in the layout's line is `t + shift` in this line (the shift after the slots so far).
+        var t = 0
+        var shift = origin
+        shifts[0] = Int32(truncatingIfNeeded: origin)
+        for k in 0..<layout.slotCount {
+            let slot = layout.slots[k]
+            let run = Int(slot.start) &- t
+            var p = t &+ shift
+            // Runs between values are long in nested exports (an OTLP attribute's `"}},{"key":…`):
+            // compared 16 bytes at a time.
+            guard p &+ run <= count, LineShapes.equal(line + p, template + t, count: run) else { return nil }
+            p &+= run
+            let end: Int
+            let flag: Bool
+            var value = Double.nan
+            if slot.isString {
+                // The opening quote was the run's last byte.
+                var scanner = JSONScanner(base: line, count: count)
+                scanner.pos = p
+                guard let escaped = try? scanner.scanStringBody() else { return nil }
+                end = scanner.pos &- 1
+                flag = escaped
+            } else {
+                guard p < count, line[p] == 0x2D || JSONScanner.isDigit(line[p]),
+                      let number = count &- p > Self.nearEnd
+                        ? JSONNumber.scan(line, from: p, end: count, powers: powers)
+                        : Self.scanNearEnd(line, from: p, count: count, powers: powers)
+                else { return nil }
+                end = number.end
+                flag = number.integer
+                value = number.value
+            }
+            // Below 2^31: `find` takes no longer line.
+            found[k] = (Int32(truncatingIfNeeded: p), Int32(truncatingIfNeeded: end), flag, value)
+            t = Int(slot.end)
+            shift = end &- t
+            shifts[k &+ 1] = Int32(truncatingIfNeeded: shift)
+        }
+        let rest = layout.length &- t
+        let p = t &+ shift
+        guard count &- p >= rest, LineShapes.equal(line + p, template + t, count: rest) else {
+            return nil
+        }
+        return p &+ rest
+    }
+
+    // MARK: Values inside a line
+
+    /// The layout the value beginning at `origin` in `line` matches (its layout's line being a value
+    /// learned alone: an OTLP request's record, `EventImporter.translateRecords`), and where the value
+    /// ends, with its values noted in `found` and its shifts in `shifts` (places in `line`; room for
+    /// `maxEntries` and one more each; read as `MatchedValues(found:shifts:)`, `slotCount` of them);
+    /// the layout is made the most recent. `lead` is the value's place among `leadPlaces`, chosen by the
+    /// caller (a value's first bytes do not tell it, as a line's do); it changes only which layouts
+    /// are tried first.
+    ///
+    /// Why the value then reads as the general scan reads it where it stands: as for a whole line (see
+    /// the type's comment), up to where the layout's line ends, which is a value's end; what follows
+    /// it is the caller's to read.
+    mutating func findValue(
+        _ line: UnsafePointer<UInt8>, count: Int, at origin: Int, lead: Int,
+        found: UnsafeMutablePointer<FoundValue>, shifts: UnsafeMutablePointer<Int32>
+    ) -> (hit: Hit, end: Int)? {
+        guard used > 0, count < Int(Int32.max) else { return nil }
+        let ways = byLead + lead &* Self.leadWays
+        var tried: UInt64 = 0
+        for way in 0..<Self.leadWays {
+            let hinted = ways[way]
+            guard hinted.serial != 0 else { break }
+            guard layouts[hinted.index].serial == hinted.serial, tried & (1 &<< UInt64(hinted.index)) == 0 else { continue }
+            if let end = matchedEnd(line, count: count, layouts[hinted.index], origin: origin, found: found, shifts: shifts) {
+                Self.note(hinted, in: ways)
+                var rank = 0
+                while order[rank] != hinted.index { rank &+= 1 }
+                promote(hinted.index, rank: rank)
+                matched &+= 1
+                return (Hit(index: hinted.index, rank: 0, layout: hinted), end)
+            }
+            missedTries &+= 1
+            tried |= 1 &<< UInt64(hinted.index)
+        }
+        let tries = min(used, Self.triesPerLine)
+        for rank in 0..<tries {
+            let index = order[rank]
+            guard tried & (1 &<< UInt64(index)) == 0 else { continue }
+            guard let end = matchedEnd(line, count: count, layouts[index], origin: origin, found: found, shifts: shifts) else {
+                missedTries &+= 1
+                continue
+            }
+            let layout = LayoutID(index: index, serial: layouts[index].serial)
+            Self.note(layout, in: ways)
+            promote(index, rank: rank)
+            matched &+= 1
+            return (Hit(index: index, rank: 0, layout: layout), end)
+        }
+        return nil
+    }
+
+    /// How many variable values the layout `hit` names has: how many values its match noted.
+    func slotCount(_ hit: Hit) -> Int { layouts[hit.index].slotCount }
+
+
     /// Bytes left in a line below which `JSONNumber.scan` would read a number a byte at a time (it
     /// reads 16 bytes at once only when they are all the line's): a line's last numbers
     /// (`"x":600,"y":400}}`) are read from a padded copy instead (`scanNearEnd`).
@@ -513,8 +633,9 @@ struct ExportLineLayouts {
     /// an importer reads as it reads keys, so that what it finds from keys alone (`LayoutMemo`) holds
     /// for every line of the layout; and values an exporter writes alike on every line, compared with
     /// the runs around them rather than read.
-    mutating func learn(_ tape: borrowing JSONTape, constantKeys: [StaticString] = []) -> LayoutID? {
+    mutating func learn(_ tape: borrowing JSONTape, constantKeys: [StaticString] = [], lead: Int? = nil) -> LayoutID? {
         guard let base = tape.base, tape.count <= Self.maxLineLength, tape.entryCount <= Self.maxEntries else { return nil }
+        let length = tape.count
         let entryCount = tape.entryCount
         let source = tape.entries
         // Keys are strings too, but constant: marked by walking each object's members (`isKey` also
@@ -601,7 +722,7 @@ struct ExportLineLayouts {
         order[0] = index
         Self.note(
             LayoutID(index: index, serial: layout.serial),
-            in: byLead + Self.leadPlace(base, count: tape.count, countsQuotes: countsQuotes) &* Self.leadWays)
+            in: byLead + (lead ?? Self.leadPlace(base, count: length, countsQuotes: countsQuotes)) &* Self.leadWays)
         learned &+= 1
         return LayoutID(index: index, serial: layout.serial)
     }

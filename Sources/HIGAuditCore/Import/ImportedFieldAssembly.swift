@@ -14,6 +14,9 @@ final class ImportedFieldAssembly {
     private(set) var lineLength = 0
     /// The export line, when it was taken in place (`borrowLine`) rather than copied to `bytes`.
     private var borrowed: UnsafeRawPointer?
+    /// The stamp of the line copied to `bytes` (`startLine(_:stamp:)`), 0 for none or unstamped: a
+    /// line taken in place since leaves the copy as it was.
+    private var copiedStamp = 0
     /// Where the record's fields go: the decoder's table (`EventDecoder.mapFields`), from `startRecord`.
     private var table: FieldTableWriter?
 
@@ -34,11 +37,25 @@ final class ImportedFieldAssembly {
 
     /// Copies the export line to the start of the buffer.
     func startLine(_ line: UnsafeRawBufferPointer) {
+        copiedStamp = 0
         borrowed = nil
         count = 0
         lineLength = 0
         reserve(line.count)
         if let base = line.baseAddress { bytes.update(from: base.assumingMemoryBound(to: UInt8.self), count: line.count) }
+        lineLength = line.count
+        count = lineLength
+    }
+
+    /// `startLine`, for a line stamped `stamp` (not 0) by its reader: a line of many records
+    /// (`EventImporter.translateRecords`) is copied for its first record and kept for the others.
+    func startLine(_ line: UnsafeRawBufferPointer, stamp: Int) {
+        guard stamp != 0, stamp == copiedStamp else {
+            startLine(line)
+            copiedStamp = stamp
+            return
+        }
+        borrowed = nil
         lineLength = line.count
         count = lineLength
     }

@@ -32,6 +32,8 @@ public struct ImportedEventFields {
                 let planned = importer.planned!
                 if planned.inPlace {
                     importer.assembly.borrowLine(planned.line)
+                } else if planned.lineStamp != 0 {
+                    importer.assembly.startLine(planned.line, stamp: planned.lineStamp)
                 } else {
                     importer.assembly.startLine(planned.line)
                 }

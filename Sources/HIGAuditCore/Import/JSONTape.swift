@@ -96,6 +96,38 @@ struct JSONTape {
         }
     }
 
+    /// Starts a tape of values of `line` read one at a time (`appendValue`), not of the whole line: an
+    /// OTLP request's resource and one of its records (`EventImporter.translateRecords`). Entries are
+    /// placed in the line as `read` places them.
+    mutating func begin(_ line: UnsafeRawBufferPointer) {
+        entryCount = 0
+        holdsNumberValues = false
+        filledBy = 0
+        base = line.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        count = line.count
+    }
+
+    /// Reads the value whose first byte is at `start` (`begin`'s line), as `read` reads a value found
+    /// `depth` containers deep, and appends its entries; returns the place just past it. Throws what
+    /// makes it malformed (`read` of the whole line would throw too, maybe elsewhere first).
+    mutating func appendValue(at start: Int, depth: Int) throws(MalformedLine) -> Int {
+        guard let base else { throw MalformedLine(reason: "the line is empty") }
+        var scanner = JSONScanner(base: base, count: count)
+        scanner.pos = start
+        try value(&scanner, depth: depth)
+        return scanner.pos
+    }
+
+    /// Reads the value at the start of `bytes` alone (`depth` containers deep), its entries placed from
+    /// its own first byte, and takes it as the tape's text: what a layout learns from
+    /// (`ExportLineLayouts.learn`). Returns its length.
+    mutating func readValue(_ bytes: UnsafeRawBufferPointer, depth: Int) throws(MalformedLine) -> Int {
+        begin(bytes)
+        let end = try appendValue(at: 0, depth: depth)
+        count = end
+        return end
+    }
+
     /// Takes `line` with entries copied from `template` (a learned layout's) and then adjusted by
     /// `adjust` (`ExportLineLayouts.match`): what `read` would note for a line that matches it.
     /// `adjust` also writes the value of every number entry (`knownNumber`).

@@ -73,7 +73,7 @@ extension EventImporter {
 
     /// The record's places and own fields: found by its shape (`TapeShapeMemo`: batched lines hardly
     /// repeat, their records do), its resource's given, its envelope's kinds checked.
-    private func recordPlaces(_ record: Int, resource: KnownAttributes) -> (OTLPRecordPlaces, OTLPRecordFields) {
+    func recordPlaces(_ record: Int, resource: KnownAttributes) -> (OTLPRecordPlaces, OTLPRecordFields) {
         let shape = readsValueShapes ? recordShapes.value(tape, record) { recordShape(record) } : recordShape(record)
         var places = shape.places.moved(by: record)
         places.resource = resource
@@ -114,6 +114,7 @@ extension EventImporter {
             _ = handle(0, .malformed(ImportProblem("resourceLogs is not an array", at: tape, resourceLogs).line))
             return
         }
+        lastRequestWasMany = places.records.count > 1
         var position: Int32 = 0
         defer { otlpRecordFields = nil }
         places.recordFields.withUnsafeBufferPointer { recordFields in
@@ -134,7 +135,19 @@ extension EventImporter {
     /// (`ConventionPlan`): its name, time and doubles are checked on every line. A layout of more
     /// records is not planned: such lines hardly repeat.
     private func planOTLPLayout(_ places: borrowing OTLPRecordPlaces, _ envelope: ImportedEnvelope, _ fields: ImportedFields) {
-        guard readsPlans, let layout = lineLayout, plans.kept(for: layout) == nil else { return }
+        guard let layout = lineLayout else { return }
+        planOTLPRecord(
+            PlanTarget(layouts: layouts, layout: layout, plans: plans, firstEntry: 0, takesResource: false), places, envelope,
+            fields)
+    }
+
+    /// Plans `target`'s layout from the record just read at `places`, which carried a convention event.
+    /// A plan that takes its resource's attributes (a record of a request of many) plans no device,
+    /// app version or OS version of its own.
+    func planOTLPRecord(
+        _ target: PlanTarget, _ places: borrowing OTLPRecordPlaces, _ envelope: ImportedEnvelope, _ fields: ImportedFields
+    ) {
+        guard readsPlans, target.plans.kept(for: target.layout) == nil else { return }
         // The name is `eventName` or the attribute `event.name`; where both are, they must be alike.
         let attributeName = (try? attributeString(places.found.eventName, "event.name")) ?? nil
         guard let name = places.eventName ?? attributeName else { return }
@@ -149,11 +162,18 @@ extension EventImporter {
         } else {
             return
         }
+        var envelope = envelope
+        if target.takesResource {
+            envelope.device = nil
+            envelope.appVersion = nil
+            envelope.osVersion = nil
+        }
         planLayout(
-            name: name, secondName: secondName, time: time, guards: [], finite: places.doubles.map(\.value), envelope, fields)
+            target, name: name, secondName: secondName, time: time, guards: [], finite: places.doubles.map(\.value), envelope,
+            fields)
     }
 
-    private func otlpRecord(_ places: borrowing OTLPRecordPlaces) -> Judged {
+    func otlpRecord(_ places: borrowing OTLPRecordPlaces) -> Judged {
         let record = places.record
         guard tape[record].kind == .object else { return .problem(ImportProblem("the log record is not an object", at: tape, record)) }
         let attributes = places.attributes
@@ -283,7 +303,7 @@ extension EventImporter {
     }
 
     /// `KnownAttributes` of the list at `list`, in one pass over it, not one pass a key.
-    private func knownAttributes(_ list: Int?) -> KnownAttributes {
+    func knownAttributes(_ list: Int?) -> KnownAttributes {
         var found = KnownAttributes()
         guard let list, tape[list].kind == .array else { return found }
         tape.forEachElement(list) { _, attribute in
@@ -304,7 +324,7 @@ extension EventImporter {
 
     /// The `stringValue` of the attribute `key` whose typed value is at `value`: nil when absent, a
     /// problem when of another type.
-    private func attributeString(_ value: Int?, _ key: StaticString) throws(ImportProblem) -> Int? {
+    func attributeString(_ value: Int?, _ key: StaticString) throws(ImportProblem) -> Int? {
         guard let value, tape[value].kind == .object else { return nil }
         guard let string = tape.member(value, "stringValue"), tape[string].kind == .string else {
             throw ImportProblem("the attribute \(key) is not a string (stringValue)", at: tape, value)

@@ -309,15 +309,21 @@ import Testing
 
     // MARK: The importer through layouts
 
-    /// What one record became, the line `import` writes for it included, in order.
-    static func outcomes(_ format: ImportFormat, _ lines: [[UInt8]], layouts: Bool) -> (outcomes: [String], matched: Int) {
-        let (outcomes, importer) = ImportOutcomes.read(format, lines, writes: true) { $0.readsLayouts = layouts }
-        return (outcomes, importer.layouts.matched)
+    /// What one record became, the line `import` writes for it included, in order, and how many
+    /// lines (and with `records`, OTLP records: `EventImporter.translateRecords`) matched a layout.
+    static func outcomes(
+        _ format: ImportFormat, _ lines: [[UInt8]], layouts: Bool, records: Bool = true
+    ) -> (outcomes: [String], matched: Int) {
+        let (outcomes, importer) = ImportOutcomes.read(format, lines, writes: true) {
+            $0.readsLayouts = layouts
+            $0.readsRecordLayouts = records
+        }
+        return (outcomes, importer.layouts.matched + importer.recordLayouts.matched)
     }
 
-    static func expectSame(_ format: ImportFormat, _ lines: [[UInt8]], _ what: String) -> Int {
+    static func expectSame(_ format: ImportFormat, _ lines: [[UInt8]], _ what: String, records: Bool = true) -> Int {
         let general = outcomes(format, lines, layouts: false).outcomes
-        let (through, matched) = outcomes(format, lines, layouts: true)
+        let (through, matched) = outcomes(format, lines, layouts: true, records: records)
         #expect(general.count == through.count, "\(what): \(general.count) outcomes against \(through.count)")
         for (one, other) in zip(general, through) where one != other {
             Issue.record("\(what):\n  general: \(one)\n  layouts: \(other)")

@@ -1,0 +1,364 @@
+/// OTLP requests of many records a line (a collector's batch processor and file exporter), read record
+/// by record: each record matched against layouts of records (`recordLayouts`, `ExportLineLayouts
+/// .findValue`) and, where its layout has a plan (`ConventionPlan.takesResource`), read from its
+/// match, its resource's attributes found once a resource (`RecordResource`). Such lines hardly repeat
+/// whole, so the layouts of whole lines miss them, while their records repeat a few layouts.
+///
+/// Why this gives what the general way (`JSONTape.read`, `otlpRecords`) gives. The line is read in two
+/// passes. The first reads its frame, `{"resourceLogs":[{"resource":…,"scopeLogs":[{…,"logRecords":
+/// [record,…]}]}]}`, byte by byte as the general scan does (the same whitespace, the same structure),
+/// every value other than a record (a resource, a scope) with the general scan itself
+/// (`JSONTape.appendValue`, as deep as it stands), and each record by a layout's match or, where
+/// none matches, by the general scan too (and learned). Anything else (a key with escapes, a key
+/// named twice, `scopeLogs` or `logRecords` not arrays, a member the general way would read but this
+/// frame does not know, a value that does not scan) hands the line, untouched, to the general way,
+/// which then gives its reason and column: nothing is handed over before the whole line has been
+/// read. So when the first pass ends, the line is valid JSON and its records and resources are where
+/// the general way's `otlpPlaces` finds them, in the same order. The second pass hands them over: a
+/// record of a planned layout under a resource whose attributes are of their kinds by its plan (what
+/// `translatePlanned` gives a line of one record), any other with its resource and itself read into
+/// the tape by the general scan, at their places in the line, and read as `otlpRecords` reads one.
+extension EventImporter {
+    /// A record of the request being read: where it is, its resource (an index into the batch's
+    /// resources), and the layout it matched with the first of its values in the batch (`RecordBatch`).
+    struct BatchedRecord {
+        var start: Int32
+        var resource: Int32
+        var layout: ExportLineLayouts.LayoutID?
+        var values: Int32
+    }
+
+    /// What the records of one resource take from it (`ConventionPlan.takesResource`): its device, app
+    /// version and OS version as the decoder takes them, when each is absent or a `stringValue`
+    /// (`plannable`); else its records are read the general way, which says which is not.
+    struct RecordResource {
+        var plannable = false
+        var device: FieldValue?
+        var appVersion: FieldValue?
+        var osVersion: FieldValue?
+    }
+
+    /// Reads `line` record by record if it is a request of at least `minimumRecords` laid out as the
+    /// type's comment says; returns false, having handed nothing over, for the general way to read it.
+    func translateRecords(_ line: UnsafeRawBufferPointer, minimumRecords: Int, _ handle: (Int32, ImportedRecord) -> Bool) -> Bool {
+        guard let raw = line.baseAddress, line.count < Int(Int32.max) else { return false }
+        let batch = recordBatch
+        batch.reset()
+        guard frameRecords(line, raw.assumingMemoryBound(to: UInt8.self), batch) else { return false }
+        lastRequestWasMany = batch.records.count > 1
+        guard batch.records.count >= minimumRecords else { return false }
+        handRecords(line, batch, handle)
+        return true
+    }
+
+    // MARK: The first pass
+
+    /// Reads the request's frame and matches its records (the first pass); false where the general way
+    /// is to read the line.
+    private func frameRecords(_ line: UnsafeRawBufferPointer, _ base: UnsafePointer<UInt8>, _ batch: RecordBatch) -> Bool {
+        let count = line.count
+        var p = 0
+        @inline(__always) func next() -> UInt8? {
+            p = JSONScanner.whitespaceEnd(base, from: p, end: count)
+            return p < count ? base[p] : nil
+        }
+        @inline(__always) func take(_ byte: UInt8) -> Bool {
+            guard next() == byte else { return false }
+            p &+= 1
+            return true
+        }
+        /// A key without escapes and its colon: its bytes, or nil.
+        func key() -> ByteSlice? {
+            guard next() == 0x22 else { return nil }
+            var scanner = JSONScanner(base: base, count: count)
+            scanner.pos = p &+ 1
+            guard let escaped = try? scanner.scanStringBody(), !escaped else { return nil }
+            let slice = ByteSlice(start: base + (p &+ 1), count: scanner.pos &- p &- 2)
+            p = scanner.pos
+            guard take(0x3A) else { return nil }
+            _ = next()
+            return slice
+        }
+        /// Any value, read by the general scan as deep as it stands.
+        func value(depth: Int) -> Bool {
+            guard next() != nil else { return false }
+            recordTape.begin(line)
+            guard let end = try? recordTape.appendValue(at: p, depth: depth) else { return false }
+            p = end
+            return true
+        }
+        /// The elements of an array, each read by `element`, after its `[`.
+        func elements(_ element: () -> Bool) -> Bool {
+            guard take(0x5B) else { return false }
+            if next() == 0x5D {
+                p &+= 1
+                return true
+            }
+            while true {
+                guard element() else { return false }
+                if take(0x2C) { continue }
+                return take(0x5D)
+            }
+        }
+        /// The members of an object, each read by `member` after its key, after its `{`.
+        func members(_ member: (ByteSlice) -> Bool) -> Bool {
+            guard take(0x7B) else { return false }
+            if next() == 0x7D {
+                p &+= 1
+                return true
+            }
+            while true {
+                guard let key = key(), member(key) else { return false }
+                if take(0x2C) { continue }
+                return take(0x7D)
+            }
+        }
+        // Depths as the general scan counts them: the line's object is 1 deep, a record 7.
+        var sawResourceLogs = false
+        let framed = members { key in
+            guard key == "resourceLogs", !sawResourceLogs else { return false }
+            sawResourceLogs = true
+            return elements {
+                let resource = Int32(batch.resources.count)
+                batch.resources.append(-1)
+                var sawScopeLogs = false
+                return members { key in
+                    if key == "resource" {
+                        guard batch.resources[Int(resource)] < 0 else { return false }
+                        _ = next()
+                        batch.resources[Int(resource)] = Int32(p)
+                        return value(depth: 3)
+                    }
+                    guard key == "scopeLogs" else { return value(depth: 3) }
+                    guard !sawScopeLogs else { return false }
+                    sawScopeLogs = true
+                    return elements {
+                        var sawRecords = false
+                        return members { key in
+                            guard key == "logRecords" else { return value(depth: 5) }
+                            guard !sawRecords else { return false }
+                            sawRecords = true
+                            return elements {
+                                _ = next()
+                                guard let end = matchRecord(line, base, at: p, resource: resource, batch) else { return false }
+                                p = end
+                                return true
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        guard framed, !batch.resources.isEmpty else { return false }
+        return next() == nil
+    }
+
+    /// Matches the record at `start` against the records' layouts, or reads it by the general scan
+    /// and learns it; notes it in `batch` and returns where it ends, or nil where it does not scan.
+    private func matchRecord(
+        _ line: UnsafeRawBufferPointer, _ base: UnsafePointer<UInt8>, at start: Int, resource: Int32, _ batch: RecordBatch
+    ) -> Int? {
+        let count = line.count
+        let lead = recordLead(base, count: count, at: start)
+        if let (hit, end) = batch.match(base, count: count, at: start, lead: lead, &recordLayouts) {
+            batch.add(start: start, resource: resource, hit, recordLayouts)
+            return end
+        }
+        let rest = UnsafeRawBufferPointer(start: base + start, count: count &- start)
+        guard let length = try? recordTape.readValue(rest, depth: 6) else { return nil }
+        // The record is then its new layout's line, matched at once for its values.
+        if recordTape[0].kind == .object,
+           recordLayouts.learn(recordTape, constantKeys: Self.layoutConstantKeys(.otlp), lead: lead) != nil,
+           let (hit, end) = batch.match(base, count: count, at: start, lead: lead, &recordLayouts), end == start &+ length {
+            batch.add(start: start, resource: resource, hit, recordLayouts)
+        } else {
+            batch.records.append(BatchedRecord(start: Int32(start), resource: resource, layout: nil, values: -1))
+        }
+        return start &+ length
+    }
+
+    /// The place among the layouts' `leadPlaces` of the record at `start`: by its `eventName`, found
+    /// among its first bytes (0 where it is not), so that records of one name try their layouts first.
+    /// Which place a record takes changes only which layouts are tried first. The key is looked for
+    /// first where the last record held it (an exporter writes the members before it alike).
+    func recordLead(_ base: UnsafePointer<UInt8>, count: Int, at start: Int) -> Int {
+        let key: StaticString = "\"eventName\":\""
+        let keyLength = key.utf8CodeUnitCount
+        let hinted = start &+ recordNameOffset
+        if hinted &+ keyLength <= count, ByteComparison.equal(base + hinted, key.utf8Start, count: keyLength) {
+            return Self.nameLead(base, count: count, from: hinted &+ keyLength)
+        }
+        // The `N` of the key is its seventh byte: found eight bytes at a time.
+        let last = min(count, start &+ 192) &- 8
+        var i = start
+        while i <= last {
+            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) ^ 0x4E4E_4E4E_4E4E_4E4E
+            var hits = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+            while hits != 0 {
+                let n = i &+ hits.trailingZeroBitCount &>> 3
+                hits &= hits &- 1
+                let keyStart = n &- 6
+                guard keyStart >= start, keyStart &+ keyLength <= count,
+                      ByteComparison.equal(base + keyStart, key.utf8Start, count: keyLength)
+                else { continue }
+                recordNameOffset = keyStart &- start
+                return Self.nameLead(base, count: count, from: keyStart &+ keyLength)
+            }
+            i &+= 8
+        }
+        return 0
+    }
+
+    /// A place by the name starting at `name` (its bytes after `hig.`, and a few after it when it is
+    /// short: the same for names of one record layout), read as two words.
+    @inline(__always)
+    private static func nameLead(_ base: UnsafePointer<UInt8>, count: Int, from name: Int) -> Int {
+        guard name &+ 20 <= count else { return 0 }
+        let raw = UnsafeRawPointer(base + name)
+        let a = raw.loadUnaligned(fromByteOffset: 4, as: UInt64.self)
+        let b = raw.loadUnaligned(fromByteOffset: 12, as: UInt64.self)
+        let key = (a ^ (b &<< 29 | b &>> 35)) &* 0x9E37_79B9_7F4A_7C15
+        return Int(truncatingIfNeeded: key &>> UInt64(64 &- ExportLineLayouts.leadPlaces.trailingZeroBitCount))
+    }
+
+    // MARK: The second pass
+
+    /// Hands over the records the first pass found, in order, numbered from 1.
+    private func handRecords(_ line: UnsafeRawBufferPointer, _ batch: RecordBatch, _ handle: (Int32, ImportedRecord) -> Bool) {
+        lineLayout = nil
+        lineStamp &+= 1
+        let planning = readsPlans && onAccepted == nil
+        var resource: Int32 = -1
+        for index in batch.records.indices {
+            let record = batch.records[index]
+            let position = Int32(truncatingIfNeeded: index &+ 1)
+            if record.resource != resource {
+                resource = record.resource
+                noteResource(line, at: batch.resources[Int(resource)])
+            }
+            if planning, recordResource.plannable, let layout = record.layout, let plan = recordPlans.kept(for: layout),
+               preparePlanned(line, batch.values(record), plan, lineStamp: lineStamp) {
+                handPlanned(record: position, handle)
+                continue
+            }
+            readRecord(line, record, resourceAt: batch.resources[Int(resource)], position: position, handle)
+        }
+    }
+
+    /// Reads the resource at `start` (-1: none) for its records (`recordResource`).
+    private func noteResource(_ line: UnsafeRawBufferPointer, at start: Int32) {
+        let known = resourceIntoTape(line, at: start)
+        do throws(ImportProblem) {
+            func value(_ index: Int?) -> FieldValue? {
+                index.map { FieldValue(kind: .string, flag: tape[$0].flag, start: tape[$0].start, end: tape[$0].end) }
+            }
+            let device = try attributeString(known.deviceId, "device.id")
+            let appVersion = try attributeString(known.serviceVersion, "service.version")
+            let osVersion = try attributeString(known.osVersion, "os.version")
+            recordResource = RecordResource(plannable: true, device: value(device), appVersion: value(appVersion), osVersion: value(osVersion))
+        } catch {
+            recordResource = RecordResource()
+        }
+    }
+
+    /// Starts the tape with the resource at `start` (-1: none) as its first value; returns its known
+    /// attributes, as `otlpPlaces` finds them.
+    private func resourceIntoTape(_ line: UnsafeRawBufferPointer, at start: Int32) -> KnownAttributes {
+        tape.begin(line)
+        // The first pass read it: it scans.
+        guard start >= 0, (try? tape.appendValue(at: Int(start), depth: 3)) != nil else { return KnownAttributes() }
+        return knownAttributes(tape.member(0, "attributes"))
+    }
+
+    /// Reads one record the general way, after its resource, into the tape, and hands it over as
+    /// `otlpRecords` does; a convention event plans the record's layout.
+    private func readRecord(
+        _ line: UnsafeRawBufferPointer, _ record: BatchedRecord, resourceAt resourceStart: Int32, position: Int32,
+        _ handle: (Int32, ImportedRecord) -> Bool
+    ) {
+        let resource = resourceIntoTape(line, at: resourceStart)
+        let entry = tape.entryCount
+        // The first pass read it: it scans.
+        guard (try? tape.appendValue(at: Int(record.start), depth: 6)) != nil else { return }
+        assembly.startLine(line, stamp: lineStamp)
+        let (places, fields) = recordPlaces(entry, resource: resource)
+        withUnsafePointer(to: fields) { fields in
+            otlpRecordFields = places.attributes.map { ($0, places.record, fields) }
+            defer { otlpRecordFields = nil }
+            let judged = otlpRecord(places)
+            if let layout = record.layout, recordResource.plannable, case .mapped(.convention, let envelope, let fields) = judged {
+                planOTLPRecord(
+                    PlanTarget(layouts: recordLayouts, layout: layout, plans: recordPlans, firstEntry: entry, takesResource: true),
+                    places, envelope, fields)
+            }
+            emit(record: position, judged, handle)
+        }
+    }
+}
+
+/// The records and resources of the request being read record by record (`EventImporter
+/// .translateRecords`), and the values each record's match noted, copied out of the match: reused
+/// from line to line.
+final class RecordBatch {
+    var records: [EventImporter.BatchedRecord] = []
+    /// Each resource's value's first byte in the line, -1 where a `resourceLogs` element has none.
+    var resources: [Int32] = []
+    /// Per matched record, from its `values`: its slots' values, and its shifts (one more).
+    private var found: UnsafeMutablePointer<ExportLineLayouts.FoundValue>
+    private var shifts: UnsafeMutablePointer<Int32>
+    private var capacity = 4096
+    private var used = 0
+
+    init() {
+        found = .allocate(capacity: capacity)
+        shifts = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        found.deallocate()
+        shifts.deallocate()
+    }
+
+    func reset() {
+        records.removeAll(keepingCapacity: true)
+        resources.removeAll(keepingCapacity: true)
+        used = 0
+    }
+
+    /// `layouts.findValue`, its values noted in the batch's next room: kept by `add`, or overwritten
+    /// by the next match.
+    func match(
+        _ line: UnsafePointer<UInt8>, count: Int, at start: Int, lead: Int, _ layouts: inout ExportLineLayouts
+    ) -> (hit: ExportLineLayouts.Hit, end: Int)? {
+        let room = ExportLineLayouts.maxEntries &+ 1
+        if used &+ room > capacity { grow(to: used &+ room) }
+        return layouts.findValue(line, count: count, at: start, lead: lead, found: found + used, shifts: shifts + used)
+    }
+
+    /// Notes the record at `start` that matched `hit` just now (`match`), with its values.
+    func add(start: Int, resource: Int32, _ hit: ExportLineLayouts.Hit, _ layouts: ExportLineLayouts) {
+        let slots = layouts.slotCount(hit)
+        records.append(EventImporter.BatchedRecord(
+            start: Int32(truncatingIfNeeded: start), resource: resource, layout: hit.layout, values: Int32(truncatingIfNeeded: used)))
+        used &+= slots &+ 1
+    }
+
+    /// The values `record`'s match noted.
+    func values(_ record: EventImporter.BatchedRecord) -> ExportLineLayouts.MatchedValues {
+        ExportLineLayouts.MatchedValues(found: found + Int(record.values), shifts: shifts + Int(record.values))
+    }
+
+    private func grow(to needed: Int) {
+        var grown = capacity * 2
+        while grown < needed { grown *= 2 }
+        let largerFound = UnsafeMutablePointer<ExportLineLayouts.FoundValue>.allocate(capacity: grown)
+        largerFound.update(from: found, count: used)
+        found.deallocate()
+        found = largerFound
+        let largerShifts = UnsafeMutablePointer<Int32>.allocate(capacity: grown)
+        largerShifts.update(from: shifts, count: used)
+        shifts.deallocate()
+        shifts = largerShifts
+        capacity = grown
+    }
+}

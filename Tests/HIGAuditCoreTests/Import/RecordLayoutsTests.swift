@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+@testable import HIGAuditCore
+
+/// OTLP requests of many records read record by record (`EventImporter.translateRecords`: records
+/// matched against layouts of records, read by their plans with their resource's attributes) give
+/// exactly what the general way gives (the whole line's tape, `otlpRecords`): the same events,
+/// unknown types and reasons at the same columns and record positions, in the same order, and for a
+/// line that is not valid JSON or not laid out as the record way reads it, the general way's answer.
+/// Requests vary in their resources (several a line, of other kinds, absent), their scopes, their
+/// records (named by member or attribute, times as strings, numbers or 0, `intValue`s and
+/// `doubleValue`s of every kind, malformed records among good ones) and their frames (whitespace,
+/// keys escaped or given twice, other members, empty lists).
+@Suite struct RecordLayoutsTests {
+    static func outcomes(_ lines: [[UInt8]], records: Bool, plans: Bool = true) -> (outcomes: [String], importer: EventImporter) {
+        ImportOutcomes.read(.otlp, lines, writes: false) {
+            $0.readsRecordLayouts = records
+            $0.readsPlans = plans
+        }
+    }
+
+    /// Reads `lines` the general way and record by record, with and without plans, and expects the same
+    /// outcomes; returns the importer that read record by record with plans (for its counters).
+    @discardableResult
+    static func expectReadAlike(_ lines: [[UInt8]], _ what: String) -> EventImporter {
+        let general = outcomes(lines, records: false)
+        #expect(general.importer.recordLayouts.matched == 0, "\(what)")
+        for plans in [true, false] {
+            let byRecords = outcomes(lines, records: true, plans: plans)
+            #expect(byRecords.outcomes.count == general.outcomes.count, "\(what), plans \(plans)")
+            for (one, other) in zip(byRecords.outcomes, general.outcomes) where one != other {
+                Issue.record("\(what), plans \(plans):\nby records: \(one)\ngeneral: \(other)")
+                break
+            }
+            if plans { return byRecords.importer }
+        }
+        return general.importer
+    }
+
+    static func resource(_ generator: inout SplitMix64) -> String {
+        let attribute = ConventionPlanTests.attribute
+        switch Int.random(in: 0..<12, using: &generator) {
+        case 0: return #""resource":{"attributes":[\#(attribute("device.id", #""stringValue":"dev-1""#)),\#(attribute("os.version", #""intValue":"26""#))]},"#
+        case 1: return ""
+        case 2: return #""resource":{},"#
+        case 3: return #""resource":{"attributes":{}},"#
+        case 4: return #""resource":{"attributes":[\#(attribute("service.version", #""stringValue":"1.\\u0031""#))],"droppedAttributesCount":0},"#
+        default:
+            let attributes = [
+                attribute("service.name", #""stringValue":"app""#),
+                attribute("device.id", #""stringValue":"dev-\#(Int.random(in: 1...3, using: &generator))""#),
+                attribute("service.version", #""stringValue":"1.\#(Int.random(in: 0...2, using: &generator))""#),
+                attribute("os.version", #""stringValue":"26.\#(Int.random(in: 0...1, using: &generator))""#),
+            ]
+            return #""resource":{"attributes":[\#(attributes.prefix(Int.random(in: 2...4, using: &generator)).joined(separator: ","))]},"#
+        }
+    }
+
+    static func records(_ generator: inout SplitMix64) -> String {
+        (0..<Int.random(in: 0...12, using: &generator)).map { _ in
+            // Now and then a record that is no object.
+            Int.random(in: 0..<40, using: &generator) == 0 ? #"["x"]"# : ConventionPlanTests.otlpRecord(&generator)
+        }.joined(separator: ",")
+    }
+
+    static func scopeLogs(_ generator: inout SplitMix64) -> String {
+        (0..<Int.random(in: 1...2, using: &generator)).map { _ in
+            let scope = ConventionPlanTests.mostly([#""scope":{"name":"sdk"},"#, "", #""scope":{"name":"sdk","version":"1.0"},"schemaUrl":"u","#], &generator)
+            return #"{\#(scope)"logRecords":[\#(records(&generator))]}"#
+        }.joined(separator: ",")
+    }
+
+    static func request(_ generator: inout SplitMix64) -> String {
+        let resourceLogs = (0..<Int.random(in: 1...3, using: &generator)).map { _ in
+            #"{\#(resource(&generator))"scopeLogs":[\#(scopeLogs(&generator))]}"#
+        }
+        return #"{"resourceLogs":[\#(resourceLogs.joined(separator: ","))]}"#
+    }
+
+    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    func requestsOfManyRecordsAreReadAsTheGeneralWayReadsThem(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        let lines = (0..<300).map { _ in Array(Self.request(&generator).utf8) }
+        let importer = Self.expectReadAlike(lines, "seed \(seed)")
+        // The record way was taken, and most of its records matched a layout; some were planned.
+        #expect(importer.recordLayouts.matched > lines.count * 3)
+        #expect(importer.linesPlanned > lines.count / 2)
+    }
+
+    /// The same requests written as a collector writes a long batch (one line of many records), and
+    /// cut, changed or widened by one byte at places all along the first of them.
+    @Test func requestsChangedByOneByteAreReadAsTheGeneralWayReadsThem() {
+        var generator = SplitMix64(seed: 7)
+        let lines = (0..<40).map { _ in Array(Self.request(&generator).utf8) }
+        let long = Array((#"{"resourceLogs":["# + lines.map { line in
+            String(decoding: line.dropFirst(17).dropLast(2), as: UTF8.self)
+        }.filter { !$0.isEmpty }.joined(separator: ",") + "]}").utf8)
+        #expect(long.count > ExportLineLayouts.maxLineLength)
+        var varied = [long] + lines
+        for (index, variant) in ExportLineLayoutsTests.variants(lines[0], sparse: true).enumerated() where index % 3 == 0 {
+            varied += [variant, lines[index % lines.count]]
+        }
+        for cut in stride(from: 1, to: long.count, by: long.count / 50) { varied += [Array(long.prefix(cut)), long] }
+        Self.expectReadAlike(varied, "changed")
+    }
+
+    /// Frames the record way does not read (keys escaped or given twice, members it does not know, lists
+    /// that are not arrays) and frames it does (whitespace, empty lists) read as the general way reads them.
+    @Test func framesOfEveryKindAreReadAsTheGeneralWayReadsThem() {
+        let record = #"{"eventName":"hig.haptic","timeUnixNano":"1795168800000000000","attributes":[{"key":"session.id","value":{"stringValue":"s-1"}},{"key":"kind","value":{"stringValue":"impact.light"}}]}"#
+        let records = [record, record, record].joined(separator: ",")
+        let resource = #""resource":{"attributes":[{"key":"device.id","value":{"stringValue":"dev-1"}}]}"#
+        let frames = [
+            #"{"resourceLogs":[{\#(resource),"scopeLogs":[{"logRecords":[\#(records)]}]}]}"#,
+            #" { "resourceLogs" : [ { \#(resource) , "scopeLogs" : [ { "logRecords" : [ \#(records) , \#(record) ] } ] } ] } "#,
+            "{\"resourceLogs\":[{\(resource),\"scopeLogs\":[{\"logRecords\":[\(record),\n\t\(record)]}]}]}\r",
+            #"{"resourceLogs":[{\#(resource),"scopeLogs":[{"logRecords":[\#(records)]}]}],"resourceLogs":[]}"#,
+            #"{"resourceLogs":[],"resourceLogs":[{\#(resource),"scopeLogs":[{"logRecords":[\#(records)]}]}]}"#,
+            #"{"resource\u004cogs":[{\#(resource),"scopeLogs":[{"logRecords":[\#(records)]}]}]}"#,
+            #"{"resourceLogs":[{\#(resource),"scopeLogs":[{"log\u0052ecords":[\#(records)]}]}]}"#,
+            #"{"resourceLogs":[{\#(resource),\#(resource.replacingOccurrences(of: "dev-1", with: "dev-2")),"scopeLogs":[{"logRecords":[\#(records)]}]}]}"#,
+            #"{"resourceLogs":[{\#(resource),"scopeLogs":[{"logRecords":[\#(records)],"logRecords":[\#(record)]}]}]}"#,
+            #"{"resourceLogs":[{\#(resource),"scopeLogs":[{"logRecords":[\#(records)]}],"scopeLogs":[]}]}"#,
+            #"{"resourceLogs":[{"scopeLogs":[{"logRecords":[\#(records)]}],\#(resource)}]}"#,
+            #"{"resourceLogs":[{\#(resource),"scopeLogs":[{"logRecords":{}}]}]}"#,
+            #"{"resourceLogs":[{\#(resource),"scopeLogs":{}}]}"#,
+            #"{"resourceLogs":[{\#(resource),"scopeLogs":[{"logRecords":[\#(records)]}]},7]}"#,
+            #"{"resourceLogs":[{\#(resource),"scopeLogs":[{"logRecords":[]},{"logRecords":[\#(records)]},{}]},{}]}"#,
+            #"{"resourceLogs":[{\#(resource),"scopeLogs":[{"logRecords":[\#(records)]}]}],"other":1}"#,
+            #"{"resourceLogs":[{\#(resource),"scopeLogs":[{"logRecords":[\#(records)]}]}]}x"#,
+            #"{"resourceLogs":[{\#(resource),"scopeLogs":[{"logRecords":[\#(records),]}]}]}"#,
+            #"{"resourceLogs":[{\#(resource),"scopeLogs":[{"logRecords":[\#(records)]}]}]"#,
+            #"{"resourceLogs":{}}"#,
+            #"{"resourceLogs":[]}"#,
+            #"{"other":[]}"#,
+        ]
+        // Each twice: the second time, the records' layouts are known and planned.
+        let lines = (frames + frames).map { Array($0.utf8) }
+        let importer = Self.expectReadAlike(lines, "frames")
+        #expect(importer.linesPlanned > 0)
+    }
+
+    /// Batched requests decode as the lines `import` writes of them decode
+    /// (`ImportedFieldsDifferentialTests`' oracle), and the way `import` reads them keeps its records.
+    @Test func requestsOfManyRecordsDecodeAsTheirWrittenLines() {
+        var generator = SplitMix64(seed: 11)
+        let lines = (0..<200).map { _ in Self.request(&generator) }
+        let (events, malformed) = ImportedFieldsDifferentialTests.expectSame(.otlp, lines, "batched")
+        #expect(events > 200 && malformed > 20)
+    }
+}
