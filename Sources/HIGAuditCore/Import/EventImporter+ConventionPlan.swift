@@ -116,8 +116,9 @@ extension EventImporter {
                 // Fifteen bytes, a sign and digits, or their escapes, are below 10^15.
                 guard found.end &- found.start <= 15 else { return false }
             } else {
-                // NaN (a number the match left to the standard library) fails.
-                guard found.value.magnitude <= 9_007_199_254_740_992 else { return false }
+                // Below 2^53, as `JSONTape.integer` reads a number in place (a literal that rounds to
+                // 2^53 is written out); NaN (a number the match left to the standard library) fails.
+                guard found.value.magnitude < 9_007_199_254_740_992 else { return false }
             }
         }
         return true

@@ -265,8 +265,11 @@ extension EventImporter {
     /// attributes, as `otlpPlaces` finds them.
     private func resourceIntoTape(_ line: UnsafeRawBufferPointer, at start: Int32) -> KnownAttributes {
         tape.begin(line)
-        // The first pass read it: it scans.
-        guard start >= 0, (try? tape.appendValue(at: Int(start), depth: 3)) != nil else { return KnownAttributes() }
+        guard start >= 0 else { return KnownAttributes() }
+        guard (try? tape.appendValue(at: Int(start), depth: 3)) != nil else {
+            assertionFailure("a resource the first pass scanned does not scan")
+            return KnownAttributes()
+        }
         return knownAttributes(tape.member(0, "attributes"))
     }
 
@@ -278,8 +281,12 @@ extension EventImporter {
     ) {
         let resource = resourceIntoTape(line, at: resourceStart)
         let entry = tape.entryCount
-        // The first pass read it: it scans.
-        guard (try? tape.appendValue(at: Int(record.start), depth: 6)) != nil else { return }
+        guard (try? tape.appendValue(at: Int(record.start), depth: 6)) != nil else {
+            // The first pass scanned it, so this cannot happen; were it to, the record is counted, not lost.
+            assertionFailure("a record the first pass scanned does not scan")
+            _ = handle(position, .malformed(MalformedLine(reason: "the log record could not be read again")))
+            return
+        }
         assembly.startLine(line, stamp: lineStamp)
         let (places, fields) = recordPlaces(entry, resource: resource)
         withUnsafePointer(to: fields) { fields in

@@ -50,7 +50,8 @@ public final class EventImporter: @unchecked Sendable {
     var lineStamp = 0
     /// Where the last record's `eventName` key was, from its first byte (`recordLead`).
     var recordNameOffset = 0
-    /// Whether the last request read (by any way) held more than one record: a line no longer than a
+    /// Whether the last request read by its tape or record by record (not by a line's plan) held more
+    /// than one record: a line no longer than a
     /// layout's is read record by record only then, so that an export of one record a line whose
     /// layout is new is not framed for nothing.
     var lastRequestWasMany = false
@@ -146,7 +147,7 @@ public final class EventImporter: @unchecked Sendable {
     /// and says whether the event it got was accepted by the decoder, which commits what the importer
     /// learned from it (a launch, a tab).
     public func translate(_ line: UnsafeRawBufferPointer, _ handle: (_ record: Int32, ImportedRecord) -> Bool) {
-        // A line longer than any layout learned is a request of many records: no layout of a whole line is tried.
+        // A line longer than any layout learned is never matched whole: it is read record by record.
         let readsRecords = format == .otlp && readsLayouts && readsRecordLayouts
         let isLong = line.count > ExportLineLayouts.maxLineLength
         if readsRecords, isLong, translateRecords(line, minimumRecords: 1, handle) { return }

@@ -516,7 +516,7 @@ struct ExportLineLayouts {
                 flag = number.integer
                 value = number.value
             }
-            // Below 2^31: `find` takes no longer line.
+            // Below 2^31: `findValue` takes no longer line.
             found[k] = (Int32(truncatingIfNeeded: p), Int32(truncatingIfNeeded: end), flag, value)
             t = Int(slot.end)
             shift = end &- t
@@ -584,7 +584,6 @@ struct ExportLineLayouts {
 
     /// How many variable values the layout `hit` names has: how many values its match noted.
     func slotCount(_ hit: Hit) -> Int { layouts[hit.index].slotCount }
-
 
     /// Bytes left in a line below which `JSONNumber.scan` would read a number a byte at a time (it
     /// reads 16 bytes at once only when they are all the line's): a line's last numbers

@@ -32,10 +32,8 @@ public struct ImportedEventFields {
                 let planned = importer.planned!
                 if planned.inPlace {
                     importer.assembly.borrowLine(planned.line)
-                } else if planned.lineStamp != 0 {
-                    importer.assembly.startLine(planned.line, stamp: planned.lineStamp)
                 } else {
-                    importer.assembly.startLine(planned.line)
+                    importer.assembly.startLine(planned.line, stamp: planned.lineStamp)
                 }
                 return importer.mapAssembled(with: &decoder, source: source, accept: accept) { importer.assemblePlanned() }
             }

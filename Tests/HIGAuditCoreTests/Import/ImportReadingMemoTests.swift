@@ -139,7 +139,12 @@ import Testing
         // time: the record way is taken only after such a request (`lastRequestWasMany`).
         let matched = ExportLineLayoutsTests.expectSame(.otlp, lines, "many records", records: false)
         #expect(matched == 2)
-        #expect(ExportLineLayoutsTests.expectSame(.otlp, lines, "many records, record by record if need be") >= 2)
+        // After a request of many records of another layout (a record fewer), the line matches no
+        // layout of a whole line and is read record by record, its records matching those before.
+        let other = Array((#"{"resourceLogs":[{"resource":{"attributes":[{"key":"device.id","value":{"stringValue":"d"}}]},"scopeLogs":[{"logRecords":["#
+            + records.dropLast().joined(separator: ",") + "]}]}]}").utf8)
+        let importer = RecordLayoutsTests.expectReadAlike([other] + lines, "many records, record by record")
+        #expect(importer.recordLayouts.matched > 0)
     }
 
     @Test func ownFieldsAreForgottenWhenAnotherLayoutTakesTheirPlace() {

@@ -12,29 +12,36 @@ import Testing
 /// `doubleValue`s of every kind, malformed records among good ones) and their frames (whitespace,
 /// keys escaped or given twice, other members, empty lists).
 @Suite struct RecordLayoutsTests {
-    static func outcomes(_ lines: [[UInt8]], records: Bool, plans: Bool = true) -> (outcomes: [String], importer: EventImporter) {
-        ImportOutcomes.read(.otlp, lines, writes: false) {
+    static func outcomes(
+        _ lines: [[UInt8]], records: Bool, plans: Bool = true, writes: Bool = false
+    ) -> (outcomes: [String], importer: EventImporter) {
+        ImportOutcomes.read(.otlp, lines, writes: writes) {
             $0.readsRecordLayouts = records
             $0.readsPlans = plans
         }
     }
 
-    /// Reads `lines` the general way and record by record, with and without plans, and expects the same
-    /// outcomes; returns the importer that read record by record with plans (for its counters).
+    /// Reads `lines` the general way and record by record, with and without plans, and as `import`
+    /// reads them (writing each event's line; plans are off then), and expects the same outcomes;
+    /// returns the importer that read record by record with plans (for its counters).
     @discardableResult
     static func expectReadAlike(_ lines: [[UInt8]], _ what: String) -> EventImporter {
-        let general = outcomes(lines, records: false)
-        #expect(general.importer.recordLayouts.matched == 0, "\(what)")
-        for plans in [true, false] {
-            let byRecords = outcomes(lines, records: true, plans: plans)
-            #expect(byRecords.outcomes.count == general.outcomes.count, "\(what), plans \(plans)")
-            for (one, other) in zip(byRecords.outcomes, general.outcomes) where one != other {
-                Issue.record("\(what), plans \(plans):\nby records: \(one)\ngeneral: \(other)")
+        func expectSame(_ byRecords: [String], _ general: [String], _ way: String) {
+            #expect(byRecords.count == general.count, "\(what), \(way)")
+            for (one, other) in zip(byRecords, general) where one != other {
+                Issue.record("\(what), \(way):\nby records: \(one)\ngeneral: \(other)")
                 break
             }
-            if plans { return byRecords.importer }
         }
-        return general.importer
+        let general = outcomes(lines, records: false)
+        #expect(general.importer.recordLayouts.matched == 0, "\(what)")
+        let planned = outcomes(lines, records: true, plans: true)
+        expectSame(planned.outcomes, general.outcomes, "plans")
+        expectSame(outcomes(lines, records: true, plans: false).outcomes, general.outcomes, "no plans")
+        expectSame(
+            outcomes(lines, records: true, writes: true).outcomes, outcomes(lines, records: false, writes: true).outcomes,
+            "the lines import writes")
+        return planned.importer
     }
 
     static func resource(_ generator: inout SplitMix64) -> String {
@@ -101,6 +108,17 @@ import Testing
             varied += [variant, lines[index % lines.count]]
         }
         for cut in stride(from: 1, to: long.count, by: long.count / 50) { varied += [Array(long.prefix(cut)), long] }
+        // And bytes changed, dropped or doubled all along the long line, after records that matched.
+        let replacements = ExportLineLayoutsTests.replacements
+        for (step, place) in stride(from: 0, to: long.count, by: long.count / 60).enumerated() {
+            var variant = long
+            switch step % (replacements.count + 2) {
+            case replacements.count: variant.remove(at: place)
+            case replacements.count + 1: variant.insert(long[place], at: place)
+            case let kind: variant[place] = replacements[kind]
+            }
+            varied += [variant, long]
+        }
         Self.expectReadAlike(varied, "changed")
     }
 
