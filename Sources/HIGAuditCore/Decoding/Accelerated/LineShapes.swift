@@ -95,6 +95,7 @@ struct LineShapes {
         typealias Admitted = InlineArray<1024, UInt64>
         typealias OrderKeyCounts = InlineArray<1024, UInt16>
         typealias OrderKeyOrders = InlineArray<1024, UInt64>
+        typealias MemberSets = InlineArray<512, UInt64>
         /// Shapes held.
         var used: Int
         /// Shapes held per set: ways `0..<setUsed[set]` of the set.
@@ -145,6 +146,10 @@ struct LineShapes {
         var orderKeyCounts: OrderKeyCounts
         /// Per place, the wrapping sum of those shapes' member orders (`MemberOrder.of`).
         var orderKeyOrders: OrderKeyOrders
+        /// Per place of a line's `memberSetKey` (see `isShuffling`), the last such key and the member
+        /// order (`MemberOrder.hash`) it came in.
+        var memberSetKeys: MemberSets
+        var memberSetOrders: MemberSets
     }
 
     /// Byte offsets of `StateLayout`'s members in the storage.
@@ -177,6 +182,9 @@ struct LineShapes {
         static var orderKeyCounts: Int { MemoryLayout<StateLayout>.offset(of: \.orderKeyCounts)! }
         static var orderKeyPlaces: Int { StateLayout.OrderKeyCounts.count }
         static var orderKeyOrders: Int { MemoryLayout<StateLayout>.offset(of: \.orderKeyOrders)! }
+        static var memberSetKeys: Int { MemoryLayout<StateLayout>.offset(of: \.memberSetKeys)! }
+        static var memberSetOrders: Int { MemoryLayout<StateLayout>.offset(of: \.memberSetOrders)! }
+        static var memberSetPlaces: Int { StateLayout.MemberSets.count }
         /// Where the shapes begin: after the state, on a cache line of their own.
         static var shapes: Int { (MemoryLayout<StateLayout>.size + 63) & ~63 }
     }
@@ -391,6 +399,7 @@ struct LineShapes {
                 && MemoryLayout<InlineArray<24, Double>>.size >= JSONNumber.powersOfTenByteCount
                 && Self.ways <= 256 && Self.capacity % Self.sets == 0 && Self.sets.nonzeroBitCount == 1
                 && State.admittedCount.nonzeroBitCount == 1 && State.orderKeyPlaces.nonzeroBitCount == 1
+                && State.memberSetPlaces.nonzeroBitCount == 1
                 && Self.capacity <= Int(UInt16.max),
             "LineShapes layout too small")
         let byteCount = State.shapes + (holdsShapes ? Self.capacity * Shape.stride : 0)
@@ -498,16 +507,15 @@ struct LineShapes {
         guard used > 0 else { return -1 }
         // First the shape matched or learned last (first in its set): a log read device by device
         // repeats a layout for runs of lines, and this costs no fingerprint.
+        // An order-free shape is not tried first: its lines' types take turns, and a line of another
+        // type is told from it only where its `type` member stands, often after most of its members,
+        // where the fingerprint's search for `type` takes it to the shapes of its own type at once.
         let latest = storage.load(fromByteOffset: State.latest, as: Int.self)
         let latestShape = shape(latest)
-        if latestShape.load(fromByteOffset: Shape.orderFree, as: Int32.self) != 0 {
-            let length = matchesOrderFree(
-                latestShape, base, count: count, lengthKnown: lengthKnown, keys: keys, fields: fields, numbers: numbers)
-            if length >= 0 {
-                noteOrderFreeMatch(latestShape, index: latest, set: 0, rank: 0)
-                return length
-            }
-        } else if matches(latestShape, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers) {
+        let latestIsOrderFree = latestShape.load(fromByteOffset: Shape.orderFree, as: Int32.self) != 0
+        if !latestIsOrderFree,
+            matches(latestShape, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers)
+        {
             noteMatch(latestShape, index: latest, set: 0, rank: 0)
             return matchedLength(latestShape)
         }
@@ -532,15 +540,16 @@ struct LineShapes {
         }
         guard typeValueStart != Int.max else { return -1 }
         return matchOrderFree(
-            base, count: count, lengthKnown: lengthKnown, typeValueStart: typeValueStart, latest: latest, keys: keys,
-            fields: fields, numbers: numbers)
+            base, count: count, lengthKnown: lengthKnown, typeValueStart: typeValueStart,
+            tried: latestIsOrderFree ? -1 : latest, keys: keys, fields: fields, numbers: numbers)
     }
 
     /// `matchLine`'s last tries: the order-free shapes of the line's `type` (`LineFingerprint.orderFree`),
-    /// most recently matched first. Out of line: only lines no shape of their layout matched come here.
+    /// most recently matched first, but for the shape `tried` already. Out of line: only lines no shape
+    /// of their layout matched come here.
     @inline(never)
     private func matchOrderFree(
-        _ base: UnsafePointer<UInt8>, count: Int, lengthKnown: Bool, typeValueStart: Int, latest: Int, keys: KeyMatcher,
+        _ base: UnsafePointer<UInt8>, count: Int, lengthKnown: Bool, typeValueStart: Int, tried: Int, keys: KeyMatcher,
         fields: UnsafeMutablePointer<FieldValue>, numbers: UnsafeMutablePointer<Double>
     ) -> Int {
         let fingerprint = LineFingerprint.orderFree(base, typeValueStart: typeValueStart, limit: count)
@@ -550,7 +559,7 @@ struct LineShapes {
         while rank < setUsed {
             let index = self.index(set: set, rank: rank)
             let candidate = shape(index)
-            if index != latest, candidate.load(fromByteOffset: Shape.fingerprint, as: UInt64.self) == fingerprint {
+            if index != tried, candidate.load(fromByteOffset: Shape.fingerprint, as: UInt64.self) == fingerprint {
                 let length = matchesOrderFree(
                     candidate, base, count: count, lengthKnown: lengthKnown, keys: keys, fields: fields, numbers: numbers)
                 if length >= 0 {
@@ -1072,12 +1081,32 @@ struct LineShapes {
         // in whatever order, are (see "Order-free shapes").
         let signature = Self.layoutSignature(fingerprint: fingerprint, memberOrder: members.hash)
         guard admits(fingerprint: fingerprint, signature: signature) else {
-            if !unreadMembers { learnOrderFree(base, count: count, keys: keys, fields: fields, numbers: numbers) }
+            if !unreadMembers, isShuffling(base, fields: fields, members: members) {
+                learnOrderFree(base, count: count, keys: keys, fields: fields, numbers: numbers)
+            }
             return
         }
         learn(
             base, count: count, fields: fields, numbers: numbers, unreadMembers: unreadMembers, refreshing: false,
             fingerprint: fingerprint)
+    }
+
+    /// Whether the line's session wrote its fields, with the line's `type`, in another order when it
+    /// last wrote them (as far as the table of `memberSetKey`s remembers); notes the line's order.
+    /// A writer that keeps its order never is; one that orders keys anew on every line nearly always
+    /// is from its second such line on.
+    private func isShuffling(_ base: UnsafePointer<UInt8>, fields: UnsafePointer<FieldValue>, members: MemberOrder) -> Bool {
+        let key = Self.memberSetKey(
+            memberMask: members.fields, type: fields[EventField.type.rawValue], typeBytes: UnsafeRawPointer(base),
+            session: fields[EventField.session.rawValue], sessionBytes: UnsafeRawPointer(base))
+        let place = Int(truncatingIfNeeded: key &>> UInt64(64 &- State.memberSetPlaces.trailingZeroBitCount))
+        let keyOffset = State.memberSetKeys &+ place &* 8
+        let orderOffset = State.memberSetOrders &+ place &* 8
+        let shuffled = storage.load(fromByteOffset: keyOffset, as: UInt64.self) == key
+            && storage.load(fromByteOffset: orderOffset, as: UInt64.self) != members.hash
+        storage.storeBytes(of: key, toByteOffset: keyOffset, as: UInt64.self)
+        storage.storeBytes(of: members.hash, toByteOffset: orderOffset, as: UInt64.self)
+        return shuffled
     }
 
     /// Learns the line, which decoded to an event, has no member no field reads and no repeated key, as
@@ -1145,7 +1174,9 @@ struct LineShapes {
             rank &+= 1
         }
         // Which values vary, as `store` decides for its shapes: variable there, or changed for the
-        // second time within `changeWindow` lines. Only strings and numbers are read.
+        // second time within `changeWindow` lines. Only strings and numbers are read. `type` and
+        // `session` never vary: the shape stays its session's, and the lines of other writers of the
+        // type, which have their own shapes, are not taken for it.
         let lines = previous.map { $0.load(fromByteOffset: Shape.lines, as: Int32.self) &+ 1 } ?? 0
         let changes = (storage + State.changes).assumingMemoryBound(to: Int32.self)
         for field in 0..<EventField.count {
@@ -1159,7 +1190,8 @@ struct LineShapes {
                 let field = Int(order[m])
                 let value = fields[field]
                 guard value.kind == .string || value.kind == .number,
-                    Self.fieldValue(previous, field).kind == value.kind
+                    Self.fieldValue(previous, field).kind == value.kind,
+                    field != EventField.session.rawValue, field != EventField.type.rawValue
                 else { continue }
                 var variable = previouslyVariable & (1 << field) != 0
                 if !Self.sameValue(previous, value, in: base, field: field) {
@@ -1786,6 +1818,18 @@ struct LineShapes {
         memberMask: FieldMask, type: FieldValue, typeBytes: UnsafeRawPointer, session: FieldValue,
         sessionBytes: UnsafeRawPointer
     ) -> Int {
+        let hash = memberSetKey(
+            memberMask: memberMask, type: type, typeBytes: typeBytes, session: session, sessionBytes: sessionBytes)
+        return Int(truncatingIfNeeded: hash &>> UInt64(64 &- State.orderKeyPlaces.trailingZeroBitCount))
+    }
+
+    /// A hash of a line's fields, `type` and `session` (kind, escaping, bytes), its members' order left
+    /// out: `orderKeyPlace`'s, and `isShuffling`'s key.
+    @inline(__always)
+    private static func memberSetKey(
+        memberMask: FieldMask, type: FieldValue, typeBytes: UnsafeRawPointer, session: FieldValue,
+        sessionBytes: UnsafeRawPointer
+    ) -> UInt64 {
         func mixing(_ value: FieldValue, at bytes: UnsafeRawPointer, into hash: UInt64) -> UInt64 {
             let kind = (hash ^ UInt64(value.kind.rawValue) ^ (value.flag ? 0x100 : 0)) &* EventIdentity.prime
             return (kind ^ bytesHash(bytes + Int(value.start), count: Int(value.end) &- Int(value.start)))
@@ -1795,7 +1839,7 @@ struct LineShapes {
         hash = mixing(session, at: sessionBytes, into: mixing(type, at: typeBytes, into: hash))
         hash ^= hash >> 29
         hash &*= 0xBF58_476D_1CE4_E5B9
-        return Int(truncatingIfNeeded: hash &>> UInt64(64 &- State.orderKeyPlaces.trailingZeroBitCount))
+        return hash
     }
 
     /// A hash of `count` bytes at `bytes` from their first and last eight and their count, read within
