@@ -244,6 +244,9 @@ struct LineShapes {
         /// 1 for an order-free shape (see "Order-free shapes"), whose members are read through
         /// `orderFreeMembers`; 0 for one matched run by run through `variables` and `constants`.
         var orderFree: Int32
+        /// A hash of its `session` value when that is a plain string, else 0 (`sessionWord`): the
+        /// shapes `carrySessionTexts` may carry into are told by it.
+        var sessionWord: UInt64
         /// Per field of an order-free shape, where its member stands in the shape's line and how a
         /// line's member of that field is read.
         var orderFreeMembers: PerField<OrderFreeMember>
@@ -313,6 +316,7 @@ struct LineShapes {
         static var orderKeyPlace: Int { MemoryLayout<ShapeLayout>.offset(of: \.orderKeyPlace)! }
         static var orderKeyMemberOrder: Int { MemoryLayout<ShapeLayout>.offset(of: \.orderKeyMemberOrder)! }
         static var orderFree: Int { MemoryLayout<ShapeLayout>.offset(of: \.orderFree)! }
+        static var sessionWord: Int { MemoryLayout<ShapeLayout>.offset(of: \.sessionWord)! }
         static var orderFreeMembers: Int { MemoryLayout<ShapeLayout>.offset(of: \.orderFreeMembers)! }
         static var orderFreeMemberStride: Int { MemoryLayout<OrderFreeMember>.stride }
         static var memberNumber: Int { MemoryLayout<OrderFreeMember>.offset(of: \.number)! }
@@ -783,8 +787,8 @@ struct LineShapes {
     /// The line must be `{`, then the shape's members, each exactly once, in any order, separated by
     /// `,`, then `}`, with no whitespace: a constant member repeats the shape's bytes, key and value; a
     /// variable one repeats its head (`"key":`) and has a string or a number read as `matches` reads
-    /// it. A member is found by its head (`KeyMatcher.headField`, or the shape's heads compared one by
-    /// one near the end of what is readable).
+    /// it. A member's field is guessed from its key's first bytes (`KeyMatcher.headCandidate`, or the
+    /// shape's heads compared one by one near the end of what is readable), then its bytes compared.
     @inline(never)
     private func matchesOrderFree(
         _ shape: UnsafeMutableRawPointer, _ base: UnsafePointer<UInt8>, count: Int, lengthKnown: Bool, keys: KeyMatcher,
@@ -800,7 +804,8 @@ struct LineShapes {
         var pos = 0
         while true {
             let keyStart = pos &+ 1
-            guard let found = keys.headField(start: base + keyStart, readableUpTo: end)
+            // A candidate only: the member's bytes or its head are compared below.
+            guard let found = keys.headCandidate(start: base + keyStart, readable: count &- keyStart)
                 ?? Self.orderFreeHead(shape, base + keyStart, readable: count &- keyStart)
             else { return Self.orderFreeUnmatched(seen, fields: fields) }
             let field = found.rawValue
@@ -822,9 +827,10 @@ struct LineShapes {
                 numbers[field] = member.load(fromByteOffset: Shape.memberNumber, as: Double.self)
                 pos = keyStart &+ length
             } else if mode == Mode.string {
-                // The head was compared where the field was found.
                 let valueAt = keyStart &+ length &+ 1
-                guard valueAt <= count, base[valueAt &- 1] == 0x22 else { return Self.orderFreeUnmatched(seen, fields: fields) }
+                guard valueAt <= count, ByteComparison.equal(base + keyStart, (bytes + start).assumingMemoryBound(to: UInt8.self), count: length),
+                    base[valueAt &- 1] == 0x22
+                else { return Self.orderFreeUnmatched(seen, fields: fields) }
                 let quote: Int
                 let escaped: Bool
                 if let found = JSONScanner.plainStringEnd(base, from: valueAt, end: count) {
@@ -842,7 +848,8 @@ struct LineShapes {
                 pos = quote &+ 1
             } else {
                 let valueAt = keyStart &+ length
-                guard valueAt < count, base[valueAt] == 0x2D || JSONScanner.isDigit(base[valueAt]),
+                guard valueAt < count, ByteComparison.equal(base + keyStart, (bytes + start).assumingMemoryBound(to: UInt8.self), count: length),
+                    base[valueAt] == 0x2D || JSONScanner.isDigit(base[valueAt]),
                     let found = JSONNumber.scan(base, from: valueAt, end: count, powers: storage + State.powersOfTen)
                 else { return Self.orderFreeUnmatched(seen, fields: fields) }
                 fields[field] = FieldValue(
@@ -1185,7 +1192,17 @@ struct LineShapes {
         }
         var variableFields: FieldMask = 0
         if let previous {
-            let previouslyVariable = previous.load(fromByteOffset: Shape.variableFields, as: FieldMask.self)
+            var previouslyVariable = previous.load(fromByteOffset: Shape.variableFields, as: FieldMask.self)
+            // A new session: its common texts are judged afresh (another device's, version's, screen's),
+            // as those of a new shape; the values that vary line by line stay variable.
+            if !Self.sameValue(previous, fields[EventField.session.rawValue], in: base, field: EventField.session.rawValue) {
+                previouslyVariable &= ~EventField.commonTextBits
+                var rest = EventField.commonTextBits
+                while rest != 0 {
+                    changes[rest.trailingZeroBitCount] = lines &- Self.changeWindow
+                    rest &= rest &- 1
+                }
+            }
             for m in 0..<memberCount {
                 let field = Int(order[m])
                 let value = fields[field]
@@ -1740,8 +1757,12 @@ struct LineShapes {
         let next = storage.load(fromByteOffset: State.carriedFromNext, as: Int.self)
         recent[next] = Self.fingerprint(previousBytes + Int(oldSession.start), count: Int(oldSession.end) &- Int(oldSession.start))
         storage.storeBytes(of: (next &+ 1) % State.carriedFromCount, toByteOffset: State.carriedFromNext, as: Int.self)
+        // Only a shape whose session is the previous one's can hold it as a constant.
+        let oldWord = previous.load(fromByteOffset: Shape.sessionWord, as: UInt64.self)
         _ = anyHeldShape { other in
-            carrySessionTexts(from: previous, carried: carried, to: base, fields: fields, into: other)
+            if other.load(fromByteOffset: Shape.sessionWord, as: UInt64.self) == oldWord {
+                carrySessionTexts(from: previous, carried: carried, to: base, fields: fields, into: other)
+            }
             return false
         }
     }
@@ -1809,6 +1830,11 @@ struct LineShapes {
         let orders = State.orderKeyOrders &+ place &* 8
         storage.storeBytes(of: storage.load(fromByteOffset: orders, as: UInt64.self) &+ memberOrder, toByteOffset: orders, as: UInt64.self)
         shape.storeBytes(of: memberOrder, toByteOffset: Shape.orderKeyMemberOrder, as: UInt64.self)
+        // Every change of a shape's session comes here.
+        let session = Self.fieldValue(shape, EventField.session.rawValue)
+        let sessionWord = Self.isPlainString(session)
+            ? Self.bytesHash(bytes + Int(session.start), count: Int(session.end) &- Int(session.start)) | 1 : 0
+        shape.storeBytes(of: sessionWord, toByteOffset: Shape.sessionWord, as: UInt64.self)
     }
 
     /// Where the key of `hasShapeInAnotherOrder`'s tests falls: the fields present, and the `type` and
