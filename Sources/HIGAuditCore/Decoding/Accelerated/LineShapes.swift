@@ -799,6 +799,7 @@ struct LineShapes {
         let memberMask = shape.load(fromByteOffset: Shape.memberMask, as: FieldMask.self)
         let bytes = UnsafeRawPointer(shape + Shape.bytes)
         let table = UnsafeRawPointer(shape + Shape.fieldTable)
+        let end = base + count
         var seen: FieldMask = 0
         // At the `{` or `,` before a member.
         var pos = 0
