@@ -152,7 +152,7 @@ public struct EventDecoder: Sendable {
             memory: RecentValues(recent: table.recent, minute: table.minute), longTexts: table.longTexts)
         let shapes = table.shapes
         let triedAlready = triedAt.address == Int(bitPattern: raw) && count &+ 1 < triedAt.readable
-        if !triedAlready, shapes.match(base, count: count, keys: table.keys, fields: fields, numbers: numbers) {
+        if !triedAlready, shapes.match(base, count: count, fields: fields, numbers: numbers) {
             return Self.interpretMatched(reader, dirty: dirty, table: table, source: source, accept: accept)
         }
         return Self.decodeInGeneral(reader, dirty: dirty, table: table, source: source, accept: accept)
@@ -207,7 +207,7 @@ public struct EventDecoder: Sendable {
         let shapes = table.shapes
         // A line over the limit is the splitter's to report: none is matched here.
         let limited = min(readable, Self.maxLineLength &+ 1)
-        guard let count = shapes.matchLeadingLine(base, readable: limited, keys: table.keys, fields: fields, numbers: numbers) else {
+        guard let count = shapes.matchLeadingLine(base, readable: limited, fields: fields, numbers: numbers) else {
             lineTriedAgainstShapes = (Int(bitPattern: bytes), limited)
             return nil
         }
@@ -287,8 +287,8 @@ public struct EventDecoder: Sendable {
         }
         if case .event = verdict {
             table.shapes.learn(
-                reader.base, count: reader.count, keys: table.keys, fields: fields, numbers: table.numbers,
-                unreadMembers: unreadMembers, members: members)
+                reader.base, count: reader.count, fields: fields, numbers: table.numbers, unreadMembers: unreadMembers,
+                members: members)
         } else {
             table.shapes.noteMiss()
         }

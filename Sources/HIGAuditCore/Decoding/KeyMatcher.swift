@@ -182,22 +182,15 @@ struct KeyMatcher {
     @inline(__always)
     func headField(start: UnsafePointer<UInt8>, readableUpTo end: UnsafePointer<UInt8>) -> EventField? {
         let readable = end - start
-        guard let field = headCandidate(start: start, readable: readable) else { return nil }
-        let pattern = storage + (Layout.headPatterns &+ field.rawValue &* MemoryLayout<Pattern>.stride)
-        if readable >= 32 { return Self.masked(pattern, equalAt: start) ? field : nil }
-        return Self.equalNearTheEnd(pattern, start, count: keyLength(field) &+ 3, readable: readable) ? field : nil
-    }
-
-    /// The one field whose head the head at `start` can be, by its key's first bytes alone (`headField`
-    /// without its comparison), or nil (also when fewer than 9 bytes are readable). Only for a caller
-    /// that compares the head itself (`LineShapes`' order-free shapes compare whole members).
-    @inline(__always)
-    func headCandidate(start: UnsafePointer<UInt8>, readable: Int) -> EventField? {
         guard readable >= 9 else { return nil }
         let word = UInt64(littleEndian: UnsafeRawPointer(start).loadUnaligned(fromByteOffset: 1, as: UInt64.self))
         let multiplier = storage.load(fromByteOffset: Layout.firstBytesMultiplier, as: UInt64.self)
         let bucket = PerfectHash.bucket(Self.firstBytes(word), multiplier: multiplier, bits: Self.bucketBits)
-        return storage.load(fromByteOffset: Layout.firstBytesFields &+ bucket, as: EventField?.self)
+        guard let field = storage.load(fromByteOffset: Layout.firstBytesFields &+ bucket, as: EventField?.self)
+        else { return nil }
+        let pattern = storage + (Layout.headPatterns &+ field.rawValue &* MemoryLayout<Pattern>.stride)
+        if readable >= 32 { return Self.masked(pattern, equalAt: start) ? field : nil }
+        return Self.equalNearTheEnd(pattern, start, count: keyLength(field) &+ 3, readable: readable) ? field : nil
     }
 
     /// The eight bytes after a key's opening quote (little-endian), cut after the first quote among

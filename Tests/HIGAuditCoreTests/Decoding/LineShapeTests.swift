@@ -128,9 +128,10 @@ import Testing
     }
 
     /// A session whose keys come in a new order on every line (as Foundation's `JSONEncoder` writes
-    /// them) is matched by an order-free shape, with verdicts its own, and does not put matching to
-    /// rest: the lines of a session that keeps its order, read after it, match at once.
-    @Test func keysInANewOrderOnEveryLineMatchOrderFreeAndDoNotRest() {
+    /// them) is decoded by the general scan, with verdicts its own, and rests matching for no more than
+    /// the line after each of its lines: the lines of a session that keeps its order, read after it,
+    /// match at once.
+    @Test func keysInANewOrderOnEveryLineNeitherMatchNorRest() {
         var random = SplitMix64(seed: 7)
         var learning = EventDecoder(learnsLineShapes: true)
         var general = EventDecoder(learnsLineShapes: false)
@@ -152,8 +153,7 @@ import Testing
             #expect(learning.lineShapes.matchedLines - matchedBefore > 190)
             #expect(learning.lineShapes.orderKeysAreCounted)
         }
-        // The shuffled lines too, but for the few learned from.
-        #expect(learning.lineShapes.matchedLines > 6 * 200 + 6 * 500, "\(learning.lineShapes.matchedLines)")
+        #expect(learning.lineShapes.matchedLines < 6 * 200 + 10)
     }
 
     /// A log that begins with lines no shape can be learned from (here of a type this version does not
@@ -562,7 +562,7 @@ import Testing
             // for finding keys in a new order are counted again.
             #expect(learning.lineShapes.orderKeysAreCounted, "session \(number)")
             // And the word by which carrying finds the shapes of a session is their `session`'s.
-            #expect(learning.lineShapes.sessionWordsAreCurrent, "session \(number)")
+            #expect(learning.lineShapes.sessionKeysAreCurrent, "session \(number)")
         }
         #expect(carriedSessions > 64)
     }

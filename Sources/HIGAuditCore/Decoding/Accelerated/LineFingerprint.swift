@@ -45,23 +45,7 @@ enum LineFingerprint {
         hash ^= hash >> 29
         hash &*= 0xBF58_476D_1CE4_E5B9
         hash ^= hash >> 32
-        // Even: an order-free shape's fingerprint (`orderFree`) is odd, so that the two never meet.
-        return (hash & ~1, type.start)
-    }
-
-    /// The fingerprint of the order-free shapes (`LineShapes`, "Order-free shapes") a line may match:
-    /// its `type` value alone, whose first byte is at `typeValueStart` (as `withTypeValueStart` found
-    /// it), the head left out, since a writer that orders keys anew on every line begins each line
-    /// with another key. Odd, unlike every `of`. The same for every `limit` past the value's closing
-    /// quote.
-    @inline(__always)
-    static func orderFree(_ base: UnsafePointer<UInt8>, typeValueStart: Int, limit: Int) -> UInt64 {
-        let type = bytes(base, start: typeValueStart, limit: min(limit, searchLimit))
-        var hash = (type.low &* 0x1656_67B1_9E37_79F9) ^ (type.high &* 0x85EB_CA77_C2B2_AE63) ^ 0x2545_F491_4F6C_DD1D
-        hash ^= hash >> 29
-        hash &*= 0xBF58_476D_1CE4_E5B9
-        hash ^= hash >> 32
-        return hash | 1
+        return (hash, type.start)
     }
 
     /// Up to 16 bytes from `start`, as two words: with `until`, those before the first such byte and

@@ -51,22 +51,6 @@
 /// up again nor clears more of the field table than the last line set; and the common texts
 /// (`session`, `device`, …) that are constant and plain, as the decoder would make them, so that it
 /// reads only the others from the line (`sharedTextsOfLatestMatch`).
-///
-/// Order-free shapes: a writer that orders keys anew on every line (Foundation's `JSONSerialization`
-/// and `JSONEncoder`, by hashing) never repeats a layout, so a line of it is learned, when its layout
-/// is not admitted (`admits`), as an order-free shape instead: its members by field, each a constant
-/// (the member's bytes, key and value) or a variable string or number after its head (`"key":`),
-/// chosen as `store` chooses. It is found by the line's `type` value alone
-/// (`LineFingerprint.orderFree`), after the shapes of the line's own fingerprint, and only compact
-/// lines with no member that no field reads and no escaped key are learned so. Why a match gives
-/// exactly the general scan's result: the shape's line, `{`, members joined by `,`, `}`, no
-/// whitespace, decoded to an event with no repeated field. A matching line is `{`, then each of those
-/// members exactly once in some order, joined by `,`, then `}`, each member the shape's bytes or the
-/// shape's head (so the same key, which the general scan maps to the same field) followed by a valid
-/// string or number read by the same code as the general scan reads it. So it is valid JSON with
-/// the same members and no other, and the general scan notes the same fields with the same values,
-/// at their places in the line, which the match writes; the mapping reads the field table and the
-/// values' bytes, never the members' order. Anything else is not a match, as above.
 struct LineShapes {
     /// Shapes kept: `ways` in each of `sets` sets, each set's most recently matched first.
     static let capacity = StateLayout.ShapeOrder.count
@@ -95,7 +79,7 @@ struct LineShapes {
         typealias Admitted = InlineArray<1024, UInt64>
         typealias OrderKeyCounts = InlineArray<1024, UInt16>
         typealias OrderKeyOrders = InlineArray<1024, UInt64>
-        typealias MemberSets = InlineArray<512, UInt64>
+        typealias SessionKeys = InlineArray<512, UInt64>
         /// Shapes held.
         var used: Int
         /// Shapes held per set: ways `0..<setUsed[set]` of the set.
@@ -146,10 +130,11 @@ struct LineShapes {
         var orderKeyCounts: OrderKeyCounts
         /// Per place, the wrapping sum of those shapes' member orders (`MemberOrder.of`).
         var orderKeyOrders: OrderKeyOrders
-        /// Per place of a line's `memberSetKey` (see `isShuffling`), the last such key and the member
-        /// order (`MemberOrder.hash`) it came in.
-        var memberSetKeys: MemberSets
-        var memberSetOrders: MemberSets
+        /// Per shape, by its index: the fingerprint of its line's `session` value when that is a plain
+        /// string, else 0 (`noteOrderKey` keeps it). A new session's carrying (`carrySessionTexts`)
+        /// looks only at the shapes whose word here is the session before's, one word a shape, rather
+        /// than at every held shape's field table and bytes.
+        var sessionKeys: SessionKeys
     }
 
     /// Byte offsets of `StateLayout`'s members in the storage.
@@ -182,9 +167,7 @@ struct LineShapes {
         static var orderKeyCounts: Int { MemoryLayout<StateLayout>.offset(of: \.orderKeyCounts)! }
         static var orderKeyPlaces: Int { StateLayout.OrderKeyCounts.count }
         static var orderKeyOrders: Int { MemoryLayout<StateLayout>.offset(of: \.orderKeyOrders)! }
-        static var memberSetKeys: Int { MemoryLayout<StateLayout>.offset(of: \.memberSetKeys)! }
-        static var memberSetOrders: Int { MemoryLayout<StateLayout>.offset(of: \.memberSetOrders)! }
-        static var memberSetPlaces: Int { StateLayout.MemberSets.count }
+        static var sessionKeys: Int { MemoryLayout<StateLayout>.offset(of: \.sessionKeys)! }
         /// Where the shapes begin: after the state, on a cache line of their own.
         static var shapes: Int { (MemoryLayout<StateLayout>.size + 63) & ~63 }
     }
@@ -241,30 +224,6 @@ struct LineShapes {
         /// The place its key was counted at (`noteOrderKey`), and its member order counted with it.
         var orderKeyPlace: Int32
         var orderKeyMemberOrder: UInt64
-        /// 1 for an order-free shape (see "Order-free shapes"), whose members are read through
-        /// `orderFreeMembers`; 0 for one matched run by run through `variables` and `constants`.
-        var orderFree: Int32
-        /// A hash of its `session` value when that is a plain string, else 0, made anew by
-        /// `noteOrderKey` after every change of the shape's line: `carrySessionTexts` looks only at the
-        /// shapes whose word is the previous shape's, and compares their bytes (the word only filters).
-        var sessionWord: UInt64
-        /// Per field of an order-free shape, where its member stands in the shape's line and how a
-        /// line's member of that field is read.
-        var orderFreeMembers: PerField<OrderFreeMember>
-    }
-
-    /// A member of an order-free shape.
-    private struct OrderFreeMember {
-        /// A constant's number value, as `ConstantEntry.number`.
-        var number: Double
-        /// Where the member (its key's opening quote) starts in the shape's line; its length: the whole
-        /// member, `"key":value`, for a constant, the head `"key":` for a variable value.
-        var start: Int16
-        var length: Int16
-        /// The head's length, `"key":`.
-        var headLength: UInt8
-        /// `Mode.constant`, `Mode.string` or `Mode.number`.
-        var mode: UInt8
     }
 
     /// A variable value of a shape.
@@ -316,15 +275,6 @@ struct LineShapes {
         static var sharedTextConstantCount: Int { MemoryLayout<ShapeLayout>.offset(of: \.sharedTextConstantCount)! }
         static var orderKeyPlace: Int { MemoryLayout<ShapeLayout>.offset(of: \.orderKeyPlace)! }
         static var orderKeyMemberOrder: Int { MemoryLayout<ShapeLayout>.offset(of: \.orderKeyMemberOrder)! }
-        static var orderFree: Int { MemoryLayout<ShapeLayout>.offset(of: \.orderFree)! }
-        static var sessionWord: Int { MemoryLayout<ShapeLayout>.offset(of: \.sessionWord)! }
-        static var orderFreeMembers: Int { MemoryLayout<ShapeLayout>.offset(of: \.orderFreeMembers)! }
-        static var orderFreeMemberStride: Int { MemoryLayout<OrderFreeMember>.stride }
-        static var memberNumber: Int { MemoryLayout<OrderFreeMember>.offset(of: \.number)! }
-        static var memberStart: Int { MemoryLayout<OrderFreeMember>.offset(of: \.start)! }
-        static var memberLength: Int { MemoryLayout<OrderFreeMember>.offset(of: \.length)! }
-        static var memberHeadLength: Int { MemoryLayout<OrderFreeMember>.offset(of: \.headLength)! }
-        static var memberMode: Int { MemoryLayout<OrderFreeMember>.offset(of: \.mode)! }
         /// Shapes start on cache lines.
         static var stride: Int { (MemoryLayout<ShapeLayout>.size + 63) & ~63 }
 
@@ -351,8 +301,6 @@ struct LineShapes {
         /// The value of a member no field reads (a writer's own sequence number, say): any valid JSON
         /// value, quotes included, validated and skipped; its field byte is `unreadField`.
         static var skip: UInt8 { 3 }
-        /// An order-free shape's constant member: its bytes, key and value, repeated exactly.
-        static var constant: UInt8 { 4 }
     }
 
     /// The field byte of a `Mode.skip` value, which fills no field.
@@ -404,8 +352,7 @@ struct LineShapes {
                 && MemoryLayout<InlineArray<24, Double>>.size >= JSONNumber.powersOfTenByteCount
                 && Self.ways <= 256 && Self.capacity % Self.sets == 0 && Self.sets.nonzeroBitCount == 1
                 && State.admittedCount.nonzeroBitCount == 1 && State.orderKeyPlaces.nonzeroBitCount == 1
-                && State.memberSetPlaces.nonzeroBitCount == 1
-                && Self.capacity <= Int(UInt16.max),
+                && Self.capacity <= Int(UInt16.max) && StateLayout.SessionKeys.count == Self.capacity,
             "LineShapes layout too small")
         let byteCount = State.shapes + (holdsShapes ? Self.capacity * Shape.stride : 0)
         storage = .allocate(byteCount: byteCount, alignment: 64)
@@ -467,10 +414,10 @@ struct LineShapes {
     /// again, and the others as they were.
     @inline(__always)
     func match(
-        _ base: UnsafePointer<UInt8>, count: Int, keys: KeyMatcher, fields: UnsafeMutablePointer<FieldValue>,
+        _ base: UnsafePointer<UInt8>, count: Int, fields: UnsafeMutablePointer<FieldValue>,
         numbers: UnsafeMutablePointer<Double>
     ) -> Bool {
-        matchLine(base, bytes: count, lengthKnown: true, keys: keys, fields: fields, numbers: numbers) >= 0
+        matchLine(base, bytes: count, lengthKnown: true, fields: fields, numbers: numbers) >= 0
     }
 
     /// `match` for a line whose end is not known yet: `readable` bytes at `base` may be read, and the
@@ -485,10 +432,10 @@ struct LineShapes {
     /// the splitter strips that `\r`, so the line would be one byte shorter than the match.
     @inline(__always)
     func matchLeadingLine(
-        _ base: UnsafePointer<UInt8>, readable: Int, keys: KeyMatcher, fields: UnsafeMutablePointer<FieldValue>,
+        _ base: UnsafePointer<UInt8>, readable: Int, fields: UnsafeMutablePointer<FieldValue>,
         numbers: UnsafeMutablePointer<Double>
     ) -> Int? {
-        let length = matchLine(base, bytes: readable, lengthKnown: false, keys: keys, fields: fields, numbers: numbers)
+        let length = matchLine(base, bytes: readable, lengthKnown: false, fields: fields, numbers: numbers)
         return length >= 0 ? length : nil
     }
 
@@ -498,8 +445,8 @@ struct LineShapes {
     /// Out of line: inlined into the decoder, it competed with the rest for registers.
     @inline(never)
     private func matchLine(
-        _ base: UnsafePointer<UInt8>, bytes count: Int, lengthKnown: Bool, keys: KeyMatcher,
-        fields: UnsafeMutablePointer<FieldValue>, numbers: UnsafeMutablePointer<Double>
+        _ base: UnsafePointer<UInt8>, bytes count: Int, lengthKnown: Bool, fields: UnsafeMutablePointer<FieldValue>,
+        numbers: UnsafeMutablePointer<Double>
     ) -> Int {
         storage.storeBytes(of: 0, toByteOffset: State.triedLine, as: Int.self)
         // The rest counts down first: a rest may begin before any shape is held (the first lines of a
@@ -512,15 +459,9 @@ struct LineShapes {
         guard used > 0 else { return -1 }
         // First the shape matched or learned last (first in its set): a log read device by device
         // repeats a layout for runs of lines, and this costs no fingerprint.
-        // An order-free shape is not tried first: its lines' types take turns, and a line of another
-        // type is told from it only where its `type` member stands, often after most of its members,
-        // where the fingerprint's search for `type` takes it to the shapes of its own type at once.
         let latest = storage.load(fromByteOffset: State.latest, as: Int.self)
         let latestShape = shape(latest)
-        let latestIsOrderFree = latestShape.load(fromByteOffset: Shape.orderFree, as: Int32.self) != 0
-        if !latestIsOrderFree,
-            matches(latestShape, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers)
-        {
+        if matches(latestShape, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers) {
             noteMatch(latestShape, index: latest, set: 0, rank: 0)
             return matchedLength(latestShape)
         }
@@ -540,37 +481,6 @@ struct LineShapes {
             {
                 noteMatch(candidate, index: index, set: set, rank: rank)
                 return matchedLength(candidate)
-            }
-            rank &+= 1
-        }
-        guard typeValueStart != Int.max else { return -1 }
-        return matchOrderFree(
-            base, count: count, lengthKnown: lengthKnown, typeValueStart: typeValueStart,
-            tried: latestIsOrderFree ? -1 : latest, keys: keys, fields: fields, numbers: numbers)
-    }
-
-    /// `matchLine`'s last tries: the order-free shapes of the line's `type` (`LineFingerprint.orderFree`),
-    /// most recently matched first, but for the shape `tried` already. Out of line: only lines no shape
-    /// of their layout matched come here.
-    @inline(never)
-    private func matchOrderFree(
-        _ base: UnsafePointer<UInt8>, count: Int, lengthKnown: Bool, typeValueStart: Int, tried: Int, keys: KeyMatcher,
-        fields: UnsafeMutablePointer<FieldValue>, numbers: UnsafeMutablePointer<Double>
-    ) -> Int {
-        let fingerprint = LineFingerprint.orderFree(base, typeValueStart: typeValueStart, limit: count)
-        let set = Self.set(of: fingerprint)
-        let setUsed = Int(storage.load(fromByteOffset: State.setUsed &+ set, as: UInt8.self))
-        var rank = 0
-        while rank < setUsed {
-            let index = self.index(set: set, rank: rank)
-            let candidate = shape(index)
-            if index != tried, candidate.load(fromByteOffset: Shape.fingerprint, as: UInt64.self) == fingerprint {
-                let length = matchesOrderFree(
-                    candidate, base, count: count, lengthKnown: lengthKnown, keys: keys, fields: fields, numbers: numbers)
-                if length >= 0 {
-                    noteOrderFreeMatch(candidate, index: index, set: set, rank: rank)
-                    return length
-                }
             }
             rank &+= 1
         }
@@ -644,6 +554,14 @@ struct LineShapes {
         }
     }
 
+    /// Whether every held shape's word in `StateLayout.sessionKeys` is its `session` value's as it
+    /// holds it now (see `carrySessionTexts`), for tests.
+    var sessionKeysAreCurrent: Bool {
+        !anyHeldShape { shape in
+            storage.load(fromByteOffset: State.sessionKeys &+ shapeIndex(shape) &* 8, as: UInt64.self) != sessionKey(shape)
+        }
+    }
+
     /// The fields the most recently matched (or learned) shape reads as variable, for tests.
     var variableFieldsOfLatestShape: Set<EventField> {
         guard used > 0 else { return [] }
@@ -659,18 +577,6 @@ struct LineShapes {
         let left = shape.load(fromByteOffset: Shape.matchesLeft, as: Int32.self) &- 1
         shape.storeBytes(of: left, toByteOffset: Shape.matchesLeft, as: Int32.self)
         storage.storeBytes(of: left <= 0 ? 1 : 0, toByteOffset: State.refreshDue, as: Int.self)
-        storage.storeBytes(of: index, toByteOffset: State.latest, as: Int.self)
-        if rank > 0 { moveToFront(set: set, rank: rank) }
-    }
-
-    /// `noteMatch` for an order-free shape, which is never refreshed: a line that differs from it in a
-    /// constant misses, and learning it makes that value variable or the new constant.
-    @inline(__always)
-    private func noteOrderFreeMatch(_ shape: UnsafeMutableRawPointer, index: Int, set: Int, rank: Int) {
-        storage.storeBytes(of: matchedLines &+ 1, toByteOffset: State.matched, as: Int.self)
-        let lines = shape.load(fromByteOffset: Shape.lines, as: Int32.self)
-        shape.storeBytes(of: lines &+ 1, toByteOffset: Shape.lines, as: Int32.self)
-        storage.storeBytes(of: 0, toByteOffset: State.refreshDue, as: Int.self)
         storage.storeBytes(of: index, toByteOffset: State.latest, as: Int.self)
         if rank > 0 { moveToFront(set: set, rank: rank) }
     }
@@ -780,124 +686,6 @@ struct LineShapes {
         let constantCount = Int(shape.load(fromByteOffset: Shape.constantCount, as: Int32.self))
         Self.writeConstants(shape, 0..<constantCount, shifts: shifts, fields: fields, numbers: numbers)
         return true
-    }
-
-    /// The length of the line if it matches the order-free shape at `shape` (its fields then filled in,
-    /// as `matches` fills them), else -1 with the fields it set absent again.
-    ///
-    /// The line must be `{`, then the shape's members, each exactly once, in any order, separated by
-    /// `,`, then `}`, with no whitespace: a constant member repeats the shape's bytes, key and value; a
-    /// variable one repeats its head (`"key":`) and has a string or a number read as `matches` reads
-    /// it. A member's field is guessed from its key's first bytes (`KeyMatcher.headCandidate`, or the
-    /// shape's heads compared one by one near the end of what is readable), then its bytes compared.
-    @inline(never)
-    private func matchesOrderFree(
-        _ shape: UnsafeMutableRawPointer, _ base: UnsafePointer<UInt8>, count: Int, lengthKnown: Bool, keys: KeyMatcher,
-        fields: UnsafeMutablePointer<FieldValue>, numbers: UnsafeMutablePointer<Double>
-    ) -> Int {
-        guard count > 1, base[0] == 0x7B else { return -1 }
-        let memberMask = shape.load(fromByteOffset: Shape.memberMask, as: FieldMask.self)
-        let bytes = UnsafeRawPointer(shape + Shape.bytes)
-        let table = UnsafeRawPointer(shape + Shape.fieldTable)
-        let end = base + count
-        var seen: FieldMask = 0
-        // At the `{` or `,` before a member.
-        var pos = 0
-        while true {
-            let keyStart = pos &+ 1
-            // A candidate only: the member's bytes or its head are compared below.
-            guard let found = keys.headCandidate(start: base + keyStart, readable: count &- keyStart)
-                ?? Self.orderFreeHead(shape, base + keyStart, readable: count &- keyStart)
-            else { return Self.orderFreeUnmatched(seen, fields: fields) }
-            let field = found.rawValue
-            let bit = found.bit
-            guard memberMask & bit != 0, seen & bit == 0 else { return Self.orderFreeUnmatched(seen, fields: fields) }
-            seen |= bit
-            let member = UnsafeRawPointer(shape + (Shape.orderFreeMembers &+ field &* Shape.orderFreeMemberStride))
-            let start = Int(member.load(fromByteOffset: Shape.memberStart, as: Int16.self))
-            let length = Int(member.load(fromByteOffset: Shape.memberLength, as: Int16.self))
-            let mode = member.load(fromByteOffset: Shape.memberMode, as: UInt8.self)
-            if mode == Mode.constant {
-                guard length <= count &- keyStart, Self.equal(base + keyStart, bytes + start, count: length)
-                else { return Self.orderFreeUnmatched(seen, fields: fields) }
-                var value = table.load(fromByteOffset: field &* MemoryLayout<FieldValue>.stride, as: FieldValue.self)
-                let shift = Int32(truncatingIfNeeded: keyStart &- start)
-                value.start &+= shift
-                value.end &+= shift
-                fields[field] = value
-                numbers[field] = member.load(fromByteOffset: Shape.memberNumber, as: Double.self)
-                pos = keyStart &+ length
-            } else if mode == Mode.string {
-                let valueAt = keyStart &+ length &+ 1
-                guard valueAt <= count, ByteComparison.equal(base + keyStart, (bytes + start).assumingMemoryBound(to: UInt8.self), count: length),
-                    base[valueAt &- 1] == 0x22
-                else { return Self.orderFreeUnmatched(seen, fields: fields) }
-                let quote: Int
-                let escaped: Bool
-                if let found = JSONScanner.plainStringEnd(base, from: valueAt, end: count) {
-                    quote = found
-                    escaped = false
-                } else if let found = Self.stringEnd(base, from: valueAt, count: count) {
-                    quote = found.quote
-                    escaped = found.escaped
-                } else {
-                    return Self.orderFreeUnmatched(seen, fields: fields)
-                }
-                fields[field] = FieldValue(
-                    kind: .string, flag: escaped, start: Int32(truncatingIfNeeded: valueAt),
-                    end: Int32(truncatingIfNeeded: quote))
-                pos = quote &+ 1
-            } else {
-                let valueAt = keyStart &+ length
-                guard valueAt < count, ByteComparison.equal(base + keyStart, (bytes + start).assumingMemoryBound(to: UInt8.self), count: length),
-                    base[valueAt] == 0x2D || JSONScanner.isDigit(base[valueAt]),
-                    let found = JSONNumber.scan(base, from: valueAt, end: count, powers: storage + State.powersOfTen)
-                else { return Self.orderFreeUnmatched(seen, fields: fields) }
-                fields[field] = FieldValue(
-                    kind: .number, flag: found.integer, start: Int32(truncatingIfNeeded: valueAt),
-                    end: Int32(truncatingIfNeeded: found.end))
-                numbers[field] = found.value
-                pos = found.end
-            }
-            guard pos < count else { return Self.orderFreeUnmatched(seen, fields: fields) }
-            let next = base[pos]
-            if next == 0x2C { continue }
-            let lineEnd = pos &+ 1
-            guard next == 0x7D, seen == memberMask,
-                lengthKnown ? lineEnd == count : Self.terminatorFollows(base, at: lineEnd, readable: count)
-            else { return Self.orderFreeUnmatched(seen, fields: fields) }
-            return lineEnd
-        }
-    }
-
-    /// The field of the order-free shape whose head (`"key":`) the `readable` bytes at `start` begin
-    /// with, the shape's heads compared one by one: where `KeyMatcher.headField` does not look (fewer
-    /// than nine bytes readable, or a key it leaves to the general reading).
-    private static func orderFreeHead(
-        _ shape: UnsafeMutableRawPointer, _ start: UnsafePointer<UInt8>, readable: Int
-    ) -> EventField? {
-        let memberCount = Int(shape.load(fromByteOffset: Shape.memberCount, as: Int32.self))
-        let bytes = UnsafeRawPointer(shape + Shape.bytes)
-        for m in 0..<memberCount {
-            let field = Int(shape.load(fromByteOffset: Shape.memberFields &+ m, as: UInt8.self))
-            let member = UnsafeRawPointer(shape + (Shape.orderFreeMembers &+ field &* Shape.orderFreeMemberStride))
-            let headStart = Int(member.load(fromByteOffset: Shape.memberStart, as: Int16.self))
-            let headLength = Int(member.load(fromByteOffset: Shape.memberHeadLength, as: UInt8.self))
-            if headLength <= readable, ByteComparison.equal(start, (bytes + headStart).assumingMemoryBound(to: UInt8.self), count: headLength) {
-                return EventField(rawValue: field)
-            }
-        }
-        return nil
-    }
-
-    /// Makes the fields in `filled` absent again, and says no (-1).
-    private static func orderFreeUnmatched(_ filled: FieldMask, fields: UnsafeMutablePointer<FieldValue>) -> Int {
-        var rest = filled
-        while rest != 0 {
-            fields[rest.trailingZeroBitCount] = .absent
-            rest &= rest &- 1
-        }
-        return -1
     }
 
     /// Writes the constants in `range` to the field table, each shifted as the variable values before
@@ -1079,211 +867,18 @@ struct LineShapes {
     /// before (`admits`) is asked of its hash first, so that a line seen for the first time, nearly
     /// every line of such a writer, costs no sorting of the field table by position.
     func learn(
-        _ base: UnsafePointer<UInt8>, count: Int, keys: KeyMatcher, fields: UnsafePointer<FieldValue>,
-        numbers: UnsafePointer<Double>, unreadMembers: Bool, members: MemberOrder
+        _ base: UnsafePointer<UInt8>, count: Int, fields: UnsafePointer<FieldValue>, numbers: UnsafePointer<Double>,
+        unreadMembers: Bool, members: MemberOrder
     ) {
         // A repeated field makes the line malformed if its type reads it; never learn one.
         guard !isResting, !members.repeated, count <= Self.maxLineLength else { return }
         let fingerprint = fingerprintForLearning(base, count: count)
-        // A layout seen for the first time is neither learned nor a miss (see `admits`); its members,
-        // in whatever order, are (see "Order-free shapes").
+        // A layout seen for the first time is neither learned nor a miss (see `admits`).
         let signature = Self.layoutSignature(fingerprint: fingerprint, memberOrder: members.hash)
-        guard admits(fingerprint: fingerprint, signature: signature) else {
-            if !unreadMembers, isShuffling(base, fields: fields, members: members) {
-                learnOrderFree(base, count: count, keys: keys, fields: fields, numbers: numbers)
-            }
-            return
-        }
+        guard admits(fingerprint: fingerprint, signature: signature) else { return }
         learn(
             base, count: count, fields: fields, numbers: numbers, unreadMembers: unreadMembers, refreshing: false,
             fingerprint: fingerprint)
-    }
-
-    /// Whether the line's session wrote its fields, with the line's `type`, in another order when it
-    /// last wrote them (as far as the table of `memberSetKey`s remembers); notes the line's order.
-    /// A writer that keeps its order never is; one that orders keys anew on every line nearly always
-    /// is from its second such line on.
-    private func isShuffling(_ base: UnsafePointer<UInt8>, fields: UnsafePointer<FieldValue>, members: MemberOrder) -> Bool {
-        let key = Self.memberSetKey(
-            memberMask: members.fields, type: fields[EventField.type.rawValue], typeBytes: UnsafeRawPointer(base),
-            session: fields[EventField.session.rawValue], sessionBytes: UnsafeRawPointer(base))
-        let place = Int(truncatingIfNeeded: key &>> UInt64(64 &- State.memberSetPlaces.trailingZeroBitCount))
-        let keyOffset = State.memberSetKeys &+ place &* 8
-        let orderOffset = State.memberSetOrders &+ place &* 8
-        let shuffled = storage.load(fromByteOffset: keyOffset, as: UInt64.self) == key
-            && storage.load(fromByteOffset: orderOffset, as: UInt64.self) != members.hash
-        storage.storeBytes(of: key, toByteOffset: keyOffset, as: UInt64.self)
-        storage.storeBytes(of: members.hash, toByteOffset: orderOffset, as: UInt64.self)
-        return shuffled
-    }
-
-    /// Learns the line, which decoded to an event, has no member no field reads and no repeated key, as
-    /// an order-free shape (see "Order-free shapes"), refining the one of its `type` and fields held,
-    /// if any; not when it has whitespace or an escaped key, or a value after a key that is not where
-    /// a compact member would put it.
-    private func learnOrderFree(
-        _ base: UnsafePointer<UInt8>, count: Int, keys: KeyMatcher, fields: UnsafePointer<FieldValue>,
-        numbers: UnsafePointer<Double>
-    ) {
-        guard count > 2, base[0] == 0x7B, base[count &- 1] == 0x7D else { return }
-        // The members in line order (insertion sort, as `learn`'s).
-        let order = (storage + State.members).assumingMemoryBound(to: UInt8.self)
-        var memberCount = 0
-        var memberMask: FieldMask = 0
-        for field in 0..<EventField.count {
-            let value = fields[field]
-            if value.kind == .absent { continue }
-            var j = memberCount
-            while j > 0, fields[Int(order[j &- 1])].start > value.start {
-                order[j] = order[j &- 1]
-                j &-= 1
-            }
-            order[j] = UInt8(truncatingIfNeeded: field)
-            memberCount &+= 1
-            memberMask |= 1 << FieldMask(field)
-        }
-        guard memberCount > 0 else { return }
-        // Compact members, one after the other: `{"key":value,"key":value}`.
-        var pos = 0
-        for m in 0..<memberCount {
-            let field = Int(order[m])
-            let value = fields[field]
-            let keyStart = pos &+ 1
-            let keyLength = keys.keyLength(EventField(rawValue: field)!)
-            let headLength = keyLength &+ 3
-            guard keyStart &+ headLength <= count, base[keyStart] == 0x22, base[keyStart &+ keyLength &+ 1] == 0x22,
-                base[keyStart &+ keyLength &+ 2] == 0x3A, value.column == keyStart &+ headLength,
-                EventField.matching(ByteSlice(start: base + (keyStart &+ 1), count: keyLength)) == EventField(rawValue: field)
-            else { return }
-            pos = value.kind == .string ? Int(value.end) &+ 1 : Int(value.end)
-            guard pos < count, base[pos] == (m &+ 1 < memberCount ? 0x2C : 0x7D) else { return }
-        }
-        guard pos == count &- 1 else { return }
-        let typeValueStart = storage.load(fromByteOffset: State.triedLine, as: Int.self) == Int(bitPattern: base)
-            ? storage.load(fromByteOffset: State.triedTypeValueStart, as: Int.self)
-            : LineFingerprint.withTypeValueStart(base, limit: count).typeValueStart
-        guard typeValueStart < count else { return }
-        let fingerprint = LineFingerprint.orderFree(base, typeValueStart: typeValueStart, limit: count)
-        let type = fields[EventField.type.rawValue]
-        // The shape it refines: its `type` and fields, most recently matched first.
-        let set = Self.set(of: fingerprint)
-        let setUsed = Int(storage.load(fromByteOffset: State.setUsed &+ set, as: UInt8.self))
-        var previous: UnsafeMutableRawPointer?
-        var rank = 0
-        while rank < setUsed {
-            let candidate = shape(index(set: set, rank: rank))
-            if candidate.load(fromByteOffset: Shape.fingerprint, as: UInt64.self) == fingerprint,
-                candidate.load(fromByteOffset: Shape.memberMask, as: FieldMask.self) == memberMask,
-                Self.sameValue(candidate, type, in: base, field: EventField.type.rawValue)
-            {
-                previous = candidate
-                break
-            }
-            rank &+= 1
-        }
-        // Which values vary, as `store` decides for its shapes: variable there, or changed for the
-        // second time within `changeWindow` lines. Only strings and numbers are read. `type` and
-        // `session` never vary: the shape stays its session's, and the lines of other writers of the
-        // type, which have their own shapes, are not taken for it.
-        let lines = previous.map { $0.load(fromByteOffset: Shape.lines, as: Int32.self) &+ 1 } ?? 0
-        let changes = (storage + State.changes).assumingMemoryBound(to: Int32.self)
-        for field in 0..<EventField.count {
-            changes[field] = previous?.load(fromByteOffset: Shape.lastChanges &+ MemoryLayout<Int32>.stride &* field, as: Int32.self)
-                ?? (lines &- Self.changeWindow)
-        }
-        var variableFields: FieldMask = 0
-        if let previous {
-            var previouslyVariable = previous.load(fromByteOffset: Shape.variableFields, as: FieldMask.self)
-            // A new session: its common texts are judged afresh (another device's, version's, screen's),
-            // as those of a new shape; the values that vary line by line stay variable.
-            if !Self.sameValue(previous, fields[EventField.session.rawValue], in: base, field: EventField.session.rawValue) {
-                previouslyVariable &= ~EventField.commonTextBits
-                var rest = EventField.commonTextBits
-                while rest != 0 {
-                    changes[rest.trailingZeroBitCount] = lines &- Self.changeWindow
-                    rest &= rest &- 1
-                }
-            }
-            for m in 0..<memberCount {
-                let field = Int(order[m])
-                let value = fields[field]
-                guard value.kind == .string || value.kind == .number,
-                    Self.fieldValue(previous, field).kind == value.kind,
-                    field != EventField.session.rawValue, field != EventField.type.rawValue
-                else { continue }
-                var variable = previouslyVariable & (1 << field) != 0
-                if !Self.sameValue(previous, value, in: base, field: field) {
-                    if lines &- changes[field] < Self.changeWindow { variable = true }
-                    changes[field] = lines
-                }
-                if variable { variableFields |= 1 << field }
-            }
-        }
-        // The slot: the previous shape's, else a free one, else the least recently matched.
-        let slotRank: Int
-        var replacing = true
-        if previous != nil {
-            slotRank = rank
-        } else if setUsed < Self.ways {
-            slotRank = setUsed
-            replacing = false
-            storage.storeBytes(of: UInt8(truncatingIfNeeded: setUsed &+ 1), toByteOffset: State.setUsed &+ set, as: UInt8.self)
-            used &+= 1
-        } else {
-            slotRank = setUsed &- 1
-        }
-        let targetIndex = index(set: set, rank: slotRank)
-        let target = shape(targetIndex)
-        target.storeBytes(of: 1, toByteOffset: Shape.orderFree, as: Int32.self)
-        target.storeBytes(of: fingerprint, toByteOffset: Shape.fingerprint, as: UInt64.self)
-        // No layout's (`admits`: those are odd).
-        target.storeBytes(of: 0, toByteOffset: Shape.layoutSignature, as: UInt64.self)
-        target.storeBytes(of: Int32(truncatingIfNeeded: count), toByteOffset: Shape.length, as: Int32.self)
-        target.storeBytes(of: Int32(truncatingIfNeeded: memberCount), toByteOffset: Shape.memberCount, as: Int32.self)
-        for m in 0..<memberCount {
-            target.storeBytes(of: order[m], toByteOffset: Shape.memberFields &+ m, as: UInt8.self)
-        }
-        target.storeBytes(of: memberMask, toByteOffset: Shape.memberMask, as: FieldMask.self)
-        target.storeBytes(of: lines, toByteOffset: Shape.lines, as: Int32.self)
-        target.storeBytes(of: variableFields, toByteOffset: Shape.variableFields, as: FieldMask.self)
-        target.storeBytes(of: 0, toByteOffset: Shape.eitherFields, as: FieldMask.self)
-        let kind = type.flag || variableFields & (1 << EventField.type.rawValue) != 0
-            ? nil
-            : EventKind(wireBytes: ByteSlice(start: base + Int(type.start), count: Int(type.end) &- Int(type.start)))
-        target.storeBytes(of: kind, toByteOffset: Shape.kind, as: EventKind?.self)
-        target.storeBytes(of: Self.refreshInterval, toByteOffset: Shape.matchesLeft, as: Int32.self)
-        // Nothing for `matches` and `refresh`, which never read an order-free shape.
-        target.storeBytes(of: 0, toByteOffset: Shape.variableCount, as: Int32.self)
-        target.storeBytes(of: 0, toByteOffset: Shape.constantCount, as: Int32.self)
-        target.storeBytes(of: 0, toByteOffset: Shape.sharedTextConstantCount, as: Int32.self)
-        target.storeBytes(of: 0, toByteOffset: Shape.finalRun, as: Int32.self)
-        _ = Self.storeSharedTexts(target, base, count: count, fields: fields, variableFields: variableFields)
-        (target + Shape.lastChanges).copyMemory(from: changes, byteCount: 4 * EventField.count)
-        (target + Shape.fieldTable).copyMemory(from: fields, byteCount: EventField.count * MemoryLayout<FieldValue>.stride)
-        (target + Shape.bytes).copyMemory(from: base, byteCount: count)
-        noteOrderKey(target, replacing: replacing, memberOrder: MemberOrder.of(UnsafeBufferPointer(start: order, count: memberCount)))
-        pos = 0
-        for m in 0..<memberCount {
-            let field = Int(order[m])
-            let value = fields[field]
-            let keyStart = pos &+ 1
-            let headLength = keys.keyLength(EventField(rawValue: field)!) &+ 3
-            let memberEnd = value.kind == .string ? Int(value.end) &+ 1 : Int(value.end)
-            let variable = variableFields & (1 << field) != 0
-            let member = target + (Shape.orderFreeMembers &+ field &* Shape.orderFreeMemberStride)
-            member.storeBytes(of: numbers[field], toByteOffset: Shape.memberNumber, as: Double.self)
-            member.storeBytes(of: Int16(truncatingIfNeeded: keyStart), toByteOffset: Shape.memberStart, as: Int16.self)
-            member.storeBytes(
-                of: Int16(truncatingIfNeeded: variable ? headLength : memberEnd &- keyStart), toByteOffset: Shape.memberLength,
-                as: Int16.self)
-            member.storeBytes(of: UInt8(truncatingIfNeeded: headLength), toByteOffset: Shape.memberHeadLength, as: UInt8.self)
-            member.storeBytes(
-                of: variable ? (value.kind == .number ? Mode.number : Mode.string) : Mode.constant,
-                toByteOffset: Shape.memberMode, as: UInt8.self)
-            pos = memberEnd
-        }
-        storage.storeBytes(of: targetIndex, toByteOffset: State.latest, as: Int.self)
-        moveToFront(set: set, rank: slotRank)
     }
 
     /// A layout's signature: its fingerprint and its fields in line order (`MemberOrder.hash`), mixed,
@@ -1622,7 +1217,6 @@ struct LineShapes {
         }
         let targetIndex = index(set: set, rank: slotRank)
         let target = shape(targetIndex)
-        target.storeBytes(of: 0, toByteOffset: Shape.orderFree, as: Int32.self)
         target.storeBytes(of: fingerprint, toByteOffset: Shape.fingerprint, as: UInt64.self)
         target.storeBytes(
             of: Self.layoutSignature(fingerprint: fingerprint, memberOrder: MemberOrder.of(order)),
@@ -1756,16 +1350,30 @@ struct LineShapes {
             UnsafeRawPointer(base + Int(newSession.start)), count: Int(newSession.end) &- Int(newSession.start))
         for slot in 0..<State.carriedFromCount where recent[slot] == newFingerprint { return }
         let next = storage.load(fromByteOffset: State.carriedFromNext, as: Int.self)
-        recent[next] = Self.fingerprint(previousBytes + Int(oldSession.start), count: Int(oldSession.end) &- Int(oldSession.start))
+        let oldFingerprint = Self.fingerprint(previousBytes + Int(oldSession.start), count: Int(oldSession.end) &- Int(oldSession.start))
+        recent[next] = oldFingerprint
         storage.storeBytes(of: (next &+ 1) % State.carriedFromCount, toByteOffset: State.carriedFromNext, as: Int.self)
-        // Only a shape whose session is the previous one's can hold it as a constant.
-        let oldWord = previous.load(fromByteOffset: Shape.sessionWord, as: UInt64.self)
-        _ = anyHeldShape { other in
-            if other.load(fromByteOffset: Shape.sessionWord, as: UInt64.self) == oldWord {
-                carrySessionTexts(from: previous, carried: carried, to: base, fields: fields, into: other)
+        // Only a shape whose `session` bytes are the previous shape's can hold them as a constant.
+        let keys = UnsafeRawPointer(storage + State.sessionKeys).assumingMemoryBound(to: UInt64.self)
+        for set in 0..<Self.sets {
+            let setUsed = Int(storage.load(fromByteOffset: State.setUsed &+ set, as: UInt8.self))
+            for way in 0..<setUsed where keys[set &* Self.ways &+ way] == oldFingerprint {
+                carrySessionTexts(from: previous, carried: carried, to: base, fields: fields, into: shape(set &* Self.ways &+ way))
             }
-            return false
         }
+    }
+
+    /// The shape's index, as `shape(_:)` takes it.
+    @inline(__always)
+    private func shapeIndex(_ shape: UnsafeMutableRawPointer) -> Int {
+        (shape - (storage + State.shapes)) / Shape.stride
+    }
+
+    /// What `StateLayout.sessionKeys` holds for the shape as it is now.
+    private func sessionKey(_ shape: UnsafeMutableRawPointer) -> UInt64 {
+        let session = Self.fieldValue(shape, EventField.session.rawValue)
+        guard Self.isPlainString(session) else { return 0 }
+        return Self.fingerprint(UnsafeRawPointer(shape + Shape.bytes) + Int(session.start), count: Int(session.end) &- Int(session.start))
     }
 
     /// `carrySessionTexts` into one shape, `other`: the fields in `carried` it holds with the previous
@@ -1831,22 +1439,7 @@ struct LineShapes {
         let orders = State.orderKeyOrders &+ place &* 8
         storage.storeBytes(of: storage.load(fromByteOffset: orders, as: UInt64.self) &+ memberOrder, toByteOffset: orders, as: UInt64.self)
         shape.storeBytes(of: memberOrder, toByteOffset: Shape.orderKeyMemberOrder, as: UInt64.self)
-        // Every change of a shape's session comes here.
-        shape.storeBytes(of: Self.sessionWord(shape), toByteOffset: Shape.sessionWord, as: UInt64.self)
-    }
-
-    /// What `ShapeLayout.sessionWord` holds for the shape as it is now.
-    private static func sessionWord(_ shape: UnsafeMutableRawPointer) -> UInt64 {
-        let session = fieldValue(shape, EventField.session.rawValue)
-        guard isPlainString(session) else { return 0 }
-        return bytesHash(UnsafeRawPointer(shape + Shape.bytes) + Int(session.start), count: Int(session.end) &- Int(session.start)) | 1
-    }
-
-    /// Whether every held shape's `sessionWord` is its `session` value's as it holds it now, for tests.
-    var sessionWordsAreCurrent: Bool {
-        !anyHeldShape { shape in
-            shape.load(fromByteOffset: Shape.sessionWord, as: UInt64.self) != Self.sessionWord(shape)
-        }
+        storage.storeBytes(of: sessionKey(shape), toByteOffset: State.sessionKeys &+ shapeIndex(shape) &* 8, as: UInt64.self)
     }
 
     /// Where the key of `hasShapeInAnotherOrder`'s tests falls: the fields present, and the `type` and
@@ -1856,18 +1449,6 @@ struct LineShapes {
         memberMask: FieldMask, type: FieldValue, typeBytes: UnsafeRawPointer, session: FieldValue,
         sessionBytes: UnsafeRawPointer
     ) -> Int {
-        let hash = memberSetKey(
-            memberMask: memberMask, type: type, typeBytes: typeBytes, session: session, sessionBytes: sessionBytes)
-        return Int(truncatingIfNeeded: hash &>> UInt64(64 &- State.orderKeyPlaces.trailingZeroBitCount))
-    }
-
-    /// A hash of a line's fields, `type` and `session` (kind, escaping, bytes), its members' order left
-    /// out: `orderKeyPlace`'s, and `isShuffling`'s key.
-    @inline(__always)
-    private static func memberSetKey(
-        memberMask: FieldMask, type: FieldValue, typeBytes: UnsafeRawPointer, session: FieldValue,
-        sessionBytes: UnsafeRawPointer
-    ) -> UInt64 {
         func mixing(_ value: FieldValue, at bytes: UnsafeRawPointer, into hash: UInt64) -> UInt64 {
             let kind = (hash ^ UInt64(value.kind.rawValue) ^ (value.flag ? 0x100 : 0)) &* EventIdentity.prime
             return (kind ^ bytesHash(bytes + Int(value.start), count: Int(value.end) &- Int(value.start)))
@@ -1877,7 +1458,7 @@ struct LineShapes {
         hash = mixing(session, at: sessionBytes, into: mixing(type, at: typeBytes, into: hash))
         hash ^= hash >> 29
         hash &*= 0xBF58_476D_1CE4_E5B9
-        return hash
+        return Int(truncatingIfNeeded: hash &>> UInt64(64 &- State.orderKeyPlaces.trailingZeroBitCount))
     }
 
     /// A hash of `count` bytes at `bytes` from their first and last eight and their count, read within
