@@ -51,9 +51,8 @@ public final class EventImporter: @unchecked Sendable {
     /// Where the last record's `eventName` key was, from its first byte (`recordLead`).
     var recordNameOffset = 0
     /// Whether the last request read by its tape or record by record (not by a line's plan) held more
-    /// than one record: a line no longer than a
-    /// layout's is read record by record only then, so that an export of one record a line whose
-    /// layout is new is not framed for nothing.
+    /// than one record: a line no longer than a layout's is read record by record only then, so that
+    /// an export of one record a line whose layout is new is not framed for nothing.
     var lastRequestWasMany = false
     /// Per layout, where a convention event's values are in its lines (`ConventionPlan`).
     let plans = ConventionPlans()
