@@ -63,10 +63,12 @@ import Testing
         }
     }
 
+    /// A scope's records, their members laid out as one exporter lays them out.
     static func records(_ generator: inout SplitMix64) -> String {
-        (0..<Int.random(in: 0...12, using: &generator)).map { _ in
+        let layout = Int.random(in: 0..<ConventionPlanTests.otlpRecordLayouts, using: &generator)
+        return (0..<Int.random(in: 0...12, using: &generator)).map { _ in
             // Now and then a record that is no object.
-            Int.random(in: 0..<40, using: &generator) == 0 ? #"["x"]"# : ConventionPlanTests.otlpRecord(&generator)
+            Int.random(in: 0..<40, using: &generator) == 0 ? #"["x"]"# : ConventionPlanTests.otlpRecord(&generator, layout: layout)
         }.joined(separator: ",")
     }
 
