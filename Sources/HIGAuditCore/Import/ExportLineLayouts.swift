@@ -45,20 +45,28 @@ struct ExportLineLayouts {
     static let maxLineLength = 8192
     static let maxEntries = 1024
 
-    /// A variable value of a layout's line.
+    /// A variable value of a layout's line, with the constant run before it: what a match reads for
+    /// it, in one record, so that the match holds few values of its own from slot to slot.
     struct Slot {
         /// Its tape entry.
         var entry: Int32
-        /// Its byte range in the layout's line (a string's inside its quotes).
-        var start: Int32
+        /// The run before it: from the end of the slot before (0 for the first) to its start.
+        var runStart: Int32
+        var runLength: Int32
+        /// The end of its byte range in the layout's line (a string's before its closing quote); the
+        /// range begins at `runStart + runLength`.
         var end: Int32
         var isString: Bool
     }
 
     /// One learned line, in memory of its own (freed when the layout is replaced, or by `deallocate`).
     struct Layout {
+        /// The layout's line, followed by `templatePadding` zero bytes (`runEqual` reads 16 bytes
+        /// from any place in the line).
         var template: UnsafeMutablePointer<UInt8>
         var length: Int
+        /// Where the run after the last slot begins (0 without slots).
+        var restStart: Int
         var entries: UnsafeMutablePointer<JSONTape.Entry>
         var entryCount: Int
         var slots: UnsafeMutablePointer<Slot>
@@ -424,55 +432,10 @@ struct ExportLineLayouts {
 
     /// Whether `line` is `layout`'s line with its variable values replaced (see the type's comment);
     /// notes the new values in `found` and the shifts in `shifts`.
-    ///
-    /// `matchedEnd` reads the same way from a place inside a line; this is kept apart from it for whole
-    /// lines, whose match it would slow (an origin and an end to return).
     private func matches(_ line: UnsafePointer<UInt8>, count: Int, _ layout: Layout) -> Bool {
-        // Held in locals: stores through them could otherwise be taken to change `self`'s fields.
-        let found = self.found
-        let shifts = self.shifts
-        let template = layout.template
-        // A place `t` in the layout's line is `t + shift` in this line (the shift after the slots so far).
-        var t = 0
-        var shift = 0
-        shifts[0] = 0
-        for k in 0..<layout.slotCount {
-            let slot = layout.slots[k]
-            let run = Int(slot.start) &- t
-            var p = t &+ shift
-            // Runs between values are long in nested exports (an OTLP attribute's `"}},{"key":…`):
-            // compared 16 bytes at a time.
-            guard p &+ run <= count, LineShapes.equal(line + p, template + t, count: run) else { return false }
-            p &+= run
-            let end: Int
-            let flag: Bool
-            var value = Double.nan
-            if slot.isString {
-                // The opening quote was the run's last byte.
-                var scanner = JSONScanner(base: line, count: count)
-                scanner.pos = p
-                guard let escaped = try? scanner.scanStringBody() else { return false }
-                end = scanner.pos &- 1
-                flag = escaped
-            } else {
-                guard p < count, line[p] == 0x2D || JSONScanner.isDigit(line[p]),
-                      let number = count &- p > Self.nearEnd
-                        ? JSONNumber.scan(line, from: p, end: count, powers: powers)
-                        : Self.scanNearEnd(line, from: p, count: count, powers: powers)
-                else { return false }
-                end = number.end
-                flag = number.integer
-                value = number.value
-            }
-            // Below 2^31: `find` takes no longer line.
-            found[k] = (Int32(truncatingIfNeeded: p), Int32(truncatingIfNeeded: end), flag, value)
-            t = Int(slot.end)
-            shift = end &- t
-            shifts[k &+ 1] = Int32(truncatingIfNeeded: shift)
-        }
-        let rest = layout.length &- t
-        let p = t &+ shift
-        return count &- p == rest && LineShapes.equal(line + p, template + t, count: rest)
+        guard let p = matchedSlots(line, count: count, layout, origin: 0, found: found, shifts: shifts) else { return false }
+        let rest = layout.length &- layout.restStart
+        return count &- p == rest && Self.runEqual(line + p, layout.template + layout.restStart, count: rest, room: rest)
     }
 
     /// Where the layout's line, with its variable values replaced, ends when it begins at `origin` in
@@ -483,29 +446,49 @@ struct ExportLineLayouts {
         _ line: UnsafePointer<UInt8>, count: Int, _ layout: Layout, origin: Int,
         found: UnsafeMutablePointer<FoundValue>, shifts: UnsafeMutablePointer<Int32>
     ) -> Int? {
+        guard let p = matchedSlots(line, count: count, layout, origin: origin, found: found, shifts: shifts) else { return nil }
+        let rest = layout.length &- layout.restStart
+        guard count &- p >= rest, Self.runEqual(line + p, layout.template + layout.restStart, count: rest, room: count &- p) else {
+            return nil
+        }
+        return p &+ rest
+    }
+
+    /// The part `matches` and `matchedEnd` share: the layout's runs and variable values read from
+    /// `origin` in `line`, the values noted in `found` and the shifts in `shifts` (places in `line`);
+    /// returns where the run after the last slot (`restStart`) begins in `line`, or nil. Inlined into
+    /// each, so that a whole line's match (`origin` 0) holds no origin.
+    @inline(__always)
+    private func matchedSlots(
+        _ line: UnsafePointer<UInt8>, count: Int, _ layout: Layout, origin: Int,
+        found: UnsafeMutablePointer<FoundValue>, shifts: UnsafeMutablePointer<Int32>
+    ) -> Int? {
         let template = layout.template
+        let slots = layout.slots
         // A place `t` in the layout's line is `t + shift` in this line (the shift after the slots so far).
-        var t = 0
         var shift = origin
         shifts[0] = Int32(truncatingIfNeeded: origin)
         for k in 0..<layout.slotCount {
-            let slot = layout.slots[k]
-            let run = Int(slot.start) &- t
-            var p = t &+ shift
-            // Runs between values are long in nested exports (an OTLP attribute's `"}},{"key":…`):
-            // compared 16 bytes at a time.
-            guard p &+ run <= count, LineShapes.equal(line + p, template + t, count: run) else { return nil }
+            let slot = slots[k]
+            let runStart = Int(slot.runStart)
+            let run = Int(slot.runLength)
+            var p = runStart &+ shift
+            guard p &+ run <= count, Self.runEqual(line + p, template + runStart, count: run, room: count &- p) else { return nil }
             p &+= run
             let end: Int
             let flag: Bool
             var value = Double.nan
             if slot.isString {
-                // The opening quote was the run's last byte.
-                var scanner = JSONScanner(base: line, count: count)
-                scanner.pos = p
-                guard let escaped = try? scanner.scanStringBody() else { return nil }
-                end = scanner.pos &- 1
-                flag = escaped
+                // The opening quote was the run's last byte. A short plain string ends within the
+                // first block or two (`plainStringEnd`); any other is read as `scanStringBody` reads it.
+                if let quote = JSONScanner.plainStringEnd(line, from: p, end: count) {
+                    end = quote
+                    flag = false
+                } else {
+                    guard let scanned = Self.stringEnd(line, count: count, from: p) else { return nil }
+                    end = scanned.end
+                    flag = scanned.escaped
+                }
             } else {
                 guard p < count, line[p] == 0x2D || JSONScanner.isDigit(line[p]),
                       let number = count &- p > Self.nearEnd
@@ -516,18 +499,54 @@ struct ExportLineLayouts {
                 flag = number.integer
                 value = number.value
             }
-            // Below 2^31: `findValue` takes no longer line.
+            // Below 2^31: `find` and `findValue` take no longer line.
             found[k] = (Int32(truncatingIfNeeded: p), Int32(truncatingIfNeeded: end), flag, value)
-            t = Int(slot.end)
-            shift = end &- t
+            shift = end &- Int(slot.end)
             shifts[k &+ 1] = Int32(truncatingIfNeeded: shift)
         }
-        let rest = layout.length &- t
-        let p = t &+ shift
-        guard count &- p >= rest, LineShapes.equal(line + p, template + t, count: rest) else {
-            return nil
+        return layout.restStart &+ shift
+    }
+
+    /// Where the string whose contents begin at `start` ends (its closing quote), and whether it holds
+    /// escapes, as `JSONScanner.scanStringBody` reads it; nil where that finds it malformed. Out of line:
+    /// most strings end where `plainStringEnd` sees.
+    @inline(never)
+    private static func stringEnd(_ line: UnsafePointer<UInt8>, count: Int, from start: Int) -> (end: Int, escaped: Bool)? {
+        var scanner = JSONScanner(base: line, count: count)
+        scanner.pos = start
+        guard let escaped = try? scanner.scanStringBody() else { return nil }
+        return (scanner.pos &- 1, escaped)
+    }
+
+    /// Bytes a layout's line is followed by in its copy (`Layout.template`).
+    static let templatePadding = 16
+
+    /// Whether the `count` bytes at `a`, `room` of which (at least `count`) may be read, equal those at
+    /// `b`, a place in a layout's line (`templatePadding` bytes past its end may be read).
+    ///
+    /// Runs between values are short in flat exports (`","uuid":"`) and long in nested ones (an OTLP
+    /// attribute's `"}},{"key":…`): a short run is one 16-byte compare whose lanes past the run are
+    /// ignored (where the line has room for 16 bytes), a longer one 32 bytes a step, the last 16 or 32
+    /// overlapping the ones before, so that nothing past `room` is read.
+    @inline(__always)
+    static func runEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int, room: Int) -> Bool {
+        let x = UnsafeRawPointer(a)
+        let y = UnsafeRawPointer(b)
+        @inline(__always) func same(_ at: Int) -> SIMDMask<SIMD16<Int8>> {
+            x.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self) .== y.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self)
         }
-        return p &+ rest
+        if count <= 16 {
+            guard room >= 16 else { return ByteComparison.equal(a, b, count: count) }
+            let differing = ~UInt32(JSONScanner.lanes(same(0)))
+            return differing & ((1 &<< UInt32(truncatingIfNeeded: count)) &- 1) == 0
+        }
+        if count <= 32 { return JSONScanner.lanes(same(0) .& same(count &- 16)) == 0xFFFF }
+        var i = 0
+        while i &+ 32 < count {
+            guard JSONScanner.lanes(same(i) .& same(i &+ 16)) == 0xFFFF else { return false }
+            i &+= 32
+        }
+        return JSONScanner.lanes(same(count &- 32) .& same(count &- 16)) == 0xFFFF
     }
 
     // MARK: Values inside a line
@@ -666,11 +685,16 @@ struct ExportLineLayouts {
             }
         }
         var slotCount = 0
-        for e in 0..<entryCount where !isKey[e] && (source[e].kind == .string || source[e].kind == .number) { slotCount &+= 1 }
+        var lastSlotEntry = 0
+        for e in 0..<entryCount where !isKey[e] && (source[e].kind == .string || source[e].kind == .number) {
+            slotCount &+= 1
+            lastSlotEntry = e
+        }
         var containerCount = 0
         for e in 0..<entryCount where source[e].kind == .object || source[e].kind == .array { containerCount &+= 1 }
         let layout = Layout(
-            template: .allocate(capacity: max(tape.count, 1)), length: tape.count,
+            template: .allocate(capacity: tape.count &+ Self.templatePadding), length: tape.count,
+            restStart: slotCount == 0 ? 0 : Int(source[lastSlotEntry].end),
             entries: .allocate(capacity: max(entryCount, 1)), entryCount: entryCount,
             slots: .allocate(capacity: max(slotCount, 1)), slotCount: slotCount,
             containers: .allocate(capacity: max(containerCount, 1)), containerCount: containerCount,
@@ -678,6 +702,7 @@ struct ExportLineLayouts {
             slotsBeforeEnd: .allocate(capacity: max(entryCount, 1)), serial: nextSerial)
         nextSerial &+= 1
         layout.template.initialize(from: base, count: tape.count)
+        (layout.template + tape.count).initialize(repeating: 0, count: Self.templatePadding)
         layout.entries.initialize(from: source, count: entryCount)
         var c = 0
         for e in 0..<entryCount where source[e].kind == .object || source[e].kind == .array {
@@ -685,8 +710,12 @@ struct ExportLineLayouts {
             c &+= 1
         }
         var k = 0
+        var runStart: Int32 = 0
         for e in 0..<entryCount where !isKey[e] && (source[e].kind == .string || source[e].kind == .number) {
-            layout.slots[k] = Slot(entry: Int32(e), start: source[e].start, end: source[e].end, isString: source[e].kind == .string)
+            layout.slots[k] = Slot(
+                entry: Int32(e), runStart: runStart, runLength: source[e].start &- runStart, end: source[e].end,
+                isString: source[e].kind == .string)
+            runStart = source[e].end
             k &+= 1
         }
         // Slots are in line order (entries are), so the count of slots ending at or before a byte is
