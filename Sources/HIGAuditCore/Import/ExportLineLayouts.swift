@@ -197,7 +197,7 @@ struct ExportLineLayouts {
             let hinted = ways[way]
             guard hinted.serial != 0 else { break }
             guard layouts[hinted.index].serial == hinted.serial, tried & (1 &<< UInt64(hinted.index)) == 0 else { continue }
-            if matches(bytes, count: line.count, layouts[hinted.index]) {
+            if Self.matches(bytes, count: line.count, layouts + hinted.index, found: found, shifts: shifts, powers: powers) {
                 Self.note(hinted, in: ways)
                 var rank = 0
                 while order[rank] != hinted.index { rank &+= 1 }
@@ -210,7 +210,7 @@ struct ExportLineLayouts {
         for rank in 0..<tries {
             let index = order[rank]
             guard tried & (1 &<< UInt64(index)) == 0 else { continue }
-            guard matches(bytes, count: line.count, layouts[index]) else {
+            guard Self.matches(bytes, count: line.count, layouts + index, found: found, shifts: shifts, powers: powers) else {
                 missedTries &+= 1
                 continue
             }
@@ -353,13 +353,14 @@ struct ExportLineLayouts {
         let rest = count &- i
         if rest > 0 {
             // The last block's lanes before `16 - rest` were counted already.
-            let uncounted = Self.laneIndices .>= SIMD16<UInt8>(repeating: UInt8(truncatingIfNeeded: 16 &- rest))
+            // Lane indices written here, not as a static property: that is initialised lazily, a check
+            // on every call.
+            let laneIndices = SIMD16<UInt8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+            let uncounted = laneIndices .>= SIMD16<UInt8>(repeating: UInt8(truncatingIfNeeded: 16 &- rest))
             sums &-= matches(lastBlock) & unsafeBitCast(uncounted, to: SIMD16<UInt8>.self)
         }
         return n &+ byteSum(sums)
     }
-
-    private static let laneIndices = SIMD16<UInt8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
 
     /// The sum of a vector's bytes, added in 16-bit lanes of two words.
     @inline(__always)
@@ -432,23 +433,33 @@ struct ExportLineLayouts {
 
     /// Whether `line` is `layout`'s line with its variable values replaced (see the type's comment);
     /// notes the new values in `found` and the shifts in `shifts`.
-    private func matches(_ line: UnsafePointer<UInt8>, count: Int, _ layout: Layout) -> Bool {
-        guard let p = matchedSlots(line, count: count, layout, origin: 0, found: found, shifts: shifts) else { return false }
-        let rest = layout.length &- layout.restStart
-        return count &- p == rest && Self.runEqual(line + p, layout.template + layout.restStart, count: rest, room: rest)
+    ///
+    /// Static, and given the layout's place rather than the layout: a method, called from `find` (which
+    /// mutates `self`), was handed copies of `self` and of the layout.
+    private static func matches(
+        _ line: UnsafePointer<UInt8>, count: Int, _ layout: UnsafePointer<Layout>,
+        found: UnsafeMutablePointer<FoundValue>, shifts: UnsafeMutablePointer<Int32>, powers: UnsafeRawPointer
+    ) -> Bool {
+        guard let p = matchedSlots(line, count: count, layout, origin: 0, found: found, shifts: shifts, powers: powers) else { return false }
+        let restStart = layout.pointee.restStart
+        let rest = layout.pointee.length &- restStart
+        return count &- p == rest && runEqual(line + p, layout.pointee.template + restStart, count: rest, room: rest)
     }
 
     /// Where the layout's line, with its variable values replaced, ends when it begins at `origin` in
     /// `line`, or nil (`matches` from a place inside a line); notes the values in `found` and the
     /// shifts in `shifts`, which are places in `line` (they include `origin`).
     @inline(__always)
-    private func matchedEnd(
-        _ line: UnsafePointer<UInt8>, count: Int, _ layout: Layout, origin: Int,
-        found: UnsafeMutablePointer<FoundValue>, shifts: UnsafeMutablePointer<Int32>
+    private static func matchedEnd(
+        _ line: UnsafePointer<UInt8>, count: Int, _ layout: UnsafePointer<Layout>, origin: Int,
+        found: UnsafeMutablePointer<FoundValue>, shifts: UnsafeMutablePointer<Int32>, powers: UnsafeRawPointer
     ) -> Int? {
-        guard let p = matchedSlots(line, count: count, layout, origin: origin, found: found, shifts: shifts) else { return nil }
-        let rest = layout.length &- layout.restStart
-        guard count &- p >= rest, Self.runEqual(line + p, layout.template + layout.restStart, count: rest, room: count &- p) else {
+        guard let p = matchedSlots(line, count: count, layout, origin: origin, found: found, shifts: shifts, powers: powers) else {
+            return nil
+        }
+        let restStart = layout.pointee.restStart
+        let rest = layout.pointee.length &- restStart
+        guard count &- p >= rest, runEqual(line + p, layout.pointee.template + restStart, count: rest, room: count &- p) else {
             return nil
         }
         return p &+ rest
@@ -459,21 +470,23 @@ struct ExportLineLayouts {
     /// returns where the run after the last slot (`restStart`) begins in `line`, or nil. Inlined into
     /// each, so that a whole line's match (`origin` 0) holds no origin.
     @inline(__always)
-    private func matchedSlots(
-        _ line: UnsafePointer<UInt8>, count: Int, _ layout: Layout, origin: Int,
-        found: UnsafeMutablePointer<FoundValue>, shifts: UnsafeMutablePointer<Int32>
+    private static func matchedSlots(
+        _ line: UnsafePointer<UInt8>, count: Int, _ layout: UnsafePointer<Layout>, origin: Int,
+        found: UnsafeMutablePointer<FoundValue>, shifts: UnsafeMutablePointer<Int32>, powers: UnsafeRawPointer
     ) -> Int? {
-        let template = layout.template
-        let slots = layout.slots
+        let template = layout.pointee.template
+        let slots = layout.pointee.slots
+        let slotCount = layout.pointee.slotCount
+        let restStart = layout.pointee.restStart
         // A place `t` in the layout's line is `t + shift` in this line (the shift after the slots so far).
         var shift = origin
         shifts[0] = Int32(truncatingIfNeeded: origin)
-        for k in 0..<layout.slotCount {
+        for k in 0..<slotCount {
             let slot = slots[k]
             let runStart = Int(slot.runStart)
             let run = Int(slot.runLength)
             var p = runStart &+ shift
-            guard p &+ run <= count, Self.runEqual(line + p, template + runStart, count: run, room: count &- p) else { return nil }
+            guard p &+ run <= count, runEqual(line + p, template + runStart, count: run, room: count &- p) else { return nil }
             p &+= run
             let end: Int
             let flag: Bool
@@ -485,15 +498,15 @@ struct ExportLineLayouts {
                     end = quote
                     flag = false
                 } else {
-                    guard let scanned = Self.stringEnd(line, count: count, from: p) else { return nil }
+                    guard let scanned = stringEnd(line, count: count, from: p) else { return nil }
                     end = scanned.end
                     flag = scanned.escaped
                 }
             } else {
                 guard p < count, line[p] == 0x2D || JSONScanner.isDigit(line[p]),
-                      let number = count &- p > Self.nearEnd
+                      let number = count &- p > nearEnd
                         ? JSONNumber.scan(line, from: p, end: count, powers: powers)
-                        : Self.scanNearEnd(line, from: p, count: count, powers: powers)
+                        : scanNearEnd(line, from: p, count: count, powers: powers)
                 else { return nil }
                 end = number.end
                 flag = number.integer
@@ -504,7 +517,7 @@ struct ExportLineLayouts {
             shift = end &- Int(slot.end)
             shifts[k &+ 1] = Int32(truncatingIfNeeded: shift)
         }
-        return layout.restStart &+ shift
+        return restStart &+ shift
     }
 
     /// Where the string whose contents begin at `start` ends (its closing quote), and whether it holds
@@ -573,7 +586,9 @@ struct ExportLineLayouts {
             let hinted = ways[way]
             guard hinted.serial != 0 else { break }
             guard layouts[hinted.index].serial == hinted.serial, tried & (1 &<< UInt64(hinted.index)) == 0 else { continue }
-            if let end = matchedEnd(line, count: count, layouts[hinted.index], origin: origin, found: found, shifts: shifts) {
+            if let end = Self.matchedEnd(
+                line, count: count, layouts + hinted.index, origin: origin, found: found, shifts: shifts, powers: powers
+            ) {
                 Self.note(hinted, in: ways)
                 var rank = 0
                 while order[rank] != hinted.index { rank &+= 1 }
@@ -588,7 +603,9 @@ struct ExportLineLayouts {
         for rank in 0..<tries {
             let index = order[rank]
             guard tried & (1 &<< UInt64(index)) == 0 else { continue }
-            guard let end = matchedEnd(line, count: count, layouts[index], origin: origin, found: found, shifts: shifts) else {
+            guard let end = Self.matchedEnd(
+                line, count: count, layouts + index, origin: origin, found: found, shifts: shifts, powers: powers
+            ) else {
                 missedTries &+= 1
                 continue
             }
