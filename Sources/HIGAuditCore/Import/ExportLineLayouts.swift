@@ -6,7 +6,8 @@
 /// layout is an earlier line whose string and number values (not keys) are *variable*; every other
 /// byte (keys, punctuation, whitespace, `true`, `false`, `null`, the quotes around strings) is a run a
 /// line must repeat exactly. Matching compares those runs and reads only the variable values, each
-/// with the code the general scan reads them with (`JSONScanner.scanStringBody`, `JSONNumber.scan`).
+/// with the code the general scan reads them with (`JSONScanner.scanStringBody`, or its first step
+/// `plainStringEnd` alone where that finds the end; `JSONNumber.scan`).
 ///
 /// Why a match gives exactly the general scan's tape: the layout's line was read by the general scan.
 /// A matching line is that line with some string contents replaced by valid string contents (each
@@ -314,8 +315,8 @@ struct ExportLineLayouts {
         return Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> UInt64(64 &- leadPlaces.trailingZeroBitCount))
     }
 
-    /// How many `"` bytes `line` holds: sixteen bytes at a time, four blocks a step, each lane's
-    /// matches summed in a byte (a matching lane's mask is 0xFF, so subtracting it adds one; four masks
+    /// How many `"` bytes `line` holds: sixteen bytes at a time, eight blocks a step, each lane's
+    /// matches summed in a byte (a matching lane's mask is 0xFF, so subtracting it adds one; masks
     /// added first subtract as one) for up to 252 blocks before the lanes are added up; the last block
     /// overlaps the one before it, with the lanes counted already cleared. (The lanes' bits counted
     /// block by block took a software population count: the baseline x86-64 has no `popcnt`.)
@@ -337,9 +338,10 @@ struct ExportLineLayouts {
         while i <= lastBlock {
             // A lane adds at most one a block: 252 blocks (and the last, overlapping one) fit in a byte.
             let end = min(lastBlock, i &+ 16 &* 251)
-            while i &+ 48 <= end {
-                sums &-= matches(i) &+ matches(i &+ 16) &+ matches(i &+ 32) &+ matches(i &+ 48)
-                i &+= 64
+            while i &+ 112 <= end {
+                sums &-= (matches(i) &+ matches(i &+ 16)) &+ (matches(i &+ 32) &+ matches(i &+ 48))
+                sums &-= (matches(i &+ 64) &+ matches(i &+ 80)) &+ (matches(i &+ 96) &+ matches(i &+ 112))
+                i &+= 128
             }
             while i <= end {
                 sums &-= matches(i)

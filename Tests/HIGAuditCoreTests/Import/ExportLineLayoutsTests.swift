@@ -321,23 +321,28 @@ import Testing
     }
 
     /// A run between values, or after the last one, is compared byte for byte at every length: a short
-    /// run in one block whose lanes past it are ignored, a longer one in blocks that overlap at its end,
-    /// and a run at the line's end without a block's room after it.
+    /// run in one block whose lanes outside it are ignored, a longer one in blocks that overlap at its
+    /// end, and a run at the line's end without a block's room after it (with and without a block's
+    /// room before it).
     @Test func runsOfEveryLengthAreComparedInEveryByte() {
         for length in 1...70 {
-            // A run of `length` bytes between two numbers (`,` and spaces), and the same at the line's end.
-            let between = Array("[1,".utf8) + Array(repeating: UInt8(ascii: " "), count: length &- 1) + Array(#"2,"s"]"#.utf8)
-            let atTheEnd = Array("[1".utf8) + Array(repeating: UInt8(ascii: " "), count: length &- 1) + [UInt8(ascii: "]")]
-            for learned in [between, atTheEnd] {
+            let spaces = String(repeating: " ", count: length - 1)
+            // A run of `length` bytes (`,` or `}` and spaces) between two numbers, at the line's end,
+            // and at its end after more than a block of the line.
+            let shapes: [(String) -> [UInt8]] = [
+                { Array(#"{"a":[\#($0),\#(spaces)2,"s"]}"#.utf8) },
+                { Array(#"{"a":\#($0)\#(spaces)}"#.utf8) },
+                { Array(#"{"a":"a value longer than a block","b":\#($0)\#(spaces)}"#.utf8) },
+            ]
+            for shape in shapes {
+                let learned = shape("1")
                 var layouts = ExportLineLayouts()
                 defer { layouts.deallocate() }
                 Self.learn(learned, into: &layouts)
                 #expect(Self.expectGeneralTapeOrNone(learned, &layouts), "\(length): the layout's own line")
-                // Other values of other lengths move the run; it still matches.
-                let moved = learned.count > 2 && learned[1] == UInt8(ascii: "1")
-                    ? [learned[0]] + Array("12345".utf8) + learned[2...] : learned
-                #expect(Self.expectGeneralTapeOrNone(moved, &layouts), "\(length): values of other lengths")
-                for i in learned.indices where learned[i] == UInt8(ascii: " ") || learned[i] == UInt8(ascii: ",") {
+                // A value of another length moves the run; it still matches.
+                #expect(Self.expectGeneralTapeOrNone(shape("12345"), &layouts), "\(length): a value of another length")
+                for i in learned.indices where Array(" ,}".utf8).contains(learned[i]) {
                     // A tab is whitespace too: the general scan reads the line alike, but it is no
                     // longer the layout's line.
                     var variant = learned
