@@ -6,7 +6,8 @@
 /// layout is an earlier line whose string and number values (not keys) are *variable*; every other
 /// byte (keys, punctuation, whitespace, `true`, `false`, `null`, the quotes around strings) is a run a
 /// line must repeat exactly. Matching compares those runs and reads only the variable values, each
-/// with the code the general scan reads them with (`JSONScanner.scanStringBody`, `JSONNumber.scan`).
+/// with the code the general scan reads them with (`JSONScanner.scanStringBody`, or its first step
+/// `plainStringEnd` alone where that finds the end; `JSONNumber.scan`).
 ///
 /// Why a match gives exactly the general scan's tape: the layout's line was read by the general scan.
 /// A matching line is that line with some string contents replaced by valid string contents (each
@@ -45,20 +46,28 @@ struct ExportLineLayouts {
     static let maxLineLength = 8192
     static let maxEntries = 1024
 
-    /// A variable value of a layout's line.
+    /// A variable value of a layout's line, with the constant run before it: what a match reads for
+    /// it, in one record, so that the match holds few values of its own from slot to slot.
     struct Slot {
         /// Its tape entry.
         var entry: Int32
-        /// Its byte range in the layout's line (a string's inside its quotes).
-        var start: Int32
+        /// The run before it: from the end of the slot before (0 for the first) to its start.
+        var runStart: Int32
+        var runLength: Int32
+        /// The end of its byte range in the layout's line (a string's before its closing quote); the
+        /// range begins at `runStart + runLength`.
         var end: Int32
         var isString: Bool
     }
 
     /// One learned line, in memory of its own (freed when the layout is replaced, or by `deallocate`).
     struct Layout {
+        /// The layout's line, followed by `templatePadding` zero bytes (`runEqual` reads 16 bytes
+        /// from any place in the line).
         var template: UnsafeMutablePointer<UInt8>
         var length: Int
+        /// Where the run after the last slot begins (0 without slots).
+        var restStart: Int
         var entries: UnsafeMutablePointer<JSONTape.Entry>
         var entryCount: Int
         var slots: UnsafeMutablePointer<Slot>
@@ -189,7 +198,7 @@ struct ExportLineLayouts {
             let hinted = ways[way]
             guard hinted.serial != 0 else { break }
             guard layouts[hinted.index].serial == hinted.serial, tried & (1 &<< UInt64(hinted.index)) == 0 else { continue }
-            if matches(bytes, count: line.count, layouts[hinted.index]) {
+            if Self.matches(bytes, count: line.count, layouts + hinted.index, found: found, shifts: shifts, powers: powers) {
                 Self.note(hinted, in: ways)
                 var rank = 0
                 while order[rank] != hinted.index { rank &+= 1 }
@@ -202,7 +211,7 @@ struct ExportLineLayouts {
         for rank in 0..<tries {
             let index = order[rank]
             guard tried & (1 &<< UInt64(index)) == 0 else { continue }
-            guard matches(bytes, count: line.count, layouts[index]) else {
+            guard Self.matches(bytes, count: line.count, layouts + index, found: found, shifts: shifts, powers: powers) else {
                 missedTries &+= 1
                 continue
             }
@@ -306,8 +315,8 @@ struct ExportLineLayouts {
         return Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> UInt64(64 &- leadPlaces.trailingZeroBitCount))
     }
 
-    /// How many `"` bytes `line` holds: sixteen bytes at a time, four blocks a step, each lane's
-    /// matches summed in a byte (a matching lane's mask is 0xFF, so subtracting it adds one; four masks
+    /// How many `"` bytes `line` holds: sixteen bytes at a time, eight blocks a step, each lane's
+    /// matches summed in a byte (a matching lane's mask is 0xFF, so subtracting it adds one; masks
     /// added first subtract as one) for up to 252 blocks before the lanes are added up; the last block
     /// overlaps the one before it, with the lanes counted already cleared. (The lanes' bits counted
     /// block by block took a software population count: the baseline x86-64 has no `popcnt`.)
@@ -329,9 +338,10 @@ struct ExportLineLayouts {
         while i <= lastBlock {
             // A lane adds at most one a block: 252 blocks (and the last, overlapping one) fit in a byte.
             let end = min(lastBlock, i &+ 16 &* 251)
-            while i &+ 48 <= end {
-                sums &-= matches(i) &+ matches(i &+ 16) &+ matches(i &+ 32) &+ matches(i &+ 48)
-                i &+= 64
+            while i &+ 112 <= end {
+                sums &-= (matches(i) &+ matches(i &+ 16)) &+ (matches(i &+ 32) &+ matches(i &+ 48))
+                sums &-= (matches(i &+ 64) &+ matches(i &+ 80)) &+ (matches(i &+ 96) &+ matches(i &+ 112))
+                i &+= 128
             }
             while i <= end {
                 sums &-= matches(i)
@@ -345,13 +355,14 @@ struct ExportLineLayouts {
         let rest = count &- i
         if rest > 0 {
             // The last block's lanes before `16 - rest` were counted already.
-            let uncounted = Self.laneIndices .>= SIMD16<UInt8>(repeating: UInt8(truncatingIfNeeded: 16 &- rest))
+            // Lane indices written here, not as a static property: that is initialised lazily, a check
+            // on every call.
+            let laneIndices = SIMD16<UInt8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+            let uncounted = laneIndices .>= SIMD16<UInt8>(repeating: UInt8(truncatingIfNeeded: 16 &- rest))
             sums &-= matches(lastBlock) & unsafeBitCast(uncounted, to: SIMD16<UInt8>.self)
         }
         return n &+ byteSum(sums)
     }
-
-    private static let laneIndices = SIMD16<UInt8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
 
     /// The sum of a vector's bytes, added in 16-bit lanes of two words.
     @inline(__always)
@@ -425,109 +436,140 @@ struct ExportLineLayouts {
     /// Whether `line` is `layout`'s line with its variable values replaced (see the type's comment);
     /// notes the new values in `found` and the shifts in `shifts`.
     ///
-    /// `matchedEnd` reads the same way from a place inside a line; this is kept apart from it for whole
-    /// lines, whose match it would slow (an origin and an end to return).
-    private func matches(_ line: UnsafePointer<UInt8>, count: Int, _ layout: Layout) -> Bool {
-        // Held in locals: stores through them could otherwise be taken to change `self`'s fields.
-        let found = self.found
-        let shifts = self.shifts
-        let template = layout.template
-        // A place `t` in the layout's line is `t + shift` in this line (the shift after the slots so far).
-        var t = 0
-        var shift = 0
-        shifts[0] = 0
-        for k in 0..<layout.slotCount {
-            let slot = layout.slots[k]
-            let run = Int(slot.start) &- t
-            var p = t &+ shift
-            // Runs between values are long in nested exports (an OTLP attribute's `"}},{"key":…`):
-            // compared 16 bytes at a time.
-            guard p &+ run <= count, LineShapes.equal(line + p, template + t, count: run) else { return false }
-            p &+= run
-            let end: Int
-            let flag: Bool
-            var value = Double.nan
-            if slot.isString {
-                // The opening quote was the run's last byte.
-                var scanner = JSONScanner(base: line, count: count)
-                scanner.pos = p
-                guard let escaped = try? scanner.scanStringBody() else { return false }
-                end = scanner.pos &- 1
-                flag = escaped
-            } else {
-                guard p < count, line[p] == 0x2D || JSONScanner.isDigit(line[p]),
-                      let number = count &- p > Self.nearEnd
-                        ? JSONNumber.scan(line, from: p, end: count, powers: powers)
-                        : Self.scanNearEnd(line, from: p, count: count, powers: powers)
-                else { return false }
-                end = number.end
-                flag = number.integer
-                value = number.value
-            }
-            // Below 2^31: `find` takes no longer line.
-            found[k] = (Int32(truncatingIfNeeded: p), Int32(truncatingIfNeeded: end), flag, value)
-            t = Int(slot.end)
-            shift = end &- t
-            shifts[k &+ 1] = Int32(truncatingIfNeeded: shift)
-        }
-        let rest = layout.length &- t
-        let p = t &+ shift
-        return count &- p == rest && LineShapes.equal(line + p, template + t, count: rest)
+    /// Static, and given the layout's place rather than the layout: a method, called from `find` (which
+    /// mutates `self`), was handed copies of `self` and of the layout.
+    private static func matches(
+        _ line: UnsafePointer<UInt8>, count: Int, _ layout: UnsafePointer<Layout>,
+        found: UnsafeMutablePointer<FoundValue>, shifts: UnsafeMutablePointer<Int32>, powers: UnsafeRawPointer
+    ) -> Bool {
+        guard let p = matchedSlots(line, count: count, layout, origin: 0, found: found, shifts: shifts, powers: powers) else { return false }
+        let restStart = layout.pointee.restStart
+        let rest = layout.pointee.length &- restStart
+        return count &- p == rest && runEqual(line + p, layout.pointee.template + restStart, count: rest, room: rest)
     }
 
     /// Where the layout's line, with its variable values replaced, ends when it begins at `origin` in
     /// `line`, or nil (`matches` from a place inside a line); notes the values in `found` and the
     /// shifts in `shifts`, which are places in `line` (they include `origin`).
     @inline(__always)
-    private func matchedEnd(
-        _ line: UnsafePointer<UInt8>, count: Int, _ layout: Layout, origin: Int,
-        found: UnsafeMutablePointer<FoundValue>, shifts: UnsafeMutablePointer<Int32>
+    private static func matchedEnd(
+        _ line: UnsafePointer<UInt8>, count: Int, _ layout: UnsafePointer<Layout>, origin: Int,
+        found: UnsafeMutablePointer<FoundValue>, shifts: UnsafeMutablePointer<Int32>, powers: UnsafeRawPointer
     ) -> Int? {
-        let template = layout.template
+        guard let p = matchedSlots(line, count: count, layout, origin: origin, found: found, shifts: shifts, powers: powers) else {
+            return nil
+        }
+        let restStart = layout.pointee.restStart
+        let rest = layout.pointee.length &- restStart
+        guard count &- p >= rest, runEqual(line + p, layout.pointee.template + restStart, count: rest, room: count &- p) else {
+            return nil
+        }
+        return p &+ rest
+    }
+
+    /// The part `matches` and `matchedEnd` share: the layout's runs and variable values read from
+    /// `origin` in `line`, the values noted in `found` and the shifts in `shifts` (places in `line`);
+    /// returns where the run after the last slot (`restStart`) begins in `line`, or nil. Inlined into
+    /// each, so that a whole line's match (`origin` 0) holds no origin.
+    @inline(__always)
+    private static func matchedSlots(
+        _ line: UnsafePointer<UInt8>, count: Int, _ layout: UnsafePointer<Layout>, origin: Int,
+        found: UnsafeMutablePointer<FoundValue>, shifts: UnsafeMutablePointer<Int32>, powers: UnsafeRawPointer
+    ) -> Int? {
+        let template = layout.pointee.template
+        let slots = layout.pointee.slots
+        let slotCount = layout.pointee.slotCount
+        let restStart = layout.pointee.restStart
         // A place `t` in the layout's line is `t + shift` in this line (the shift after the slots so far).
-        var t = 0
         var shift = origin
         shifts[0] = Int32(truncatingIfNeeded: origin)
-        for k in 0..<layout.slotCount {
-            let slot = layout.slots[k]
-            let run = Int(slot.start) &- t
-            var p = t &+ shift
-            // Runs between values are long in nested exports (an OTLP attribute's `"}},{"key":…`):
-            // compared 16 bytes at a time.
-            guard p &+ run <= count, LineShapes.equal(line + p, template + t, count: run) else { return nil }
+        // Walked by pointers, not by an index into three tables: fewer values held across a slot.
+        var next = slots
+        let last = slots + slotCount
+        var noted = found
+        var shiftAfter = shifts + 1
+        while next < last {
+            let slot = next.pointee
+            next += 1
+            let runStart = Int(slot.runStart)
+            let run = Int(slot.runLength)
+            var p = runStart &+ shift
+            guard p &+ run <= count, runEqual(line + p, template + runStart, count: run, room: count &- p) else { return nil }
             p &+= run
             let end: Int
             let flag: Bool
             var value = Double.nan
             if slot.isString {
-                // The opening quote was the run's last byte.
-                var scanner = JSONScanner(base: line, count: count)
-                scanner.pos = p
-                guard let escaped = try? scanner.scanStringBody() else { return nil }
-                end = scanner.pos &- 1
-                flag = escaped
+                // The opening quote was the run's last byte. A short plain string ends within the
+                // first block or two (`plainStringEnd`); any other is read as `scanStringBody` reads it.
+                if let quote = JSONScanner.plainStringEnd(line, from: p, end: count) {
+                    end = quote
+                    flag = false
+                } else {
+                    guard let scanned = stringEnd(line, count: count, from: p) else { return nil }
+                    end = scanned.end
+                    flag = scanned.escaped
+                }
             } else {
                 guard p < count, line[p] == 0x2D || JSONScanner.isDigit(line[p]),
-                      let number = count &- p > Self.nearEnd
+                      let number = count &- p > nearEnd
                         ? JSONNumber.scan(line, from: p, end: count, powers: powers)
-                        : Self.scanNearEnd(line, from: p, count: count, powers: powers)
+                        : scanNearEnd(line, from: p, count: count, powers: powers)
                 else { return nil }
                 end = number.end
                 flag = number.integer
                 value = number.value
             }
-            // Below 2^31: `findValue` takes no longer line.
-            found[k] = (Int32(truncatingIfNeeded: p), Int32(truncatingIfNeeded: end), flag, value)
-            t = Int(slot.end)
-            shift = end &- t
-            shifts[k &+ 1] = Int32(truncatingIfNeeded: shift)
+            // Below 2^31: `find` and `findValue` take no longer line.
+            noted.pointee = (Int32(truncatingIfNeeded: p), Int32(truncatingIfNeeded: end), flag, value)
+            noted += 1
+            shift = end &- Int(slot.end)
+            shiftAfter.pointee = Int32(truncatingIfNeeded: shift)
+            shiftAfter += 1
         }
-        let rest = layout.length &- t
-        let p = t &+ shift
-        guard count &- p >= rest, LineShapes.equal(line + p, template + t, count: rest) else {
-            return nil
+        return restStart &+ shift
+    }
+
+    /// Where the string whose contents begin at `start` ends (its closing quote), and whether it holds
+    /// escapes, as `JSONScanner.scanStringBody` reads it; nil where that finds it malformed. Out of line:
+    /// most strings end where `plainStringEnd` sees.
+    @inline(never)
+    private static func stringEnd(_ line: UnsafePointer<UInt8>, count: Int, from start: Int) -> (end: Int, escaped: Bool)? {
+        var scanner = JSONScanner(base: line, count: count)
+        scanner.pos = start
+        guard let escaped = try? scanner.scanStringBody() else { return nil }
+        return (scanner.pos &- 1, escaped)
+    }
+
+    /// Bytes a layout's line is followed by in its copy (`Layout.template`).
+    static let templatePadding = 16
+
+    /// Whether the `count` bytes at `a`, `room` of which (at least `count`) may be read, equal those at
+    /// `b`, a place in a layout's line (`templatePadding` bytes past its end may be read).
+    ///
+    /// Runs between values are short in flat exports (`","uuid":"`) and long in nested ones (an OTLP
+    /// attribute's `"}},{"key":…`): a short run is one 16-byte compare whose lanes past the run are
+    /// ignored (where the line has room for 16 bytes), a longer one 32 bytes a step, the last 16 or 32
+    /// overlapping the ones before, so that nothing past `room` is read.
+    @inline(__always)
+    static func runEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int, room: Int) -> Bool {
+        let x = UnsafeRawPointer(a)
+        let y = UnsafeRawPointer(b)
+        @inline(__always) func same(_ at: Int) -> SIMDMask<SIMD16<Int8>> {
+            x.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self) .== y.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self)
         }
-        return p &+ rest
+        if count <= 16 {
+            guard room >= 16 else { return ByteComparison.equal(a, b, count: count) }
+            let differing = ~UInt32(JSONScanner.lanes(same(0)))
+            return differing & ((1 &<< UInt32(truncatingIfNeeded: count)) &- 1) == 0
+        }
+        if count <= 32 { return JSONScanner.lanes(same(0) .& same(count &- 16)) == 0xFFFF }
+        var i = 0
+        while i &+ 32 < count {
+            guard JSONScanner.lanes(same(i) .& same(i &+ 16)) == 0xFFFF else { return false }
+            i &+= 32
+        }
+        return JSONScanner.lanes(same(count &- 32) .& same(count &- 16)) == 0xFFFF
     }
 
     // MARK: Values inside a line
@@ -554,7 +596,9 @@ struct ExportLineLayouts {
             let hinted = ways[way]
             guard hinted.serial != 0 else { break }
             guard layouts[hinted.index].serial == hinted.serial, tried & (1 &<< UInt64(hinted.index)) == 0 else { continue }
-            if let end = matchedEnd(line, count: count, layouts[hinted.index], origin: origin, found: found, shifts: shifts) {
+            if let end = Self.matchedEnd(
+                line, count: count, layouts + hinted.index, origin: origin, found: found, shifts: shifts, powers: powers
+            ) {
                 Self.note(hinted, in: ways)
                 var rank = 0
                 while order[rank] != hinted.index { rank &+= 1 }
@@ -569,7 +613,9 @@ struct ExportLineLayouts {
         for rank in 0..<tries {
             let index = order[rank]
             guard tried & (1 &<< UInt64(index)) == 0 else { continue }
-            guard let end = matchedEnd(line, count: count, layouts[index], origin: origin, found: found, shifts: shifts) else {
+            guard let end = Self.matchedEnd(
+                line, count: count, layouts + index, origin: origin, found: found, shifts: shifts, powers: powers
+            ) else {
                 missedTries &+= 1
                 continue
             }
@@ -666,11 +712,16 @@ struct ExportLineLayouts {
             }
         }
         var slotCount = 0
-        for e in 0..<entryCount where !isKey[e] && (source[e].kind == .string || source[e].kind == .number) { slotCount &+= 1 }
+        var lastSlotEntry = 0
+        for e in 0..<entryCount where !isKey[e] && (source[e].kind == .string || source[e].kind == .number) {
+            slotCount &+= 1
+            lastSlotEntry = e
+        }
         var containerCount = 0
         for e in 0..<entryCount where source[e].kind == .object || source[e].kind == .array { containerCount &+= 1 }
         let layout = Layout(
-            template: .allocate(capacity: max(tape.count, 1)), length: tape.count,
+            template: .allocate(capacity: tape.count &+ Self.templatePadding), length: tape.count,
+            restStart: slotCount == 0 ? 0 : Int(source[lastSlotEntry].end),
             entries: .allocate(capacity: max(entryCount, 1)), entryCount: entryCount,
             slots: .allocate(capacity: max(slotCount, 1)), slotCount: slotCount,
             containers: .allocate(capacity: max(containerCount, 1)), containerCount: containerCount,
@@ -678,6 +729,7 @@ struct ExportLineLayouts {
             slotsBeforeEnd: .allocate(capacity: max(entryCount, 1)), serial: nextSerial)
         nextSerial &+= 1
         layout.template.initialize(from: base, count: tape.count)
+        (layout.template + tape.count).initialize(repeating: 0, count: Self.templatePadding)
         layout.entries.initialize(from: source, count: entryCount)
         var c = 0
         for e in 0..<entryCount where source[e].kind == .object || source[e].kind == .array {
@@ -685,8 +737,12 @@ struct ExportLineLayouts {
             c &+= 1
         }
         var k = 0
+        var runStart: Int32 = 0
         for e in 0..<entryCount where !isKey[e] && (source[e].kind == .string || source[e].kind == .number) {
-            layout.slots[k] = Slot(entry: Int32(e), start: source[e].start, end: source[e].end, isString: source[e].kind == .string)
+            layout.slots[k] = Slot(
+                entry: Int32(e), runStart: runStart, runLength: source[e].start &- runStart, end: source[e].end,
+                isString: source[e].kind == .string)
+            runStart = source[e].end
             k &+= 1
         }
         // Slots are in line order (entries are), so the count of slots ending at or before a byte is

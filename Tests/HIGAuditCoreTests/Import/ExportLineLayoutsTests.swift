@@ -307,6 +307,95 @@ import Testing
         }
     }
 
+    // MARK: Runs and strings of every length
+
+    /// Whether `line`, read through `layouts`, is refused or gets exactly the general scan's tape;
+    /// returns whether it matched.
+    @discardableResult
+    static func expectGeneralTapeOrNone(
+        _ line: [UInt8], _ layouts: inout ExportLineLayouts, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) -> Bool {
+        guard let entries = matched(line, &layouts) else { return false }
+        #expect(entries == (try? scanned(line).get()), "\(String(decoding: line, as: UTF8.self))", sourceLocation: sourceLocation)
+        return true
+    }
+
+    /// A run between values, or after the last one, is compared byte for byte at every length: a short
+    /// run in one block whose lanes outside it are ignored, a longer one in blocks that overlap at its
+    /// end, and a run at the line's end without a block's room after it (with and without a block's
+    /// room before it).
+    @Test func runsOfEveryLengthAreComparedInEveryByte() {
+        for length in 1...70 {
+            let spaces = String(repeating: " ", count: length - 1)
+            // A run of `length` bytes (`,` or `}` and spaces) between two numbers, at the line's end,
+            // and at its end after more than a block of the line.
+            let shapes: [(String) -> [UInt8]] = [
+                { Array(#"{"a":[\#($0),\#(spaces)2,"s"]}"#.utf8) },
+                { Array(#"{"a":\#($0)\#(spaces)}"#.utf8) },
+                { Array(#"{"a":"a value longer than a block","b":\#($0)\#(spaces)}"#.utf8) },
+            ]
+            for shape in shapes {
+                let learned = shape("1")
+                var layouts = ExportLineLayouts()
+                defer { layouts.deallocate() }
+                Self.learn(learned, into: &layouts)
+                #expect(Self.expectGeneralTapeOrNone(learned, &layouts), "\(length): the layout's own line")
+                // A value of another length moves the run; it still matches.
+                #expect(Self.expectGeneralTapeOrNone(shape("12345"), &layouts), "\(length): a value of another length")
+                for i in learned.indices where Array(" ,}".utf8).contains(learned[i]) {
+                    // A tab is whitespace too: the general scan reads the line alike, but it is no
+                    // longer the layout's line.
+                    var variant = learned
+                    variant[i] = learned[i] == UInt8(ascii: " ") ? 0x09 : UInt8(ascii: " ")
+                    #expect(!Self.expectGeneralTapeOrNone(variant, &layouts), "\(length): byte \(i) changed")
+                }
+                // A line that ends inside the run, or runs on past it, is refused.
+                #expect(!Self.expectGeneralTapeOrNone(Array(learned.dropLast()), &layouts))
+                #expect(!Self.expectGeneralTapeOrNone(learned + [UInt8(ascii: " ")], &layouts))
+            }
+        }
+    }
+
+    /// Strings of every length up to past two blocks, plain, escaped, invalid or unterminated, in the
+    /// middle of a line and ending at its end: matched with the general scan's tape, or refused.
+    @Test func stringsOfEveryLengthReadAsTheGeneralScanReadsThem() {
+        let middle = { (value: [UInt8]) in Array(#"{"a":""#.utf8) + value + Array(#"","b":7}"#.utf8) }
+        let last = { (value: [UInt8]) in Array(#"{"b":7,"a":""#.utf8) + value + Array(#""}"#.utf8) }
+        for shape in [middle, last] {
+            var layouts = ExportLineLayouts()
+            defer { layouts.deallocate() }
+            Self.learn(shape(Array("x".utf8)), into: &layouts)
+            var matches = 0
+            for length in 0...40 {
+                let plain = (0..<length).map { UInt8(ascii: "a") &+ UInt8($0 % 26) }
+                if Self.expectGeneralTapeOrNone(shape(plain), &layouts) { matches += 1 }
+                for i in 0..<length {
+                    // A lone backslash escapes the byte after it, which may or may not be an escape.
+                    for (replacement, refused) in [(#"\n"#, false), (#"\"#, false), ("\u{1}", true), ("é", false), ("\"", true)] {
+                        let value = Array(plain[..<i]) + Array(replacement.utf8) + Array(plain[(i + 1)...])
+                        let through = Self.expectGeneralTapeOrNone(shape(value), &layouts)
+                        if refused { #expect(!through, "\(length), \(i): \(replacement)") }
+                    }
+                }
+                // Unterminated at the line's end.
+                #expect(!Self.expectGeneralTapeOrNone(Array(#"{"b":7,"a":""#.utf8) + plain, &layouts))
+            }
+            #expect(matches == 41)
+        }
+    }
+
+    /// Which place a line takes among `leadPlaces` changes only which layout is tried first: a line
+    /// whose quotes put it in another place than its layout's gets the same tape.
+    @Test func aLineInAnotherPlaceThanItsLayoutGetsTheSameTape() {
+        let learned = Array(#"{"type":"action","date":1,"context":{"k":"v"}}"#.utf8)
+        // A value with a quote in it (escaped) counts one more.
+        let line = Array(#"{"type":"action","date":2,"context":{"k":"say \"hi"}}"#.utf8)
+        var layouts = ExportLineLayouts(countsQuotes: true)
+        defer { layouts.deallocate() }
+        Self.learn(learned, into: &layouts)
+        #expect(Self.expectGeneralTapeOrNone(line, &layouts))
+    }
+
     // MARK: The importer through layouts
 
     /// What one record became, the line `import` writes for it included, in order, and how many
