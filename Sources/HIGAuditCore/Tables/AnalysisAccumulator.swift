@@ -215,7 +215,10 @@ public struct AnalysisAccumulator: Sendable {
             cell(.timestamp(record.endTs))
             cell(.integer(record.count))
             cell(.input(record.detail))
-            cell(.input(sources.describe(record.source)))
+            // From the stored fields: `record.source`, a computed property, is read from a copy of
+            // the record (its detail's text retained and released).
+            let location = SourceLocation(file: record.sourceFile, line: record.sourceLine, record: record.sourceRecord)
+            cell(.source(path: sources.path(of: location), location: location))
             if showsSuppressed { cell(.boolean(record.suppressed)) }
         }
     }

@@ -52,6 +52,16 @@ public struct CSVWriter: TableWriter {
         case .integer(let value), .byteCount(let value): output.write(integer: value)
         case .timestamp(let ms): output.write(timestamp: ms)
         case .decimal, .empty, .boolean: output.write(cell.plainText)
+        case .source(let path, let location):
+            // The text's first byte is the path's (or `:`), and only the path's bytes can need quotes.
+            let written = ByteScan.withBytes(of: path) { bytes -> Bool in
+                guard !needsQuotes(bytes) else { return false }
+                if startsFormula(bytes.first) { output.write(byte: UInt8(ascii: "'")) }
+                output.write(bytes: bytes)
+                output.write(sourcePosition: location)
+                return true
+            }
+            if !written { writeText(cell.plainText, fromInput: true, to: output) }
         }
     }
 

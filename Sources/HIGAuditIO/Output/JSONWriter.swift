@@ -98,6 +98,17 @@ public struct JSONWriter: TableWriter {
             output.write(byte: UInt8(ascii: "\""))
         case .empty: output.write("null")
         case .boolean(let value): output.write(value ? "true" : "false")
+        case .source(let path, let location):
+            // Only the path's bytes can need escaping: the rest is `:`, `#`, `-` and digits.
+            let written = ByteScan.withBytes(of: path) { bytes -> Bool in
+                guard !needsEscaping(bytes) else { return false }
+                output.write(byte: UInt8(ascii: "\""))
+                output.write(bytes: bytes)
+                output.write(sourcePosition: location)
+                output.write(byte: UInt8(ascii: "\""))
+                return true
+            }
+            if !written { output.write(string(cell.plainText)) }
         }
     }
 
