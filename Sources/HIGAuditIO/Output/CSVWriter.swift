@@ -128,13 +128,10 @@ public struct CSVWriter: TableWriter {
 
     @inline(__always)
     static func needsQuotes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        ByteScan.contains(
-            bytes,
-            word: {
-                ByteScan.anyMarked(
-                    ByteScan.marks($0, byte: UInt8(ascii: ",")) | ByteScan.marks($0, byte: UInt8(ascii: "\""))
-                        | ByteScan.marks($0, byte: 0x0D) | ByteScan.marks($0, byte: 0x0A))
-            },
-            byte: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A })
+        ByteScan.contains(bytes) { lanes in
+            ByteScan.any(
+                (lanes .== ByteScan.Vector(repeating: UInt8(ascii: ","))) .| (lanes .== ByteScan.Vector(repeating: UInt8(ascii: "\"")))
+                    .| (lanes .== ByteScan.Vector(repeating: 0x0D)) .| (lanes .== ByteScan.Vector(repeating: 0x0A)))
+        }
     }
 }

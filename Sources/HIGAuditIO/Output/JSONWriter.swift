@@ -120,14 +120,12 @@ public struct JSONWriter: TableWriter {
 
     @inline(__always)
     static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        ByteScan.contains(
-            bytes,
-            word: {
-                ByteScan.anyMarked(
-                    ByteScan.marks($0, below: 0x20) | ByteScan.marks($0, byte: 0x22) | ByteScan.marks($0, byte: 0x5C)
-                        | ByteScan.marks($0, byte: 0x7F) | ByteScan.marks($0, byte: 0xE2))
-            },
-            byte: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 })
+        ByteScan.contains(bytes) { lanes in
+            ByteScan.any(
+                (lanes .== ByteScan.Vector(repeating: 0x22)) .| (lanes .== ByteScan.Vector(repeating: 0x5C))
+                    .| (lanes .== ByteScan.Vector(repeating: 0x7F)) .| (lanes .== ByteScan.Vector(repeating: 0xE2))
+                    .| (lanes .< ByteScan.Vector(repeating: 0x20)))
+        }
     }
 
     /// One cell as a JSON value: what `write(_:to:)` writes for it, so the two cannot disagree.
