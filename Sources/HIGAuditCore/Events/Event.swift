@@ -130,8 +130,9 @@ public struct SourceFileTable: Sendable, Equatable {
         paths[index] = displayPath
     }
 
-    /// `PATH:LINE` (`PATH:LINE#K` for a record of a line) for a location, as violation records and diagnostics print it (twice a violation
-    /// row). Its bytes written in place, in one allocation, rather than interpolated or appended.
+    /// `PATH:LINE` (`PATH:LINE#K` for a record of a line) for a location, as violation records and
+    /// diagnostics print it (the CSV and JSON writers print a `TableCell.source` without it). Its bytes
+    /// written in place, in one allocation, rather than interpolated or appended.
     public func describe(_ location: SourceLocation) -> String {
         Self.describe(location, path: path(of: location))
     }
