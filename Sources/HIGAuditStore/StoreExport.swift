@@ -66,7 +66,13 @@ extension StoreExport {
     static func keepingTextAsText(_ table: HIGAuditCore.Table) -> HIGAuditCore.Table {
         HIGAuditCore.Table(name: table.name, columns: table.columns, rowCount: table.rowCount) { index in
             table.row(index).map { cell in
-                guard case .text(let text, true) = cell, spreadsheetWouldConvert(text) else { return cell }
+                let text: String
+                switch cell {
+                case .text(let input, true): text = input
+                case .source: text = cell.plainText
+                default: return cell
+                }
+                guard spreadsheetWouldConvert(text) else { return cell }
                 return .text("=\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"", fromInput: false)
             }
         }

@@ -27,7 +27,9 @@
 /// reported once, and the sessions' and devices' memory outlives every loop that may still refer to it
 /// (`closeAll`).
 public final class SessionEngine {
-    public typealias ReportSink = (SessionReport) -> Void
+    /// Takes each closed session's report as its own: the engine has no further use for it, so that
+    /// a sink that changes it (naming related events) changes it in place rather than a copy.
+    public typealias ReportSink = (consuming SessionReport) -> Void
     public typealias LateSink = (Event, LateReason) -> Void
 
     public let configuration: AuditConfiguration

@@ -130,10 +130,21 @@ public struct SourceFileTable: Sendable, Equatable {
         paths[index] = displayPath
     }
 
-    /// `PATH:LINE` (`PATH:LINE#K` for a record of a line) for a location, as violation records and diagnostics print it (twice a violation
-    /// row). Its bytes written in place, in one allocation, rather than interpolated or appended.
+    /// `PATH:LINE` (`PATH:LINE#K` for a record of a line) for a location, as violation records and
+    /// diagnostics print it (the CSV and JSON writers print a `TableCell.source` without it). Its bytes
+    /// written in place, in one allocation, rather than interpolated or appended.
     public func describe(_ location: SourceLocation) -> String {
-        var path = location.file >= 0 && Int(location.file) < paths.count ? paths[Int(location.file)] : "?"
+        Self.describe(location, path: path(of: location))
+    }
+
+    /// The path of a location's file ("?" for an index the table does not hold).
+    public func path(of location: SourceLocation) -> String {
+        location.file >= 0 && Int(location.file) < paths.count ? paths[Int(location.file)] : "?"
+    }
+
+    /// `describe`'s text of `location` in the file at `path`.
+    public static func describe(_ location: SourceLocation, path: String) -> String {
+        var path = path
         let line = location.line
         guard location.record == 0 else { return path + ":" + String(line) + "#" + String(location.record) }
         guard line >= 0 else { return path + ":" + String(line) }

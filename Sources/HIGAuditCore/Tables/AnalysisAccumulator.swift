@@ -181,17 +181,16 @@ public struct AnalysisAccumulator: Sendable {
         let records = records
         let sessionRank = Self.ranks(of: labels.map(\.name), by: <)
         let ruleRank = Self.ranks(of: strings, by: <)
-        let order = records.indices.sorted { a, b in
-            let x = records[a]
-            let y = records[b]
-            if x.session != y.session, sessionRank[Int(x.session)] != sessionRank[Int(y.session)] {
-                return sessionRank[Int(x.session)] < sessionRank[Int(y.session)]
+        // Sorted by keys of plain numbers, each record's ranks looked up once rather than in every
+        // comparison, and no record (with its detail's text) copied to be compared. Interned rule
+        // texts differ, so their ranks do; the record's index makes every key distinct.
+        let order = records.withUnsafeBufferPointer { records in
+            records.indices.map { index in
+                RowKey(
+                    session: sessionRank[Int(records[index].session)], startTs: records[index].startTs,
+                    rule: ruleRank[Int(records[index].rule)], source: records[index].source, index: index)
             }
-            if x.startTs != y.startTs { return x.startTs < y.startTs }
-            if x.rule != y.rule { return ruleRank[Int(x.rule)] < ruleRank[Int(y.rule)] }
-            if x.source != y.source { return x.source < y.source }
-            return a < b
-        }
+        }.sorted().map(\.index)
         let showsSuppressed = showsSuppressed
         var columns: [TableColumn] = [
             // On a narrow terminal, what a violation is and where to look stay longest (`TerminalFit`).
@@ -216,7 +215,10 @@ public struct AnalysisAccumulator: Sendable {
             cell(.timestamp(record.endTs))
             cell(.integer(record.count))
             cell(.input(record.detail))
-            cell(.input(sources.describe(record.source)))
+            // From the stored fields: `record.source`, a computed property, is read from a copy of
+            // the record (its detail's text retained and released).
+            let location = SourceLocation(file: record.sourceFile, line: record.sourceLine, record: record.sourceRecord)
+            cell(.source(path: sources.path(of: location), location: location))
             if showsSuppressed { cell(.boolean(record.suppressed)) }
         }
     }
@@ -375,7 +377,8 @@ public struct AnalysisAccumulator: Sendable {
 
     /// For each element, its position in the sorted order (equal elements share the lowest position).
     private static func ranks(of values: [String], by less: (String, String) -> Bool) -> [Int] {
-        let order = values.indices.sorted { less(values[$0], values[$1]) }
+        // Compared in place: `values[$0]` would retain and release both texts of every comparison.
+        let order = values.withUnsafeBufferPointer { values in values.indices.sorted { less(values[$0], values[$1]) } }
         var ranks = [Int](repeating: 0, count: values.count)
         for (position, index) in order.enumerated() {
             if position > 0, !less(values[order[position - 1]], values[index]) {
@@ -483,6 +486,24 @@ private struct SessionLabel: Sendable {
     var name: String
     var device: Int
     var appVersion: Int
+}
+
+/// Where a violation's row goes in `violations`: by session (its name's rank), `start_ts`, rule (its
+/// id's rank), source, then the order of recording.
+private struct RowKey: Comparable {
+    var session: Int
+    var startTs: Int64
+    var rule: Int
+    var source: SourceLocation
+    var index: Int
+
+    static func < (a: RowKey, b: RowKey) -> Bool {
+        if a.session != b.session { return a.session < b.session }
+        if a.startTs != b.startTs { return a.startTs < b.startTs }
+        if a.rule != b.rule { return a.rule < b.rule }
+        if a.source != b.source { return a.source < b.source }
+        return a.index < b.index
+    }
 }
 
 /// One violation, compact: repeated strings are 32-bit interned ids (more distinct strings than that

@@ -1,6 +1,6 @@
 /// Whole numbers written as decimal digits straight into bytes, for the text that is made in place:
-/// the table writers' integers (`FileOutput.write(integer:)`) and the `PATH:LINE` of a source location
-/// (`SourceFileTable.describe`), each once per violation row.
+/// the table writers' integers and source lines (`FileOutput.write(integer:)`), and the `PATH:LINE` of
+/// a source location as text (`SourceFileTable.describe`).
 public enum DecimalDigits {
     /// How many digits `value` has (1 for 0).
     @inline(__always)

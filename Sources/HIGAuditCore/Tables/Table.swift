@@ -147,6 +147,11 @@ public enum TableCell: Sendable, Equatable {
     /// A yes/no flag (a violation's `new` under a baseline): `true` or `false` in every format, a bare
     /// literal in JSON.
     case boolean(Bool)
+    /// A place in an input file, read as the text `SourceFileTable.describe` makes of it (`PATH:LINE`,
+    /// `PATH:LINE#K`), text from input like `.input`'s. Kept as its path and numbers so that a writer
+    /// can copy the path's bytes and print the numbers in place, where a `String` per row would be
+    /// made, checked and freed for every writer of a large `violations` table.
+    case source(path: String, location: SourceLocation)
 
     /// Text from log data or file names (formula-escaped in CSV).
     public static func input(_ string: String) -> TableCell { .text(string, fromInput: true) }
@@ -164,6 +169,7 @@ public enum TableCell: Sendable, Equatable {
         case .timestamp(let ms): TimestampFormatter.rfc3339(ms)
         case .empty: ""
         case .boolean(let value): value ? "true" : "false"
+        case .source(let path, let location): SourceFileTable.describe(location, path: path)
         }
     }
 

@@ -1,78 +1,58 @@
-/// Whether a string's UTF-8 holds any byte of a small set, eight bytes at a time: the writers ask it of
-/// every text cell (does it need quotes, does it need escapes?), too often for a closure per byte.
+/// Whether a string's UTF-8 holds any byte of a small set, sixteen bytes at a time: the writers ask it
+/// of every text cell (does it need quotes, does it need escapes?), too often for a test per byte.
 ///
-/// The word tests are the classic ones (Bit Twiddling Hacks, "determine if a word has a zero byte" and
-/// "has a byte less than n"): each says exactly whether *any* byte of the word qualifies, which is all
-/// the writers need.
+/// A test is of a 16-byte vector (`SIMD16<UInt8>`), whose lane comparisons against a whole vector
+/// compile to SSE2's byte compares (`pcmpeqb`, `pminub`); a comparison with a scalar does not (it
+/// becomes a loop over the lanes), so the writers compare with `repeating` vectors. Every byte of the
+/// text is tested in a vector and no other byte is: text of 16 bytes or more 16 at a time, its last
+/// few bytes in its last 16 (overlapping bytes already tested, none of which qualified); shorter text
+/// in one vector filled with its own bytes, head and tail overlapping and repeated.
 enum ByteScan {
-    private static let ones: UInt64 = 0x0101_0101_0101_0101
-    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+    typealias Vector = SIMD16<UInt8>
 
-    /// Whether any byte of `word` equals `byte`.
+    /// Whether any lane of `mask` is set.
     @inline(__always)
-    static func has(_ word: UInt64, byte: UInt8) -> Bool {
-        marks(word, byte: byte) & highBits != 0
+    static func any(_ mask: SIMDMask<SIMD16<Int8>>) -> Bool {
+        let words = unsafeBitCast(mask, to: SIMD2<UInt64>.self)
+        return words[0] | words[1] != 0
     }
 
-    /// Whether any byte of `word` is below `bound` (at most 128).
+    /// Whether `bytes` has a byte that qualifies, for a `vectorTest` that holds for a vector exactly
+    /// when one of its lanes qualifies.
     @inline(__always)
-    static func has(_ word: UInt64, below bound: UInt8) -> Bool {
-        marks(word, below: bound) & highBits != 0
-    }
-
-    /// Whether `marks`, the union of some `marks(_:byte:)` and `marks(_:below:)` of one word, marks
-    /// a byte: several tests of a word then cost one branch.
-    @inline(__always)
-    static func anyMarked(_ marks: UInt64) -> Bool { marks & highBits != 0 }
-
-    /// A word whose high bits, after `anyMarked`'s mask, are set (at least one) exactly when a byte
-    /// of `word` equals `byte`.
-    @inline(__always)
-    static func marks(_ word: UInt64, byte: UInt8) -> UInt64 {
-        let x = word ^ (ones &* UInt64(byte))
-        return (x &- ones) & ~x
-    }
-
-    /// As `marks(_:byte:)`, for a byte below `bound` (at most 128).
-    @inline(__always)
-    static func marks(_ word: UInt64, below bound: UInt8) -> UInt64 {
-        (word &- ones &* UInt64(bound)) & ~word
-    }
-
-    /// Whether `text` has a byte for which `byteTest` holds; `wordTest` must hold for a word exactly
-    /// when `byteTest` holds for one of its eight bytes.
-    @inline(__always)
-    static func contains(
-        _ text: String, word wordTest: (UInt64) -> Bool, byte byteTest: (UInt8) -> Bool
-    ) -> Bool {
-        let found = text.utf8.withContiguousStorageIfAvailable { contains($0, word: wordTest, byte: byteTest) }
-        return found ?? text.utf8.contains(where: byteTest)
-    }
-
-    /// `contains` over bytes in memory.
-    @inline(__always)
-    static func contains(
-        _ bytes: UnsafeBufferPointer<UInt8>, word wordTest: (UInt64) -> Bool, byte byteTest: (UInt8) -> Bool
-    ) -> Bool {
-        guard let base = bytes.baseAddress else { return false }
+    static func contains(_ bytes: UnsafeBufferPointer<UInt8>, vector vectorTest: (Vector) -> Bool) -> Bool {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
         let raw = UnsafeRawPointer(base)
+        let count = bytes.count
+        guard count > 16 else { return vectorTest(vector(of: raw, count: count)) }
         var index = 0
-        while index &+ 8 <= bytes.count {
-            if wordTest(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))) {
-                return true
-            }
-            index &+= 8
+        while index &+ 16 <= count {
+            if vectorTest(raw.loadUnaligned(fromByteOffset: index, as: Vector.self)) { return true }
+            index &+= 16
         }
-        // The last few bytes of text of a word or more: its last word, overlapping bytes already
-        // tested (none of them qualified, so they cannot make it hold), rather than a test a byte.
-        if index < bytes.count, bytes.count >= 8 {
-            return wordTest(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: bytes.count &- 8, as: UInt64.self)))
+        return index < count && vectorTest(raw.loadUnaligned(fromByteOffset: count &- 16, as: Vector.self))
+    }
+
+    /// The 1 to 16 bytes at `raw` in a vector of them alone: two loads that overlap in the middle
+    /// (two words, two halves, two quarters), repeated to fill the lanes, or one byte in every lane.
+    @inline(__always)
+    static func vector(of raw: UnsafeRawPointer, count: Int) -> Vector {
+        switch count {
+        case 8...:
+            let head = raw.loadUnaligned(as: UInt64.self)
+            let tail = raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            return unsafeBitCast(SIMD2<UInt64>(head, tail), to: Vector.self)
+        case 4...:
+            let head = UInt64(raw.loadUnaligned(as: UInt32.self))
+            let tail = UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
+            return unsafeBitCast(SIMD2<UInt64>(repeating: head | tail << 32), to: Vector.self)
+        case 2...:
+            let head = UInt32(raw.loadUnaligned(as: UInt16.self))
+            let tail = UInt32(raw.loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self))
+            return unsafeBitCast(SIMD4<UInt32>(repeating: head | tail << 16), to: Vector.self)
+        default:
+            return Vector(repeating: raw.load(as: UInt8.self))
         }
-        while index < bytes.count {
-            if byteTest(base[index]) { return true }
-            index &+= 1
-        }
-        return false
     }
 
     /// Calls `body` with the UTF-8 bytes of `text` in contiguous memory (a copy's only if they are not).

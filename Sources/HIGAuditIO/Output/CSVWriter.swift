@@ -52,6 +52,16 @@ public struct CSVWriter: TableWriter {
         case .integer(let value), .byteCount(let value): output.write(integer: value)
         case .timestamp(let ms): output.write(timestamp: ms)
         case .decimal, .empty, .boolean: output.write(cell.plainText)
+        case .source(let path, let location):
+            // The text's first byte is the path's (or `:`), and only the path's bytes can need quotes.
+            let written = ByteScan.withBytes(of: path) { bytes -> Bool in
+                guard !needsQuotes(bytes) else { return false }
+                if startsFormula(bytes.first) { output.write(byte: UInt8(ascii: "'")) }
+                output.write(bytes: bytes)
+                output.write(sourcePosition: location)
+                return true
+            }
+            if !written { writeText(cell.plainText, fromInput: true, to: output) }
         }
     }
 
@@ -118,13 +128,10 @@ public struct CSVWriter: TableWriter {
 
     @inline(__always)
     static func needsQuotes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        ByteScan.contains(
-            bytes,
-            word: {
-                ByteScan.anyMarked(
-                    ByteScan.marks($0, byte: UInt8(ascii: ",")) | ByteScan.marks($0, byte: UInt8(ascii: "\""))
-                        | ByteScan.marks($0, byte: 0x0D) | ByteScan.marks($0, byte: 0x0A))
-            },
-            byte: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A })
+        ByteScan.contains(bytes) { lanes in
+            ByteScan.any(
+                (lanes .== ByteScan.Vector(repeating: UInt8(ascii: ","))) .| (lanes .== ByteScan.Vector(repeating: UInt8(ascii: "\"")))
+                    .| (lanes .== ByteScan.Vector(repeating: 0x0D)) .| (lanes .== ByteScan.Vector(repeating: 0x0A)))
+        }
     }
 }

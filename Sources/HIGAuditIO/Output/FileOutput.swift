@@ -249,6 +249,17 @@ public final class FileOutput: TextOutputStream {
         buffered &+= sign &+ DecimalDigits.write(value.magnitude, to: start + sign)
     }
 
+    /// What `SourceFileTable.describe` writes after a location's path: `:LINE`, or `:LINE#K` for a
+    /// record of a line.
+    public func write(sourcePosition location: SourceLocation) {
+        write(byte: UInt8(ascii: ":"))
+        write(integer: location.line)
+        if location.record != 0 {
+            write(byte: UInt8(ascii: "#"))
+            write(integer: Int64(location.record))
+        }
+    }
+
     /// A time stamp as `TimestampFormatter.rfc3339` writes it.
     public func write(timestamp ms: Int64) {
         if Self.bufferLimit &- buffered < TimestampFormatter.rfc3339Width { makeRoom() }

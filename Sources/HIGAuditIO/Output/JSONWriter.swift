@@ -98,6 +98,17 @@ public struct JSONWriter: TableWriter {
             output.write(byte: UInt8(ascii: "\""))
         case .empty: output.write("null")
         case .boolean(let value): output.write(value ? "true" : "false")
+        case .source(let path, let location):
+            // Only the path's bytes can need escaping: the rest is `:`, `#`, `-` and digits.
+            let written = ByteScan.withBytes(of: path) { bytes -> Bool in
+                guard !needsEscaping(bytes) else { return false }
+                output.write(byte: UInt8(ascii: "\""))
+                output.write(bytes: bytes)
+                output.write(sourcePosition: location)
+                output.write(byte: UInt8(ascii: "\""))
+                return true
+            }
+            if !written { output.write(string(cell.plainText)) }
         }
     }
 
@@ -109,14 +120,12 @@ public struct JSONWriter: TableWriter {
 
     @inline(__always)
     static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        ByteScan.contains(
-            bytes,
-            word: {
-                ByteScan.anyMarked(
-                    ByteScan.marks($0, below: 0x20) | ByteScan.marks($0, byte: 0x22) | ByteScan.marks($0, byte: 0x5C)
-                        | ByteScan.marks($0, byte: 0x7F) | ByteScan.marks($0, byte: 0xE2))
-            },
-            byte: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 })
+        ByteScan.contains(bytes) { lanes in
+            ByteScan.any(
+                (lanes .== ByteScan.Vector(repeating: 0x22)) .| (lanes .== ByteScan.Vector(repeating: 0x5C))
+                    .| (lanes .== ByteScan.Vector(repeating: 0x7F)) .| (lanes .== ByteScan.Vector(repeating: 0xE2))
+                    .| (lanes .< ByteScan.Vector(repeating: 0x20)))
+        }
     }
 
     /// One cell as a JSON value: what `write(_:to:)` writes for it, so the two cannot disagree.

@@ -30,6 +30,7 @@ public struct MarkdownWriter: TableWriter {
     public static func cell(_ cell: TableCell) -> String {
         switch cell {
         case .text(let text, let fromInput): escaped(text, fromInput: fromInput)
+        case .source: escaped(cell.plainText, fromInput: true)
         default: cell.plainText
         }
     }

@@ -188,6 +188,7 @@ public struct TerminalTableWriter: TableWriter {
         case .byteCount(let bytes): return TerminalCellText.byteCount(bytes)
         case .timestamp(let ms) where timesOfDay: return Self.timeOfDay(TimestampFormatter.rfc3339(ms))
         case .text(let text, _) where column.terminalFit.narrowing == .path: return Self.visible(screen.relativePath(text))
+        case .source where column.terminalFit.narrowing == .path: return Self.visible(screen.relativePath(cell.plainText))
         default: return Self.visible(cell.plainText)
         }
     }

@@ -21,9 +21,9 @@ public final class RunFiles {
     }
 
     /// The report with each violation's related event named by file and line, while the file table is
-    /// at hand: the tables and the store keep the text, not the location.
-    public func namingRelatedEvents(of report: SessionReport) -> SessionReport {
-        var report = report
+    /// at hand: the tables and the store keep the text, not the location. The report is taken, not
+    /// borrowed (the engine hands it over), so its violations change in their own array, not a copy.
+    public func namingRelatedEvents(of report: consuming SessionReport) -> SessionReport {
         for index in report.violations.indices where report.violations[index].related != nil {
             report.violations[index].detail = report.violations[index].detail(describing: table)
             report.violations[index].related = nil

@@ -1,31 +1,52 @@
 import Testing
 @testable import HIGAuditIO
 
-/// The word-at-a-time tests must agree with a byte-by-byte look for every byte value in every place of
-/// the word, whatever the other bytes are; and the writers' checks built on them with the plain
-/// per-byte predicate, across the eight-byte steps and the tail.
+/// The vector tests must agree with a byte-by-byte look for every byte value in every lane, whatever
+/// the other bytes are; and the writers' checks built on them with the plain per-byte predicate, across
+/// the 16-byte steps, the tail and the short texts that fill one vector with their own bytes.
 @Suite struct ByteScanTests {
-    static func word(_ bytes: [UInt8]) -> UInt64 {
-        bytes.enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
-    }
-
     /// Fillers that sit next to the tested byte: below, at and above the bounds the writers use.
     static let fillers: [UInt8] = [0x00, 0x01, 0x1F, 0x20, 0x21, 0x41, 0x7F, 0x80, 0xE1, 0xE3, 0xFF]
 
-    @Test func wordTestsAgreeWithBytesEverywhere() {
-        for target: UInt8 in [0x22, 0x5C, 0x7F, 0xE2, 0x2C, 0x0D, 0x0A, 0x00] {
-            for filler in Self.fillers {
-                for position in 0..<8 {
-                    for value in 0...255 {
-                        var bytes = [UInt8](repeating: filler, count: 8)
-                        bytes[position] = UInt8(value)
-                        let word = Self.word(bytes)
-                        #expect(ByteScan.has(word, byte: target) == bytes.contains(target))
-                        #expect(ByteScan.has(word, below: 0x20) == bytes.contains { $0 < 0x20 })
+    @Test func vectorTestsAgreeWithBytesInEveryLane() {
+        var disagreements: [[UInt8]] = []
+        for filler in Self.fillers {
+            for position in 0..<16 {
+                for value in 0...255 {
+                    var bytes = [UInt8](repeating: filler, count: 16)
+                    bytes[position] = UInt8(value)
+                    let escapes = bytes.withUnsafeBufferPointer { JSONWriter.needsEscaping($0) }
+                    let quotes = bytes.withUnsafeBufferPointer { CSVWriter.needsQuotes($0) }
+                    if escapes != bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 })
+                        || quotes != bytes.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }) {
+                        disagreements.append(bytes)
                     }
                 }
             }
         }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(3))")
+    }
+
+    /// A text of 1 to 40 bytes, each byte in turn the only one that qualifies: the short texts' vectors
+    /// (two overlapping loads), the steps and the overlapping last vector all see it, and a text of
+    /// fillers alone is never taken for one that needs quotes or escapes.
+    @Test func everyPlaceOfEveryLengthIsTested() {
+        var disagreements: [[UInt8]] = []
+        for length in 1...40 {
+            for position in -1..<length {
+                for special: UInt8 in [0x00, 0x0A, 0x0D, 0x1F, 0x22, 0x2C, 0x5C, 0x7F, 0xE2] {
+                    var bytes = [UInt8](repeating: 0x61, count: length)
+                    if position >= 0 { bytes[position] = special }
+                    let escapes = bytes.withUnsafeBufferPointer { JSONWriter.needsEscaping($0) }
+                    let quotes = bytes.withUnsafeBufferPointer { CSVWriter.needsQuotes($0) }
+                    if escapes != bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 })
+                        || quotes != bytes.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }) {
+                        disagreements.append(bytes)
+                    }
+                }
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(3))")
     }
 
     @Test func writerChecksAgreeWithThePlainLookAcrossWordsAndTails() {
