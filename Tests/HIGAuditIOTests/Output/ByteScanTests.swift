@@ -8,6 +8,14 @@ import Testing
     /// Fillers that sit next to the tested byte: below, at and above the bounds the writers use.
     static let fillers: [UInt8] = [0x00, 0x01, 0x1F, 0x20, 0x21, 0x41, 0x7F, 0x80, 0xE1, 0xE3, 0xFF]
 
+    /// Whether the writers' checks of `bytes` differ from the plain per-byte look.
+    static func checksDisagree(_ bytes: [UInt8]) -> Bool {
+        let escapes = bytes.withUnsafeBufferPointer { JSONWriter.needsEscaping($0) }
+        let quotes = bytes.withUnsafeBufferPointer { CSVWriter.needsQuotes($0) }
+        return escapes != bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 })
+            || quotes != bytes.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A })
+    }
+
     @Test func vectorTestsAgreeWithBytesInEveryLane() {
         var disagreements: [[UInt8]] = []
         for filler in Self.fillers {
@@ -15,12 +23,7 @@ import Testing
                 for value in 0...255 {
                     var bytes = [UInt8](repeating: filler, count: 16)
                     bytes[position] = UInt8(value)
-                    let escapes = bytes.withUnsafeBufferPointer { JSONWriter.needsEscaping($0) }
-                    let quotes = bytes.withUnsafeBufferPointer { CSVWriter.needsQuotes($0) }
-                    if escapes != bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 })
-                        || quotes != bytes.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }) {
-                        disagreements.append(bytes)
-                    }
+                    if Self.checksDisagree(bytes) { disagreements.append(bytes) }
                 }
             }
         }
@@ -37,12 +40,7 @@ import Testing
                 for special: UInt8 in [0x00, 0x0A, 0x0D, 0x1F, 0x22, 0x2C, 0x5C, 0x7F, 0xE2] {
                     var bytes = [UInt8](repeating: 0x61, count: length)
                     if position >= 0 { bytes[position] = special }
-                    let escapes = bytes.withUnsafeBufferPointer { JSONWriter.needsEscaping($0) }
-                    let quotes = bytes.withUnsafeBufferPointer { CSVWriter.needsQuotes($0) }
-                    if escapes != bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 })
-                        || quotes != bytes.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }) {
-                        disagreements.append(bytes)
-                    }
+                    if Self.checksDisagree(bytes) { disagreements.append(bytes) }
                 }
             }
         }
