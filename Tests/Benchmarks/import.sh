@@ -9,6 +9,10 @@
 # event `hig.<type>`), so both runs judge the same events. CPU time on one thread each (`--jobs 1`),
 # and wall time at the default `--jobs` (the machine's cores: `--from` then reads on one thread while
 # the run's thread judges, `analyze` on as many as the inputs allow). Needs python3.
+#
+# A shared or virtual machine's times wander by a third from run to run, more than the differences
+# measured here, so the two runs are timed in pairs, one right after the other (PAIRS of them, 10 by
+# default), and each figure is the median: of each side's times, and of the pairs' ratios.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -24,27 +28,24 @@ if [ ! -f sample.ndjson ]; then
     find sample -name '*.zst' | sort | xargs zstd -qdcf > sample.ndjson
 fi
 lines() { wc -l < "$1"; }
-best() { # best CPU seconds (user + system) of 2 runs of the command: a shared machine's wall time wanders
-    local best=""
-    for _ in 1 2; do
-        local took
-        /usr/bin/time -o cpu.txt -f "%U %S" "$@" > /dev/null 2>&1 || true
-        took=$(awk '{ print $1 + $2 }' cpu.txt)
-        if [ -z "$best" ] || [ "$(echo "$took < $best" | bc)" = 1 ]; then best=$took; fi
+pairs="${PAIRS:-10}"
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# paired FORMAT EXPORT NDJSON JOBS FIELD: `pairs` pairs of runs, the export's (`--from FORMAT`) then the
+# NDJSON's, at `--jobs JOBS`; FIELD is what /usr/bin/time reports of each (`%U %S` CPU, `%e` wall).
+# Prints the median seconds of the export's runs, of the NDJSON's, and the median of the pairs' ratios
+# (NDJSON seconds over export seconds).
+paired() {
+    local format=$1 export=$2 ndjson=$3 jobs=$4 field=$5 jobs_option=()
+    [ "$jobs" = default ] || jobs_option=(--jobs "$jobs")
+    : > pairs.txt
+    for _ in $(seq "$pairs"); do
+        /usr/bin/time -o a.txt -f "$field" "$HIG" analyze "${jobs_option[@]}" --from "$format" "$export" --table summary --format csv > /dev/null 2>&1 || true
+        /usr/bin/time -o b.txt -f "$field" "$HIG" analyze "${jobs_option[@]}" "$ndjson" --table summary --format csv > /dev/null 2>&1 || true
+        echo "$(awk '{ print $1 + $2 }' a.txt) $(awk '{ print $1 + $2 }' b.txt)" >> pairs.txt
     done
-    echo "$best"
+    echo "$(awk '{ print $1 }' pairs.txt | median) $(awk '{ print $2 }' pairs.txt | median) $(awk '{ print $2 / $1 }' pairs.txt | median)"
 }
-wall() { # best wall seconds of 3 runs of the command at the default --jobs
-    local best=""
-    for _ in 1 2 3; do
-        local took
-        /usr/bin/time -o wall.txt -f "%e" "$@" > /dev/null 2>&1 || true
-        took=$(cat wall.txt)
-        if [ -z "$best" ] || [ "$(echo "$took < $best" | bc)" = 1 ]; then best=$took; fi
-    done
-    echo "$best"
-}
-printf '| format | export | lines | --from CPU | lines/s | imported NDJSON | analyze CPU | lines/s | ratio | --from wall | analyze wall | ratio |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n'
+printf '| format | export | lines | --from CPU | imported NDJSON | analyze CPU | ratio a line | --from wall | analyze wall | ratio a line |\n|---|---|---|---|---|---|---|---|---|---|\n'
 # `otlp-batched`: OTLP with up to 100 records a line (`to_export.py`); its rate is in records, the
 # NDJSON's lines it becomes.
 for format in posthog datadog-rum otlp otlp-batched; do
@@ -54,13 +55,12 @@ for format in posthog datadog-rum otlp otlp-batched; do
     ndjson_lines=$(lines "$format.ndjson")
     export_lines=$ndjson_lines
     [ "$format" = otlp-batched ] || export_lines=$(lines "$format.jsonl")
-    from=$(best "$HIG" analyze --jobs 1 --from "$from_format" "$format.jsonl" --table summary --format csv)
-    native=$(best "$HIG" analyze --jobs 1 "$format.ndjson" --table summary --format csv)
-    from_wall=$(wall "$HIG" analyze --from "$from_format" "$format.jsonl" --table summary --format csv)
-    native_wall=$(wall "$HIG" analyze "$format.ndjson" --table summary --format csv)
-    printf '| %s | %s MB | %s | %.2f s | %.0f | %s MB | %.2f s | %.0f | %.2f | %.2f s | %.2f s | %.2f |\n' "$format" \
-        "$(( $(stat -L -c %s "$format.jsonl") / 1000000 ))" "$export_lines" "$from" "$(echo "$export_lines / $from" | bc -l)" \
-        "$(( $(stat -L -c %s "$format.ndjson") / 1000000 ))" "$native" "$(echo "$ndjson_lines / $native" | bc -l)" \
-        "$(echo "($export_lines / $from) / ($ndjson_lines / $native)" | bc -l)" \
-        "$from_wall" "$native_wall" "$(echo "($export_lines / $from_wall) / ($ndjson_lines / $native_wall)" | bc -l)"
+    read -r from native cpu_ratio < <(paired "$from_format" "$format.jsonl" "$format.ndjson" 1 "%U %S")
+    read -r from_wall native_wall wall_ratio < <(paired "$from_format" "$format.jsonl" "$format.ndjson" default "%e")
+    # A line of the export against a line of the NDJSON (a batched export's lines count its records).
+    scale=$(echo "$export_lines / $ndjson_lines" | bc -l)
+    printf '| %s | %s MB | %s | %.2f s | %s MB | %.2f s | %.2f | %.2f s | %.2f s | %.2f |\n' "$format" \
+        "$(( $(stat -L -c %s "$format.jsonl") / 1000000 ))" "$export_lines" "$from" \
+        "$(( $(stat -L -c %s "$format.ndjson") / 1000000 ))" "$native" "$(echo "$cpu_ratio * $scale" | bc -l)" \
+        "$from_wall" "$native_wall" "$(echo "$wall_ratio * $scale" | bc -l)"
 done
