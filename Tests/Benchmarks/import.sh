@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Importing speed (SPEC §7, issue 47): `analyze --from FORMAT` on an export against `analyze` on the
-# NDJSON `import` writes from it (the same events), in lines a second, for each format.
+# Importing speed (SPEC §7, issue 47), for each format, in lines a second: `analyze --from FORMAT` on an
+# export, and `import` of it into a plain NDJSON file, each against `analyze` on the NDJSON `import`
+# writes from it (the same events).
 #
 #   Tests/Benchmarks/import.sh [TARGET_BYTES]     (default 300000000 of NDJSON sampled, then re-encoded)
 #   HIG=path/to/hig-audit Tests/Benchmarks/import.sh
@@ -34,18 +35,25 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 # NDJSON's, at `--jobs JOBS`; FIELD is what /usr/bin/time reports of each (`%U %S` CPU, `%e` wall).
 # Prints the median seconds of the export's runs, of the NDJSON's, and the median of the pairs' ratios
 # (NDJSON seconds over export seconds).
+# With JOBS `import`, the export's side is `import` into a plain file (one thread) and the NDJSON's
+# `analyze --jobs 1`.
 paired() {
     local format=$1 export=$2 ndjson=$3 jobs=$4 field=$5 jobs_option=()
-    [ "$jobs" = default ] || jobs_option=(--jobs "$jobs")
+    [ "$jobs" = default ] || [ "$jobs" = import ] || jobs_option=(--jobs "$jobs")
+    [ "$jobs" = import ] && jobs_option=(--jobs 1)
     : > pairs.txt
     for _ in $(seq "$pairs"); do
-        /usr/bin/time -o a.txt -f "$field" "$HIG" analyze "${jobs_option[@]}" --from "$format" "$export" --table summary --format csv > /dev/null 2>&1 || true
+        if [ "$jobs" = import ]; then
+            /usr/bin/time -o a.txt -f "$field" "$HIG" import --from "$format" "$export" -o imported.ndjson -q > /dev/null 2>&1 || true
+        else
+            /usr/bin/time -o a.txt -f "$field" "$HIG" analyze "${jobs_option[@]}" --from "$format" "$export" --table summary --format csv > /dev/null 2>&1 || true
+        fi
         /usr/bin/time -o b.txt -f "$field" "$HIG" analyze "${jobs_option[@]}" "$ndjson" --table summary --format csv > /dev/null 2>&1 || true
         echo "$(awk '{ print $1 + $2 }' a.txt) $(awk '{ print $1 + $2 }' b.txt)" >> pairs.txt
     done
     echo "$(awk '{ print $1 }' pairs.txt | median) $(awk '{ print $2 }' pairs.txt | median) $(awk '{ print $2 / $1 }' pairs.txt | median)"
 }
-printf '| format | export | lines | --from CPU | imported NDJSON | analyze CPU | ratio a line | --from wall | analyze wall | ratio a line |\n|---|---|---|---|---|---|---|---|---|---|\n'
+printf '| format | export | lines | --from CPU | imported NDJSON | analyze CPU | ratio a line | --from wall | analyze wall | ratio a line | import CPU | analyze CPU | ratio a line |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n'
 # `otlp-batched`: OTLP with up to 100 records a line (`to_export.py`); its rate is in records, the
 # NDJSON's lines it becomes.
 for format in posthog datadog-rum otlp otlp-batched; do
@@ -57,10 +65,13 @@ for format in posthog datadog-rum otlp otlp-batched; do
     [ "$format" = otlp-batched ] || export_lines=$(lines "$format.jsonl")
     read -r from native cpu_ratio < <(paired "$from_format" "$format.jsonl" "$format.ndjson" 1 "%U %S")
     read -r from_wall native_wall wall_ratio < <(paired "$from_format" "$format.jsonl" "$format.ndjson" default "%e")
+    read -r import_cpu import_native import_ratio < <(paired "$from_format" "$format.jsonl" "$format.ndjson" import "%U %S")
     # A line of the export against a line of the NDJSON (a batched export's lines count its records).
     scale=$(echo "$export_lines / $ndjson_lines" | bc -l)
-    printf '| %s | %s MB | %s | %.2f s | %s MB | %.2f s | %.2f | %.2f s | %.2f s | %.2f |\n' "$format" \
+    printf '| %s | %s MB | %s | %.2f s | %s MB | %.2f s | %.2f | %.2f s | %.2f s | %.2f | %.2f s | %.2f s | %.2f |\n' "$format" \
         "$(( $(stat -L -c %s "$format.jsonl") / 1000000 ))" "$export_lines" "$from" \
         "$(( $(stat -L -c %s "$format.ndjson") / 1000000 ))" "$native" "$(echo "$cpu_ratio * $scale" | bc -l)" \
-        "$from_wall" "$native_wall" "$(echo "$wall_ratio * $scale" | bc -l)"
+        "$from_wall" "$native_wall" "$(echo "$wall_ratio * $scale" | bc -l)" \
+        "$import_cpu" "$import_native" "$(echo "$import_ratio * $scale" | bc -l)"
 done
+rm -f imported.ndjson

@@ -46,6 +46,17 @@ struct ConventionPlan {
         var isIntValue: Bool
     }
 
+    /// One member of the line `import` writes after the envelope, as `EventImporter.writeOtherFields`
+    /// writes it: the key as it stands in the line (a constant of the layout, moved by the slots
+    /// before it), and the value as it stands (a string in its quotes), or an OTLP `intValue`'s integer.
+    struct WrittenField {
+        var keyStart: Int32
+        var keyEnd: Int32
+        var keySlotsBefore: UInt16
+        var value: Value
+        var isIntValue: Bool
+    }
+
     /// A variable value that must be a given string for the line to carry a convention event (at most
     /// 16 bytes, kept as two words).
     struct Guard {
@@ -83,6 +94,13 @@ struct ConventionPlan {
     /// fields of `loading.start` and `loading.end`, which keep theirs: `EventImporter.writePending`).
     var ownFields: UnsafeMutableBufferPointer<OwnField>
     var ownFieldsKeepingId: UnsafeMutableBufferPointer<OwnField>
+    /// The members `import` writes after the envelope, in the order of the line, without and with an
+    /// `id` (as `ownFields`): every field the general way writes, ours or not. Empty, and
+    /// `writesLines` false, when one of them is not placed in the layout: `import` then reads such
+    /// lines the general way, while `--from` still reads them by the plan.
+    var writtenFields: UnsafeMutableBufferPointer<WrittenField>
+    var writtenFieldsKeepingId: UnsafeMutableBufferPointer<WrittenField>
+    var writesLines: Bool
     /// Number slots that must hold finite values (OTLP's `doubleValue`s: `checkFinite`).
     var finiteSlots: UnsafeMutableBufferPointer<Int32>
     /// Whether an own field is converted (`OwnField.isIntValue`), which may write digits after the
@@ -99,6 +117,8 @@ struct ConventionPlan {
     func deallocate() {
         ownFields.deallocate()
         ownFieldsKeepingId.deallocate()
+        writtenFields.deallocate()
+        writtenFieldsKeepingId.deallocate()
         finiteSlots.deallocate()
     }
 }
@@ -114,6 +134,13 @@ extension ConventionPlan.Value {
         return FieldValue(
             kind: kind, flag: false, start: start &+ values.shift(afterSlots: Int(slotsBeforeStart)),
             end: end &+ values.shift(afterSlots: Int(slotsBeforeEnd)))
+    }
+
+    /// The value's bytes in a matched line (a string's inside its quotes).
+    @inline(__always)
+    func bytes(in values: ExportLineLayouts.MatchedValues, base: UnsafePointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        let value = field(in: values)
+        return UnsafeBufferPointer(start: base + Int(value.start), count: Int(value.end &- value.start))
     }
 
     /// The number a match read for a number slot (NaN otherwise): what `JSONTape.knownNumber` gives.

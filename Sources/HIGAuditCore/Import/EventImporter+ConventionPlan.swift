@@ -37,11 +37,83 @@ extension EventImporter {
         return true
     }
 
-    /// Hands over the event `preparePlanned` made ready as the line's `record`.
+    /// Hands over the event `preparePlanned` made ready as the line's `record`, and for `import` writes
+    /// its line if the decoder accepted it. A planned event changes nothing the importer keeps per
+    /// session (it is no launch, its session has one, and it is no screen view), so there is nothing
+    /// to commit.
     func handPlanned(record: Int32, _ handle: (Int32, ImportedRecord) -> Bool) {
         linesPlanned &+= 1
-        _ = handle(record, .event(ImportedEventFields(
+        let accepted = handle(record, .event(ImportedEventFields(
             importerReference: Unmanaged.passUnretained(self), hasSyntheticStart: false, isPlanned: true)))
+        if accepted, let onAccepted {
+            writePlanned()
+            writer.withBytes(onAccepted)
+        }
+    }
+
+    /// Whether `plan` serves this importer: `import` writes lines, so it needs a plan that writes them.
+    @inline(__always)
+    func serves(_ plan: UnsafePointer<ConventionPlan>) -> Bool {
+        onAccepted == nil || plan.pointee.writesLines
+    }
+
+    /// Writes the line of ours the planned event is, byte for byte what `writePending` writes for it
+    /// from the tape: the envelope, then the event's other members as they stand in the line.
+    func writePlanned() {
+        let event = planned!
+        let plan = event.plan
+        let values = event.values
+        let base = event.line.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let loading = event.kind == .loadingStart || event.kind == .loadingEnd
+        let w = writer
+        func write(_ name: StaticString, _ value: ConventionPlan.Value?) {
+            guard let value else { return }
+            w.value(name, raw: value.bytes(in: values, base: base), quoted: value.kind == .string)
+        }
+        func write(_ name: StaticString, _ value: FieldValue?) {
+            guard let value else { return }
+            w.value(name, raw: UnsafeBufferPointer(start: base + Int(value.start), count: Int(value.end &- value.start)), quoted: true)
+        }
+        w.begin()
+        w.integer("ts", event.ts)
+        let session = values.value(ofSlot: plan.pointee.session)
+        w.value("session", raw: UnsafeBufferPointer(start: base + Int(session.start), count: Int(session.end &- session.start)), quoted: true)
+        if event.launch > 1 {
+            w.dropLastByte()
+            w.appendRawBytes("#\(event.launch)")
+            w.appendRawBytes("\"")
+        }
+        w.string("type", event.kind.wireNameLiteral)
+        if plan.pointee.takesResource {
+            // The resource's attributes are `stringValue`s (`RecordResource.plannable`).
+            let resource = recordResource
+            write("device", resource.device)
+            write("app_version", resource.appVersion)
+            write("os_version", resource.osVersion)
+        } else {
+            write("device", plan.pointee.device)
+            write("app_version", plan.pointee.appVersion)
+            write("os_version", plan.pointee.osVersion)
+        }
+        write("screen", plan.pointee.screen)
+        if !loading { write("id", plan.pointee.id) }
+        for field in loading ? plan.pointee.writtenFieldsKeepingId : plan.pointee.writtenFields {
+            let shift = values.shift(afterSlots: Int(field.keySlotsBefore))
+            let key = UnsafeBufferPointer(start: base + Int(field.keyStart &+ shift), count: Int(field.keyEnd &- field.keyStart))
+            if field.isIntValue {
+                let found = values.value(ofSlot: Int(field.value.slot))
+                let entry = JSONTape.Entry(
+                    kind: field.value.kind == .string ? .string : .number, flag: found.flag, start: found.start, end: found.end, after: 0)
+                if let integer = Self.integerAttribute(entry, known: found.value, in: base) {
+                    w.member(rawKey: key)
+                    w.appendInteger(integer)
+                    continue
+                }
+            }
+            w.member(rawKey: key)
+            w.appendRaw(field.value.bytes(in: values, base: base), quoted: field.value.kind == .string)
+        }
+        w.end()
     }
 
     /// Makes the event of `line` whose match noted `values`, read by `plan`, the one to hand over
@@ -269,7 +341,7 @@ extension EventImporter {
             self.planValue(entry, target)
         }
         let plans = target.plans
-        guard readsPlans, onAccepted == nil, plans.kept(for: layout) == nil,
+        guard readsPlans, plans.kept(for: layout) == nil,
               let nameSlot = slot(ofEntry: name, layout), let sessionSlot = slot(ofEntry: envelope.session, layout)
         else { return }
         var secondNameSlot: Int?
@@ -318,12 +390,53 @@ extension EventImporter {
         let keptFiniteSlots = UnsafeMutableBufferPointer<Int32>.allocate(capacity: finiteSlots.count)
         _ = keptFiniteSlots.initialize(from: finiteSlots)
         let convertsValues = ownFields.contains { $0.isIntValue } || ownFieldsKeepingId.contains { $0.isIntValue }
+        let written = planWrittenFields(envelope.fields, fields, keepId: false, target)
+        let writtenKeepingId = planWrittenFields(envelope.fields, fields, keepId: true, target)
+        let writesLines = written != nil && writtenKeepingId != nil
+        func kept(_ fields: UnsafeMutableBufferPointer<ConventionPlan.WrittenField>?) -> UnsafeMutableBufferPointer<ConventionPlan.WrittenField> {
+            if writesLines, let fields { return fields }
+            fields?.deallocate()
+            return .allocate(capacity: 0)
+        }
         plans.keep(ConventionPlan(
             guards: (checks.first, checks.count > 1 ? checks[1] : nil), nameSlot: nameSlot, secondNameSlot: secondNameSlot,
             time: timeSlot, session: sessionSlot, device: device, appVersion: appVersion, osVersion: osVersion,
             screen: screen, id: id, ownFields: ownFields, ownFieldsKeepingId: ownFieldsKeepingId,
+            writtenFields: kept(written), writtenFieldsKeepingId: kept(writtenKeepingId), writesLines: writesLines,
             finiteSlots: keptFiniteSlots, convertsValues: convertsValues,
             checksValues: secondNameSlot != nil || !finiteSlots.isEmpty, takesResource: target.takesResource), for: layout)
+    }
+
+    /// The members `writeOtherFields` writes for the event, placed in the layout; nil when one of them
+    /// cannot be: its key must be a constant, its value a slot or a constant that is no string or
+    /// number (`planValue`), an OTLP `intValue` a slot.
+    private func planWrittenFields(
+        _ container: Int?, _ fields: ImportedFields, keepId: Bool, _ target: PlanTarget
+    ) -> UnsafeMutableBufferPointer<ConventionPlan.WrittenField>? {
+        var written: [ConventionPlan.WrittenField] = []
+        var placed = true
+        forEachOtherField(container, fields, keepId: keepId) { key, value in
+            guard placed else { return }
+            let (index, isIntValue) = switch value {
+            case .asItStands(let entry): (entry, false)
+            case .intValue(let entry): (entry, true)
+            }
+            guard let planned = planValue(index, target), !isIntValue || planned.slot >= 0,
+                  case .constant(let keyEntry, let keySlotsBefore, let keySlotsBeforeEnd) = target.layouts.placement(
+                    ofEntry: key &- target.firstEntry, in: target.layout),
+                  keySlotsBefore == keySlotsBeforeEnd
+            else {
+                placed = false
+                return
+            }
+            written.append(ConventionPlan.WrittenField(
+                keyStart: keyEntry.start, keyEnd: keyEntry.end, keySlotsBefore: UInt16(keySlotsBefore),
+                value: planned, isIntValue: isIntValue))
+        }
+        guard placed else { return nil }
+        let kept = UnsafeMutableBufferPointer<ConventionPlan.WrittenField>.allocate(capacity: written.count)
+        _ = kept.initialize(from: written)
+        return kept
     }
 
     /// `entry`'s value in lines of `layout`: its kind as `ImportedFieldAssembly.set` gives the decoder

@@ -227,7 +227,7 @@ extension EventImporter {
     private func handRecords(_ line: UnsafeRawBufferPointer, _ batch: RecordBatch, _ handle: (Int32, ImportedRecord) -> Bool) {
         lineLayout = nil
         lineStamp &+= 1
-        let planning = readsPlans && onAccepted == nil
+        let planning = readsPlans
         var resource: Int32 = -1
         for index in batch.records.indices {
             let record = batch.records[index]
@@ -237,7 +237,7 @@ extension EventImporter {
                 noteResource(line, at: batch.resources[Int(resource)])
             }
             if planning, recordResource.plannable, let layout = record.layout, let plan = recordPlans.kept(for: layout),
-               preparePlanned(line, batch.values(record), plan, lineStamp: lineStamp) {
+               serves(plan), preparePlanned(line, batch.values(record), plan, lineStamp: lineStamp) {
                 handPlanned(record: position, handle)
                 continue
             }

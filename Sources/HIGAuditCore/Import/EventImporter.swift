@@ -64,8 +64,8 @@ public final class EventImporter: @unchecked Sendable {
     var linesPlanned = 0
     /// The minute of the last RFC 3339 time read (PostHog's `timestamp`).
     var recentMinute = RecentExportMinute()
-    var writer = ImportedLineWriter()
-    var syntheticWriter = ImportedLineWriter()
+    let writer = ImportedLineWriter()
+    let syntheticWriter = ImportedLineWriter()
     /// The fields of the event being handed over, for the decoder (`ImportedEventFields`).
     let assembly = ImportedFieldAssembly()
     /// What the event being handed over maps to, kept for its synthetic start and its written line.
@@ -151,9 +151,8 @@ public final class EventImporter: @unchecked Sendable {
         let isLong = line.count > ExportLineLayouts.maxLineLength
         if readsRecords, isLong, translateRecords(line, minimumRecords: 1, handle) { return }
         if readsLayouts, let hit = layouts.find(line) {
-            // `import` writes each event's line from the tape: only `--from` reads by plans.
             // A planned OTLP line is a request of one record, numbered 1 as `otlpRecords` numbers it.
-            if readsPlans, onAccepted == nil, let plan = plans.kept(for: hit.layout),
+            if readsPlans, let plan = plans.kept(for: hit.layout), serves(plan),
                translatePlanned(line, hit, plan, record: format == .otlp ? 1 : 0, handle) {
                 return
             }
@@ -246,10 +245,10 @@ public final class EventImporter: @unchecked Sendable {
         if let onAccepted {
             if needsSynthetic {
                 writeSyntheticStart(envelope)
-                syntheticWriter.bytes.withUnsafeBytes(onAccepted)
+                syntheticWriter.withBytes(onAccepted)
             }
             writePending()
-            writer.bytes.withUnsafeBytes(onAccepted)
+            writer.withBytes(onAccepted)
         }
         let tabRoot = pending.screenView.flatMap { plan -> String? in
             guard plan.isTabRoot, case .screenView(let screen) = mapping else { return nil }
@@ -312,7 +311,7 @@ public final class EventImporter: @unchecked Sendable {
     // MARK: Writing
 
     private func writeEnvelope(
-        into w: inout ImportedLineWriter, _ envelope: ImportedEnvelope, ts: Int64, launch: Int,
+        into w: ImportedLineWriter, _ envelope: ImportedEnvelope, ts: Int64, launch: Int,
         type: StaticString, screen: String?, writeId: Bool
     ) {
         w.begin()
@@ -340,17 +339,17 @@ public final class EventImporter: @unchecked Sendable {
         switch pending.mapping {
         case .convention(let kind):
             let loading = kind == .loadingStart || kind == .loadingEnd
-            writeEnvelope(into: &writer, envelope, ts: envelope.ts, launch: launch, type: kind.wireNameLiteral,
+            writeEnvelope(into: writer, envelope, ts: envelope.ts, launch: launch, type: kind.wireNameLiteral,
                           screen: nil, writeId: !loading)
             writeOtherFields(envelope.fields, pending.fields, keepId: loading)
         case .screenView(let screen):
             let plan = pending.screenView!
-            writeEnvelope(into: &writer, envelope, ts: envelope.ts, launch: launch, type: plan.kind.wireNameLiteral,
+            writeEnvelope(into: writer, envelope, ts: envelope.ts, launch: launch, type: plan.kind.wireNameLiteral,
                           screen: screen, writeId: true)
             if let from = plan.from { writer.string("from", from) }
             writer.string("to", screen)
         case .tap(let target, let x, let y):
-            writeEnvelope(into: &writer, envelope, ts: envelope.ts, launch: launch, type: "touch", screen: nil, writeId: true)
+            writeEnvelope(into: writer, envelope, ts: envelope.ts, launch: launch, type: "touch", screen: nil, writeId: true)
             writer.string("phase", "ended")
             if let target, !target.isEmpty { writer.string("target", TouchTargetName.target(target)) }
             if let x, let y {
@@ -358,12 +357,12 @@ public final class EventImporter: @unchecked Sendable {
                 writer.number("y", y)
             }
         case .launch:
-            writeEnvelope(into: &writer, envelope, ts: envelope.ts, launch: launch, type: "session.start", screen: nil, writeId: true)
+            writeEnvelope(into: writer, envelope, ts: envelope.ts, launch: launch, type: "session.start", screen: nil, writeId: true)
             writer.string("touches", touches.rawValue)
         case .background:
-            writeEnvelope(into: &writer, envelope, ts: envelope.ts, launch: launch, type: "session.end", screen: nil, writeId: true)
+            writeEnvelope(into: writer, envelope, ts: envelope.ts, launch: launch, type: "session.end", screen: nil, writeId: true)
         case .ready(let ts):
-            writeEnvelope(into: &writer, envelope, ts: ts, launch: launch, type: "app.ready", screen: nil, writeId: true)
+            writeEnvelope(into: writer, envelope, ts: ts, launch: launch, type: "app.ready", screen: nil, writeId: true)
         }
         writer.end()
     }
@@ -371,15 +370,14 @@ public final class EventImporter: @unchecked Sendable {
     /// The `session.start` (`synthetic: true`) of a session whose source had no launch event, at
     /// its first event (SPEC §7 "Touch coverage").
     func writeSyntheticStart(_ envelope: ImportedEnvelope) {
-        var w = syntheticWriter
+        let w = syntheticWriter
         var bare = envelope
         bare.screen = nil
         bare.id = nil
-        writeEnvelope(into: &w, bare, ts: envelope.ts, launch: 1, type: "session.start", screen: nil, writeId: false)
+        writeEnvelope(into: w, bare, ts: envelope.ts, launch: 1, type: "session.start", screen: nil, writeId: false)
         w.string("touches", touches.rawValue)
         w.bool("synthetic", true)
         w.end()
-        syntheticWriter = w
     }
 
     /// Our common fields, which the envelope gives and other fields may not override.
@@ -450,7 +448,3 @@ public final class EventImporter: @unchecked Sendable {
     }
 }
 
-extension ImportedLineWriter {
-    mutating func dropLastByte() { _ = bytesForEditing.popLast() }
-    mutating func appendRawBytes(_ text: String) { bytesForEditing.append(contentsOf: text.utf8) }
-}

@@ -61,13 +61,13 @@ public struct ImportedEventFields {
     ) -> LineVerdict {
         precondition(!isPlanned, "a planned event has no tape to write its line from")
         importer.writePending()
-        return importer.writer.bytes.withUnsafeBytes { decoder.decode($0, source: source, accept: accept) }
+        return importer.writer.withBytes { decoder.decode($0, source: source, accept: accept) }
     }
 
     func decodeWrittenSyntheticStart(
         with decoder: inout EventDecoder, source: SourceLocation, accept: (consuming Event) -> Void
     ) -> LineVerdict {
         importer.writeSyntheticStart(importer.pending.envelope)
-        return importer.syntheticWriter.bytes.withUnsafeBytes { decoder.decode($0, source: source, accept: accept) }
+        return importer.syntheticWriter.withBytes { decoder.decode($0, source: source, accept: accept) }
     }
 }

@@ -335,6 +335,28 @@ extension EventImporter {
     /// Attribute keys the envelope reads, never written as other fields.
     private static let envelopeAttributes: [StaticString] = ["session.id", "screen.name", "event.name", "log.record.uid"]
     private static let envelopeKeys: [StaticString] = ["ts", "session", "type", "device", "app_version", "os_version", "screen"]
+    /// `envelopeAttributes` and `envelopeKeys` by their length in bytes: an attribute's key, compared
+    /// with each of the lists, cost more than the rest of its reading.
+    private static let leftOutByLength: [[StaticString]] = {
+        var byLength = [[StaticString]](repeating: [], count: 16)
+        for name in envelopeAttributes + envelopeKeys { byLength[name.utf8CodeUnitCount].append(name) }
+        return byLength
+    }()
+
+    /// Whether the attribute named by the key at `key` is read by the envelope (or is the `id`, unless
+    /// kept), and so is not written as a field of its own.
+    private func isLeftOutAttribute(_ key: Int, keepId: Bool) -> Bool {
+        if !keepId, tape.keyEquals(key, "id") { return true }
+        if tape[key].flag {
+            // An escaped key: compared as `String`s compare.
+            return Self.envelopeAttributes.contains(where: { tape.keyEquals(key, $0) })
+                || Self.envelopeKeys.contains(where: { tape.keyEquals(key, $0) })
+        }
+        let raw = tape.bytes(key)
+        guard raw.count < Self.leftOutByLength.count, let start = raw.baseAddress else { return false }
+        let bytes = ByteSlice(start: start, count: raw.count)
+        return Self.leftOutByLength[raw.count].contains { bytes == $0 }
+    }
 
     /// Each attribute as a field of its own JSON type: `intValue` (a string or a number) as an
     /// integer, `doubleValue` as a number, `boolValue`, `stringValue`; other kinds (arrays, maps,
@@ -343,9 +365,7 @@ extension EventImporter {
         tape.forEachElement(list) { _, attribute in
             guard let key = tape.member(attribute, "key"), tape[key].kind == .string,
                   let value = tape.member(attribute, "value"), tape[value].kind == .object else { return }
-            if Self.envelopeAttributes.contains(where: { tape.keyEquals(key, $0) }) { return }
-            if Self.envelopeKeys.contains(where: { tape.keyEquals(key, $0) }) { return }
-            if !keepId, tape.keyEquals(key, "id") { return }
+            if isLeftOutAttribute(key, keepId: keepId) { return }
             if let string = tape.member(value, "stringValue") {
                 body(key, .asItStands(string))
             } else if let integer = tape.member(value, "intValue") {

@@ -10,8 +10,10 @@ import Testing
 /// empty sessions, sessions with no launch yet, Datadog actions that are not `custom`).
 @Suite struct ConventionPlanTests {
     /// Every record's outcome, with a malformed reason's column, and how many lines were planned.
-    static func outcomes(_ format: ImportFormat, _ lines: [String], readsPlans: Bool) -> (outcomes: [String], planned: Int) {
-        let (outcomes, importer) = ImportOutcomes.read(format, lines.map { Array($0.utf8) }, writes: false) {
+    static func outcomes(
+        _ format: ImportFormat, _ lines: [String], readsPlans: Bool, writes: Bool = false
+    ) -> (outcomes: [String], planned: Int) {
+        let (outcomes, importer) = ImportOutcomes.read(format, lines.map { Array($0.utf8) }, writes: writes) {
             $0.readsPlans = readsPlans
         }
         return (outcomes, importer.linesPlanned)
@@ -27,6 +29,15 @@ import Testing
         #expect(planned.outcomes.count == general.outcomes.count, "\(what)")
         for (one, other) in zip(planned.outcomes, general.outcomes) where one != other {
             Issue.record("\(what):\nplanned: \(one)\ngeneral: \(other)")
+            break
+        }
+        // `import` writes the same lines from a plan as from the tape, reading as many by plans.
+        let writtenGeneral = outcomes(format, lines, readsPlans: false, writes: true)
+        let writtenPlanned = outcomes(format, lines, readsPlans: true, writes: true)
+        #expect(writtenPlanned.planned >= lines.count / plannedShare, "\(what): only \(writtenPlanned.planned) lines planned for import")
+        #expect(writtenPlanned.outcomes.count == writtenGeneral.outcomes.count, "\(what), written")
+        for (one, other) in zip(writtenPlanned.outcomes, writtenGeneral.outcomes) where one != other {
+            Issue.record("\(what), written:\nplanned: \(one)\ngeneral: \(other)")
             break
         }
         // And both as the line `import` writes decodes (`ImportedFieldsDifferentialTests`' oracle).
