@@ -105,13 +105,11 @@ extension EventImporter {
                 let entry = JSONTape.Entry(
                     kind: field.value.kind == .string ? .string : .number, flag: found.flag, start: found.start, end: found.end, after: 0)
                 if let integer = Self.integerAttribute(entry, known: found.value, in: base) {
-                    w.member(rawKey: key)
-                    w.appendInteger(integer)
+                    w.member(rawKey: key, integer: integer)
                     continue
                 }
             }
-            w.member(rawKey: key)
-            w.appendRaw(field.value.bytes(in: values, base: base), quoted: field.value.kind == .string)
+            w.member(rawKey: key, raw: field.value.bytes(in: values, base: base), quoted: field.value.kind == .string)
         }
         w.end()
     }

@@ -149,7 +149,7 @@ extension EventImporter {
         return EventField.matching(ByteSlice(start: start, count: raw.count))
     }
 
-    /// A coordinate as the decoder reads it back from `ImportedLineWriter.appendNumber`: a whole
+    /// A coordinate as the decoder reads it back from `ImportedLineWriter.number`: a whole
     /// number is written as an integer, so -0 reads as 0.
     static func asWritten(_ value: Double) -> Double {
         if value == value.rounded(), abs(value) < 1e15 { return Double(Int64(value)) }

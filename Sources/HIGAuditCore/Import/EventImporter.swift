@@ -414,8 +414,7 @@ public final class EventImporter: @unchecked Sendable {
             case .asItStands(let index): writer.member(from: tape, key: key, value: index)
             case .intValue(let index):
                 if let integer = integerAttribute(index) {
-                    writer.memberKey(from: tape, key)
-                    writer.appendInteger(integer)
+                    writer.member(rawKey: tape.bytes(key), integer: integer)
                 } else {
                     writer.member(from: tape, key: key, value: index)
                 }

@@ -4,8 +4,10 @@
 ///
 /// A class over memory of its own rather than a struct over `[UInt8]`: a line is a few dozen small
 /// appends, and an array's append checks its buffer's uniqueness and goes through a generic copy on
-/// each; here an append is a capacity check and a copy. The importer holds one writer per purpose
-/// (the event's line, a synthetic start), each reused for every line.
+/// each. Each piece is written by a `Cursor` into room reserved first: one check per member here,
+/// or one per line for a writer that bounds its line beforehand (`write(room:_:)`, as
+/// `EventImporter.writePlanned` does). The importer holds one writer per purpose (the event's line, a
+/// synthetic start), each reused for every line.
 final class ImportedLineWriter {
     private var start: UnsafeMutablePointer<UInt8>
     private var capacity: Int
@@ -28,9 +30,15 @@ final class ImportedLineWriter {
     /// A copy of the line written so far (for tests).
     var bytes: [UInt8] { Array(UnsafeBufferPointer(start: start, count: count)) }
 
+    /// Calls `body` with a cursor at the end of the line and room for `room` more bytes, which it
+    /// must not write past.
     @inline(__always)
-    private func reserve(_ extra: Int) {
-        if count &+ extra > capacity { grow(toHold: count &+ extra) }
+    func write(room: Int, _ body: (inout Cursor) -> Void) {
+        if count &+ room > capacity { grow(toHold: count &+ room) }
+        var cursor = Cursor(at: start + count, first: first)
+        body(&cursor)
+        count = cursor.at - start
+        first = cursor.first
     }
 
     @inline(never)
@@ -43,38 +51,13 @@ final class ImportedLineWriter {
         capacity = larger
     }
 
-    @inline(__always)
-    private func append(_ byte: UInt8) {
-        reserve(1)
-        start[count] = byte
-        count &+= 1
-    }
-
-    @inline(__always)
-    private func append(_ bytes: UnsafePointer<UInt8>, count length: Int) {
-        reserve(length)
-        (start + count).initialize(from: bytes, count: length)
-        count &+= length
-    }
-
-    @inline(__always)
-    private func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let base = bytes.baseAddress else { return }
-        append(base, count: bytes.count)
-    }
-
-    @inline(__always)
-    private func append(_ text: StaticString) {
-        append(text.utf8Start, count: text.utf8CodeUnitCount)
-    }
-
     func begin() {
         count = 0
-        append(UInt8(ascii: "{"))
         first = true
+        write(room: 1) { $0.byte(UInt8(ascii: "{")) }
     }
 
-    func end() { append(UInt8(ascii: "}")) }
+    func end() { write(room: 1) { $0.byte(UInt8(ascii: "}")) } }
 
     /// Drops the last byte written (a string's closing quote, to add to the string).
     func dropLastByte() { if count > 0 { count &-= 1 } }
@@ -82,149 +65,224 @@ final class ImportedLineWriter {
     /// Bytes of `text` as they stand (no escaping: the caller's text is plain).
     func appendRawBytes(_ text: String) {
         var text = text
-        text.withUTF8 { append($0) }
-    }
-
-    private func key(_ name: StaticString) {
-        reserve(name.utf8CodeUnitCount &+ 4)
-        if !first { append(UInt8(ascii: ",")) }
-        first = false
-        append(UInt8(ascii: "\""))
-        append(name)
-        append(UInt8(ascii: "\""))
-        append(UInt8(ascii: ":"))
-    }
-
-    /// A key taken from the source (a property's name), copied as it stands.
-    private func key(raw: UnsafeBufferPointer<UInt8>) {
-        reserve(raw.count &+ 4)
-        if !first { append(UInt8(ascii: ",")) }
-        first = false
-        append(UInt8(ascii: "\""))
-        append(raw)
-        append(UInt8(ascii: "\""))
-        append(UInt8(ascii: ":"))
+        text.withUTF8 { raw in write(room: raw.count) { $0.raw(raw, quoted: false) } }
     }
 
     func integer(_ name: StaticString, _ value: Int64) {
-        key(name)
-        appendInteger(value)
+        write(room: Cursor.keyRoom(name.utf8CodeUnitCount) &+ Cursor.integerRoom) {
+            $0.key(name)
+            $0.integer(value)
+        }
     }
 
     func number(_ name: StaticString, _ value: Double) {
-        key(name)
-        appendNumber(value)
+        if value == value.rounded(), abs(value) < 1e15 { return integer(name, Int64(value)) }
+        write(room: Cursor.keyRoom(name.utf8CodeUnitCount)) { $0.key(name) }
+        appendRawBytes("\(value)")
     }
 
     func bool(_ name: StaticString, _ value: Bool) {
-        key(name)
-        append(value ? "true" : "false")
+        write(room: Cursor.keyRoom(name.utf8CodeUnitCount) &+ 5) {
+            $0.key(name)
+            $0.text(value ? "true" : "false")
+        }
     }
 
     /// A string given as text: escaped here.
     func string(_ name: StaticString, _ value: String) {
-        key(name)
+        write(room: Cursor.keyRoom(name.utf8CodeUnitCount)) { $0.key(name) }
         appendEscaped(value)
     }
 
     func string(_ name: StaticString, _ value: StaticString) {
-        key(name)
-        append(UInt8(ascii: "\""))
-        append(value)
-        append(UInt8(ascii: "\""))
+        write(room: Cursor.keyRoom(name.utf8CodeUnitCount) &+ value.utf8CodeUnitCount &+ 2) {
+            $0.key(name)
+            $0.text(value, quoted: true)
+        }
     }
 
     /// The value at `index` of `tape`, as it stands in the source (a string keeps its escapes).
     func value(_ name: StaticString, from tape: borrowing JSONTape, _ index: Int) {
-        key(name)
-        appendValue(from: tape, index)
+        value(name, raw: tape.bytes(index), quoted: tape[index].kind == .string)
     }
 
     /// A member named `name` whose value is `raw`, bytes of the source as they stand (in quotes when
     /// `quoted`: a string's bytes inside its quotes).
     func value(_ name: StaticString, raw: UnsafeBufferPointer<UInt8>, quoted: Bool) {
-        key(name)
-        appendRaw(raw, quoted: quoted)
-    }
-
-    /// A member's key taken from the source as it stands, valued by the caller with `append*`.
-    func member(rawKey: UnsafeBufferPointer<UInt8>) {
-        key(raw: rawKey)
-    }
-
-    /// `raw`, bytes of the source as they stand, in quotes when `quoted`.
-    func appendRaw(_ raw: UnsafeBufferPointer<UInt8>, quoted: Bool) {
-        guard quoted else { return append(raw) }
-        reserve(raw.count &+ 2)
-        append(UInt8(ascii: "\""))
-        append(raw)
-        append(UInt8(ascii: "\""))
+        write(room: Cursor.keyRoom(name.utf8CodeUnitCount) &+ raw.count &+ 2) {
+            $0.key(name)
+            $0.raw(raw, quoted: quoted)
+        }
     }
 
     /// A member whose key is the source's key at `keyIndex`, valued from the source.
     func member(from tape: borrowing JSONTape, key keyIndex: Int, value valueIndex: Int) {
-        key(raw: tape.bytes(keyIndex))
-        appendValue(from: tape, valueIndex)
+        member(rawKey: tape.bytes(keyIndex), raw: tape.bytes(valueIndex), quoted: tape[valueIndex].kind == .string)
     }
 
-    /// A member whose key is the source's key at `keyIndex`, valued by the caller with `append*`.
-    func memberKey(from tape: borrowing JSONTape, _ keyIndex: Int) {
-        key(raw: tape.bytes(keyIndex))
-    }
-
-    func appendValue(from tape: borrowing JSONTape, _ index: Int) {
-        appendRaw(tape.bytes(index), quoted: tape[index].kind == .string)
-    }
-
-    func appendNumber(_ value: Double) {
-        if value == value.rounded(), abs(value) < 1e15 {
-            appendInteger(Int64(value))
-        } else {
-            appendRawBytes("\(value)")
+    /// A member whose key and value are bytes of the source as they stand (the value in quotes when
+    /// `quoted`).
+    func member(rawKey key: UnsafeBufferPointer<UInt8>, raw value: UnsafeBufferPointer<UInt8>, quoted: Bool) {
+        write(room: Cursor.keyRoom(key.count) &+ value.count &+ 2) {
+            $0.key(raw: key)
+            $0.raw(value, quoted: quoted)
         }
     }
 
-    /// Decimal digits written in place: a `String` per number was a heap allocation per timestamp.
-    func appendInteger(_ value: Int64) {
-        reserve(20)  // Int64.min: a sign and 19 digits.
-        if value < 0 { append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits = 1
-        var rest = magnitude / 10
-        while rest > 0 {
-            digits &+= 1
-            rest /= 10
+    /// A member whose key is bytes of the source as they stand, valued by an integer.
+    func member(rawKey key: UnsafeBufferPointer<UInt8>, integer: Int64) {
+        write(room: Cursor.keyRoom(key.count) &+ Cursor.integerRoom) {
+            $0.key(raw: key)
+            $0.integer(integer)
         }
-        var at = start + count + digits
-        repeat {
-            at -= 1
-            at.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-            magnitude /= 10
-        } while magnitude > 0
-        count &+= digits
-    }
-
-    func appendRaw(_ text: StaticString) {
-        append(text)
     }
 
     func appendEscaped(_ value: String) {
-        append(UInt8(ascii: "\""))
+        write(room: 1) { $0.byte(UInt8(ascii: "\"")) }
         for byte in value.utf8 {
-            switch byte {
-            case 0x22: append("\\\"")
-            case 0x5C: append("\\\\")
-            case 0x0A: append("\\n")
-            case 0x0D: append("\\r")
-            case 0x09: append("\\t")
-            case 0..<0x20:
-                let hex: StaticString = "0123456789abcdef"
-                append("\\u00")
-                append(hex.utf8Start[Int(byte >> 4)])
-                append(hex.utf8Start[Int(byte & 0xF)])
-            default: append(byte)
+            // Six bytes at most a byte (`\u00XX`).
+            write(room: 6) { cursor in
+                switch byte {
+                case 0x22: cursor.text("\\\"")
+                case 0x5C: cursor.text("\\\\")
+                case 0x0A: cursor.text("\\n")
+                case 0x0D: cursor.text("\\r")
+                case 0x09: cursor.text("\\t")
+                case 0..<0x20:
+                    let hex: StaticString = "0123456789abcdef"
+                    cursor.text("\\u00")
+                    cursor.byte(hex.utf8Start[Int(byte >> 4)])
+                    cursor.byte(hex.utf8Start[Int(byte & 0xF)])
+                default: cursor.byte(byte)
+                }
             }
         }
-        append(UInt8(ascii: "\""))
+        write(room: 1) { $0.byte(UInt8(ascii: "\"")) }
+    }
+
+    /// Writes pieces of a line into room its writer reserved (`write(room:_:)`), without checking it.
+    struct Cursor {
+        fileprivate(set) var at: UnsafeMutablePointer<UInt8>
+        /// Whether no member was written yet (the next key takes no comma).
+        fileprivate(set) var first: Bool
+
+        /// The room a key of `count` bytes takes: a comma, its quotes and the colon.
+        @inline(__always)
+        static func keyRoom(_ count: Int) -> Int { count &+ 4 }
+
+        /// The room an integer takes at most: `Int64.min`, a sign and 19 digits.
+        static let integerRoom = 20
+
+        @inline(__always)
+        mutating func byte(_ byte: UInt8) {
+            at.pointee = byte
+            at += 1
+        }
+
+        /// Most keys and values are a few bytes to a few dozen: copied by loads and stores that
+        /// overlap rather than by a call of `memcpy`, which costs more than such a copy.
+        @inline(__always)
+        mutating func bytes(_ bytes: UnsafePointer<UInt8>, count length: Int) {
+            let to = UnsafeMutableRawPointer(at)
+            let from = UnsafeRawPointer(bytes)
+            if length >= 16 && length <= 32 {
+                to.storeBytes(of: from.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+                to.storeBytes(of: from.loadUnaligned(fromByteOffset: length &- 16, as: SIMD16<UInt8>.self),
+                              toByteOffset: length &- 16, as: SIMD16<UInt8>.self)
+            } else if length >= 8 && length < 16 {
+                to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+                to.storeBytes(of: from.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self),
+                              toByteOffset: length &- 8, as: UInt64.self)
+            } else if length >= 4 && length < 8 {
+                to.storeBytes(of: from.loadUnaligned(as: UInt32.self), as: UInt32.self)
+                to.storeBytes(of: from.loadUnaligned(fromByteOffset: length &- 4, as: UInt32.self),
+                              toByteOffset: length &- 4, as: UInt32.self)
+            } else if length < 4 {
+                var i = 0
+                while i < length {
+                    to.storeBytes(of: bytes[i], toByteOffset: i, as: UInt8.self)
+                    i &+= 1
+                }
+            } else {
+                to.copyMemory(from: from, byteCount: length)
+            }
+            at += length
+        }
+
+        @inline(__always)
+        mutating func text(_ text: StaticString, quoted: Bool = false) {
+            if quoted { byte(UInt8(ascii: "\"")) }
+            bytes(text.utf8Start, count: text.utf8CodeUnitCount)
+            if quoted { byte(UInt8(ascii: "\"")) }
+        }
+
+        /// `raw`, bytes of the source as they stand, in quotes when `quoted`.
+        @inline(__always)
+        mutating func raw(_ raw: UnsafeBufferPointer<UInt8>, quoted: Bool) {
+            if quoted { byte(UInt8(ascii: "\"")) }
+            if let base = raw.baseAddress { bytes(base, count: raw.count) }
+            if quoted { byte(UInt8(ascii: "\"")) }
+        }
+
+        /// A key's bytes: `,` unless it is the first, and `"name":`.
+        @inline(__always)
+        mutating func key(_ name: StaticString) {
+            key(name.utf8Start, count: name.utf8CodeUnitCount)
+        }
+
+        /// A key taken from the source (a property's name), copied as it stands.
+        @inline(__always)
+        mutating func key(raw: UnsafeBufferPointer<UInt8>) {
+            guard let base = raw.baseAddress else { return key(at, count: 0) }
+            key(base, count: raw.count)
+        }
+
+        @inline(__always)
+        private mutating func key(_ name: UnsafePointer<UInt8>, count length: Int) {
+            if !first { byte(UInt8(ascii: ",")) }
+            first = false
+            byte(UInt8(ascii: "\""))
+            bytes(name, count: length)
+            byte(UInt8(ascii: "\""))
+            byte(UInt8(ascii: ":"))
+        }
+
+        /// "00" to "99": an integer's digits are written two at a time.
+        private static let digitPairs: StaticString = """
+            00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+            40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+            8081828384858687888990919293949596979899
+            """
+
+        /// Decimal digits written in place: a `String` per number was a heap allocation per timestamp.
+        mutating func integer(_ value: Int64) {
+            if value < 0 { byte(UInt8(ascii: "-")) }
+            var magnitude = value.magnitude
+            var digits = 1
+            var bound: UInt64 = 10
+            while digits < 19, magnitude >= bound {
+                digits &+= 1
+                bound &*= 10
+            }
+            let pairs = Self.digitPairs.utf8Start
+            var last = at + digits
+            at = last
+            while magnitude >= 100 {
+                let pair = Int(truncatingIfNeeded: magnitude % 100) &* 2
+                magnitude /= 100
+                last -= 2
+                last[0] = pairs[pair]
+                last[1] = pairs[pair &+ 1]
+            }
+            if magnitude >= 10 {
+                let pair = Int(truncatingIfNeeded: magnitude) &* 2
+                last -= 2
+                last[0] = pairs[pair]
+                last[1] = pairs[pair &+ 1]
+            } else {
+                last -= 1
+                last.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
+            }
+        }
     }
 }

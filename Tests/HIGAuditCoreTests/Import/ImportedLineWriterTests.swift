@@ -8,7 +8,12 @@ import Testing
     static func text(_ writer: ImportedLineWriter) -> String { String(decoding: writer.bytes, as: UTF8.self) }
 
     @Test func integersAtEveryLengthAndBothEnds() {
-        let values: [Int64] = [0, 7, -7, 10, 99, 100, -100, 1_795_197_622_277, .max, .min, .min + 1]
+        var values: [Int64] = [0, 7, -7, 1_795_197_622_277, .max, .min, .min + 1]
+        var power: Int64 = 10
+        for _ in 1...18 {
+            values += [power - 1, power, power + 1, -power, -(power - 1)]
+            if power <= .max / 10 { power *= 10 }
+        }
         for value in values {
             let writer = ImportedLineWriter()
             writer.begin()
@@ -25,6 +30,24 @@ import Testing
         writer.bool("synthetic", true)
         writer.end()
         #expect(Self.text(writer) == #"{"target":"a\"b\\c\nd\re\tf\u0001g\u001fh é","synthetic":true}"#)
+    }
+
+    /// Bytes copied as they stand, at every length a copy takes a different way for.
+    @Test func rawBytesOfEveryShortLengthAreCopiedWhole() {
+        let source = Array("abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+        let writer = ImportedLineWriter()
+        for length in 0...source.count {
+            source.withUnsafeBufferPointer { all in
+                let raw = UnsafeBufferPointer(rebasing: all[0..<length])
+                writer.begin()
+                writer.value("k", raw: raw, quoted: true)
+                writer.member(rawKey: raw, raw: raw, quoted: false)
+                writer.member(rawKey: raw, integer: Int64(length))
+                writer.end()
+            }
+            let text = String(decoding: source[0..<length], as: UTF8.self)
+            #expect(Self.text(writer) == "{\"k\":\"\(text)\",\"\(text)\":\(text),\"\(text)\":\(length)}", "length \(length)")
+        }
     }
 
     @Test func aLineLongerThanTheFirstBufferKeepsEveryByte() {
