@@ -60,43 +60,68 @@ extension EventImporter {
     /// Writes the line of ours the planned event is, byte for byte what `writePending` writes for it
     /// from the tape: the envelope, then the event's other members as they stand in the line.
     func writePlanned() {
+        typealias Cursor = ImportedLineWriter.Cursor
+        /// A member's value: bytes of the line as they stand, in quotes when `quoted`.
+        typealias Piece = (raw: UnsafeBufferPointer<UInt8>, quoted: Bool)
         let event = planned!
         let plan = event.plan
         let values = event.values
         let base = event.line.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let loading = event.kind == .loadingStart || event.kind == .loadingEnd
-        let w = writer
-        func write(_ name: StaticString, _ value: ConventionPlan.Value?) {
-            guard let value else { return }
-            w.value(name, raw: value.bytes(in: values, base: base), quoted: value.kind == .string)
+        func piece(_ value: ConventionPlan.Value?) -> Piece? {
+            value.map { ($0.bytes(in: values, base: base), $0.kind == .string) }
         }
-        func write(_ name: StaticString, _ value: FieldValue?) {
-            guard let value else { return }
-            w.value(name, raw: UnsafeBufferPointer(start: base + Int(value.start), count: Int(value.end &- value.start)), quoted: true)
+        func piece(_ value: FieldValue?) -> Piece? {
+            value.map { (UnsafeBufferPointer(start: base + Int($0.start), count: Int($0.end &- $0.start)), true) }
         }
-        w.begin()
-        w.integer("ts", event.ts)
-        let session = values.value(ofSlot: plan.pointee.session)
-        w.value("session", raw: UnsafeBufferPointer(start: base + Int(session.start), count: Int(session.end &- session.start)), quoted: true)
-        if event.launch > 1 {
-            w.dropLastByte()
-            w.appendRawBytes("#\(event.launch)")
-            w.appendRawBytes("\"")
+        func room(_ name: StaticString, _ piece: Piece?) -> Int {
+            piece.map { Cursor.keyRoom(name.utf8CodeUnitCount) &+ $0.raw.count &+ 2 } ?? 0
         }
-        w.string("type", event.kind.wireNameLiteral)
+        func put(_ name: StaticString, _ piece: Piece?, into cursor: inout Cursor) {
+            guard let piece else { return }
+            cursor.key(name)
+            cursor.raw(piece.raw, quoted: piece.quoted)
+        }
+        let device, appVersion, osVersion: Piece?
         if plan.pointee.takesResource {
             // The resource's attributes are `stringValue`s (`RecordResource.plannable`).
             let resource = recordResource
-            write("device", resource.device)
-            write("app_version", resource.appVersion)
-            write("os_version", resource.osVersion)
+            (device, appVersion, osVersion) = (piece(resource.device), piece(resource.appVersion), piece(resource.osVersion))
         } else {
-            write("device", plan.pointee.device)
-            write("app_version", plan.pointee.appVersion)
-            write("os_version", plan.pointee.osVersion)
+            (device, appVersion, osVersion) = (piece(plan.pointee.device), piece(plan.pointee.appVersion), piece(plan.pointee.osVersion))
         }
-        write("screen", plan.pointee.screen)
-        if !loading { write("id", plan.pointee.id) }
+        let screen = piece(plan.pointee.screen)
+        let id = loading ? nil : piece(plan.pointee.id)
+        let session = values.value(ofSlot: plan.pointee.session)
+        let sessionRaw = UnsafeBufferPointer(start: base + Int(session.start), count: Int(session.end &- session.start))
+        let type = event.kind.wireNameLiteral
+        let w = writer
+        w.begin()
+        // The envelope, as `writeEnvelope` writes it, in room for all of it at once.
+        let envelopeRoom = Cursor.keyRoom(2) &+ Cursor.integerRoom
+            &+ Cursor.keyRoom(7) &+ sessionRaw.count &+ 3 &+ Cursor.integerRoom
+            &+ Cursor.keyRoom(4) &+ type.utf8CodeUnitCount &+ 2
+            &+ room("device", device) &+ room("app_version", appVersion) &+ room("os_version", osVersion)
+            &+ room("screen", screen) &+ room("id", id)
+        w.write(room: envelopeRoom) { cursor in
+            cursor.key("ts")
+            cursor.integer(event.ts)
+            cursor.key("session")
+            cursor.byte(UInt8(ascii: "\""))
+            cursor.raw(sessionRaw, quoted: false)
+            if event.launch > 1 {
+                cursor.byte(UInt8(ascii: "#"))
+                cursor.integer(Int64(event.launch))
+            }
+            cursor.byte(UInt8(ascii: "\""))
+            cursor.key("type")
+            cursor.text(type, quoted: true)
+            put("device", device, into: &cursor)
+            put("app_version", appVersion, into: &cursor)
+            put("os_version", osVersion, into: &cursor)
+            put("screen", screen, into: &cursor)
+            put("id", id, into: &cursor)
+        }
         for field in loading ? plan.pointee.writtenFieldsKeepingId : plan.pointee.writtenFields {
             let shift = values.shift(afterSlots: Int(field.keySlotsBefore))
             let key = UnsafeBufferPointer(start: base + Int(field.keyStart &+ shift), count: Int(field.keyEnd &- field.keyStart))
@@ -109,7 +134,12 @@ extension EventImporter {
                     continue
                 }
             }
-            w.member(rawKey: key, raw: field.value.bytes(in: values, base: base), quoted: field.value.kind == .string)
+            let value = field.value.bytes(in: values, base: base)
+            let quoted = field.value.kind == .string
+            w.write(room: Cursor.keyRoom(key.count) &+ value.count &+ 2) { cursor in
+                cursor.key(raw: key)
+                cursor.raw(value, quoted: quoted)
+            }
         }
         w.end()
     }
