@@ -503,12 +503,12 @@ import Testing
         #expect(missesAfterWarmUp < 2 * 80)
     }
 
-    /// The strokes and taps of `valuesChangingInClustersForkShapes`, each touch line followed by a line
-    /// of another layout, as a fleet's upload interleaves its devices' lines: every touch line is
-    /// matched after a line of another shape, so the shapes do not fork (`LineShapes.comesInRuns`):
-    /// the stroke lines read the target and input as variable values rather than first trying the
-    /// tap's shape; the line after one is not tried first against its shape; and every line still
-    /// decodes as the scan reads it.
+    /// The strokes and taps of `valuesChangingInClustersForkShapes`, as a fleet's upload interleaves its
+    /// devices' lines: each touch line of another session than the one before it and followed by a line
+    /// of another layout. Every touch line is matched after a line of another shape and the `session`
+    /// is variable, so the shapes do not fork (`LineShapes.comesInRuns`): the stroke lines read the
+    /// target and input as variable values rather than first trying the tap's shape; the line after one
+    /// is not tried first against its shape; and every line still decodes as the scan reads it.
     @Test func valuesChangingInInterleavedLinesDoNotForkShapes() {
         var learning = EventDecoder(learnsLineShapes: true)
         var general = EventDecoder(learnsLineShapes: false)
@@ -522,8 +522,8 @@ import Testing
         }
         func touch(target: String, input: String, phase: String) {
             decode(#"{"ts":"2026-11-20T18:\#(10 + count / 6_000 % 50):\#(10 + count / 100 % 50).\#(100 + count % 900)Z","#
-                + #""session":"s1","type":"touch","id":"e\#(count)","phase":"\#(phase)","target":"\#(target)","#
-                + #""input":"\#(input)","x":\#(count % 1000).5,"y":\#(count * 7 % 1000)}"#)
+                + #""session":"s\#(count % 5)","type":"touch","id":"e\#(count)","phase":"\#(phase)","#
+                + #""target":"\#(target)","input":"\#(input)","x":\#(count % 1000).5,"y":\#(count * 7 % 1000)}"#)
         }
         /// A line of another device's writer between every two touch lines.
         func otherDevice() {

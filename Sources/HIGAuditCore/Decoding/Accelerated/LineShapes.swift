@@ -347,11 +347,13 @@ struct LineShapes {
     /// the shapes then fork on it, crowd out the other layout, and the old rule takes over until the
     /// next refresh (two fifths of the stroke lines of `LineShapeTests.valuesChangingInClustersForkShapes`).
     ///
-    /// Only a shape whose lines come in runs forks (`comesInRuns`). Where writers' lines are
-    /// interleaved line by line (an upload of a fleet, each device's SDK its own writer), the lines of
-    /// two siblings alternate as the sessions of each take turns, and a line is tried first against
-    /// whichever sibling matched last: a try that reads every value up to the forked one and fails, on
-    /// about every other line, where a variable value costs one reading.
+    /// No shape forks whose `session` is variable and whose lines come interleaved with other shapes'
+    /// (not `comesInRuns`): where devices' lines are interleaved line by line (an upload of a fleet,
+    /// each device's SDK its own writer), the lines of two siblings alternate as the sessions of each
+    /// take turns, and a line is tried first against whichever sibling matched last: a try that reads
+    /// every value up to the forked one and fails, on about every other line, where a variable value
+    /// costs one reading. One session's layouts written in turn still fork (a stray line of the
+    /// session before must not take the shape its session's lines match).
     ///
     /// The settings that decoded fastest among those tried (figures: Tests/Benchmarks/README.md, "Decoder choices").
     private static let rareChangeLines: Int32 = 4
@@ -363,7 +365,7 @@ struct LineShapes {
     /// (`interleavedLines`). Then the next line is worth trying against it before its fingerprint is
     /// made (`StateLayout.firstTry`): the lines that follow one of a shape are about as many as the
     /// lines that follow one, and a try that fails costs a fraction of the fingerprint and search that
-    /// a hit spares. And then it may fork (`rareChangeLines`).
+    /// a hit spares. And then it may fork (`rareChangeLines`), as may one of a single session.
     @inline(__always)
     private static func comesInRuns(lines: Int32, interleavedLines: Int32) -> Bool {
         Int64(interleavedLines) &* 4 <= Int64(lines) &* 3
@@ -1237,8 +1239,11 @@ struct LineShapes {
         }
         // A line that differs from its shape in values that change rarely becomes a shape of its own
         // beside it, those values constants in both (values that change often are variable in it).
-        let forking = previous != nil && rareChanges != 0
-            && Self.comesInRuns(lines: lines, interleavedLines: interleavedLines)
+        let sessionsTakeTurns = previous.map {
+            $0.load(fromByteOffset: Shape.variableFields, as: FieldMask.self) & EventField.session.bit != 0
+                && !Self.comesInRuns(lines: lines, interleavedLines: interleavedLines)
+        } ?? false
+        let forking = previous != nil && rareChanges != 0 && !sessionsTakeTurns
         if forking {
             // A value seen both as a string and as a number stays variable.
             let madeConstant = rareMadeVariable & ~eitherFields
