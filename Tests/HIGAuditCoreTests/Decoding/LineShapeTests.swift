@@ -484,6 +484,8 @@ import Testing
                     strokeLines += 1
                     if variables.contains(.target) || variables.contains(.input) { strokeLinesReadingTarget += 1 }
                     #expect(variables.isSuperset(of: [.ts, .id, .x, .y]))
+                    // Lines in runs: the next is tried first against the shape (`LineShapes.comesInRuns`).
+                    #expect(learning.lineShapes.triesTheLatestShapeFirst)
                 }
             }
             let button = ["button:undo", "button:share"][stroke % 2]
@@ -499,6 +501,57 @@ import Testing
         // Once both layouts have been seen, returning to one costs less than a miss: most returns
         // find its shape kept beside the other's.
         #expect(missesAfterWarmUp < 2 * 80)
+    }
+
+    /// The strokes and taps of `valuesChangingInClustersForkShapes`, as a fleet's upload interleaves its
+    /// devices' lines: each touch line of another session than the one before it and followed by a line
+    /// of another layout. Every touch line is matched after a line of another shape and the `session`
+    /// is variable, so the shapes do not fork (`LineShapes.comesInRuns`): the stroke lines read the
+    /// target and input as variable values rather than first trying the tap's shape; the line after one
+    /// is not tried first against its shape; and every line still decodes as the scan reads it.
+    @Test func valuesChangingInInterleavedLinesDoNotForkShapes() {
+        var learning = EventDecoder(learnsLineShapes: true)
+        var general = EventDecoder(learnsLineShapes: false)
+        var count = 0
+        var strokeLines = 0
+        var strokeLinesReadingTarget = 0
+        var strokeLinesTriedFirst = 0
+        func decode(_ text: String) {
+            count += 1
+            #expect(learning.decode(text) == general.decode(text), "\(text)")
+        }
+        func touch(target: String, input: String, phase: String) {
+            decode(#"{"ts":"2026-11-20T18:\#(10 + count / 6_000 % 50):\#(10 + count / 100 % 50).\#(100 + count % 900)Z","#
+                + #""session":"s\#(count % 5)","type":"touch","id":"e\#(count)","phase":"\#(phase)","#
+                + #""target":"\#(target)","input":"\#(input)","x":\#(count % 1000).5,"y":\#(count * 7 % 1000)}"#)
+        }
+        /// A line of another device's writer between every two touch lines.
+        func otherDevice() {
+            decode(#"{"type":"haptic","ts":"2026-11-20T18:00:00.\#(100 + count % 900)Z","session":"s\#(count % 7)","#
+                + #""id":"h\#(count)","kind":"selection"}"#)
+        }
+        for stroke in 0..<100 {
+            for index in 0..<30 {
+                touch(target: "canvas", input: "pencil", phase: index == 0 ? "began" : index == 29 ? "ended" : "moved")
+                let variables = learning.lineShapes.variableFieldsOfLatestShape
+                if stroke >= 20 {
+                    strokeLines += 1
+                    if variables.contains(.target) && variables.contains(.input) { strokeLinesReadingTarget += 1 }
+                    if learning.lineShapes.triesTheLatestShapeFirst { strokeLinesTriedFirst += 1 }
+                }
+                otherDevice()
+            }
+            let button = ["button:undo", "button:share"][stroke % 2]
+            for phase in ["began", "ended"] {
+                touch(target: button, input: "finger", phase: phase)
+                otherDevice()
+            }
+        }
+        // Most stroke lines read both values: no shape of its own kept the stroke's. (Not all: a refresh
+        // makes them constants again until the next tap.)
+        #expect(strokeLinesReadingTarget * 4 > strokeLines * 3)
+        #expect(strokeLinesTriedFirst * 10 < strokeLines)
+        #expect(learning.lineShapes.matchedLines * 10 > count * 9)
     }
 
     /// Sessions one after another, as uploads bring them, each writing a few layouts

@@ -40,7 +40,8 @@
 /// line of a new session that is learned carries the other shapes of the session before over to its
 /// session (`carrySessionTexts`), so that its other layouts do not each miss once.
 ///
-/// Trying: first the shape matched or learned last (runs of one layout cost no more). Then a line's
+/// Trying: first the shape matched or learned last (runs of one layout cost no more), unless its lines
+/// seldom follow one another (`comesInRuns`). Then a line's
 /// `LineFingerprint` (its head, the first key and the separator after it, and its `type` value) names
 /// one of `sets` sets of `ways` shapes; only the shapes of that set with the same fingerprint are
 /// tried, most recently matched first, so that interleaved writers each keep their
@@ -86,6 +87,10 @@ struct LineShapes {
         var setUsed: SetUsed
         /// The shape matched or learned last.
         var latest: Int
+        /// The shape `matchLine` tries first, before the line's fingerprint: `latest` while its lines
+        /// tend to follow one another (`comesInRuns`), else `noFirstTry`; `noShapeHeld` before any
+        /// shape is.
+        var firstTry: Int
         /// Lines missed in the current block of `blockLines` (see `noteMiss`).
         var blockMisses: Int
         /// Lines still to pass before matching is tried again.
@@ -154,6 +159,7 @@ struct LineShapes {
         static var admittedCount: Int { StateLayout.Admitted.count }
         static var setUsed: Int { MemoryLayout<StateLayout>.offset(of: \.setUsed)! }
         static var latest: Int { MemoryLayout<StateLayout>.offset(of: \.latest)! }
+        static var firstTry: Int { MemoryLayout<StateLayout>.offset(of: \.firstTry)! }
         static var changes: Int { MemoryLayout<StateLayout>.offset(of: \.changes)! }
         static var members: Int { MemoryLayout<StateLayout>.offset(of: \.members)! }
         static var unreadValues: Int { MemoryLayout<StateLayout>.offset(of: \.unreadValues)! }
@@ -190,6 +196,9 @@ struct LineShapes {
         var lines: Int32
         /// Matches left before the shape is refreshed (see `refreshInterval`).
         var matchesLeft: Int32
+        /// Of `lines`, those matched after a line of another shape (not as the shape matched last):
+        /// whether the shape's lines come in runs or interleaved with other layouts' (`comesInRuns`).
+        var interleavedLines: Int32
         /// Bit `field.rawValue` set for each variable field.
         var variableFields: FieldMask
         /// Per field: the value of `lines` when the field's value last changed.
@@ -257,6 +266,7 @@ struct LineShapes {
         static var memberFields: Int { MemoryLayout<ShapeLayout>.offset(of: \.memberFields)! }
         static var lines: Int { MemoryLayout<ShapeLayout>.offset(of: \.lines)! }
         static var matchesLeft: Int { MemoryLayout<ShapeLayout>.offset(of: \.matchesLeft)! }
+        static var interleavedLines: Int { MemoryLayout<ShapeLayout>.offset(of: \.interleavedLines)! }
         static var variableFields: Int { MemoryLayout<ShapeLayout>.offset(of: \.variableFields)! }
         static var lastChanges: Int { MemoryLayout<ShapeLayout>.offset(of: \.lastChanges)! }
         static var eitherFields: Int { MemoryLayout<ShapeLayout>.offset(of: \.eitherFields)! }
@@ -337,10 +347,34 @@ struct LineShapes {
     /// the shapes then fork on it, crowd out the other layout, and the old rule takes over until the
     /// next refresh (two fifths of the stroke lines of `LineShapeTests.valuesChangingInClustersForkShapes`).
     ///
+    /// No shape forks whose `session` is variable and whose lines come interleaved with other shapes'
+    /// (not `comesInRuns`): where devices' lines are interleaved line by line (an upload of a fleet,
+    /// each device's SDK its own writer), the lines of two siblings alternate as the sessions of each
+    /// take turns, and a line is tried first against whichever sibling matched last: a try that reads
+    /// every value up to the forked one and fails, on about every other line, where a variable value
+    /// costs one reading. One session's layouts written in turn still fork (a stray line of the
+    /// session before must not take the shape its session's lines match).
+    ///
     /// The settings that decoded fastest among those tried (figures: Tests/Benchmarks/README.md, "Decoder choices").
     private static let rareChangeLines: Int32 = 4
     private static let forkingAfter: Int32 = 64
     private static let maxSiblings = 2
+
+    /// Whether a shape's lines come in runs: more than a quarter of the lines of its lineage (`lines`)
+    /// followed a line of the same shape, that is, were not matched after another shape's line
+    /// (`interleavedLines`). Then the next line is worth trying against it before its fingerprint is
+    /// made (`StateLayout.firstTry`): the lines that follow one of a shape are about as many as the
+    /// lines that follow one, and a try that fails costs a fraction of the fingerprint and search that
+    /// a hit spares. And then it may fork (`rareChangeLines`), as may one of a single session.
+    @inline(__always)
+    private static func comesInRuns(lines: Int32, interleavedLines: Int32) -> Bool {
+        Int64(interleavedLines) &* 4 <= Int64(lines) &* 3
+    }
+
+    /// `StateLayout.firstTry` when the shape matched last is not tried first, and before any shape is
+    /// held.
+    private static let noFirstTry = -1
+    private static let noShapeHeld = -2
 
     /// Without `holdsShapes` only the state is allocated: no shape is ever learned then (`used` stays
     /// 0, so nothing matches), and `learn` must not be called.
@@ -359,6 +393,7 @@ struct LineShapes {
         // Only the state is zeroed: a shape is written whole (`store`) before it is held, and only
         // held shapes are read. Zeroing all of them (~2.5 MB) cost more than a small input's matching.
         storage.initializeMemory(as: UInt8.self, repeating: 0, count: State.shapes)
+        storage.storeBytes(of: Self.noShapeHeld, toByteOffset: State.firstTry, as: Int.self)
         for index in 0..<Self.capacity {
             storage.storeBytes(of: UInt8(index % Self.ways), toByteOffset: State.order &+ index, as: UInt8.self)
         }
@@ -456,14 +491,18 @@ struct LineShapes {
             storage.storeBytes(of: resting &- 1, toByteOffset: State.resting, as: Int.self)
             return -1
         }
-        guard used > 0 else { return -1 }
         // First the shape matched or learned last (first in its set): a log read device by device
-        // repeats a layout for runs of lines, and this costs no fingerprint.
-        let latest = storage.load(fromByteOffset: State.latest, as: Int.self)
-        let latestShape = shape(latest)
-        if matches(latestShape, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers) {
-            noteMatch(latestShape, index: latest, set: 0, rank: 0)
-            return matchedLength(latestShape)
+        // repeats a layout for runs of lines, and this costs no fingerprint. Not when its lines seldom
+        // follow one another (`firstTry`): then the line most likely has another layout.
+        let latest = storage.load(fromByteOffset: State.firstTry, as: Int.self)
+        if latest >= 0 {
+            let latestShape = shape(latest)
+            if matches(latestShape, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers) {
+                noteMatch(latestShape, index: latest, set: 0, rank: 0)
+                return matchedLength(latestShape)
+            }
+        } else if latest == Self.noShapeHeld {
+            return -1
         }
         // Then the other shapes of the line's fingerprint, in its set, most recently matched first.
         let (fingerprint, typeValueStart) = LineFingerprint.withTypeValueStart(base, limit: count)
@@ -479,7 +518,13 @@ struct LineShapes {
             if index != latest, candidate.load(fromByteOffset: Shape.fingerprint, as: UInt64.self) == fingerprint,
                 matches(candidate, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers)
             {
+                let interleaved = candidate.load(fromByteOffset: Shape.interleavedLines, as: Int32.self) &+ 1
+                candidate.storeBytes(of: interleaved, toByteOffset: Shape.interleavedLines, as: Int32.self)
                 noteMatch(candidate, index: index, set: set, rank: rank)
+                let lines = candidate.load(fromByteOffset: Shape.lines, as: Int32.self)
+                storage.storeBytes(
+                    of: Self.comesInRuns(lines: lines, interleavedLines: interleaved) ? index : Self.noFirstTry,
+                    toByteOffset: State.firstTry, as: Int.self)
                 return matchedLength(candidate)
             }
             rank &+= 1
@@ -495,6 +540,10 @@ struct LineShapes {
 
     /// Lines matched so far.
     var matchedLines: Int { storage.load(fromByteOffset: State.matched, as: Int.self) }
+
+    /// Whether the next line is tried first against the shape matched or learned last (see
+    /// `comesInRuns`), for tests.
+    var triesTheLatestShapeFirst: Bool { storage.load(fromByteOffset: State.firstTry, as: Int.self) >= 0 }
 
     /// Whether matching is resting after many misses.
     var isResting: Bool { storage.load(fromByteOffset: State.resting, as: Int.self) > 0 }
@@ -1138,6 +1187,7 @@ struct LineShapes {
         var eitherFields: FieldMask = 0
         var variableCount = 0
         let lines = previous.map { $0.load(fromByteOffset: Shape.lines, as: Int32.self) &+ 1 } ?? 0
+        let interleavedLines = previous.map { $0.load(fromByteOffset: Shape.interleavedLines, as: Int32.self) } ?? 0
         let changes = (storage + State.changes).assumingMemoryBound(to: Int32.self)
         for field in 0..<EventField.count {
             changes[field] = previous?.load(fromByteOffset: Shape.lastChanges &+ MemoryLayout<Int32>.stride &* field, as: Int32.self)
@@ -1189,7 +1239,11 @@ struct LineShapes {
         }
         // A line that differs from its shape in values that change rarely becomes a shape of its own
         // beside it, those values constants in both (values that change often are variable in it).
-        let forking = previous != nil && rareChanges != 0
+        let sessionsTakeTurns = previous.map {
+            $0.load(fromByteOffset: Shape.variableFields, as: FieldMask.self) & EventField.session.bit != 0
+                && !Self.comesInRuns(lines: lines, interleavedLines: interleavedLines)
+        } ?? false
+        let forking = previous != nil && rareChanges != 0 && !sessionsTakeTurns
         if forking {
             // A value seen both as a string and as a number stays variable.
             let madeConstant = rareMadeVariable & ~eitherFields
@@ -1230,6 +1284,7 @@ struct LineShapes {
         }
         target.storeBytes(of: memberMask, toByteOffset: Shape.memberMask, as: FieldMask.self)
         target.storeBytes(of: lines, toByteOffset: Shape.lines, as: Int32.self)
+        target.storeBytes(of: interleavedLines, toByteOffset: Shape.interleavedLines, as: Int32.self)
         target.storeBytes(of: variableFields, toByteOffset: Shape.variableFields, as: FieldMask.self)
         let kind = type.flag || variableFields & (1 << EventField.type.rawValue) != 0
             ? nil
@@ -1308,6 +1363,9 @@ struct LineShapes {
             of: Int32(truncatingIfNeeded: sharedConstants), toByteOffset: Shape.sharedTextConstantCount, as: Int32.self)
         target.storeBytes(of: Int32(truncatingIfNeeded: runStart), toByteOffset: Shape.finalRun, as: Int32.self)
         storage.storeBytes(of: targetIndex, toByteOffset: State.latest, as: Int.self)
+        storage.storeBytes(
+            of: Self.comesInRuns(lines: lines, interleavedLines: interleavedLines) ? targetIndex : Self.noFirstTry,
+            toByteOffset: State.firstTry, as: Int.self)
         moveToFront(set: set, rank: slotRank)
     }
 
