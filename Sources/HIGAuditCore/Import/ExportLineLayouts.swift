@@ -549,8 +549,9 @@ struct ExportLineLayouts {
     ///
     /// Runs between values are short in flat exports (`","uuid":"`) and long in nested ones (an OTLP
     /// attribute's `"}},{"key":…`): a short run is one 16-byte compare whose lanes past the run are
-    /// ignored (where the line has room for 16 bytes), a longer one 32 bytes a step, the last 16 or 32
-    /// overlapping the ones before, so that nothing past `room` is read.
+    /// ignored (where the line has room for 16 bytes), a run of up to 96 bytes two, four or six blocks
+    /// compared at once (the last half overlapping the first), a longer one 32 bytes a step, the last
+    /// 32 overlapping the ones before, so that nothing past `room` is read.
     @inline(__always)
     static func runEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int, room: Int) -> Bool {
         let x = UnsafeRawPointer(a)
@@ -564,6 +565,13 @@ struct ExportLineLayouts {
             return differing & ((1 &<< UInt32(truncatingIfNeeded: count)) &- 1) == 0
         }
         if count <= 32 { return JSONScanner.lanes(same(0) .& same(count &- 16)) == 0xFFFF }
+        if count <= 64 {
+            return JSONScanner.lanes((same(0) .& same(16)) .& (same(count &- 32) .& same(count &- 16))) == 0xFFFF
+        }
+        if count <= 96 {
+            let first = (same(0) .& same(16)) .& same(32)
+            return JSONScanner.lanes(first .& ((same(count &- 48) .& same(count &- 32)) .& same(count &- 16))) == 0xFFFF
+        }
         var i = 0
         while i &+ 32 < count {
             guard JSONScanner.lanes(same(i) .& same(i &+ 16)) == 0xFFFF else { return false }

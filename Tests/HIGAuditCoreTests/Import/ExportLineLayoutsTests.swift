@@ -322,10 +322,10 @@ import Testing
 
     /// A run between values, or after the last one, is compared byte for byte at every length: a short
     /// run in one block whose lanes outside it are ignored, a longer one in blocks that overlap at its
-    /// end, and a run at the line's end without a block's room after it (with and without a block's
-    /// room before it).
+    /// end (two, four or six blocks, or 32 bytes a step), and a run at the line's end without a block's
+    /// room after it (with and without a block's room before it).
     @Test func runsOfEveryLengthAreComparedInEveryByte() {
-        for length in 1...70 {
+        for length in 1...140 {
             let spaces = String(repeating: " ", count: length - 1)
             // A run of `length` bytes (`,` or `}` and spaces) between two numbers, at the line's end,
             // and at its end after more than a block of the line.
