@@ -36,7 +36,8 @@
 /// lines of other names, tried first by recency alone, would be compared most of their length before
 /// they differ. Where the name lies deep in a line (Datadog RUM's `action.target.name`, an OTLP
 /// attribute), the place is also told by how many quotes the line holds (`countsQuotes`): two a key
-/// and two a string value, so a count of the line's structure, which its values seldom change.
+/// and two a string value, so a count of the line's structure, which its values seldom change; an
+/// OTLP line's place is told by its event's name as well (`EventImporter.otlpLineLead`).
 struct ExportLineLayouts {
     /// Layouts kept (at most 64: `find` notes the layouts it tried in a word).
     static let capacity = 24
@@ -186,11 +187,13 @@ struct ExportLineLayouts {
 
     /// The layout `line` matches, if any, with its values noted (`matchedValues`) until the next call; the line is then `accept`ed (its tape filled) or `confirm`ed (read from
     /// the values alone), either of which makes the layout the most recent.
-    mutating func find(_ line: UnsafeRawBufferPointer) -> Hit? {
+    /// `lead` is the line's place among `leadPlaces` where the caller chose it (an OTLP line's, by its
+    /// event's name too: `EventImporter.otlpLineLead`), else `leadPlace`'s.
+    mutating func find(_ line: UnsafeRawBufferPointer, lead chosen: Int? = nil) -> Hit? {
         // Places in a line are kept in 32 bits (`FoundValue`, as `JSONTape`'s entries).
         guard let raw = line.baseAddress, used > 0, line.count < Int(Int32.max) else { return nil }
         let bytes = raw.assumingMemoryBound(to: UInt8.self)
-        let lead = Self.leadPlace(bytes, count: line.count, countsQuotes: countsQuotes)
+        let lead = chosen ?? Self.leadPlace(bytes, count: line.count, countsQuotes: countsQuotes)
         let ways = byLead + lead &* Self.leadWays
         // Layouts tried already, by index (`capacity` is at most 64).
         var tried: UInt64 = 0
@@ -300,11 +303,14 @@ struct ExportLineLayouts {
     }
 
     /// The place of a line among `leadPlaces`: a hash of its first 24 bytes (none of a shorter line's),
-    /// read as three words, and with `countsQuotes` of its count of quotes. Which place a line takes
-    /// changes only which layout is tried first.
+    /// read as three words, with `countsQuotes` of its count of quotes from `quotesFrom` on, and of
+    /// `salt` (something else the caller tells lines apart by; 0 for nothing). Which place a line
+    /// takes changes only which layout is tried first.
     @inline(__always)
-    static func leadPlace(_ line: UnsafePointer<UInt8>, count: Int, countsQuotes: Bool) -> Int {
-        var key: UInt64 = countsQuotes ? UInt64(truncatingIfNeeded: quotes(line, count: count)) &* 0xD6E8_FEB8_6659_FD93 : 0
+    static func leadPlace(_ line: UnsafePointer<UInt8>, count: Int, countsQuotes: Bool, quotesFrom: Int = 0, salt: UInt64 = 0) -> Int {
+        var key: UInt64 = countsQuotes
+            ? UInt64(truncatingIfNeeded: quotes(line + quotesFrom, count: count &- quotesFrom)) &* 0xD6E8_FEB8_6659_FD93 : 0
+        key ^= salt &* 0xC2B2_AE3D_27D4_EB4F
         if count >= 24 {
             let raw = UnsafeRawPointer(line)
             let a = raw.loadUnaligned(as: UInt64.self)
