@@ -228,33 +228,36 @@ extension EventImporter {
         return a ^ (b &<< 29 | b &>> 35)
     }
 
-    /// The place among the layouts' `leadPlaces` of an OTLP line matched whole (a request of one
-    /// record): by its first bytes (`ExportLineLayouts.leadPlace`), its record's event name (the
-    /// attribute `event.name`), the quotes after it and which of its last bytes are quotes
-    /// (`lastQuotes`), where the line holds a name; else by its first bytes and all its quotes. The
-    /// quotes alone leave the layouts of events whose attributes differ in keys but not in number
-    /// (OTLP's attributes are alike but for their keys) to one place, whose few ways they crowd:
+    /// The places among the layouts' `leadPlaces` of an OTLP line matched whole (a request of one
+    /// record), where the line holds a record's event name (the attribute `event.name`): first by its
+    /// first bytes (`ExportLineLayouts.leadPlace`), the name, the quotes after it and which of its
+    /// last bytes are quotes (`lastQuotes`); then by its first bytes and the quotes after the name
+    /// alone. By its first bytes and quotes alone (as other formats' lines), the layouts of events
+    /// whose attributes differ in keys but not in number (OTLP's attributes are alike but for their
+    /// keys) crowded one place's few ways:
     /// lines of one of them were tried against the others, each try failing only at the first own
     /// attribute, deep in the line, and a layout pushed out of its place and out of the most recent
     /// was learned again. After the name, the quotes tell apart lines of one event whose attributes
     /// differ in kind (a coordinate an `intValue`, a string, or a `doubleValue`, a number), and the
     /// last bytes most of those whose kinds differ only in order (`x` an `intValue` and `y` a
-    /// `doubleValue`, or the other way). Which place a line takes changes only which layouts are
+    /// `doubleValue`, or the other way). The second place finds a layout new to the first (lines of
+    /// several names laid out alike) where lines of the other names found it. nil for a line of
+    /// another format, whose place `ExportLineLayouts.find` chooses; out of line, so that the other
+    /// formats' `translate` stays as it was. Which places a line takes changes only which layouts are
     /// tried first.
-    /// nil for a line of another format (whose place `ExportLineLayouts.find` chooses). Out of line:
-    /// the other formats' `translate` stays as it was.
     @inline(never)
-    func otlpLineLead(_ line: UnsafeRawBufferPointer) -> Int? {
-        guard format == .otlp, let base = line.baseAddress else { return nil }
-        return otlpLineLead(base.assumingMemoryBound(to: UInt8.self), count: line.count)
-    }
-
-    private func otlpLineLead(_ base: UnsafePointer<UInt8>, count: Int) -> Int {
+    func otlpLinePlaces(_ line: UnsafeRawBufferPointer) -> (lead: Int, alternative: Int?)? {
+        guard format == .otlp, let raw = line.baseAddress else { return nil }
+        let base = raw.assumingMemoryBound(to: UInt8.self)
+        let count = line.count
         guard let name = otlpLineName(base, count: count) else {
-            return ExportLineLayouts.leadPlace(base, count: count, countsQuotes: true)
+            return (ExportLineLayouts.leadPlace(base, count: count, countsQuotes: true), nil)
         }
+        let after = ExportLineLayouts.quotes(base + name, count: count &- name)
         let salt = Self.nameWord(base, from: name) ^ (Self.lastQuotes(base, count: count) &* 0x94D0_49BB_1331_11EB)
-        return ExportLineLayouts.leadPlace(base, count: count, countsQuotes: true, quotesFrom: name, salt: salt)
+        return (
+            ExportLineLayouts.leadPlace(base, count: count, quotes: after, salt: salt),
+            ExportLineLayouts.leadPlace(base, count: count, quotes: after))
     }
 
     /// Which of the last 12 bytes of a line of at least 16 are quotes, as a mask: whether its last
@@ -269,6 +272,7 @@ extension EventImporter {
     /// Where the value of a line's attribute `event.name` begins, with room for `nameWord` after it,
     /// or nil where it is not found. The key is looked for first where the last line held it (an
     /// exporter writes a resource's attributes, which come before it, alike for a device's lines).
+    @inline(__always)
     private func otlpLineName(_ base: UnsafePointer<UInt8>, count: Int) -> Int? {
         let key: StaticString = "{\"key\":\"event.name\",\"value\":{\"stringValue\":\""
         let keyLength = key.utf8CodeUnitCount

@@ -50,7 +50,7 @@ public final class EventImporter: @unchecked Sendable {
     var lineStamp = 0
     /// Where the last record's `eventName` key was, from its first byte (`recordLead`).
     var recordNameOffset = 0
-    /// Where the attribute `event.name` began in the last OTLP line in which `otlpLineLead` found it.
+    /// Where the attribute `event.name` began in the last OTLP line in which `otlpLinePlaces` found it.
     var lineNameOffset = 0
     /// Whether the last request read by its tape or record by record (not by a line's plan) held more
     /// than one record: a line no longer than a layout's is read record by record only then, so that
@@ -152,8 +152,9 @@ public final class EventImporter: @unchecked Sendable {
         let readsRecords = format == .otlp && readsLayouts && readsRecordLayouts
         let isLong = line.count > ExportLineLayouts.maxLineLength
         if readsRecords, isLong, translateRecords(line, minimumRecords: 1, handle) { return }
-        // OTLP lines are placed among the layouts by their event's name too (`otlpLineLead`).
-        if readsLayouts, let hit = layouts.find(line, lead: format == .otlp ? otlpLineLead(line) : nil) {
+        // OTLP lines are placed among the layouts by their event's name first (`otlpLinePlaces`).
+        let places = format == .otlp && readsLayouts ? otlpLinePlaces(line) : nil
+        if readsLayouts, let hit = layouts.find(line, lead: places?.lead, alternative: places?.alternative) {
             // `import` writes each event's line from the tape: only `--from` reads by plans.
             // A planned OTLP line is a request of one record, numbered 1 as `otlpRecords` numbers it.
             if readsPlans, onAccepted == nil, let plan = plans.kept(for: hit.layout),
@@ -169,7 +170,9 @@ public final class EventImporter: @unchecked Sendable {
                 _ = handle(0, .malformed(error))
                 return
             }
-            lineLayout = readsLayouts ? layouts.learn(tape, constantKeys: Self.layoutConstantKeys(format), lead: otlpLineLead(line)) : nil
+            lineLayout = readsLayouts
+                ? layouts.learn(tape, constantKeys: Self.layoutConstantKeys(format), lead: places?.lead, alternative: places?.alternative)
+                : nil
         }
         assembly.startLine(line)
         switch format {

@@ -37,7 +37,8 @@
 /// they differ. Where the name lies deep in a line (Datadog RUM's `action.target.name`, an OTLP
 /// attribute), the place is also told by how many quotes the line holds (`countsQuotes`): two a key
 /// and two a string value, so a count of the line's structure, which its values seldom change; an
-/// OTLP line's place is told by its event's name as well (`EventImporter.otlpLineLead`).
+/// OTLP line's place is told by its event's name as well, the place by quotes alone tried after it
+/// (`EventImporter.otlpLinePlaces`).
 struct ExportLineLayouts {
     /// Layouts kept (at most 64: `find` notes the layouts it tried in a word).
     static let capacity = 24
@@ -188,27 +189,32 @@ struct ExportLineLayouts {
     /// The layout `line` matches, if any, with its values noted (`matchedValues`) until the next call; the line is then `accept`ed (its tape filled) or `confirm`ed (read from
     /// the values alone), either of which makes the layout the most recent.
     /// `lead` is the line's place among `leadPlaces` where the caller chose it (an OTLP line's, by its
-    /// event's name too: `EventImporter.otlpLineLead`), else `leadPlace`'s.
-    mutating func find(_ line: UnsafeRawBufferPointer, lead chosen: Int? = nil) -> Hit? {
+    /// event's name too: `EventImporter.otlpLinePlaces`), else `leadPlace`'s; `alternative`, where the
+    /// caller gives one, a second place whose ways are tried after the first's, before the most recent
+    /// layouts, and which notes a layout the first did not keep: where lines of one layout may take
+    /// several first places (lines of several names laid out alike), a layout new to one of them is
+    /// still found where the others' lines noted it, rather than learned again when it is not among
+    /// the most recent.
+    mutating func find(_ line: UnsafeRawBufferPointer, lead chosen: Int? = nil, alternative: Int? = nil) -> Hit? {
         // Places in a line are kept in 32 bits (`FoundValue`, as `JSONTape`'s entries).
         guard let raw = line.baseAddress, used > 0, line.count < Int(Int32.max) else { return nil }
         let bytes = raw.assumingMemoryBound(to: UInt8.self)
         let lead = chosen ?? Self.leadPlace(bytes, count: line.count, countsQuotes: countsQuotes)
         let ways = byLead + lead &* Self.leadWays
+        let otherWays = alternative.flatMap { $0 == lead ? nil : byLead + $0 &* Self.leadWays }
         // Layouts tried already, by index (`capacity` is at most 64).
         var tried: UInt64 = 0
-        for way in 0..<Self.leadWays {
-            let hinted = ways[way]
-            guard hinted.serial != 0 else { break }
-            guard layouts[hinted.index].serial == hinted.serial, tried & (1 &<< UInt64(hinted.index)) == 0 else { continue }
-            if Self.matches(bytes, count: line.count, layouts + hinted.index, found: found, shifts: shifts, powers: powers) {
-                Self.note(hinted, in: ways)
-                var rank = 0
-                while order[rank] != hinted.index { rank &+= 1 }
-                return Hit(index: hinted.index, rank: rank, layout: hinted)
-            }
-            missedTries &+= 1
-            tried |= 1 &<< UInt64(hinted.index)
+        var kept = tryWays(ways, bytes, count: line.count, tried: &tried)
+        let keptFirst = kept != nil
+        if kept == nil, let otherWays { kept = tryWays(otherWays, bytes, count: line.count, tried: &tried) }
+        if let hinted = kept {
+            // Noted in the second place only when the first did not keep it: places are shared, and
+            // notes of every line in both would push other lines' layouts out of their first places.
+            Self.note(hinted, in: ways)
+            if !keptFirst, let otherWays { Self.note(hinted, in: otherWays) }
+            var rank = 0
+            while order[rank] != hinted.index { rank &+= 1 }
+            return Hit(index: hinted.index, rank: rank, layout: hinted)
         }
         let tries = min(used, Self.triesPerLine)
         for rank in 0..<tries {
@@ -220,7 +226,27 @@ struct ExportLineLayouts {
             }
             let layout = LayoutID(index: index, serial: layouts[index].serial)
             Self.note(layout, in: ways)
+            if let otherWays { Self.note(layout, in: otherWays) }
             return Hit(index: index, rank: rank, layout: layout)
+        }
+        return nil
+    }
+
+    /// The layout of those a place's `ways` keep that `line` matches, trying none in `tried` and
+    /// adding those it tries and misses.
+    @inline(__always)
+    private mutating func tryWays(
+        _ ways: UnsafeMutablePointer<LayoutID>, _ bytes: UnsafePointer<UInt8>, count: Int, tried: inout UInt64
+    ) -> LayoutID? {
+        for way in 0..<Self.leadWays {
+            let hinted = ways[way]
+            guard hinted.serial != 0 else { break }
+            guard layouts[hinted.index].serial == hinted.serial, tried & (1 &<< UInt64(hinted.index)) == 0 else { continue }
+            if Self.matches(bytes, count: count, layouts + hinted.index, found: found, shifts: shifts, powers: powers) {
+                return hinted
+            }
+            missedTries &+= 1
+            tried |= 1 &<< UInt64(hinted.index)
         }
         return nil
     }
@@ -303,13 +329,17 @@ struct ExportLineLayouts {
     }
 
     /// The place of a line among `leadPlaces`: a hash of its first 24 bytes (none of a shorter line's),
-    /// read as three words, with `countsQuotes` of its count of quotes from `quotesFrom` on, and of
-    /// `salt` (something else the caller tells lines apart by; 0 for nothing). Which place a line
-    /// takes changes only which layout is tried first.
+    /// read as three words, and with `countsQuotes` of its count of quotes. Which place a line takes
+    /// changes only which layout is tried first.
     @inline(__always)
-    static func leadPlace(_ line: UnsafePointer<UInt8>, count: Int, countsQuotes: Bool, quotesFrom: Int = 0, salt: UInt64 = 0) -> Int {
-        var key: UInt64 = countsQuotes
-            ? UInt64(truncatingIfNeeded: quotes(line + quotesFrom, count: count &- quotesFrom)) &* 0xD6E8_FEB8_6659_FD93 : 0
+    static func leadPlace(_ line: UnsafePointer<UInt8>, count: Int, countsQuotes: Bool) -> Int {
+        leadPlace(line, count: count, quotes: countsQuotes ? quotes(line, count: count) : nil)
+    }
+
+    /// `leadPlace` with the quotes counted by the caller (`quotes`, nil for none), and of `salt`.
+    @inline(__always)
+    static func leadPlace(_ line: UnsafePointer<UInt8>, count: Int, quotes: Int?, salt: UInt64 = 0) -> Int {
+        var key: UInt64 = quotes.map { UInt64(truncatingIfNeeded: $0) &* 0xD6E8_FEB8_6659_FD93 } ?? 0
         key ^= salt &* 0xC2B2_AE3D_27D4_EB4F
         if count >= 24 {
             let raw = UnsafeRawPointer(line)
@@ -692,7 +722,9 @@ struct ExportLineLayouts {
     /// an importer reads as it reads keys, so that what it finds from keys alone (`LayoutMemo`) holds
     /// for every line of the layout; and values an exporter writes alike on every line, compared with
     /// the runs around them rather than read.
-    mutating func learn(_ tape: borrowing JSONTape, constantKeys: [StaticString] = [], lead: Int? = nil) -> LayoutID? {
+    mutating func learn(
+        _ tape: borrowing JSONTape, constantKeys: [StaticString] = [], lead: Int? = nil, alternative: Int? = nil
+    ) -> LayoutID? {
         guard let base = tape.base, tape.count <= Self.maxLineLength, tape.entryCount <= Self.maxEntries else { return nil }
         let length = tape.count
         let entryCount = tape.entryCount
@@ -789,9 +821,11 @@ struct ExportLineLayouts {
         }
         layouts[index] = layout
         order[0] = index
-        Self.note(
-            LayoutID(index: index, serial: layout.serial),
-            in: byLead + (lead ?? Self.leadPlace(base, count: length, countsQuotes: countsQuotes)) &* Self.leadWays)
+        let place = lead ?? Self.leadPlace(base, count: length, countsQuotes: countsQuotes)
+        Self.note(LayoutID(index: index, serial: layout.serial), in: byLead + place &* Self.leadWays)
+        if let alternative, alternative != place {
+            Self.note(LayoutID(index: index, serial: layout.serial), in: byLead + alternative &* Self.leadWays)
+        }
         learned &+= 1
         return LayoutID(index: index, serial: layout.serial)
     }

@@ -293,7 +293,7 @@ import Testing
 
     /// OTLP lines of one record whose events have as many attributes of the same kinds, only their
     /// keys differing (here `to` and `from`): the same first bytes and as many quotes, so only their
-    /// events' names (`EventImporter.otlpLineLead`) keep each line from being tried against the other
+    /// events' names (`EventImporter.otlpLinePlaces`) keep each line from being tried against the other
     /// layout first when they take turns.
     @Test func otlpLinesWithAsManyQuotesAreToldApartByTheirEventsNames() {
         let push = { (n: Int) in Self.otlpLine(n, name: "hig.nav.push", #"{"key":"to","value":{"stringValue":"tab:Library\#(n)"}}"#) }
