@@ -280,27 +280,27 @@ extension EventImporter {
         } else {
             assembly.setString(.type, kind.wireNameLiteral)
         }
-        if plan.pointee.takesResource {
-            let resource = recordResource
-            if let device = resource.device { assembly.assign(.device, device) }
-            if let version = resource.appVersion { assembly.assign(.appVersion, version) }
-            if let os = resource.osVersion { assembly.assign(.osVersion, os) }
-        } else {
-            if let device = plan.pointee.device { assembly.assign(.device, device.field(in: values)) }
-            if let version = plan.pointee.appVersion { assembly.assign(.appVersion, version.field(in: values)) }
-            if let os = plan.pointee.osVersion { assembly.assign(.osVersion, os.field(in: values)) }
-        }
-        if let screen = plan.pointee.screen { assembly.assign(.screen, screen.field(in: values)) }
-        if !loading, let id = plan.pointee.id { assembly.assign(.id, id.field(in: values)) }
         let ownFields = loading ? plan.pointee.ownFieldsKeepingId : plan.pointee.ownFields
-        if plan.pointee.convertsValues {
-            assembleConverting(ownFields, values, line: event.line)
-            return kind
+        let resource = plan.pointee.takesResource ? recordResource : nil
+        assembly.writingTable { table in
+            if let resource {
+                if let device = resource.device { table.assign(.device, device) }
+                if let version = resource.appVersion { table.assign(.appVersion, version) }
+                if let os = resource.osVersion { table.assign(.osVersion, os) }
+            } else {
+                if let device = plan.pointee.device { table.assign(.device, device.field(in: values)) }
+                if let version = plan.pointee.appVersion { table.assign(.appVersion, version.field(in: values)) }
+                if let os = plan.pointee.osVersion { table.assign(.osVersion, os.field(in: values)) }
+            }
+            if let screen = plan.pointee.screen { table.assign(.screen, screen.field(in: values)) }
+            if !loading, let id = plan.pointee.id { table.assign(.id, id.field(in: values)) }
+            guard !plan.pointee.convertsValues else { return }
+            for own in ownFields {
+                let keyColumn = own.keyStart &+ values.shift(afterSlots: Int(own.keySlotsBefore)) &- 1
+                table.assign(own.field, own.value.field(in: values), number: own.value.number(in: values), keyColumn: keyColumn)
+            }
         }
-        for own in ownFields {
-            let keyColumn = own.keyStart &+ values.shift(afterSlots: Int(own.keySlotsBefore)) &- 1
-            assembly.assign(own.field, own.value.field(in: values), number: own.value.number(in: values), keyColumn: keyColumn)
-        }
+        if plan.pointee.convertsValues { assembleConverting(ownFields, values, line: event.line) }
         return kind
     }
 

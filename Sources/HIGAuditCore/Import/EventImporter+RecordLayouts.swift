@@ -209,16 +209,96 @@ extension EventImporter {
         return 0
     }
 
-    /// A place by the name starting at `name` (its bytes after `hig.`, and a few after it when it is
-    /// short: the same for names of one record layout), read as two words.
+    /// A place by the name starting at `name` (`nameWord`).
     @inline(__always)
     private static func nameLead(_ base: UnsafePointer<UInt8>, count: Int, from name: Int) -> Int {
         guard name &+ 20 <= count else { return 0 }
+        let key = nameWord(base, from: name) &* 0x9E37_79B9_7F4A_7C15
+        return Int(truncatingIfNeeded: key &>> UInt64(64 &- ExportLineLayouts.leadPlaces.trailingZeroBitCount))
+    }
+
+    /// The name starting at `name` (its bytes after `hig.`, and a few after it when it is short: the
+    /// same for names of one layout), read as two words folded into one; `name + 20` bytes must be
+    /// readable.
+    @inline(__always)
+    private static func nameWord(_ base: UnsafePointer<UInt8>, from name: Int) -> UInt64 {
         let raw = UnsafeRawPointer(base + name)
         let a = raw.loadUnaligned(fromByteOffset: 4, as: UInt64.self)
         let b = raw.loadUnaligned(fromByteOffset: 12, as: UInt64.self)
-        let key = (a ^ (b &<< 29 | b &>> 35)) &* 0x9E37_79B9_7F4A_7C15
-        return Int(truncatingIfNeeded: key &>> UInt64(64 &- ExportLineLayouts.leadPlaces.trailingZeroBitCount))
+        return a ^ (b &<< 29 | b &>> 35)
+    }
+
+    /// The places among the layouts' `leadPlaces` of an OTLP line matched whole (a request of one
+    /// record), where the line holds a record's event name (the attribute `event.name`): first by its
+    /// first bytes (`ExportLineLayouts.leadPlace`), the name, the quotes after it and which of its
+    /// last bytes are quotes (`lastQuotes`); then by its first bytes and the quotes after the name
+    /// alone. By its first bytes and quotes alone (as other formats' lines), the layouts of events
+    /// whose attributes differ in keys but not in number (OTLP's attributes are alike but for their
+    /// keys) crowded one place's few ways:
+    /// lines of one of them were tried against the others, each try failing only at the first own
+    /// attribute, deep in the line, and a layout pushed out of its place and out of the most recent
+    /// was learned again. After the name, the quotes tell apart lines of one event whose attributes
+    /// differ in kind (a coordinate an `intValue`, a string, or a `doubleValue`, a number), and the
+    /// last bytes most of those whose kinds differ only in order (`x` an `intValue` and `y` a
+    /// `doubleValue`, or the other way). The second place finds a layout new to the first (lines of
+    /// several names laid out alike) where lines of the other names found it. nil for a line of
+    /// another format, whose place `ExportLineLayouts.find` chooses; out of line, so that the other
+    /// formats' `translate` stays as it was. Which places a line takes changes only which layouts are
+    /// tried first.
+    @inline(never)
+    func otlpLinePlaces(_ line: UnsafeRawBufferPointer) -> (lead: Int, alternative: Int?)? {
+        guard format == .otlp, let raw = line.baseAddress else { return nil }
+        let base = raw.assumingMemoryBound(to: UInt8.self)
+        let count = line.count
+        guard let name = otlpLineName(base, count: count) else {
+            return (ExportLineLayouts.leadPlace(base, count: count, countsQuotes: true), nil)
+        }
+        let after = ExportLineLayouts.quotes(base + name, count: count &- name)
+        let salt = Self.nameWord(base, from: name) ^ (Self.lastQuotes(base, count: count) &* 0x94D0_49BB_1331_11EB)
+        return (
+            ExportLineLayouts.leadPlace(base, count: count, quotes: after, salt: salt),
+            ExportLineLayouts.leadPlace(base, count: count, quotes: after))
+    }
+
+    /// Which of the last 12 bytes of a line of at least 16 are quotes, as a mask: whether its last
+    /// value is a string (a request of one record ends in `}}]}]}]}]}` after its last value; a string
+    /// ends in its quote, a number or a boolean does not).
+    @inline(__always)
+    private static func lastQuotes(_ base: UnsafePointer<UInt8>, count: Int) -> UInt64 {
+        let block = UnsafeRawPointer(base + (count &- 16)).loadUnaligned(as: SIMD16<UInt8>.self)
+        return UInt64(JSONScanner.lanes(block .== SIMD16<UInt8>(repeating: 0x22)) &>> 4)
+    }
+
+    /// Where the value of a line's attribute `event.name` begins, with room for `nameWord` after it,
+    /// or nil where it is not found. The key is looked for first where the last line held it (an
+    /// exporter writes a resource's attributes, which come before it, alike for a device's lines).
+    @inline(__always)
+    private func otlpLineName(_ base: UnsafePointer<UInt8>, count: Int) -> Int? {
+        let key: StaticString = "{\"key\":\"event.name\",\"value\":{\"stringValue\":\""
+        let keyLength = key.utf8CodeUnitCount
+        let hinted = lineNameOffset
+        if hinted &+ keyLength &+ 20 <= count, ByteComparison.equal(base + hinted, key.utf8Start, count: keyLength) {
+            return hinted &+ keyLength
+        }
+        // The `.` of the key is its fourteenth byte: found eight bytes at a time.
+        let last = count &- 8
+        var i = 0
+        while i <= last {
+            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) ^ 0x2E2E_2E2E_2E2E_2E2E
+            var hits = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+            while hits != 0 {
+                let dot = i &+ hits.trailingZeroBitCount &>> 3
+                hits &= hits &- 1
+                let keyStart = dot &- 13
+                guard keyStart >= 0, keyStart &+ keyLength &+ 20 <= count,
+                      ByteComparison.equal(base + keyStart, key.utf8Start, count: keyLength)
+                else { continue }
+                lineNameOffset = keyStart
+                return keyStart &+ keyLength
+            }
+            i &+= 8
+        }
+        return nil
     }
 
     // MARK: The second pass

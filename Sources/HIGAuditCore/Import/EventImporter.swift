@@ -50,6 +50,8 @@ public final class EventImporter: @unchecked Sendable {
     var lineStamp = 0
     /// Where the last record's `eventName` key was, from its first byte (`recordLead`).
     var recordNameOffset = 0
+    /// Where the attribute `event.name` began in the last OTLP line in which `otlpLinePlaces` found it.
+    var lineNameOffset = 0
     /// Whether the last request read by its tape or record by record (not by a line's plan) held more
     /// than one record: a line no longer than a layout's is read record by record only then, so that
     /// an export of one record a line whose layout is new is not framed for nothing.
@@ -150,7 +152,9 @@ public final class EventImporter: @unchecked Sendable {
         let readsRecords = format == .otlp && readsLayouts && readsRecordLayouts
         let isLong = line.count > ExportLineLayouts.maxLineLength
         if readsRecords, isLong, translateRecords(line, minimumRecords: 1, handle) { return }
-        if readsLayouts, let hit = layouts.find(line) {
+        // OTLP lines are placed among the layouts by their event's name first (`otlpLinePlaces`).
+        let places = format == .otlp && readsLayouts ? otlpLinePlaces(line) : nil
+        if readsLayouts, let hit = layouts.find(line, lead: places?.lead, alternative: places?.alternative) {
             // A planned OTLP line is a request of one record, numbered 1 as `otlpRecords` numbers it.
             if readsPlans, let plan = plans.kept(for: hit.layout), serves(plan),
                translatePlanned(line, hit, plan, record: format == .otlp ? 1 : 0, handle) {
@@ -165,7 +169,9 @@ public final class EventImporter: @unchecked Sendable {
                 _ = handle(0, .malformed(error))
                 return
             }
-            lineLayout = readsLayouts ? layouts.learn(tape, constantKeys: Self.layoutConstantKeys(format)) : nil
+            lineLayout = readsLayouts
+                ? layouts.learn(tape, constantKeys: Self.layoutConstantKeys(format), lead: places?.lead, alternative: places?.alternative)
+                : nil
         }
         assembly.startLine(line)
         switch format {

@@ -36,7 +36,9 @@
 /// lines of other names, tried first by recency alone, would be compared most of their length before
 /// they differ. Where the name lies deep in a line (Datadog RUM's `action.target.name`, an OTLP
 /// attribute), the place is also told by how many quotes the line holds (`countsQuotes`): two a key
-/// and two a string value, so a count of the line's structure, which its values seldom change.
+/// and two a string value, so a count of the line's structure, which its values seldom change; an
+/// OTLP line's place is told by its event's name as well, the place by quotes alone tried after it
+/// (`EventImporter.otlpLinePlaces`).
 struct ExportLineLayouts {
     /// Layouts kept (at most 64: `find` notes the layouts it tried in a word).
     static let capacity = 24
@@ -186,26 +188,33 @@ struct ExportLineLayouts {
 
     /// The layout `line` matches, if any, with its values noted (`matchedValues`) until the next call; the line is then `accept`ed (its tape filled) or `confirm`ed (read from
     /// the values alone), either of which makes the layout the most recent.
-    mutating func find(_ line: UnsafeRawBufferPointer) -> Hit? {
+    /// `lead` is the line's place among `leadPlaces` where the caller chose it (an OTLP line's, by its
+    /// event's name too: `EventImporter.otlpLinePlaces`), else `leadPlace`'s; `alternative`, where the
+    /// caller gives one, a second place whose ways are tried after the first's, before the most recent
+    /// layouts, and which notes a layout the first did not keep: where lines of one layout may take
+    /// several first places (lines of several names laid out alike), a layout new to one of them is
+    /// still found where the others' lines noted it, rather than learned again when it is not among
+    /// the most recent.
+    mutating func find(_ line: UnsafeRawBufferPointer, lead chosen: Int? = nil, alternative: Int? = nil) -> Hit? {
         // Places in a line are kept in 32 bits (`FoundValue`, as `JSONTape`'s entries).
         guard let raw = line.baseAddress, used > 0, line.count < Int(Int32.max) else { return nil }
         let bytes = raw.assumingMemoryBound(to: UInt8.self)
-        let lead = Self.leadPlace(bytes, count: line.count, countsQuotes: countsQuotes)
+        let lead = chosen ?? Self.leadPlace(bytes, count: line.count, countsQuotes: countsQuotes)
         let ways = byLead + lead &* Self.leadWays
+        let otherWays = alternative.flatMap { $0 == lead ? nil : byLead + $0 &* Self.leadWays }
         // Layouts tried already, by index (`capacity` is at most 64).
         var tried: UInt64 = 0
-        for way in 0..<Self.leadWays {
-            let hinted = ways[way]
-            guard hinted.serial != 0 else { break }
-            guard layouts[hinted.index].serial == hinted.serial, tried & (1 &<< UInt64(hinted.index)) == 0 else { continue }
-            if Self.matches(bytes, count: line.count, layouts + hinted.index, found: found, shifts: shifts, powers: powers) {
-                Self.note(hinted, in: ways)
-                var rank = 0
-                while order[rank] != hinted.index { rank &+= 1 }
-                return Hit(index: hinted.index, rank: rank, layout: hinted)
-            }
-            missedTries &+= 1
-            tried |= 1 &<< UInt64(hinted.index)
+        var kept = tryWays(ways, bytes, count: line.count, tried: &tried)
+        let keptFirst = kept != nil
+        if kept == nil, let otherWays { kept = tryWays(otherWays, bytes, count: line.count, tried: &tried) }
+        if let hinted = kept {
+            // Noted in the second place only when the first did not keep it: places are shared, and
+            // notes of every line in both would push other lines' layouts out of their first places.
+            Self.note(hinted, in: ways)
+            if !keptFirst, let otherWays { Self.note(hinted, in: otherWays) }
+            var rank = 0
+            while order[rank] != hinted.index { rank &+= 1 }
+            return Hit(index: hinted.index, rank: rank, layout: hinted)
         }
         let tries = min(used, Self.triesPerLine)
         for rank in 0..<tries {
@@ -217,7 +226,27 @@ struct ExportLineLayouts {
             }
             let layout = LayoutID(index: index, serial: layouts[index].serial)
             Self.note(layout, in: ways)
+            if let otherWays { Self.note(layout, in: otherWays) }
             return Hit(index: index, rank: rank, layout: layout)
+        }
+        return nil
+    }
+
+    /// The layout of those a place's `ways` keep that `line` matches, trying none in `tried` and
+    /// adding those it tries and misses.
+    @inline(__always)
+    private mutating func tryWays(
+        _ ways: UnsafeMutablePointer<LayoutID>, _ bytes: UnsafePointer<UInt8>, count: Int, tried: inout UInt64
+    ) -> LayoutID? {
+        for way in 0..<Self.leadWays {
+            let hinted = ways[way]
+            guard hinted.serial != 0 else { break }
+            guard layouts[hinted.index].serial == hinted.serial, tried & (1 &<< UInt64(hinted.index)) == 0 else { continue }
+            if Self.matches(bytes, count: count, layouts + hinted.index, found: found, shifts: shifts, powers: powers) {
+                return hinted
+            }
+            missedTries &+= 1
+            tried |= 1 &<< UInt64(hinted.index)
         }
         return nil
     }
@@ -304,7 +333,14 @@ struct ExportLineLayouts {
     /// changes only which layout is tried first.
     @inline(__always)
     static func leadPlace(_ line: UnsafePointer<UInt8>, count: Int, countsQuotes: Bool) -> Int {
-        var key: UInt64 = countsQuotes ? UInt64(truncatingIfNeeded: quotes(line, count: count)) &* 0xD6E8_FEB8_6659_FD93 : 0
+        leadPlace(line, count: count, quotes: countsQuotes ? quotes(line, count: count) : nil)
+    }
+
+    /// `leadPlace` with the quotes counted by the caller (`quotes`, nil for none), and of `salt`.
+    @inline(__always)
+    static func leadPlace(_ line: UnsafePointer<UInt8>, count: Int, quotes: Int?, salt: UInt64 = 0) -> Int {
+        var key: UInt64 = quotes.map { UInt64(truncatingIfNeeded: $0) &* 0xD6E8_FEB8_6659_FD93 } ?? 0
+        key ^= salt &* 0xC2B2_AE3D_27D4_EB4F
         if count >= 24 {
             let raw = UnsafeRawPointer(line)
             let a = raw.loadUnaligned(as: UInt64.self)
@@ -549,8 +585,9 @@ struct ExportLineLayouts {
     ///
     /// Runs between values are short in flat exports (`","uuid":"`) and long in nested ones (an OTLP
     /// attribute's `"}},{"key":…`): a short run is one 16-byte compare whose lanes past the run are
-    /// ignored (where the line has room for 16 bytes), a longer one 32 bytes a step, the last 16 or 32
-    /// overlapping the ones before, so that nothing past `room` is read.
+    /// ignored (where the line has room for 16 bytes), a run of up to 96 bytes two, four or six blocks
+    /// compared at once (the last half overlapping the first), a longer one 32 bytes a step, the last
+    /// 32 overlapping the ones before, so that nothing past `room` is read.
     @inline(__always)
     static func runEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int, room: Int) -> Bool {
         let x = UnsafeRawPointer(a)
@@ -564,6 +601,13 @@ struct ExportLineLayouts {
             return differing & ((1 &<< UInt32(truncatingIfNeeded: count)) &- 1) == 0
         }
         if count <= 32 { return JSONScanner.lanes(same(0) .& same(count &- 16)) == 0xFFFF }
+        if count <= 64 {
+            return JSONScanner.lanes((same(0) .& same(16)) .& (same(count &- 32) .& same(count &- 16))) == 0xFFFF
+        }
+        if count <= 96 {
+            let first = (same(0) .& same(16)) .& same(32)
+            return JSONScanner.lanes(first .& ((same(count &- 48) .& same(count &- 32)) .& same(count &- 16))) == 0xFFFF
+        }
         var i = 0
         while i &+ 32 < count {
             guard JSONScanner.lanes(same(i) .& same(i &+ 16)) == 0xFFFF else { return false }
@@ -678,7 +722,9 @@ struct ExportLineLayouts {
     /// an importer reads as it reads keys, so that what it finds from keys alone (`LayoutMemo`) holds
     /// for every line of the layout; and values an exporter writes alike on every line, compared with
     /// the runs around them rather than read.
-    mutating func learn(_ tape: borrowing JSONTape, constantKeys: [StaticString] = [], lead: Int? = nil) -> LayoutID? {
+    mutating func learn(
+        _ tape: borrowing JSONTape, constantKeys: [StaticString] = [], lead: Int? = nil, alternative: Int? = nil
+    ) -> LayoutID? {
         guard let base = tape.base, tape.count <= Self.maxLineLength, tape.entryCount <= Self.maxEntries else { return nil }
         let length = tape.count
         let entryCount = tape.entryCount
@@ -775,9 +821,11 @@ struct ExportLineLayouts {
         }
         layouts[index] = layout
         order[0] = index
-        Self.note(
-            LayoutID(index: index, serial: layout.serial),
-            in: byLead + (lead ?? Self.leadPlace(base, count: length, countsQuotes: countsQuotes)) &* Self.leadWays)
+        let place = lead ?? Self.leadPlace(base, count: length, countsQuotes: countsQuotes)
+        Self.note(LayoutID(index: index, serial: layout.serial), in: byLead + place &* Self.leadWays)
+        if let alternative, alternative != place {
+            Self.note(LayoutID(index: index, serial: layout.serial), in: byLead + alternative &* Self.leadWays)
+        }
         learned &+= 1
         return LayoutID(index: index, serial: layout.serial)
     }

@@ -35,6 +35,18 @@ final class ImportedFieldAssembly {
         table!.assign(field, value, number: number, keyColumn: keyColumn)
     }
 
+    /// Runs `body` on the table the record's fields are written into, taken out of the assembly for
+    /// the while, for a run of fields written as located (`FieldTableWriter.assign`): through the
+    /// assembly, each write read the table's places and what it had written again (a write through a
+    /// pointer may change any memory), while a table of its own stays in registers. `body` writes
+    /// nothing through the assembly.
+    @inline(__always)
+    func writingTable(_ body: (inout FieldTableWriter) -> Void) {
+        var writer = table!
+        body(&writer)
+        table = writer
+    }
+
     /// Copies the export line to the start of the buffer.
     func startLine(_ line: UnsafeRawBufferPointer) {
         copiedStamp = 0

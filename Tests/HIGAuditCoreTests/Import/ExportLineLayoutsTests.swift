@@ -291,6 +291,50 @@ import Testing
         Self.expectTakingTurns(touch, push, &layouts)
     }
 
+    /// OTLP lines of one record whose events have as many attributes of the same kinds, only their
+    /// keys differing (here `to` and `from`): the same first bytes and as many quotes, so only their
+    /// events' names (`EventImporter.otlpLinePlaces`) keep each line from being tried against the other
+    /// layout first when they take turns.
+    @Test func otlpLinesWithAsManyQuotesAreToldApartByTheirEventsNames() {
+        let push = { (n: Int) in Self.otlpLine(n, name: "hig.nav.push", #"{"key":"to","value":{"stringValue":"tab:Library\#(n)"}}"#) }
+        let pop = { (n: Int) in Self.otlpLine(n, name: "hig.nav.pop", #"{"key":"from","value":{"stringValue":"tab:Library\#(n)"}}"#) }
+        Self.expectOTLPTakingTurns(push, pop, "push and pop")
+    }
+
+    /// Touches whose coordinates are of other kinds in another order (`x` an `intValue`, a string, and
+    /// `y` a `doubleValue`, a number, or the other way): the same name and as many quotes, told apart
+    /// by whether the line's last value is a string.
+    @Test func otlpLinesOfOneEventWhoseLastValuesDifferInKindAreToldApart() {
+        let intFirst = { (n: Int) in
+            Self.otlpLine(n, name: "hig.touch", #"{"key":"x","value":{"intValue":"\#(n)"}},{"key":"y","value":{"doubleValue":\#(n).5}}"#)
+        }
+        let doubleFirst = { (n: Int) in
+            Self.otlpLine(n, name: "hig.touch", #"{"key":"x","value":{"doubleValue":\#(n).5}},{"key":"y","value":{"intValue":"\#(n)"}}"#)
+        }
+        Self.expectOTLPTakingTurns(intFirst, doubleFirst, "coordinates of both kinds")
+    }
+
+    /// An OTLP request of one record: the event `name` with `attributes` after its session.
+    static func otlpLine(_ n: Int, name: String, _ attributes: String) -> String {
+        #"{"resourceLogs":[{"resource":{"attributes":[{"key":"device.id","value":{"stringValue":"ipad-0011"}}]},"scopeLogs":[{"scope":{"name":"sdk"},"logRecords":[{"timeUnixNano":"17951688\#(10000 + n)000000","attributes":[{"key":"event.name","value":{"stringValue":"\#(name)"}},{"key":"session.id","value":{"stringValue":"s-1"}},\#(attributes)]}]}]}]}"#
+    }
+
+    /// Lines of two layouts with as many quotes taking turns, through an importer: after the first
+    /// line of each, every line is found at its first try, and all import as without layouts.
+    static func expectOTLPTakingTurns(
+        _ first: (Int) -> String, _ second: (Int) -> String, _ what: String,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) {
+        #expect(first(0).filter { $0 == "\"" }.count == second(0).filter { $0 == "\"" }.count, sourceLocation: sourceLocation)
+        let lines = (0..<20).flatMap { [first($0), second($0)] }.map { Array($0.utf8) }
+        let (_, importer) = ImportOutcomes.read(.otlp, lines, writes: false) { _ in }
+        // The second layout's first line, whose place keeps no layout yet, is tried against the
+        // only one kept.
+        #expect(importer.layouts.learned == 2, "\(what): \(importer.layouts.learned) learned", sourceLocation: sourceLocation)
+        #expect(importer.layouts.missedTries == 1, "\(what): \(importer.layouts.missedTries) tries missed", sourceLocation: sourceLocation)
+        _ = expectSame(.otlp, lines, what)
+    }
+
     @Test func quotesAreCountedInLinesOfEveryLength() {
         var generator = SplitMix64(seed: 47)
         // Up to past 252 blocks of 16 bytes, after which the lanes' sums are added up; lines of
@@ -322,10 +366,10 @@ import Testing
 
     /// A run between values, or after the last one, is compared byte for byte at every length: a short
     /// run in one block whose lanes outside it are ignored, a longer one in blocks that overlap at its
-    /// end, and a run at the line's end without a block's room after it (with and without a block's
-    /// room before it).
+    /// end (two, four or six blocks, or 32 bytes a step), and a run at the line's end without a block's
+    /// room after it (with and without a block's room before it).
     @Test func runsOfEveryLengthAreComparedInEveryByte() {
-        for length in 1...70 {
+        for length in 1...140 {
             let spaces = String(repeating: " ", count: length - 1)
             // A run of `length` bytes (`,` or `}` and spaces) between two numbers, at the line's end,
             // and at its end after more than a block of the line.

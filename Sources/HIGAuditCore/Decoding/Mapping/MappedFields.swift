@@ -10,7 +10,8 @@ struct FieldTableWriter {
     /// The fields written so far: the table's `dirtyFields` after the event.
     private(set) var assigned: FieldMask = 0
 
-    /// A writer into tables that hold no values (every field absent).
+    /// A writer into tables whose fields may still hold the last event's values: a field is this
+    /// event's once written (`assigned`), and `mapFields` makes the others absent after.
     init(fields: UnsafeMutablePointer<FieldValue>, numbers: UnsafeMutablePointer<Double>) {
         self.fields = fields
         self.numbers = numbers
@@ -21,13 +22,12 @@ struct FieldTableWriter {
     /// to have the decoder read it from the value's bytes; `keyColumn` is the byte column of its key.
     @inline(__always)
     mutating func assign(_ field: EventField, _ value: FieldValue, number: Double = .nan, keyColumn: Int32 = 0) {
-        let slot = fields + field.rawValue
-        if slot.pointee.kind == .absent {
-            slot.pointee = value
+        if assigned & field.bit == 0 {
+            fields[field.rawValue] = value
             numbers[field.rawValue] = number
             assigned |= field.bit
         } else {
-            slot.pointee.noteDuplicate(keyColumn: Int(keyColumn))
+            fields[field.rawValue].noteDuplicate(keyColumn: Int(keyColumn))
         }
     }
 }
@@ -48,13 +48,15 @@ extension EventDecoder {
         if !isKnownUniquelyReferenced(&table) { table = FieldTable(holdsShapes: learnsLineShapes) }
         let fields = table.fields
         let numbers = table.numbers
-        var stale = table.dirtyFields.pointee
+        var writer = FieldTableWriter(fields: fields, numbers: numbers)
+        let (kind, buffer) = assign(&writer)
+        // The last event's fields this one did not write are absent again (the others were
+        // overwritten): cleared after rather than before, each field is stored once an event.
+        var stale = table.dirtyFields.pointee & ~writer.assigned
         while stale != 0 {
             fields[stale.trailingZeroBitCount] = .absent
             stale &= stale &- 1
         }
-        var writer = FieldTableWriter(fields: fields, numbers: numbers)
-        let (kind, buffer) = assign(&writer)
         table.dirtyFields.pointee = writer.assigned
         guard let raw = buffer.baseAddress else { return .blank }
         let base = raw.assumingMemoryBound(to: UInt8.self)
