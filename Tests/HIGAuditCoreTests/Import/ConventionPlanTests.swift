@@ -248,5 +248,10 @@ import Testing
         #expect(planned.planned == 4)
         #expect(planned.outcomes.last?.contains("s-1#2") == true, "\(planned.outcomes)")
         #expect(planned.outcomes == Self.outcomes(.posthog, lines, readsPlans: false).outcomes)
+        // And `import` writes them so, from their plan.
+        let written = Self.outcomes(.posthog, lines, readsPlans: true, writes: true)
+        #expect(written.planned == 4)
+        #expect(written.outcomes.last == #"written {"ts":1795176005000,"session":"s-1#2","type":"haptic","id":"f","kind":"impact.light"}"#, "\(written.outcomes)")
+        #expect(written.outcomes == Self.outcomes(.posthog, lines, readsPlans: false, writes: true).outcomes)
     }
 }
