@@ -134,12 +134,7 @@ extension EventImporter {
                     continue
                 }
             }
-            let value = field.value.bytes(in: values, base: base)
-            let quoted = field.value.kind == .string
-            w.write(room: Cursor.keyRoom(key.count) &+ value.count &+ 2) { cursor in
-                cursor.key(raw: key)
-                cursor.raw(value, quoted: quoted)
-            }
+            w.member(rawKey: key, raw: field.value.bytes(in: values, base: base), quoted: field.value.kind == .string)
         }
         w.end()
     }
@@ -407,21 +402,23 @@ extension EventImporter {
             guard let entry else { return .some(nil) }
             return planValue(entry, layout).map { .some($0) }
         }
+        let members = placeOtherFields(envelope.fields, fields, keepId: false, target)
+        let membersKeepingId = placeOtherFields(envelope.fields, fields, keepId: true, target)
         guard let device = value(envelope.device), let appVersion = value(envelope.appVersion),
               let osVersion = value(envelope.osVersion), let screen = value(envelope.screen), let id = value(envelope.id),
-              let ownFields = planOwnFields(envelope.fields, fields, keepId: false, target)
+              let ownFields = Self.ownFields(members)
         else { return }
-        guard let ownFieldsKeepingId = planOwnFields(envelope.fields, fields, keepId: true, target) else {
+        guard let ownFieldsKeepingId = Self.ownFields(membersKeepingId) else {
             ownFields.deallocate()
             return
         }
         let keptFiniteSlots = UnsafeMutableBufferPointer<Int32>.allocate(capacity: finiteSlots.count)
         _ = keptFiniteSlots.initialize(from: finiteSlots)
         let convertsValues = ownFields.contains { $0.isIntValue } || ownFieldsKeepingId.contains { $0.isIntValue }
-        let written = planWrittenFields(envelope.fields, fields, keepId: false, target)
-        let writtenKeepingId = planWrittenFields(envelope.fields, fields, keepId: true, target)
+        let written = Self.writtenFields(members)
+        let writtenKeepingId = Self.writtenFields(membersKeepingId)
         let writesLines = written != nil && writtenKeepingId != nil
-        func kept(_ fields: UnsafeMutableBufferPointer<ConventionPlan.WrittenField>?) -> UnsafeMutableBufferPointer<ConventionPlan.WrittenField> {
+        func keptIfWriting(_ fields: UnsafeMutableBufferPointer<ConventionPlan.WrittenField>?) -> UnsafeMutableBufferPointer<ConventionPlan.WrittenField> {
             if writesLines, let fields { return fields }
             fields?.deallocate()
             return .allocate(capacity: 0)
@@ -430,41 +427,9 @@ extension EventImporter {
             guards: (checks.first, checks.count > 1 ? checks[1] : nil), nameSlot: nameSlot, secondNameSlot: secondNameSlot,
             time: timeSlot, session: sessionSlot, device: device, appVersion: appVersion, osVersion: osVersion,
             screen: screen, id: id, ownFields: ownFields, ownFieldsKeepingId: ownFieldsKeepingId,
-            writtenFields: kept(written), writtenFieldsKeepingId: kept(writtenKeepingId), writesLines: writesLines,
+            writtenFields: keptIfWriting(written), writtenFieldsKeepingId: keptIfWriting(writtenKeepingId), writesLines: writesLines,
             finiteSlots: keptFiniteSlots, convertsValues: convertsValues,
             checksValues: secondNameSlot != nil || !finiteSlots.isEmpty, takesResource: target.takesResource), for: layout)
-    }
-
-    /// The members `writeOtherFields` writes for the event, placed in the layout; nil when one of them
-    /// cannot be: its key must be a constant, its value a slot or a constant that is no string or
-    /// number (`planValue`), an OTLP `intValue` a slot.
-    private func planWrittenFields(
-        _ container: Int?, _ fields: ImportedFields, keepId: Bool, _ target: PlanTarget
-    ) -> UnsafeMutableBufferPointer<ConventionPlan.WrittenField>? {
-        var written: [ConventionPlan.WrittenField] = []
-        var placed = true
-        forEachOtherField(container, fields, keepId: keepId) { key, value in
-            guard placed else { return }
-            let (index, isIntValue) = switch value {
-            case .asItStands(let entry): (entry, false)
-            case .intValue(let entry): (entry, true)
-            }
-            guard let planned = planValue(index, target), !isIntValue || planned.slot >= 0,
-                  case .constant(let keyEntry, let keySlotsBefore, let keySlotsBeforeEnd) = target.layouts.placement(
-                    ofEntry: key &- target.firstEntry, in: target.layout),
-                  keySlotsBefore == keySlotsBeforeEnd
-            else {
-                placed = false
-                return
-            }
-            written.append(ConventionPlan.WrittenField(
-                keyStart: keyEntry.start, keyEnd: keyEntry.end, keySlotsBefore: UInt16(keySlotsBefore),
-                value: planned, isIntValue: isIntValue))
-        }
-        guard placed else { return nil }
-        let kept = UnsafeMutableBufferPointer<ConventionPlan.WrittenField>.allocate(capacity: written.count)
-        _ = kept.initialize(from: written)
-        return kept
     }
 
     /// `entry`'s value in lines of `layout`: its kind as `ImportedFieldAssembly.set` gives the decoder
@@ -486,35 +451,66 @@ extension EventImporter {
         }
     }
 
-    /// The event's own fields as `assemblePending` finds them (`forEachOtherField`), placed in the
-    /// layout; nil when one of them cannot be. An OTLP `intValue` must be a slot, converted on every line.
-    private func planOwnFields(
-        _ container: Int?, _ fields: ImportedFields, keepId: Bool, _ target: PlanTarget
-    ) -> UnsafeMutableBufferPointer<ConventionPlan.OwnField>? {
-        var own: [ConventionPlan.OwnField] = []
-        var placed = true
+    /// A member `forEachOtherField` gives (what `writeOtherFields` writes after the envelope), placed
+    /// in a layout: its field of ours if its key names one, its value (nil where `planValue` cannot
+    /// place it, or where an OTLP `intValue`, converted on every line, is no slot), and its key (nil
+    /// where it is no constant of the layout).
+    struct PlacedMember {
+        var field: EventField?
+        var value: ConventionPlan.Value?
+        var key: (entry: JSONTape.Entry, slotsBefore: Int, slotsBeforeEnd: Int)?
+        var isIntValue: Bool
+    }
+
+    /// The members `forEachOtherField` gives for the event, in their order, placed in the layout.
+    private func placeOtherFields(_ container: Int?, _ fields: ImportedFields, keepId: Bool, _ target: PlanTarget) -> [PlacedMember] {
+        var members: [PlacedMember] = []
         forEachOtherField(container, fields, keepId: keepId) { key, value in
-            guard placed, let field = eventField(key) else { return }
-            let index: Int
-            let isIntValue: Bool
-            switch value {
-            case .asItStands(let entry): (index, isIntValue) = (entry, false)
-            case .intValue(let entry): (index, isIntValue) = (entry, true)
+            let (index, isIntValue) = switch value {
+            case .asItStands(let entry): (entry, false)
+            case .intValue(let entry): (entry, true)
             }
-            guard let planned = planValue(index, target), !isIntValue || planned.slot >= 0,
-                  case .constant(let keyEntry, let keySlotsBefore, _) = target.layouts.placement(
-                    ofEntry: key &- target.firstEntry, in: target.layout)
-            else {
-                placed = false
-                return
+            var member = PlacedMember(
+                field: eventField(key), value: planValue(index, target).flatMap { !isIntValue || $0.slot >= 0 ? $0 : nil },
+                key: nil, isIntValue: isIntValue)
+            if case .constant(let entry, let slotsBefore, let slotsBeforeEnd) = target.layouts.placement(
+                ofEntry: key &- target.firstEntry, in: target.layout) {
+                member.key = (entry, slotsBefore, slotsBeforeEnd)
             }
-            own.append(ConventionPlan.OwnField(
-                field: field, value: planned, keyStart: keyEntry.start, keySlotsBefore: UInt16(keySlotsBefore),
-                isIntValue: isIntValue))
+            members.append(member)
         }
-        guard placed else { return nil }
-        let kept = UnsafeMutableBufferPointer<ConventionPlan.OwnField>.allocate(capacity: own.count)
-        _ = kept.initialize(from: own)
+        return members
+    }
+
+    /// The event's own fields (the members that are fields of ours) as `assemblePending` reads them;
+    /// nil when one of them is not placed.
+    private static func ownFields(_ members: [PlacedMember]) -> UnsafeMutableBufferPointer<ConventionPlan.OwnField>? {
+        var own: [ConventionPlan.OwnField] = []
+        for member in members {
+            guard let field = member.field else { continue }
+            guard let value = member.value, let key = member.key else { return nil }
+            own.append(ConventionPlan.OwnField(
+                field: field, value: value, keyStart: key.entry.start, keySlotsBefore: UInt16(key.slotsBefore),
+                isIntValue: member.isIntValue))
+        }
+        return kept(own)
+    }
+
+    /// Every member as `writeOtherFields` writes it, ours or not; nil when one of them is not placed.
+    private static func writtenFields(_ members: [PlacedMember]) -> UnsafeMutableBufferPointer<ConventionPlan.WrittenField>? {
+        var written: [ConventionPlan.WrittenField] = []
+        for member in members {
+            guard let value = member.value, let key = member.key, key.slotsBefore == key.slotsBeforeEnd else { return nil }
+            written.append(ConventionPlan.WrittenField(
+                keyStart: key.entry.start, keyEnd: key.entry.end, keySlotsBefore: UInt16(key.slotsBefore),
+                value: value, isIntValue: member.isIntValue))
+        }
+        return kept(written)
+    }
+
+    private static func kept<Element>(_ elements: [Element]) -> UnsafeMutableBufferPointer<Element> {
+        let kept = UnsafeMutableBufferPointer<Element>.allocate(capacity: elements.count)
+        _ = kept.initialize(from: elements)
         return kept
     }
 }
