@@ -134,7 +134,13 @@ extension EventImporter {
                     continue
                 }
             }
-            w.member(rawKey: key, raw: field.value.bytes(in: values, base: base), quoted: field.value.kind == .string)
+            // Written here, not by `ImportedLineWriter.member`: the call cost more than the member.
+            let value = field.value.bytes(in: values, base: base)
+            let quoted = field.value.kind == .string
+            w.write(room: Cursor.keyRoom(key.count) &+ value.count &+ 2) { cursor in
+                cursor.key(raw: key)
+                cursor.raw(value, quoted: quoted)
+            }
         }
         w.end()
     }
@@ -402,12 +408,14 @@ extension EventImporter {
             guard let entry else { return .some(nil) }
             return planValue(entry, layout).map { .some($0) }
         }
-        let members = placeOtherFields(envelope.fields, fields, keepId: false, target)
-        let membersKeepingId = placeOtherFields(envelope.fields, fields, keepId: true, target)
         guard let device = value(envelope.device), let appVersion = value(envelope.appVersion),
-              let osVersion = value(envelope.osVersion), let screen = value(envelope.screen), let id = value(envelope.id),
-              let ownFields = Self.ownFields(members)
+              let osVersion = value(envelope.osVersion), let screen = value(envelope.screen), let id = value(envelope.id)
         else { return }
+        // A layout whose line cannot be planned is tried again on its next line: what fails first is
+        // looked at first.
+        let members = placeOtherFields(envelope.fields, fields, keepId: false, target)
+        guard let ownFields = Self.ownFields(members) else { return }
+        let membersKeepingId = placeOtherFields(envelope.fields, fields, keepId: true, target)
         guard let ownFieldsKeepingId = Self.ownFields(membersKeepingId) else {
             ownFields.deallocate()
             return

@@ -122,7 +122,6 @@ final class ImportedLineWriter {
 
     /// A member whose key and value are bytes of the source as they stand (the value in quotes when
     /// `quoted`).
-    @inline(__always)
     func member(rawKey key: UnsafeBufferPointer<UInt8>, raw value: UnsafeBufferPointer<UInt8>, quoted: Bool) {
         write(room: Cursor.keyRoom(key.count) &+ value.count &+ 2) {
             $0.key(raw: key)
@@ -131,7 +130,6 @@ final class ImportedLineWriter {
     }
 
     /// A member whose key is bytes of the source as they stand, valued by an integer.
-    @inline(__always)
     func member(rawKey key: UnsafeBufferPointer<UInt8>, integer: Int64) {
         write(room: Cursor.keyRoom(key.count) &+ Cursor.integerRoom) {
             $0.key(raw: key)
