@@ -229,7 +229,8 @@ extension EventImporter {
     }
 
     /// The places among the layouts' `leadPlaces` of an OTLP line matched whole (a request of one
-    /// record), where the line holds a record's event name (the attribute `event.name`): first by its
+    /// record), where the line holds a record's event name (`eventName` or the attribute `event.name`,
+    /// `otlpLineName`): first by its
     /// first bytes (`ExportLineLayouts.leadPlace`), the name, the quotes after it and which of its
     /// last bytes are quotes (`lastQuotes`); then by its first bytes and the quotes after the name
     /// alone. By its first bytes and quotes alone (as other formats' lines), the layouts of events
@@ -269,32 +270,55 @@ extension EventImporter {
         return UInt64(JSONScanner.lanes(block .== SIMD16<UInt8>(repeating: 0x22)) &>> 4)
     }
 
-    /// Where the value of a line's attribute `event.name` begins, with room for `nameWord` after it,
-    /// or nil where it is not found. The key is looked for first where the last line held it (an
-    /// exporter writes a resource's attributes, which come before it, alike for a device's lines).
+    /// Where the value of a line's event name begins (the record's `eventName`, or its attribute
+    /// `event.name`: exporters write one or the other, some both), with room for `nameWord` after it,
+    /// or nil where neither is found. Each key is looked for first where the last line held it (an
+    /// exporter writes the members and the resource's attributes before it alike for a device's
+    /// lines); else the first of them in line order. Where a line holds both, either serves: a place
+    /// is only where its layouts are tried first, and a layout's lines find the same key the same way.
     @inline(__always)
     private func otlpLineName(_ base: UnsafePointer<UInt8>, count: Int) -> Int? {
-        let key: StaticString = "{\"key\":\"event.name\",\"value\":{\"stringValue\":\""
-        let keyLength = key.utf8CodeUnitCount
-        let hinted = lineNameOffset
-        if hinted &+ keyLength &+ 20 <= count, ByteComparison.equal(base + hinted, key.utf8Start, count: keyLength) {
-            return hinted &+ keyLength
+        let member: StaticString = "\"eventName\":\""
+        let memberLength = member.utf8CodeUnitCount
+        let attribute: StaticString = "{\"key\":\"event.name\",\"value\":{\"stringValue\":\""
+        let attributeLength = attribute.utf8CodeUnitCount
+        let hintedMember = lineEventNameOffset
+        if hintedMember &+ memberLength &+ 20 <= count,
+           ByteComparison.equal(base + hintedMember, member.utf8Start, count: memberLength) {
+            return hintedMember &+ memberLength
         }
-        // The `.` of the key is its fourteenth byte: found eight bytes at a time.
+        let hintedAttribute = lineNameOffset
+        if hintedAttribute &+ attributeLength &+ 20 <= count,
+           ByteComparison.equal(base + hintedAttribute, attribute.utf8Start, count: attributeLength) {
+            return hintedAttribute &+ attributeLength
+        }
+        // The `N` of `eventName` is its seventh byte, the `.` of `event.name` its attribute's
+        // fourteenth: both found eight bytes at a time, in line order.
         let last = count &- 8
         var i = 0
         while i <= last {
-            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) ^ 0x2E2E_2E2E_2E2E_2E2E
-            var hits = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            let dots = word ^ 0x2E2E_2E2E_2E2E_2E2E
+            let capitalNs = word ^ 0x4E4E_4E4E_4E4E_4E4E
+            var hits = ((dots &- 0x0101_0101_0101_0101) & ~dots | (capitalNs &- 0x0101_0101_0101_0101) & ~capitalNs)
+                & 0x8080_8080_8080_8080
             while hits != 0 {
-                let dot = i &+ hits.trailingZeroBitCount &>> 3
+                let at = i &+ hits.trailingZeroBitCount &>> 3
                 hits &= hits &- 1
-                let keyStart = dot &- 13
-                guard keyStart >= 0, keyStart &+ keyLength &+ 20 <= count,
-                      ByteComparison.equal(base + keyStart, key.utf8Start, count: keyLength)
+                if base[at] == 0x4E {
+                    let keyStart = at &- 6
+                    guard keyStart >= 0, keyStart &+ memberLength &+ 20 <= count,
+                          ByteComparison.equal(base + keyStart, member.utf8Start, count: memberLength)
+                    else { continue }
+                    lineEventNameOffset = keyStart
+                    return keyStart &+ memberLength
+                }
+                let keyStart = at &- 13
+                guard keyStart >= 0, keyStart &+ attributeLength &+ 20 <= count,
+                      ByteComparison.equal(base + keyStart, attribute.utf8Start, count: attributeLength)
                 else { continue }
                 lineNameOffset = keyStart
-                return keyStart &+ keyLength
+                return keyStart &+ attributeLength
             }
             i &+= 8
         }

@@ -52,6 +52,8 @@ public final class EventImporter: @unchecked Sendable {
     var recordNameOffset = 0
     /// Where the attribute `event.name` began in the last OTLP line in which `otlpLinePlaces` found it.
     var lineNameOffset = 0
+    /// Where the record's `eventName` key began in the last OTLP line in which `otlpLinePlaces` found it.
+    var lineEventNameOffset = 0
     /// Whether the last request read by its tape or record by record (not by a line's plan) held more
     /// than one record: a line no longer than a layout's is read record by record only then, so that
     /// an export of one record a line whose layout is new is not framed for nothing.

@@ -301,6 +301,29 @@ import Testing
         Self.expectOTLPTakingTurns(push, pop, "push and pop")
     }
 
+    /// The same, from exporters that name the event by the record's `eventName` (OTLP's log record
+    /// field) rather than by the attribute `event.name`, and from those that write both.
+    @Test func otlpLinesNamedByTheirRecordsEventNameAreToldApartToo() {
+        let push = { (n: Int) in
+            Self.otlpLine(n, eventName: "hig.nav.push", #"{"key":"to","value":{"stringValue":"tab:Library\#(n)"}}"#)
+        }
+        let pop = { (n: Int) in
+            Self.otlpLine(n, eventName: "hig.nav.pop", #"{"key":"from","value":{"stringValue":"tab:Library\#(n)"}}"#)
+        }
+        Self.expectOTLPTakingTurns(push, pop, "push and pop named by eventName")
+        let pushNamedTwice = { (n: Int) in
+            Self.otlpLine(
+                n, eventName: "hig.nav.push",
+                #"{"key":"event.name","value":{"stringValue":"hig.nav.push"}},{"key":"to","value":{"stringValue":"tab:Library\#(n)"}}"#)
+        }
+        let popNamedTwice = { (n: Int) in
+            Self.otlpLine(
+                n, eventName: "hig.nav.pop",
+                #"{"key":"event.name","value":{"stringValue":"hig.nav.pop"}},{"key":"from","value":{"stringValue":"tab:Library\#(n)"}}"#)
+        }
+        Self.expectOTLPTakingTurns(pushNamedTwice, popNamedTwice, "push and pop named both ways")
+    }
+
     /// Touches whose coordinates are of other kinds in another order (`x` an `intValue`, a string, and
     /// `y` a `doubleValue`, a number, or the other way): the same name and as many quotes, told apart
     /// by whether the line's last value is a string.
@@ -317,6 +340,11 @@ import Testing
     /// An OTLP request of one record: the event `name` with `attributes` after its session.
     static func otlpLine(_ n: Int, name: String, _ attributes: String) -> String {
         #"{"resourceLogs":[{"resource":{"attributes":[{"key":"device.id","value":{"stringValue":"ipad-0011"}}]},"scopeLogs":[{"scope":{"name":"sdk"},"logRecords":[{"timeUnixNano":"17951688\#(10000 + n)000000","attributes":[{"key":"event.name","value":{"stringValue":"\#(name)"}},{"key":"session.id","value":{"stringValue":"s-1"}},\#(attributes)]}]}]}]}"#
+    }
+
+    /// An OTLP request of one record named by its `eventName`, with `attributes` after its session.
+    static func otlpLine(_ n: Int, eventName: String, _ attributes: String) -> String {
+        #"{"resourceLogs":[{"resource":{"attributes":[{"key":"device.id","value":{"stringValue":"ipad-0011"}}]},"scopeLogs":[{"scope":{"name":"sdk"},"logRecords":[{"timeUnixNano":"17951688\#(10000 + n)000000","eventName":"\#(eventName)","attributes":[{"key":"session.id","value":{"stringValue":"s-1"}},\#(attributes)]}]}]}]}"#
     }
 
     /// Lines of two layouts with as many quotes taking turns, through an importer: after the first
