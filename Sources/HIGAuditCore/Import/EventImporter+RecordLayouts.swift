@@ -212,19 +212,21 @@ extension EventImporter {
     /// A place by the name starting at `name` (`nameWord`).
     @inline(__always)
     private static func nameLead(_ base: UnsafePointer<UInt8>, count: Int, from name: Int) -> Int {
-        guard name &+ 20 <= count else { return 0 }
-        let key = nameWord(base, from: name) &* 0x9E37_79B9_7F4A_7C15
+        guard count >= 16 else { return 0 }
+        let key = nameWord(base, count: count, from: name) &* 0x9E37_79B9_7F4A_7C15
         return Int(truncatingIfNeeded: key &>> UInt64(64 &- ExportLineLayouts.leadPlaces.trailingZeroBitCount))
     }
 
     /// The name starting at `name` (its bytes after `hig.`, and a few after it when it is short: the
-    /// same for names of one layout), read as two words folded into one; `name + 20` bytes must be
-    /// readable.
+    /// same for names of one layout), read as two words folded into one; where fewer than 20 bytes
+    /// follow `name` (a name written last), the line's last 16 bytes, the name's end and the brackets
+    /// that close the request, instead. The line must be at least 16 bytes long.
     @inline(__always)
-    private static func nameWord(_ base: UnsafePointer<UInt8>, from name: Int) -> UInt64 {
-        let raw = UnsafeRawPointer(base + name)
-        let a = raw.loadUnaligned(fromByteOffset: 4, as: UInt64.self)
-        let b = raw.loadUnaligned(fromByteOffset: 12, as: UInt64.self)
+    private static func nameWord(_ base: UnsafePointer<UInt8>, count: Int, from name: Int) -> UInt64 {
+        let start = name &+ 20 <= count ? name &+ 4 : count &- 16
+        let raw = UnsafeRawPointer(base + start)
+        let a = raw.loadUnaligned(as: UInt64.self)
+        let b = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
         return a ^ (b &<< 29 | b &>> 35)
     }
 
@@ -251,11 +253,15 @@ extension EventImporter {
         guard format == .otlp, let raw = line.baseAddress else { return nil }
         let base = raw.assumingMemoryBound(to: UInt8.self)
         let count = line.count
-        guard let name = otlpLineName(base, count: count) else {
+        // `nameWord` and `lastQuotes` read the line's last 16 bytes.
+        guard count >= 16, let name = otlpLineName(base, count: count) else {
             return (ExportLineLayouts.leadPlace(base, count: count, countsQuotes: true), nil)
         }
-        let after = ExportLineLayouts.quotes(base + name, count: count &- name)
-        let salt = Self.nameWord(base, from: name) ^ (Self.lastQuotes(base, count: count) &* 0x94D0_49BB_1331_11EB)
+        // A name written last (`otlpLineName`'s tail) has the attributes before it: their quotes
+        // are the line's.
+        let counted = count &- name > Self.lineNameTail ? name : 0
+        let after = ExportLineLayouts.quotes(base + counted, count: count &- counted)
+        let salt = Self.nameWord(base, count: count, from: name) ^ (Self.lastQuotes(base, count: count) &* 0x94D0_49BB_1331_11EB)
         return (
             ExportLineLayouts.leadPlace(base, count: count, quotes: after, salt: salt),
             ExportLineLayouts.leadPlace(base, count: count, quotes: after))
@@ -271,31 +277,51 @@ extension EventImporter {
     }
 
     /// Where the value of a line's event name begins (the record's `eventName`, or its attribute
-    /// `event.name`: exporters write one or the other, some both), with room for `nameWord` after it,
-    /// or nil where neither is found. Each key is looked for first where the last line held it (an
-    /// exporter writes the members and the resource's attributes before it alike for a device's
-    /// lines); else the first of them in line order. Where a line holds both, either serves: a place
-    /// is only where its layouts are tried first, and a layout's lines find the same key the same way.
+    /// `event.name`: exporters write one or the other, some both), or nil where neither is found.
+    /// Each key is looked for first where the last line held it (an exporter writes what comes
+    /// before it alike for a device's lines), then among the line's last bytes (the OpenTelemetry
+    /// Collector writes `eventName` last, after attributes of any length), then in the whole line,
+    /// the first of them in line order. Where a line holds both, either serves: a place is only
+    /// where its layouts are tried first, and a layout's lines find the same key the same way.
     @inline(__always)
     private func otlpLineName(_ base: UnsafePointer<UInt8>, count: Int) -> Int? {
-        let member: StaticString = "\"eventName\":\""
-        let memberLength = member.utf8CodeUnitCount
-        let attribute: StaticString = "{\"key\":\"event.name\",\"value\":{\"stringValue\":\""
-        let attributeLength = attribute.utf8CodeUnitCount
         let hintedMember = lineEventNameOffset
-        if hintedMember &+ memberLength &+ 20 <= count,
-           ByteComparison.equal(base + hintedMember, member.utf8Start, count: memberLength) {
-            return hintedMember &+ memberLength
-        }
+        if Self.holdsEventName(base, count: count, at: hintedMember) { return hintedMember &+ Self.eventNameKeyLength }
         let hintedAttribute = lineNameOffset
-        if hintedAttribute &+ attributeLength &+ 20 <= count,
-           ByteComparison.equal(base + hintedAttribute, attribute.utf8Start, count: attributeLength) {
-            return hintedAttribute &+ attributeLength
+        if Self.holdsNameAttribute(base, count: count, at: hintedAttribute) {
+            return hintedAttribute &+ Self.nameAttributeKeyLength
         }
-        // The `N` of `eventName` is its seventh byte, the `.` of `event.name` its attribute's
-        // fourteenth: both found eight bytes at a time, in line order.
+        let tail = max(0, count &- Self.lineNameTail)
+        return findLineName(base, count: count, from: tail) ?? (tail > 0 ? findLineName(base, count: count, from: 0) : nil)
+    }
+
+    /// The last bytes of a line where `otlpLineName` looks for a name written last.
+    static var lineNameTail: Int { 96 }
+
+    private static var eventNameKey: StaticString { "\"eventName\":\"" }
+    private static var eventNameKeyLength: Int { eventNameKey.utf8CodeUnitCount }
+    private static var nameAttributeKey: StaticString { "{\"key\":\"event.name\",\"value\":{\"stringValue\":\"" }
+    private static var nameAttributeKeyLength: Int { nameAttributeKey.utf8CodeUnitCount }
+
+    @inline(__always)
+    private static func holdsEventName(_ base: UnsafePointer<UInt8>, count: Int, at: Int) -> Bool {
+        at >= 0 && at &+ eventNameKeyLength <= count
+            && ByteComparison.equal(base + at, eventNameKey.utf8Start, count: eventNameKeyLength)
+    }
+
+    @inline(__always)
+    private static func holdsNameAttribute(_ base: UnsafePointer<UInt8>, count: Int, at: Int) -> Bool {
+        at >= 0 && at &+ nameAttributeKeyLength <= count
+            && ByteComparison.equal(base + at, nameAttributeKey.utf8Start, count: nameAttributeKeyLength)
+    }
+
+    /// `otlpLineName`'s search from `start`: the first key of the two that begins there or after,
+    /// noted as the hint for the next line. The `N` of `eventName` is its seventh byte, the `.` of
+    /// `event.name` its attribute's fourteenth: both found eight bytes at a time, in line order.
+    @inline(__always)
+    private func findLineName(_ base: UnsafePointer<UInt8>, count: Int, from start: Int) -> Int? {
         let last = count &- 8
-        var i = 0
+        var i = start
         while i <= last {
             let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
             let dots = word ^ 0x2E2E_2E2E_2E2E_2E2E
@@ -307,18 +333,14 @@ extension EventImporter {
                 hits &= hits &- 1
                 if base[at] == 0x4E {
                     let keyStart = at &- 6
-                    guard keyStart >= 0, keyStart &+ memberLength &+ 20 <= count,
-                          ByteComparison.equal(base + keyStart, member.utf8Start, count: memberLength)
-                    else { continue }
+                    guard keyStart >= start, Self.holdsEventName(base, count: count, at: keyStart) else { continue }
                     lineEventNameOffset = keyStart
-                    return keyStart &+ memberLength
+                    return keyStart &+ Self.eventNameKeyLength
                 }
                 let keyStart = at &- 13
-                guard keyStart >= 0, keyStart &+ attributeLength &+ 20 <= count,
-                      ByteComparison.equal(base + keyStart, attribute.utf8Start, count: attributeLength)
-                else { continue }
+                guard keyStart >= start, Self.holdsNameAttribute(base, count: count, at: keyStart) else { continue }
                 lineNameOffset = keyStart
-                return keyStart &+ attributeLength
+                return keyStart &+ Self.nameAttributeKeyLength
             }
             i &+= 8
         }

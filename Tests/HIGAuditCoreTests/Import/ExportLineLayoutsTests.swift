@@ -322,6 +322,15 @@ import Testing
                 #"{"key":"event.name","value":{"stringValue":"hig.nav.pop"}},{"key":"from","value":{"stringValue":"tab:Library\#(n)"}}"#)
         }
         Self.expectOTLPTakingTurns(pushNamedTwice, popNamedTwice, "push and pop named both ways")
+        // The OpenTelemetry Collector writes `eventName` last, after the attributes; a short name
+        // then ends close to the line's end.
+        let touchNamedLast = { (n: Int) in
+            Self.otlpLine(n, eventName: "hig.touch", last: true, #"{"key":"phase","value":{"stringValue":"ended"}}"#)
+        }
+        let hapticNamedLast = { (n: Int) in
+            Self.otlpLine(n, eventName: "hig.haptic", last: true, #"{"key":"kind","value":{"stringValue":"selection"}}"#)
+        }
+        Self.expectOTLPTakingTurns(touchNamedLast, hapticNamedLast, "touch and haptic named last")
     }
 
     /// Touches whose coordinates are of other kinds in another order (`x` an `intValue`, a string, and
@@ -342,9 +351,12 @@ import Testing
         #"{"resourceLogs":[{"resource":{"attributes":[{"key":"device.id","value":{"stringValue":"ipad-0011"}}]},"scopeLogs":[{"scope":{"name":"sdk"},"logRecords":[{"timeUnixNano":"17951688\#(10000 + n)000000","attributes":[{"key":"event.name","value":{"stringValue":"\#(name)"}},{"key":"session.id","value":{"stringValue":"s-1"}},\#(attributes)]}]}]}]}"#
     }
 
-    /// An OTLP request of one record named by its `eventName`, with `attributes` after its session.
-    static func otlpLine(_ n: Int, eventName: String, _ attributes: String) -> String {
-        #"{"resourceLogs":[{"resource":{"attributes":[{"key":"device.id","value":{"stringValue":"ipad-0011"}}]},"scopeLogs":[{"scope":{"name":"sdk"},"logRecords":[{"timeUnixNano":"17951688\#(10000 + n)000000","eventName":"\#(eventName)","attributes":[{"key":"session.id","value":{"stringValue":"s-1"}},\#(attributes)]}]}]}]}"#
+    /// An OTLP request of one record named by its `eventName`, before its attributes or `last`, with
+    /// `attributes` after its session.
+    static func otlpLine(_ n: Int, eventName: String, last: Bool = false, _ attributes: String) -> String {
+        let name = #""eventName":"\#(eventName)""#
+        let record = #""timeUnixNano":"17951688\#(10000 + n)000000","attributes":[{"key":"session.id","value":{"stringValue":"s-1"}},\#(attributes)]"#
+        return #"{"resourceLogs":[{"resource":{"attributes":[{"key":"device.id","value":{"stringValue":"ipad-0011"}}]},"scopeLogs":[{"scope":{"name":"sdk"},"logRecords":[{\#(last ? record + "," + name : name + "," + record)}]}]}]}"#
     }
 
     /// Lines of two layouts with as many quotes taking turns, through an importer: after the first
