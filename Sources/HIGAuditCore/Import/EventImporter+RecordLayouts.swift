@@ -177,37 +177,51 @@ extension EventImporter {
         return start &+ length
     }
 
-    /// The place among the layouts' `leadPlaces` of the record at `start`: by its `eventName`, found
-    /// among its first bytes (0 where it is not), so that records of one name try their layouts first.
-    /// Which place a record takes changes only which layouts are tried first. The key is looked for
-    /// first where the last record held it (an exporter writes the members before it alike).
+    /// The place among the layouts' `leadPlaces` of the record at `start`: by its event's name (its
+    /// `eventName`, or its attribute `event.name`, whichever comes first), found within its first
+    /// `recordNameReach` bytes (0 where it is not), so that records of one name try their layouts
+    /// first. Which place a record takes changes only which layouts are tried first. Each key is
+    /// looked for first where the last record held it (an exporter writes the members before it
+    /// alike); else both are searched for, sixteen bytes at a time by their `N` and `.` (the
+    /// OpenTelemetry Collector writes `eventName` last, after attributes of any length).
     func recordLead(_ base: UnsafePointer<UInt8>, count: Int, at start: Int) -> Int {
-        let key: StaticString = "\"eventName\":\""
-        let keyLength = key.utf8CodeUnitCount
-        let hinted = start &+ recordNameOffset
-        if hinted &+ keyLength <= count, ByteComparison.equal(base + hinted, key.utf8Start, count: keyLength) {
-            return Self.nameLead(base, count: count, from: hinted &+ keyLength)
+        let hintedMember = start &+ recordNameOffset
+        if Self.holdsEventName(base, count: count, at: hintedMember) {
+            return Self.nameLead(base, count: count, from: hintedMember &+ Self.eventNameKeyLength)
         }
-        // The `N` of the key is its seventh byte: found eight bytes at a time.
-        let last = min(count, start &+ 192) &- 8
+        let hintedAttribute = start &+ recordAttributeNameOffset
+        if Self.holdsNameAttribute(base, count: count, at: hintedAttribute) {
+            return Self.nameLead(base, count: count, from: hintedAttribute &+ Self.nameAttributeKeyLength)
+        }
+        let reach = min(count, start &+ Self.recordNameReach)
         var i = start
-        while i <= last {
-            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) ^ 0x4E4E_4E4E_4E4E_4E4E
-            var hits = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+        while i &+ 16 <= reach {
+            let block = UnsafeRawPointer(base + i).loadUnaligned(as: SIMD16<UInt8>.self)
+            var hits = JSONScanner.lanes(
+                block .== SIMD16<UInt8>(repeating: 0x4E) .| block .== SIMD16<UInt8>(repeating: 0x2E))
             while hits != 0 {
-                let n = i &+ hits.trailingZeroBitCount &>> 3
+                let at = i &+ hits.trailingZeroBitCount
                 hits &= hits &- 1
-                let keyStart = n &- 6
-                guard keyStart >= start, keyStart &+ keyLength <= count,
-                      ByteComparison.equal(base + keyStart, key.utf8Start, count: keyLength)
-                else { continue }
-                recordNameOffset = keyStart &- start
-                return Self.nameLead(base, count: count, from: keyStart &+ keyLength)
+                if base[at] == 0x4E {
+                    let keyStart = at &- 6
+                    guard keyStart >= start, Self.holdsEventName(base, count: count, at: keyStart) else { continue }
+                    recordNameOffset = keyStart &- start
+                    return Self.nameLead(base, count: count, from: keyStart &+ Self.eventNameKeyLength)
+                }
+                let keyStart = at &- 13
+                guard keyStart >= start, Self.holdsNameAttribute(base, count: count, at: keyStart) else { continue }
+                recordAttributeNameOffset = keyStart &- start
+                return Self.nameLead(base, count: count, from: keyStart &+ Self.nameAttributeKeyLength)
             }
-            i &+= 8
+            i &+= 16
         }
         return 0
     }
+
+    /// How far into a record `recordLead` looks for its name: past the members and attributes of a
+    /// record of any of our events, and bounded, so that a record without a name (whose search may
+    /// then find the next record's, a place like any other) costs a bounded search.
+    static var recordNameReach: Int { 2048 }
 
     /// A place by the name starting at `name` (`nameWord`).
     @inline(__always)

@@ -50,6 +50,8 @@ public final class EventImporter: @unchecked Sendable {
     var lineStamp = 0
     /// Where the last record's `eventName` key was, from its first byte (`recordLead`).
     var recordNameOffset = 0
+    /// Where the last record's attribute `event.name` was, from its first byte (`recordLead`).
+    var recordAttributeNameOffset = 0
     /// Where the attribute `event.name` began in the last OTLP line in which `otlpLinePlaces` found it.
     var lineNameOffset = 0
     /// Where the record's `eventName` key began in the last OTLP line in which `otlpLinePlaces` found it.

@@ -97,6 +97,41 @@ import Testing
         #expect(importer.linesPlanned > lines.count / 2)
     }
 
+    /// Records of two events taking turns in requests of many, named by their `eventName` after their
+    /// attributes (the OpenTelemetry Collector's order) or by the attribute `event.name` after
+    /// others, past a record's first bytes: each record is placed by its name
+    /// (`EventImporter.recordLead`), so once both layouts are learned each record is found at its first try.
+    @Test(arguments: [true, false])
+    func recordsTakingTurnsAreToldApartByTheirNamesWhereverTheyAre(namedByMember: Bool) {
+        let attribute = ConventionPlanTests.attribute
+        func record(_ n: Int, _ name: String, _ own: String) -> String {
+            // Attributes of several lengths, longer than a record's first bytes together.
+            let session = attribute("session.id", #""stringValue":"s-\#(String(repeating: "1", count: 1 + n % 7))""#)
+            let screen = attribute("screen.name", #""stringValue":"canvas.editor.layers.panel.\#(n % 3 == 0 ? "wide" : "compact")""#)
+            let uid = attribute("log.record.uid", #""stringValue":"e\#(n)""#)
+            let attributes = namedByMember
+                ? "\(session),\(screen),\(uid),\(own)"
+                : "\(session),\(screen),\(uid),\(own),\(attribute("event.name", #""stringValue":"\#(name)""#))"
+            let named = namedByMember ? #","eventName":"\#(name)""# : ""
+            return #"{"timeUnixNano":"17951688\#(10000 + n)000000","attributes":[\#(attributes)]\#(named)}"#
+        }
+        // Lines longer than any line's layout, read record by record whatever came before.
+        let lines = (0..<6).map { line in
+            let records = (0..<60).map { index in
+                let n = line * 60 + index
+                return index % 2 == 0
+                    ? record(n, "hig.touch", attribute("phase", #""stringValue":"ended""#))
+                    : record(n, "hig.haptic", attribute("kind", #""stringValue":"selection""#))
+            }
+            return Array(#"{"resourceLogs":[{"scopeLogs":[{"logRecords":[\#(records.joined(separator: ","))]}]}]}"#.utf8)
+        }
+        #expect(lines.allSatisfy { $0.count > ExportLineLayouts.maxLineLength })
+        let importer = Self.expectReadAlike(lines, namedByMember ? "named by eventName last" : "named by attribute")
+        #expect(importer.recordLayouts.learned == 2)
+        // A few while the two layouts are learned, not one a record.
+        #expect(importer.recordLayouts.missedTries < 10, "\(importer.recordLayouts.missedTries) tries missed")
+    }
+
     /// The same requests written as a collector writes a long batch (one line of many records), and
     /// cut, changed or widened by one byte at places all along the first of them.
     @Test func requestsChangedByOneByteAreReadAsTheGeneralWayReadsThem() {
