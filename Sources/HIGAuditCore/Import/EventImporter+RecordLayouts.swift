@@ -281,6 +281,64 @@ extension EventImporter {
             ExportLineLayouts.leadPlace(base, count: count, quotes: after))
     }
 
+    /// The place among the layouts' `leadPlaces` of a PostHog line, by its event's name (the value of
+    /// its `event` key, `nameWord`) alone, or nil where the key is not found (the line then takes
+    /// `ExportLineLayouts.leadPlace`'s, by its first bytes). PostHog's batch exports write `uuid`
+    /// first: by their first bytes, every line had a place of its own, and was tried against the
+    /// most recent layouts in turn. The key is looked for first where the last line held it (what
+    /// comes before it, a `uuid` or nothing, has one length), then among the line's last bytes, then
+    /// in the whole line. Which place a line takes changes only which layouts are tried first.
+    @inline(never)
+    func postHogLinePlaces(_ line: UnsafeRawBufferPointer) -> (lead: Int, alternative: Int?)? {
+        guard let raw = line.baseAddress, line.count >= 16 else { return nil }
+        let base = raw.assumingMemoryBound(to: UInt8.self)
+        let count = line.count
+        let key: StaticString = "\"event\":\""
+        let keyLength = key.utf8CodeUnitCount
+        let name: Int
+        if Self.holds(key, base, count: count, at: postHogNameOffset) {
+            name = postHogNameOffset &+ keyLength
+        } else {
+            let tail = max(0, count &- Self.lineNameTail)
+            // The key's `v`, its third byte, found eight bytes at a time.
+            guard let found = Self.find(key, marker: 2, base, count: count, from: tail)
+                ?? (tail > 0 ? Self.find(key, marker: 2, base, count: count, from: 0) : nil)
+            else { return nil }
+            postHogNameOffset = found
+            name = found &+ keyLength
+        }
+        return (ExportLineLayouts.namedPlace(Self.nameWord(base, count: count, from: name)), nil)
+    }
+
+    /// Whether the line holds `key` at `at`.
+    @inline(__always)
+    private static func holds(_ key: StaticString, _ base: UnsafePointer<UInt8>, count: Int, at: Int) -> Bool {
+        let length = key.utf8CodeUnitCount
+        return at >= 0 && at &+ length <= count && ByteComparison.equal(base + at, key.utf8Start, count: length)
+    }
+
+    /// Where the first `key` at or after `start` begins, by the byte at `marker` in it, eight bytes at
+    /// a time.
+    @inline(__always)
+    private static func find(
+        _ key: StaticString, marker: Int, _ base: UnsafePointer<UInt8>, count: Int, from start: Int
+    ) -> Int? {
+        let pattern = 0x0101_0101_0101_0101 &* UInt64(key.utf8Start[marker])
+        let last = count &- 8
+        var i = start
+        while i <= last {
+            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) ^ pattern
+            var hits = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+            while hits != 0 {
+                let keyStart = i &+ hits.trailingZeroBitCount &>> 3 &- marker
+                hits &= hits &- 1
+                if keyStart >= start, holds(key, base, count: count, at: keyStart) { return keyStart }
+            }
+            i &+= 8
+        }
+        return nil
+    }
+
     /// Which of the last 12 bytes of a line of at least 16 are quotes, as a mask: whether its last
     /// value is a string (a request of one record ends in `}}]}]}]}]}` after its last value; a string
     /// ends in its quote, a number or a boolean does not).

@@ -52,6 +52,8 @@ public final class EventImporter: @unchecked Sendable {
     var recordNameOffset = 0
     /// Where the last record's attribute `event.name` was, from its first byte (`recordLead`).
     var recordAttributeNameOffset = 0
+    /// Where the `event` key began in the last PostHog line in which `postHogLinePlaces` found it.
+    var postHogNameOffset = 0
     /// Where the attribute `event.name` began in the last OTLP line in which `otlpLinePlaces` found it.
     var lineNameOffset = 0
     /// Where the record's `eventName` key began in the last OTLP line in which `otlpLinePlaces` found it.
@@ -156,8 +158,13 @@ public final class EventImporter: @unchecked Sendable {
         let readsRecords = format == .otlp && readsLayouts && readsRecordLayouts
         let isLong = line.count > ExportLineLayouts.maxLineLength
         if readsRecords, isLong, translateRecords(line, minimumRecords: 1, handle) { return }
-        // OTLP lines are placed among the layouts by their event's name first (`otlpLinePlaces`).
-        let places = format == .otlp && readsLayouts ? otlpLinePlaces(line) : nil
+        // OTLP and PostHog lines are placed among the layouts by their event's name first
+        // (`otlpLinePlaces`, `postHogLinePlaces`).
+        let places: (lead: Int, alternative: Int?)? = switch format {
+        case .otlp where readsLayouts: otlpLinePlaces(line)
+        case .posthog where readsLayouts: postHogLinePlaces(line)
+        default: nil
+        }
         if readsLayouts, let hit = layouts.find(line, lead: places?.lead, alternative: places?.alternative) {
             // A planned OTLP line is a request of one record, numbered 1 as `otlpRecords` numbers it.
             if readsPlans, let plan = plans.kept(for: hit.layout), serves(plan),

@@ -351,6 +351,13 @@ struct ExportLineLayouts {
         return Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> UInt64(64 &- leadPlaces.trailingZeroBitCount))
     }
 
+    /// The place of a line by `name` alone (`EventImporter.postHogLinePlaces`: a hash of its event's
+    /// name), for lines whose first bytes differ line by line.
+    @inline(__always)
+    static func namedPlace(_ name: UInt64) -> Int {
+        Int(truncatingIfNeeded: ((name &* 0xC2B2_AE3D_27D4_EB4F) &* 0x9E37_79B9_7F4A_7C15) &>> UInt64(64 &- leadPlaces.trailingZeroBitCount))
+    }
+
     /// How many `"` bytes `line` holds: sixteen bytes at a time, eight blocks a step, each lane's
     /// matches summed in a byte (a matching lane's mask is 0xFF, so subtracting it adds one; masks
     /// added first subtract as one) for up to 252 blocks before the lanes are added up; the last block

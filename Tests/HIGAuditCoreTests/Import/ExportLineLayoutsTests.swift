@@ -298,7 +298,7 @@ import Testing
     @Test func otlpLinesWithAsManyQuotesAreToldApartByTheirEventsNames() {
         let push = { (n: Int) in Self.otlpLine(n, name: "hig.nav.push", #"{"key":"to","value":{"stringValue":"tab:Library\#(n)"}}"#) }
         let pop = { (n: Int) in Self.otlpLine(n, name: "hig.nav.pop", #"{"key":"from","value":{"stringValue":"tab:Library\#(n)"}}"#) }
-        Self.expectOTLPTakingTurns(push, pop, "push and pop")
+        Self.expectImportedTakingTurns(push, pop, "push and pop")
     }
 
     /// The same, from exporters that name the event by the record's `eventName` (OTLP's log record
@@ -310,7 +310,7 @@ import Testing
         let pop = { (n: Int) in
             Self.otlpLine(n, eventName: "hig.nav.pop", #"{"key":"from","value":{"stringValue":"tab:Library\#(n)"}}"#)
         }
-        Self.expectOTLPTakingTurns(push, pop, "push and pop named by eventName")
+        Self.expectImportedTakingTurns(push, pop, "push and pop named by eventName")
         let pushNamedTwice = { (n: Int) in
             Self.otlpLine(
                 n, eventName: "hig.nav.push",
@@ -321,7 +321,7 @@ import Testing
                 n, eventName: "hig.nav.pop",
                 #"{"key":"event.name","value":{"stringValue":"hig.nav.pop"}},{"key":"from","value":{"stringValue":"tab:Library\#(n)"}}"#)
         }
-        Self.expectOTLPTakingTurns(pushNamedTwice, popNamedTwice, "push and pop named both ways")
+        Self.expectImportedTakingTurns(pushNamedTwice, popNamedTwice, "push and pop named both ways")
         // The OpenTelemetry Collector writes `eventName` last, after the attributes; a short name
         // then ends close to the line's end.
         let touchNamedLast = { (n: Int) in
@@ -330,7 +330,21 @@ import Testing
         let hapticNamedLast = { (n: Int) in
             Self.otlpLine(n, eventName: "hig.haptic", last: true, #"{"key":"kind","value":{"stringValue":"selection"}}"#)
         }
-        Self.expectOTLPTakingTurns(touchNamedLast, hapticNamedLast, "touch and haptic named last")
+        Self.expectImportedTakingTurns(touchNamedLast, hapticNamedLast, "touch and haptic named last")
+    }
+
+    /// PostHog's batch exports write each event's `uuid` first: lines of two events taking turns are
+    /// told apart by their events' names (`EventImporter.postHogLinePlaces`), not by first bytes that
+    /// differ on every line.
+    @Test func postHogLinesWithTheirUUIDFirstAreToldApartByTheirEventsNames() {
+        func uuid(_ n: Int) -> String { String(format: "0192%04x-5b6c-7d8e-9fa0-%012x", n, n &* 7919) }
+        let touch = { (n: Int) in
+            #"{"uuid":"\#(uuid(n))","event":"hig.touch","properties":{"$session_id":"s-1","phase":"ended"},"timestamp":"2026-11-20T18:00:\#(10 + n).000Z"}"#
+        }
+        let haptic = { (n: Int) in
+            #"{"uuid":"\#(uuid(n))","event":"hig.haptic","properties":{"$session_id":"s-1","kind":"selection"},"timestamp":"2026-11-20T18:00:\#(10 + n).500Z"}"#
+        }
+        Self.expectImportedTakingTurns(touch, haptic, "touch and haptic, uuid first", format: .posthog)
     }
 
     /// Touches whose coordinates are of other kinds in another order (`x` an `intValue`, a string, and
@@ -343,7 +357,7 @@ import Testing
         let doubleFirst = { (n: Int) in
             Self.otlpLine(n, name: "hig.touch", #"{"key":"x","value":{"doubleValue":\#(n).5}},{"key":"y","value":{"intValue":"\#(n)"}}"#)
         }
-        Self.expectOTLPTakingTurns(intFirst, doubleFirst, "coordinates of both kinds")
+        Self.expectImportedTakingTurns(intFirst, doubleFirst, "coordinates of both kinds")
     }
 
     /// An OTLP request of one record: the event `name` with `attributes` after its session.
@@ -361,18 +375,18 @@ import Testing
 
     /// Lines of two layouts with as many quotes taking turns, through an importer: after the first
     /// line of each, every line is found at its first try, and all import as without layouts.
-    static func expectOTLPTakingTurns(
-        _ first: (Int) -> String, _ second: (Int) -> String, _ what: String,
+    static func expectImportedTakingTurns(
+        _ first: (Int) -> String, _ second: (Int) -> String, _ what: String, format: ImportFormat = .otlp,
         sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) {
         #expect(first(0).filter { $0 == "\"" }.count == second(0).filter { $0 == "\"" }.count, sourceLocation: sourceLocation)
         let lines = (0..<20).flatMap { [first($0), second($0)] }.map { Array($0.utf8) }
-        let (_, importer) = ImportOutcomes.read(.otlp, lines, writes: false) { _ in }
+        let (_, importer) = ImportOutcomes.read(format, lines, writes: false) { _ in }
         // The second layout's first line, whose place keeps no layout yet, is tried against the
         // only one kept.
         #expect(importer.layouts.learned == 2, "\(what): \(importer.layouts.learned) learned", sourceLocation: sourceLocation)
         #expect(importer.layouts.missedTries == 1, "\(what): \(importer.layouts.missedTries) tries missed", sourceLocation: sourceLocation)
-        _ = expectSame(.otlp, lines, what)
+        _ = expectSame(format, lines, what)
     }
 
     @Test func quotesAreCountedInLinesOfEveryLength() {
