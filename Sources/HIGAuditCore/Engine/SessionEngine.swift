@@ -88,11 +88,12 @@ public final class SessionEngine {
     private var closedWhileLooping: [UnsafeMutablePointer<OpenSession>] = []
     /// The reorder buffers' storage of sessions let go (closed or parked), for the buffers of sessions
     /// that open or wake: their buffers start at the size others grew to rather than growing again.
-    /// At most `maxSpareBuffers` of at most `maxSpareCapacity` slots, so that memory still follows the
-    /// open sessions.
+    /// At most `maxSpareBuffers`, of at most `maxSpareSlots` slots together (`spareSlots`), so that
+    /// memory still follows the open sessions.
     var spareBuffers: [ReorderBuffer.Storage] = []
+    var spareSlots = 0
     static let maxSpareBuffers = 64
-    static let maxSpareCapacity = 128
+    static let maxSpareSlots = 16_384
     private var devicesEmptiedWhileLooping: [UnsafeMutablePointer<DeviceStream>] = []
     /// A sharded run (`analyze`/`nightly --shard K/N`): only the sessions whose first event's device is
     /// this shard's are processed; the events of the others are left to their shards, uncounted here.
@@ -456,15 +457,17 @@ public final class SessionEngine {
 
     /// An empty reorder buffer, on spare storage if there is some (`spareBuffers`).
     func spareBuffer() -> ReorderBuffer {
-        if let storage = spareBuffers.popLast() { return ReorderBuffer(reusing: storage) }
-        return ReorderBuffer()
+        guard let storage = spareBuffers.popLast() else { return ReorderBuffer() }
+        spareSlots &-= storage.capacity
+        return ReorderBuffer(reusing: storage)
     }
 
     /// Keeps the storage of the buffer of a session about to be freed, if there is room among the
     /// spares (`spareBuffers`); its waiting events, if any, are destroyed.
     func keepBuffer(of session: UnsafeMutablePointer<OpenSession>) {
-        guard spareBuffers.count < Self.maxSpareBuffers, session.pointee.buffer.capacity <= Self.maxSpareCapacity
-        else { return }
+        let capacity = session.pointee.buffer.capacity
+        guard spareBuffers.count < Self.maxSpareBuffers, spareSlots &+ capacity <= Self.maxSpareSlots else { return }
+        spareSlots &+= capacity
         spareBuffers.append(session.pointee.buffer.handOverStorage())
     }
 

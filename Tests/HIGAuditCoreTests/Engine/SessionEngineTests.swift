@@ -136,7 +136,7 @@ import Testing
 
     /// A closed session's reorder buffer is kept (`SessionEngine.spareBuffers`) and taken by the next
     /// session to open, which still releases its events in `ts` order; at most `maxSpareBuffers` are
-    /// kept, and none larger than `maxSpareCapacity`.
+    /// kept, of at most `maxSpareSlots` slots together.
     @Test func closedSessionsBuffersServeTheNextSessions() {
         var reports: [SessionReport] = []
         let configuration = AuditConfiguration(maxLatenessMs: 1_000)
@@ -157,12 +157,24 @@ import Testing
         #expect(reports.map(\.session) == ["a", "b", "c"])
         #expect(reports[2].firstTs == 2_500 && reports[2].lastTs == 2_530 && reports[2].acceptedEvents == 6)
         #expect(engine.spareBuffers.map(\.capacity).sorted() == [8, 64])
+        #expect(engine.spareSlots == 72)
 
         // Many sessions closing at once keep no more than the limit.
         let many = SessionEngine(configuration: configuration, onReport: { _ in })
         for index in 0..<(SessionEngine.maxSpareBuffers + 10) { many.ingest(haptic(Int64(index), session: "s\(index)")) }
         many.finish()
         #expect(many.spareBuffers.count == SessionEngine.maxSpareBuffers)
+
+        // Sessions holding many events at once: their storage is kept up to the slots' limit.
+        let large = SessionEngine(configuration: configuration, onReport: { _ in })
+        let perSession = 700  // 1,024 slots each
+        for session in 0..<20 {
+            for index in 0..<perSession { large.ingest(haptic(Int64(index), session: "l\(session)")) }
+        }
+        large.finish()
+        #expect(large.spareBuffers.allSatisfy { $0.capacity == 1_024 })
+        #expect(large.spareBuffers.count == SessionEngine.maxSpareSlots / 1_024)
+        #expect(large.spareSlots == large.spareBuffers.count * 1_024)
     }
 
     @Test func deviceAndVersionAreTheFirstSeenInTimestampOrder() {
