@@ -10,7 +10,7 @@
 struct StringInterner: Sendable {
     private var ids: [String: Int] = [:]
     private(set) var strings: [String] = []
-    /// By a hash of its words, the words of a kept string and its id; `nil` words in an empty place.
+    /// By a hash of its words, the words of a kept string and its id; id -1 in an empty place.
     private var recent = [RecentString](repeating: RecentString(), count: StringInterner.recentPlaces)
     private static let recentPlaces = 64
 
