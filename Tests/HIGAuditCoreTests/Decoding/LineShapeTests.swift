@@ -554,6 +554,44 @@ import Testing
         #expect(learning.lineShapes.matchedLines * 10 > count * 9)
     }
 
+    /// A stretch of interleaved lines, then one device's lines alone: the touch shape, judged
+    /// interleaved while a haptic line came between every two of its lines, is tried first again once
+    /// its lines come in a run (`LineShapes.comesInRuns`). A line of the shape matched last is not one
+    /// matched after another shape's line, even when it was matched by its fingerprint.
+    @Test func aRunAfterInterleavedLinesIsTriedFirstAgain() {
+        var learning = EventDecoder(learnsLineShapes: true)
+        var general = EventDecoder(learnsLineShapes: false)
+        var count = 0
+        func decode(_ text: String) {
+            count += 1
+            #expect(learning.decode(text) == general.decode(text), "\(text)")
+        }
+        func touch() {
+            decode(#"{"ts":"2026-11-20T18:\#(10 + count / 6_000 % 50):\#(10 + count / 100 % 50).\#(100 + count % 900)Z","#
+                + #""session":"s\#(count % 5)","type":"touch","id":"e\#(count)","phase":"moved","#
+                + #""target":"canvas","input":"pencil","x":\#(count % 1000).5,"y":\#(count * 7 % 1000)}"#)
+        }
+        func haptic() {
+            decode(#"{"type":"haptic","ts":"2026-11-20T18:00:00.\#(100 + count % 900)Z","session":"s\#(count % 7)","#
+                + #""id":"h\#(count)","kind":"selection"}"#)
+        }
+        for _ in 0..<300 {
+            touch()
+            haptic()
+        }
+        touch()
+        #expect(!learning.lineShapes.triesTheLatestShapeFirst)
+        var runLinesTriedFirst = 0
+        for _ in 0..<1_000 {
+            touch()
+            if learning.lineShapes.triesTheLatestShapeFirst { runLinesTriedFirst += 1 }
+        }
+        // Once at most three quarters of the shape's lines are interleaved, early in the run.
+        #expect(runLinesTriedFirst > 800)
+        #expect(learning.lineShapes.triesTheLatestShapeFirst)
+        #expect(learning.lineShapes.matchedLines * 10 > count * 9)
+    }
+
     /// Sessions one after another, as uploads bring them, each writing a few layouts
     /// (`LineShapes.carrySessionTexts`): the shapes learned in one session are carried over to the next
     /// when its first line is learned, so that its other layouts match from their first line. Session texts of every kind change along the

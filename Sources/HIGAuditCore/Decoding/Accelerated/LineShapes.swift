@@ -518,8 +518,14 @@ struct LineShapes {
             if index != latest, candidate.load(fromByteOffset: Shape.fingerprint, as: UInt64.self) == fingerprint,
                 matches(candidate, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers)
             {
-                let interleaved = candidate.load(fromByteOffset: Shape.interleavedLines, as: Int32.self) &+ 1
-                candidate.storeBytes(of: interleaved, toByteOffset: Shape.interleavedLines, as: Int32.self)
+                // Interleaved only after another shape's line: with `firstTry` off, a line of the shape
+                // matched last comes here too, and counting it would keep the shape from ever being
+                // tried first again, however long the run of its lines that follows.
+                var interleaved = candidate.load(fromByteOffset: Shape.interleavedLines, as: Int32.self)
+                if index != storage.load(fromByteOffset: State.latest, as: Int.self) {
+                    interleaved &+= 1
+                    candidate.storeBytes(of: interleaved, toByteOffset: Shape.interleavedLines, as: Int32.self)
+                }
                 noteMatch(candidate, index: index, set: set, rank: rank)
                 let lines = candidate.load(fromByteOffset: Shape.lines, as: Int32.self)
                 storage.storeBytes(
