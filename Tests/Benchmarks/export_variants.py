@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Rewrites an export (one JSON object a line, as `to_export.py` or `hig-audit sample --format` write it)
+as another exporter lays out the same events, so that importing is measured on more than our own
+writers' habits.
+
+    python3 Tests/Benchmarks/export_variants.py FORMAT VARIANT < export.jsonl > variant.jsonl
+
+Variants (each keeps every event, so `analyze --from` gives the same tables, but for file names):
+- otlp `name-last`: each record's `eventName` after its other members, as the OpenTelemetry
+  Collector writes a log record (its fields in protobuf order, `event_name` last);
+- otlp `attribute-name`: the name as the attribute `event.name` after the record's other attributes,
+  and no `eventName` (exporters older than OTLP 1.5);
+- posthog `uuid-first`: `uuid` (a 36-character UUID, made from the line's number) first, then `event`,
+  `properties`, `distinct_id` and `timestamp`, as PostHog's batch exports write them;
+- posthog, datadog-rum `reversed`: the top-level keys in the reverse order.
+"""
+import json
+import sys
+import uuid
+
+
+def records(request):
+    for resource_logs in request.get("resourceLogs", []):
+        for scope_logs in resource_logs.get("scopeLogs", []):
+            yield from scope_logs.get("logRecords", [])
+
+
+def name_last(request, _):
+    for record in records(request):
+        name = record.pop("eventName", None)
+        if name is not None:
+            record["eventName"] = name
+    return request
+
+
+def attribute_name(request, _):
+    for record in records(request):
+        name = record.pop("eventName", None)
+        if name is not None:
+            record.setdefault("attributes", []).append({"key": "event.name", "value": {"stringValue": name}})
+    return request
+
+
+def uuid_first(event, number):
+    event["uuid"] = str(uuid.UUID(int=(number * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) % (1 << 128)))
+    order = ["uuid", "event", "properties", "distinct_id", "timestamp"]
+    return {**{key: event[key] for key in order if key in event}, **event}
+
+
+def reversed_keys(event, _):
+    return dict(reversed(list(event.items())))
+
+
+VARIANTS = {
+    ("otlp", "name-last"): name_last,
+    ("otlp", "attribute-name"): attribute_name,
+    ("posthog", "uuid-first"): uuid_first,
+    ("posthog", "reversed"): reversed_keys,
+    ("datadog-rum", "reversed"): reversed_keys,
+}
+
+if len(sys.argv) != 3 or (sys.argv[1], sys.argv[2]) not in VARIANTS:
+    sys.exit("usage: export_variants.py FORMAT VARIANT, one of: "
+             + ", ".join(f"{f} {v}" for f, v in VARIANTS))
+rewrite = VARIANTS[(sys.argv[1], sys.argv[2])]
+for number, line in enumerate(sys.stdin, 1):
+    if line.strip():
+        sys.stdout.write(json.dumps(rewrite(json.loads(line), number), separators=(",", ":")) + "\n")
