@@ -2,57 +2,60 @@
 /// reused from line to line. Strings found in the source are copied as they stand, escapes and all
 /// (a JSON string's bytes are valid between quotes anywhere), so nothing is decoded twice.
 ///
-/// A class over memory of its own rather than a struct over `[UInt8]`: a line is a few dozen small
-/// appends, and an array's append checks its buffer's uniqueness and goes through a generic copy on
-/// each. Each piece is written by a `Cursor` into room reserved first: one check per member here,
+/// A class over bytes of its own (`GrowingBytes`) rather than a struct over `[UInt8]`: a line is a few
+/// dozen small appends, and an array's append checks its buffer's uniqueness and goes through a
+/// generic copy on each. Each piece is written by a `Cursor` into room reserved first: one check per member here,
 /// or one per line for a writer that bounds its line beforehand (`write(room:_:)`, as
 /// `EventImporter.writePlanned` does). The importer holds one writer per purpose (the event's line, a
 /// synthetic start), each reused for every line.
 final class ImportedLineWriter {
-    private var start: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    /// Bytes of the line written so far.
-    private(set) var count = 0
+    private var line = GrowingBytes(capacity: 1024)
     private var first = true
 
-    init() {
-        capacity = 1024
-        start = .allocate(capacity: capacity)
-    }
-
-    deinit { start.deallocate() }
+    /// Bytes of the line written so far.
+    var count: Int { line.count }
 
     /// The line written so far (valid only inside `body`).
-    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try body(UnsafeRawBufferPointer(start: start, count: count))
+    func withBytes<R, Failure: Error>(_ body: (UnsafeRawBufferPointer) throws(Failure) -> R) throws(Failure) -> R {
+        try line.withBytes(body)
     }
 
     /// A copy of the line written so far (for tests).
-    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: start, count: count)) }
+    var bytes: [UInt8] { line.bytes }
 
     /// Calls `body` with a cursor at the end of the line and room for `room` more bytes, which it
     /// must not write past.
     @inline(__always)
     func write(room: Int, _ body: (inout Cursor) -> Void) {
-        if count &+ room > capacity { grow(toHold: count &+ room) }
-        var cursor = Cursor(at: start + count, first: first)
+        line.reserve(room)
+        var cursor = Cursor(at: line.end, first: first)
         body(&cursor)
-        count = cursor.at - start
+        line.count = cursor.at - line.start
         first = cursor.first
     }
 
-    @inline(never)
-    private func grow(toHold needed: Int) {
-        let larger = max(needed, capacity &* 2)
-        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
-        moved.initialize(from: start, count: count)
-        start.deallocate()
-        start = moved
-        capacity = larger
+    /// Calls `body` with a cursor at the end of the line and the end of the room after it (at least
+    /// `room` bytes), for a run of pieces each of which checks its own room against that end: `body`
+    /// returns false, having written whole pieces only, when the next needs more than is left; the
+    /// room is then doubled and `body` called again to go on from there. A run of any length is so
+    /// written with one comparison a piece, the writer's state stored once.
+    @inline(__always)
+    func write(atLeast room: Int, _ body: (inout Cursor, _ end: UnsafeMutablePointer<UInt8>) -> Bool) {
+        var wanted = room
+        while true {
+            line.reserve(wanted)
+            var cursor = Cursor(at: line.end, first: first)
+            let done = body(&cursor, line.start + line.capacity)
+            line.count = cursor.at - line.start
+            first = cursor.first
+            if done { return }
+            // Past the capacity by one: the room doubles.
+            wanted = line.capacity &- line.count &+ 1
+        }
     }
 
     func begin() {
-        count = 0
+        line.count = 0
         first = true
         write(room: 1) { $0.byte(UInt8(ascii: "{")) }
     }
@@ -60,7 +63,7 @@ final class ImportedLineWriter {
     func end() { write(room: 1) { $0.byte(UInt8(ascii: "}")) } }
 
     /// Drops the last byte written (a string's closing quote, to add to the string).
-    func dropLastByte() { if count > 0 { count &-= 1 } }
+    func dropLastByte() { if line.count > 0 { line.count &-= 1 } }
 
     /// Bytes of `text` as they stand (no escaping: the caller's text is plain).
     func appendRawBytes(_ text: String) {
@@ -209,6 +212,19 @@ final class ImportedLineWriter {
             at += length
         }
 
+        /// `length` bytes of `bytes`, where 32 bytes can be read from `bytes` and written at the cursor:
+        /// a short piece (most keys with their quotes and commas) is copied as 32 bytes at once, and
+        /// the bytes past it are written over by the next piece or left past the line's end.
+        @inline(__always)
+        mutating func bytes(padded bytes: UnsafePointer<UInt8>, count length: Int) {
+            guard length <= 32 else { return self.bytes(bytes, count: length) }
+            let to = UnsafeMutableRawPointer(at)
+            let from = UnsafeRawPointer(bytes)
+            to.storeBytes(of: from.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self), toByteOffset: 16, as: SIMD16<UInt8>.self)
+            at += length
+        }
+
         @inline(__always)
         mutating func text(_ text: StaticString, quoted: Bool = false) {
             if quoted { byte(UInt8(ascii: "\"")) }
@@ -247,41 +263,41 @@ final class ImportedLineWriter {
             byte(UInt8(ascii: ":"))
         }
 
-        /// "00" to "99": an integer's digits are written two at a time.
-        private static let digitPairs: StaticString = """
-            00010203040506070809101112131415161718192021222324252627282930313233343536373839\
-            40414243444546474849505152535455565758596061626364656667686970717273747576777879\
-            8081828384858687888990919293949596979899
-            """
-
         /// Decimal digits written in place: a `String` per number was a heap allocation per timestamp.
+        /// They are made two at a time ("00" to "99") from the last, into scratch room as long as the
+        /// longest, and copied: the number of digits is then known without counting them first.
         mutating func integer(_ value: Int64) {
             if value < 0 { byte(UInt8(ascii: "-")) }
             var magnitude = value.magnitude
-            var digits = 1
-            var bound: UInt64 = 10
-            while digits < 19, magnitude >= bound {
-                digits &+= 1
-                bound &*= 10
-            }
-            let pairs = Self.digitPairs.utf8Start
-            var last = at + digits
-            at = last
-            while magnitude >= 100 {
-                let pair = Int(truncatingIfNeeded: magnitude % 100) &* 2
-                magnitude /= 100
-                last -= 2
-                last[0] = pairs[pair]
-                last[1] = pairs[pair &+ 1]
-            }
-            if magnitude >= 10 {
-                let pair = Int(truncatingIfNeeded: magnitude) &* 2
-                last -= 2
-                last[0] = pairs[pair]
-                last[1] = pairs[pair &+ 1]
-            } else {
-                last -= 1
-                last.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
+            // A local literal, not a static one: a static's first-use check cost a call on every number.
+            let digitPairs: StaticString = """
+                00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+                40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+                8081828384858687888990919293949596979899
+                """
+            let pairs = digitPairs.utf8Start
+            // `UInt64.max` has 20 digits.
+            var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
+            withUnsafeMutableBytes(of: &scratch) { room in
+                let end = room.baseAddress!.assumingMemoryBound(to: UInt8.self) + room.count
+                var first = end
+                while magnitude >= 100 {
+                    let pair = Int(truncatingIfNeeded: magnitude % 100) &* 2
+                    magnitude /= 100
+                    first -= 2
+                    first[0] = pairs[pair]
+                    first[1] = pairs[pair &+ 1]
+                }
+                if magnitude >= 10 {
+                    let pair = Int(truncatingIfNeeded: magnitude) &* 2
+                    first -= 2
+                    first[0] = pairs[pair]
+                    first[1] = pairs[pair &+ 1]
+                } else {
+                    first -= 1
+                    first.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
+                }
+                bytes(first, count: end - first)
             }
         }
     }
