@@ -76,21 +76,6 @@ extension EventImporter {
         let envelopeRoom = Cursor.keyRoom(2) &+ Cursor.integerRoom
             &+ Cursor.keyRoom(7) &+ sessionRaw.count &+ 3 &+ Cursor.integerRoom
             &+ Cursor.keyRoom(4) &+ type.utf8CodeUnitCount &+ 1
-        w.write(room: envelopeRoom) { cursor in
-            cursor.key("ts")
-            cursor.integer(event.ts)
-            cursor.key("session")
-            cursor.byte(UInt8(ascii: "\""))
-            cursor.raw(sessionRaw, quoted: false)
-            if event.launch > 1 {
-                cursor.byte(UInt8(ascii: "#"))
-                cursor.integer(Int64(event.launch))
-            }
-            cursor.byte(UInt8(ascii: "\""))
-            cursor.key("type")
-            cursor.byte(UInt8(ascii: "\""))
-            cursor.bytes(type.utf8Start, count: type.utf8CodeUnitCount)
-        }
         let tail = loading ? plan.pointee.tailKeepingId : plan.pointee.tail
         let text = UnsafePointer(tail.text.baseAddress!)
         let steps = tail.steps
@@ -98,56 +83,67 @@ extension EventImporter {
         // Each piece checks for room for its text copied whole (`Cursor.bytes(padded:count:)`) and
         // its value written at its longest (an integer's 20 bytes, or its bytes in quotes).
         let slack = WrittenTail.padding &+ Cursor.integerRoom &+ 2
-        var next = 0
         var from = 0
-        w.write(atLeast: tail.text.count &+ slack) { cursor, end in
-            while next < steps.count {
-                let step = steps[next]
-                let textEnd = Int(step.textEnd)
-                let constant = textEnd &- from
-                switch step.form {
-                case .asItStands:
-                    let value = step.value.bytes(in: values, base: base)
-                    guard end - cursor.at >= constant &+ value.count &+ slack else { return false }
-                    cursor.bytes(padded: text + from, count: constant)
-                    cursor.raw(value, quoted: false)
-                case .intValue:
-                    let found = values.value(ofSlot: Int(step.value.slot))
-                    let value = UnsafeBufferPointer(start: base + Int(found.start), count: Int(found.end &- found.start))
-                    guard end - cursor.at >= constant &+ value.count &+ slack else { return false }
-                    cursor.bytes(padded: text + from, count: constant)
-                    let isString = step.value.kind == .string
-                    let entry = JSONTape.Entry(
-                        kind: isString ? .string : .number, flag: found.flag, start: found.start, end: found.end, after: 0)
-                    if let integer = Self.integerAttribute(entry, known: found.value, in: base) {
-                        cursor.integer(integer)
-                    } else {
-                        cursor.raw(value, quoted: isString)
-                    }
-                case .resourceDevice, .resourceAppVersion, .resourceOSVersion:
-                    let (key, found): (StaticString, FieldValue?) = switch step.form {
-                    case .resourceDevice: ("device", resource.device)
-                    case .resourceAppVersion: ("app_version", resource.appVersion)
-                    default: ("os_version", resource.osVersion)
-                    }
-                    // The resource's attributes are `stringValue`s (`RecordResource.plannable`).
-                    let value = found.map { UnsafeBufferPointer(start: base + Int($0.start), count: Int($0.end &- $0.start)) }
-                    let room = constant &+ Cursor.keyRoom(key.utf8CodeUnitCount) &+ (value?.count ?? 0) &+ slack
-                    guard end - cursor.at >= room else { return false }
-                    cursor.bytes(padded: text + from, count: constant)
-                    if let value {
-                        cursor.key(key)
-                        cursor.raw(value, quoted: true)
-                    }
-                }
-                from = textEnd
-                next &+= 1
-            }
-            let rest = tail.text.count &- from
-            guard end - cursor.at >= rest &+ slack else { return false }
-            cursor.bytes(padded: text + from, count: rest)
-            return true
+        var (cursor, end) = w.open(room: envelopeRoom &+ tail.text.count &+ slack)
+        cursor.key("ts")
+        cursor.integer(event.ts)
+        cursor.key("session")
+        cursor.byte(UInt8(ascii: "\""))
+        cursor.raw(sessionRaw, quoted: false)
+        if event.launch > 1 {
+            cursor.byte(UInt8(ascii: "#"))
+            cursor.integer(Int64(event.launch))
         }
+        cursor.byte(UInt8(ascii: "\""))
+        cursor.key("type")
+        cursor.byte(UInt8(ascii: "\""))
+        cursor.bytes(type.utf8Start, count: type.utf8CodeUnitCount)
+        for step in steps {
+            let textEnd = Int(step.textEnd)
+            let constant = textEnd &- from
+            switch step.form {
+            case .asItStands:
+                let value = step.value.bytes(in: values, base: base)
+                let room = constant &+ value.count &+ slack
+                if end - cursor.at < room { w.grow(&cursor, &end, room: room) }
+                cursor.bytes(padded: text + from, count: constant)
+                cursor.raw(value, quoted: false)
+            case .intValue:
+                let found = values.value(ofSlot: Int(step.value.slot))
+                let value = UnsafeBufferPointer(start: base + Int(found.start), count: Int(found.end &- found.start))
+                let room = constant &+ value.count &+ slack
+                if end - cursor.at < room { w.grow(&cursor, &end, room: room) }
+                cursor.bytes(padded: text + from, count: constant)
+                let isString = step.value.kind == .string
+                let entry = JSONTape.Entry(
+                    kind: isString ? .string : .number, flag: found.flag, start: found.start, end: found.end, after: 0)
+                if let integer = Self.integerAttribute(entry, known: found.value, in: base) {
+                    cursor.integer(integer)
+                } else {
+                    cursor.raw(value, quoted: isString)
+                }
+            case .resourceDevice, .resourceAppVersion, .resourceOSVersion:
+                let (key, found): (StaticString, FieldValue?) = switch step.form {
+                case .resourceDevice: ("device", resource.device)
+                case .resourceAppVersion: ("app_version", resource.appVersion)
+                default: ("os_version", resource.osVersion)
+                }
+                // The resource's attributes are `stringValue`s (`RecordResource.plannable`).
+                let value = found.map { UnsafeBufferPointer(start: base + Int($0.start), count: Int($0.end &- $0.start)) }
+                let room = constant &+ Cursor.keyRoom(key.utf8CodeUnitCount) &+ (value?.count ?? 0) &+ slack
+                if end - cursor.at < room { w.grow(&cursor, &end, room: room) }
+                cursor.bytes(padded: text + from, count: constant)
+                if let value {
+                    cursor.key(key)
+                    cursor.raw(value, quoted: true)
+                }
+            }
+            from = textEnd
+        }
+        let rest = tail.text.count &- from
+        if end - cursor.at < rest &+ slack { w.grow(&cursor, &end, room: rest &+ slack) }
+        cursor.bytes(padded: text + from, count: rest)
+        w.close(cursor)
     }
 
     /// Makes the event of `line` whose match noted `values`, read by `plan`, the one to hand over

@@ -34,24 +34,30 @@ final class ImportedLineWriter {
         first = cursor.first
     }
 
-    /// Calls `body` with a cursor at the end of the line and the end of the room after it (at least
-    /// `room` bytes), for a run of pieces each of which checks its own room against that end: `body`
-    /// returns false, having written whole pieces only, when the next needs more than is left; the
-    /// room is then doubled and `body` called again to go on from there. A run of any length is so
-    /// written with one comparison a piece, the writer's state stored once.
+    /// A cursor at the end of the line, and the end of the room after it (at least `room` bytes), for
+    /// a run of pieces each of which checks its own room against that end and, short of it, asks
+    /// for more (`grow`); `close` ends the run. No closure, unlike `write(room:_:)`: a long run's
+    /// cursor stays in registers rather than in memory a closure shares.
     @inline(__always)
-    func write(atLeast room: Int, _ body: (inout Cursor, _ end: UnsafeMutablePointer<UInt8>) -> Bool) {
-        var wanted = room
-        while true {
-            line.reserve(wanted)
-            var cursor = Cursor(at: line.end, first: first)
-            let done = body(&cursor, line.start + line.capacity)
-            line.count = cursor.at - line.start
-            first = cursor.first
-            if done { return }
-            // Past the capacity by one: the room doubles.
-            wanted = line.capacity &- line.count &+ 1
-        }
+    func open(room: Int) -> (cursor: Cursor, end: UnsafeMutablePointer<UInt8>) {
+        line.reserve(room)
+        return (Cursor(at: line.end, first: first), line.start + line.capacity)
+    }
+
+    /// Doubles the room of an open run at least, to `room` bytes past the cursor, which moves with the
+    /// bytes.
+    @inline(never)
+    func grow(_ cursor: inout Cursor, _ end: inout UnsafeMutablePointer<UInt8>, room: Int) {
+        close(cursor)
+        line.reserve(max(room, line.capacity &- line.count &+ 1))
+        (cursor, end) = open(room: 0)
+    }
+
+    /// Ends a run (`open`): the line is what its cursor wrote.
+    @inline(__always)
+    func close(_ cursor: Cursor) {
+        line.count = cursor.at - line.start
+        first = cursor.first
     }
 
     func begin() {
