@@ -270,41 +270,56 @@ final class ImportedLineWriter {
         }
 
         /// Decimal digits written in place: a `String` per number was a heap allocation per timestamp.
-        /// They are made two at a time ("00" to "99") from the last, into scratch room as long as the
-        /// longest, and copied: the number of digits is then known without counting them first.
+        /// Eight digits at a time (`eightDigits`), the first eight or fewer without their leading
+        /// zeros; each store is of eight bytes, within the `integerRoom` an integer is given.
         mutating func integer(_ value: Int64) {
             if value < 0 { byte(UInt8(ascii: "-")) }
-            var magnitude = value.magnitude
-            // A local literal, not a static one: a static's first-use check cost a call on every number.
-            let digitPairs: StaticString = """
-                00010203040506070809101112131415161718192021222324252627282930313233343536373839\
-                40414243444546474849505152535455565758596061626364656667686970717273747576777879\
-                8081828384858687888990919293949596979899
-                """
-            let pairs = digitPairs.utf8Start
-            // `UInt64.max` has 20 digits.
-            var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
-            withUnsafeMutableBytes(of: &scratch) { room in
-                let end = room.baseAddress!.assumingMemoryBound(to: UInt8.self) + room.count
-                var first = end
-                while magnitude >= 100 {
-                    let pair = Int(truncatingIfNeeded: magnitude % 100) &* 2
-                    magnitude /= 100
-                    first -= 2
-                    first[0] = pairs[pair]
-                    first[1] = pairs[pair &+ 1]
-                }
-                if magnitude >= 10 {
-                    let pair = Int(truncatingIfNeeded: magnitude) &* 2
-                    first -= 2
-                    first[0] = pairs[pair]
-                    first[1] = pairs[pair &+ 1]
-                } else {
-                    first -= 1
-                    first.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
-                }
-                bytes(first, count: end - first)
+            let magnitude = value.magnitude
+            let hundredMillion: UInt64 = 100_000_000
+            guard magnitude >= hundredMillion else { return leadingDigits(magnitude) }
+            let high = magnitude / hundredMillion
+            let low = magnitude % hundredMillion
+            if high < hundredMillion {
+                leadingDigits(high)
+            } else {
+                // At most 19 digits: `high` has at most 11.
+                leadingDigits(high / hundredMillion)
+                allDigits(high % hundredMillion)
             }
+            allDigits(low)
+        }
+
+        /// `value` (below 10^8) without leading zeros, "0" for 0.
+        @inline(__always)
+        private mutating func leadingDigits(_ value: UInt64) {
+            let digits = Self.eightDigits(value)
+            // The leading zeros are the first bytes (in memory order, the low ones) that are "0".
+            let zeros = value == 0 ? 7 : (digits &- 0x3030_3030_3030_3030).trailingZeroBitCount / 8
+            UnsafeMutableRawPointer(at).storeBytes(of: (digits >> UInt64(zeros &* 8)).littleEndian, as: UInt64.self)
+            at += 8 &- zeros
+        }
+
+        /// `value` (below 10^8) as eight digits, leading zeros and all.
+        @inline(__always)
+        private mutating func allDigits(_ value: UInt64) {
+            UnsafeMutableRawPointer(at).storeBytes(of: Self.eightDigits(value).littleEndian, as: UInt64.self)
+            at += 8
+        }
+
+        /// The eight decimal digits of `value` (below 10^8) as ASCII, the first in the low byte: the
+        /// halves of four digits, their pairs, and the pairs' digits, each split in all lanes of the
+        /// word at once by a multiply and shift that divide exactly in their range.
+        @inline(__always)
+        static func eightDigits(_ value: UInt64) -> UInt64 {
+            // Lanes of 32 bits: the first four digits, then the last four.
+            let halves = (value / 10_000) | ((value % 10_000) << 32)
+            // Lanes of 16 bits: each half's pairs (v / 100 is (v * 10486) >> 20 below 10^4).
+            let hundreds = ((halves &* 10486) >> 20) & 0x0000_007F_0000_007F
+            let pairs = ((halves &- hundreds &* 100) << 16) | hundreds
+            // Lanes of 8 bits: each pair's digits (v / 10 is (v * 103) >> 10 below 100).
+            let tens = ((pairs &* 103) >> 10) & 0x000F_000F_000F_000F
+            let digits = ((pairs &- tens &* 10) << 8) | tens
+            return digits &+ 0x3030_3030_3030_3030
         }
     }
 }
