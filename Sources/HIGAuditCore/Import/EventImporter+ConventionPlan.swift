@@ -424,10 +424,11 @@ extension EventImporter {
         let keptFiniteSlots = UnsafeMutableBufferPointer<Int32>.allocate(capacity: finiteSlots.count)
         _ = keptFiniteSlots.initialize(from: finiteSlots)
         let convertsValues = ownFields.contains { $0.isIntValue } || ownFieldsKeepingId.contains { $0.isIntValue }
-        let writesLines = Self.allWritable(members) && Self.allWritable(membersKeepingId)
+        // Only `import` writes lines: `--from` makes no tails.
+        let writesLines = onAccepted != nil && Self.allWritable(members) && Self.allWritable(membersKeepingId)
         func tail(_ members: [PlacedMember], keepingId: Bool) -> WrittenTail {
             guard writesLines else { return .empty }
-            return Self.writtenTail(
+            return writtenTail(
                 device: device, appVersion: appVersion, osVersion: osVersion, screen: screen, id: keepingId ? nil : id,
                 members, takesResource: target.takesResource)
         }
@@ -468,11 +469,12 @@ extension EventImporter {
         var value: ConventionPlan.Value?
         var key: (entry: JSONTape.Entry, slotsBefore: Int, slotsBeforeEnd: Int)?
         var isIntValue: Bool
-        /// The key's bytes as they stand in the line (a constant of the layout, where `key` is not nil).
-        var keyBytes: [UInt8]
-        /// The value's bytes when they are the same on every line of the layout: a constant that holds
+        /// The key's and the value's entries in the tape of the line planned.
+        var keyEntry: Int
+        var valueEntry: Int
+        /// Whether the value's bytes are the same on every line of the layout: a constant that holds
         /// no slot (`true`, `null`, an object of constants).
-        var constantBytes: [UInt8]?
+        var isConstant = false
     }
 
     /// The members `forEachOtherField` gives for the event, in their order, placed in the layout.
@@ -485,9 +487,9 @@ extension EventImporter {
             }
             let placed = planValue(index, target).flatMap { !isIntValue || $0.slot >= 0 ? $0 : nil }
             var member = PlacedMember(
-                field: eventField(key), value: placed, key: nil, isIntValue: isIntValue, keyBytes: Array(tape.bytes(key)))
+                field: eventField(key), value: placed, key: nil, isIntValue: isIntValue, keyEntry: key, valueEntry: index)
             if let placed, placed.slot < 0, placed.slotsBeforeStart == placed.slotsBeforeEnd, !isIntValue {
-                member.constantBytes = Array(tape.bytes(index))
+                member.isConstant = true
             }
             if case .constant(let entry, let slotsBefore, let slotsBeforeEnd) = target.layouts.placement(
                 ofEntry: key &- target.firstEntry, in: target.layout) {
@@ -525,7 +527,7 @@ extension EventImporter {
     /// the device, app version and OS version (the resource's for a plan that `takesResource`), the
     /// screen, the id (nil for `loading.start` and `loading.end`, whose id is among `members`), then
     /// `members`, each of which `allWritable` found writable.
-    private static func writtenTail(
+    private func writtenTail(
         device: ConventionPlan.Value?, appVersion: ConventionPlan.Value?, osVersion: ConventionPlan.Value?,
         screen: ConventionPlan.Value?, id: ConventionPlan.Value?, _ members: [PlacedMember], takesResource: Bool
     ) -> WrittenTail {
@@ -542,9 +544,8 @@ extension EventImporter {
         if let screen { tail.member(key: "screen", screen) }
         if let id { tail.member(key: "id", id) }
         for member in members {
-            member.keyBytes.withUnsafeBufferPointer { key in
-                tail.member(key: key, member.value!, constant: member.constantBytes, isIntValue: member.isIntValue)
-            }
+            let constant = member.isConstant ? Array(tape.bytes(member.valueEntry)) : nil
+            tail.member(key: tape.bytes(member.keyEntry), member.value!, constant: constant, isIntValue: member.isIntValue)
         }
         return tail.finished()
     }
