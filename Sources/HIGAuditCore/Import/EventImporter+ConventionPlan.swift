@@ -71,7 +71,7 @@ extension EventImporter {
         let sessionRaw = UnsafeBufferPointer(start: base + Int(session.start), count: Int(session.end &- session.start))
         let type = event.kind.wireNameLiteral
         let w = writer
-        w.begin()
+        w.clear()
         // The envelope up to the type's text, as `writeEnvelope` writes it.
         let envelopeRoom = Cursor.keyRoom(2) &+ Cursor.integerRoom
             &+ Cursor.keyRoom(7) &+ sessionRaw.count &+ 3 &+ Cursor.integerRoom
@@ -84,7 +84,8 @@ extension EventImporter {
         // its value written at its longest (an integer's 20 bytes, or its bytes in quotes).
         let slack = WrittenTail.padding &+ Cursor.integerRoom &+ 2
         var from = 0
-        var (cursor, end) = w.open(room: envelopeRoom &+ tail.text.count &+ slack)
+        var (cursor, end) = w.open(room: 1 &+ envelopeRoom &+ tail.text.count &+ slack)
+        cursor.byte(UInt8(ascii: "{"))
         cursor.key("ts")
         cursor.integer(event.ts)
         cursor.key("session")

@@ -61,9 +61,15 @@ final class ImportedLineWriter {
     }
 
     func begin() {
+        clear()
+        write(room: 1) { $0.byte(UInt8(ascii: "{")) }
+    }
+
+    /// Forgets the line: the next piece starts a new one, without its opening brace (`begin` writes it).
+    @inline(__always)
+    func clear() {
         line.count = 0
         first = true
-        write(room: 1) { $0.byte(UInt8(ascii: "{")) }
     }
 
     func end() { write(room: 1) { $0.byte(UInt8(ascii: "}")) } }
