@@ -35,20 +35,16 @@ struct ImportFrontend {
         for problem in inputs.problems { pipeline.recordUnreadable(problem) }
         if command.input.strict, !inputs.problems.isEmpty { return abortStrict(progress: progress) }
 
-        var writer: ImportedLogWriter?
+        let output = AcceptedLines()
         var written: [ImportedLogWriter] = []
-        var failure: ImportOutputError?
         func open(_ path: String) throws {
             do {
-                writer = try ImportedLogWriter(path: path)
+                output.writer = try ImportedLogWriter(path: path)
             } catch {
                 throw FatalError("\(error)")
             }
         }
-        importer.onAccepted = { (line: UnsafeRawBufferPointer) in
-            guard failure == nil, let writer else { return }
-            do throws(ImportOutputError) { try writer.append(line) } catch { failure = error }
-        }
+        importer.onAccepted = { (line: UnsafeRawBufferPointer) in output.append(line) }
         if !intoDirectory { try open(command.output) }
         let files = RunFiles()
         let strict = command.input.strict
@@ -64,23 +60,23 @@ struct ImportFrontend {
                 }
                 return PreparedInput(read: FileRead(source: source, file: files.add(source.displayPath)))
             }, conclude: { _, _ in
-                if intoDirectory, let finished = writer {
+                if intoDirectory, let finished = output.writer {
                     written.append(finished)
-                    writer = nil
+                    output.writer = nil
                 }
                 progress.update(file: pipeline.inputsReached, of: inputs.sources.count, path: pipeline.currentPath,
                                 bytes: pipeline.statistics.decompressedBytes, events: 0)
-                if let failure { throw FatalError("\(failure)") }
+                if let failure = output.failure { throw FatalError("\(failure)") }
                 if strict && pipeline.statistics.skippedInput { throw StopImport() }
             })
         } catch is StopImport {
             stopped = true
         } catch {
-            (written + [writer].compactMap { $0 }).forEach { $0.abandon() }
+            (written + [output.writer].compactMap { $0 }).forEach { $0.abandon() }
             throw error
         }
         progress.finish()
-        if let writer { written.append(writer) }
+        if let writer = output.writer { written.append(writer) }
         if stopped {
             written.forEach { $0.abandon() }
             return abortStrict(progress: progress)
@@ -103,6 +99,32 @@ struct ImportFrontend {
     }
 
     private struct StopImport: Error {}
+
+    /// Where the importer's accepted lines go (`EventImporter.onAccepted`): the file being written
+    /// (none between the files of a directory), and the first failure to write it, after which
+    /// nothing more is written.
+    private final class AcceptedLines {
+        var writer: ImportedLogWriter? {
+            didSet { current = writer.map { Unmanaged.passUnretained($0) } }
+        }
+        /// `writer`, unretained (`writer` holds it): a retained copy of it cost every line a retain
+        /// and a release.
+        private var current: Unmanaged<ImportedLogWriter>?
+        private(set) var failure: ImportOutputError?
+
+        func append(_ line: UnsafeRawBufferPointer) {
+            guard failure == nil, let current else { return }
+            let error = current._withUnsafeGuaranteedRef { writer -> ImportOutputError? in
+                do throws(ImportOutputError) {
+                    try writer.append(line)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            if let error { failure = error }
+        }
+    }
 
     private func abortStrict(progress: ProgressLine) -> Int32 {
         progress.finish()

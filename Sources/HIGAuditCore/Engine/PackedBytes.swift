@@ -2,15 +2,12 @@
 /// numbers, texts as their bytes. It lives only in the memory of the process that wrote it, so it
 /// has no version and may change with the code; what must survive a run goes through the checkpoint.
 ///
-/// The bytes grow in memory the writer owns (noncopyable, freed in `deinit`) rather than in an array:
-/// a parked event is a dozen or more small writes, and each append to an array checked that its buffer
-/// was unshared and large enough. Here every write checks only that there is room; `bytes` copies
-/// what was written into an array of exactly that size, which the parked session keeps.
+/// The bytes grow in memory the writer owns (`GrowingBytes`) rather than in an array: a parked event
+/// is a dozen or more small writes, and each append to an array checked that its buffer was unshared
+/// and large enough. Here every write checks only that there is room; `bytes` copies what was written
+/// into an array of exactly that size, which the parked session keeps.
 struct PackedWriter: ~Copyable {
-    private var start: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    /// How many bytes are written: `start[0..<written]`.
-    private var written = 0
+    private var storage: GrowingBytes
     /// Values the bytes refer to by number (1-based) rather than hold: session settings other than the
     /// defaults (see `event(_:newestTs:)`).
     var heldAside: [SessionSettings] = []
@@ -24,36 +21,23 @@ struct PackedWriter: ~Copyable {
     private var previousString: String?
 
     init(reservingCapacity capacity: Int = 0) {
-        self.capacity = max(capacity, 32)
-        start = .allocate(capacity: self.capacity)
+        storage = GrowingBytes(capacity: max(capacity, 32))
     }
 
-    deinit { start.deallocate() }
-
     /// What has been written, in an array of its own.
-    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: start, count: written)) }
+    var bytes: [UInt8] { storage.bytes }
 
     /// Makes room for `extra` more bytes.
     @inline(__always)
     private mutating func reserve(_ extra: Int) {
-        if capacity &- written < extra { grow(toHold: written &+ extra) }
-    }
-
-    @inline(never)
-    private mutating func grow(toHold needed: Int) {
-        let larger = max(needed, capacity &* 2)
-        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
-        moved.initialize(from: start, count: written)
-        start.deallocate()
-        start = moved
-        capacity = larger
+        storage.reserve(extra)
     }
 
     /// One byte where `reserve` made room.
     @inline(__always)
     private mutating func put(_ value: UInt8) {
-        start[written] = value
-        written &+= 1
+        storage.end.pointee = value
+        storage.count &+= 1
     }
 
     @inline(__always)
@@ -105,8 +89,8 @@ struct PackedWriter: ~Copyable {
     @inline(__always)
     mutating func double(_ value: Double) {
         reserve(8)
-        UnsafeMutableRawPointer(start + written).storeBytes(of: value.bitPattern.littleEndian, as: UInt64.self)
-        written &+= 8
+        UnsafeMutableRawPointer(storage.end).storeBytes(of: value.bitPattern.littleEndian, as: UInt64.self)
+        storage.count &+= 8
     }
 
     /// Its length + 1 and bytes, or 0 for the same bytes as the previous string written.
@@ -118,12 +102,12 @@ struct PackedWriter: ~Copyable {
         let length = value.utf8.count
         count(length &+ 1)
         reserve(length)
-        let target = start + written
+        let target = storage.end
         var utf8 = value
         utf8.withUTF8 { source in
             if let from = source.baseAddress { target.initialize(from: from, count: source.count) }
         }
-        written &+= length
+        storage.count &+= length
         previousString = value
     }
 
@@ -143,10 +127,10 @@ struct PackedWriter: ~Copyable {
         // Both words are stored whole, then only the text's bytes kept: the room is there.
         reserve(17)
         put(count)
-        let target = UnsafeMutableRawPointer(start + written)
+        let target = UnsafeMutableRawPointer(storage.end)
         target.storeBytes(of: low.littleEndian, as: UInt64.self)
         target.storeBytes(of: high.littleEndian, toByteOffset: 8, as: UInt64.self)
-        written &+= PackedUUID.isPacked(count: count) ? 16 : Int(count)
+        storage.count &+= PackedUUID.isPacked(count: count) ? 16 : Int(count)
     }
 
     /// A case of an enumeration by its place in `allCases`.

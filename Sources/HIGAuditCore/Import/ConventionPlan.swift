@@ -46,17 +46,6 @@ struct ConventionPlan {
         var isIntValue: Bool
     }
 
-    /// One member of the line `import` writes after the envelope, as `EventImporter.writeOtherFields`
-    /// writes it: the key as it stands in the line (a constant of the layout, moved by the slots
-    /// before it), and the value as it stands (a string in its quotes), or an OTLP `intValue`'s integer.
-    struct WrittenField {
-        var keyStart: Int32
-        var keyEnd: Int32
-        var keySlotsBefore: UInt16
-        var value: Value
-        var isIntValue: Bool
-    }
-
     /// A variable value that must be a given string for the line to carry a convention event (at most
     /// 16 bytes, kept as two words).
     struct Guard {
@@ -94,12 +83,12 @@ struct ConventionPlan {
     /// fields of `loading.start` and `loading.end`, which keep theirs: `EventImporter.writePending`).
     var ownFields: UnsafeMutableBufferPointer<OwnField>
     var ownFieldsKeepingId: UnsafeMutableBufferPointer<OwnField>
-    /// The members `import` writes after the envelope, in the order of the line, without and with an
-    /// `id` (as `ownFields`): every field the general way writes, ours or not. Empty, and
-    /// `writesLines` false, when one of them is not placed in the layout: `import` then reads such
-    /// lines the general way, while `--from` still reads them by the plan.
-    var writtenFields: UnsafeMutableBufferPointer<WrittenField>
-    var writtenFieldsKeepingId: UnsafeMutableBufferPointer<WrittenField>
+    /// What `import` writes after the event's type, without and with an `id` among the other fields
+    /// (as `ownFields`): the rest of the envelope, then every member the general way writes, ours or
+    /// not. Empty, and `writesLines` false, when one of those members is not placed in the layout:
+    /// `import` then reads such lines the general way, while `--from` still reads them by the plan.
+    var tail: WrittenTail
+    var tailKeepingId: WrittenTail
     var writesLines: Bool
     /// Number slots that must hold finite values (OTLP's `doubleValue`s: `checkFinite`).
     var finiteSlots: UnsafeMutableBufferPointer<Int32>
@@ -117,8 +106,8 @@ struct ConventionPlan {
     func deallocate() {
         ownFields.deallocate()
         ownFieldsKeepingId.deallocate()
-        writtenFields.deallocate()
-        writtenFieldsKeepingId.deallocate()
+        tail.deallocate()
+        tailKeepingId.deallocate()
         finiteSlots.deallocate()
     }
 }

@@ -58,91 +58,93 @@ extension EventImporter {
     }
 
     /// Writes the line of ours the planned event is, byte for byte what `writePending` writes for it
-    /// from the tape: the envelope, then the event's other members as they stand in the line.
+    /// from the tape: the envelope up to the type, then the plan's tail (`WrittenTail`), its text with
+    /// the line's values between.
     func writePlanned() {
         typealias Cursor = ImportedLineWriter.Cursor
-        /// A member's value: bytes of the line as they stand, in quotes when `quoted`.
-        typealias Piece = (raw: UnsafeBufferPointer<UInt8>, quoted: Bool)
         let event = planned!
         let plan = event.plan
         let values = event.values
         let base = event.line.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let loading = event.kind == .loadingStart || event.kind == .loadingEnd
-        func piece(_ value: ConventionPlan.Value?) -> Piece? {
-            value.map { ($0.bytes(in: values, base: base), $0.kind == .string) }
-        }
-        func piece(_ value: FieldValue?) -> Piece? {
-            value.map { (UnsafeBufferPointer(start: base + Int($0.start), count: Int($0.end &- $0.start)), true) }
-        }
-        func room(_ name: StaticString, _ piece: Piece?) -> Int {
-            piece.map { Cursor.keyRoom(name.utf8CodeUnitCount) &+ $0.raw.count &+ 2 } ?? 0
-        }
-        func put(_ name: StaticString, _ piece: Piece?, into cursor: inout Cursor) {
-            guard let piece else { return }
-            cursor.key(name)
-            cursor.raw(piece.raw, quoted: piece.quoted)
-        }
-        let device, appVersion, osVersion: Piece?
-        if plan.pointee.takesResource {
-            // The resource's attributes are `stringValue`s (`RecordResource.plannable`).
-            let resource = recordResource
-            (device, appVersion, osVersion) = (piece(resource.device), piece(resource.appVersion), piece(resource.osVersion))
-        } else {
-            (device, appVersion, osVersion) = (piece(plan.pointee.device), piece(plan.pointee.appVersion), piece(plan.pointee.osVersion))
-        }
-        let screen = piece(plan.pointee.screen)
-        let id = loading ? nil : piece(plan.pointee.id)
         let session = values.value(ofSlot: plan.pointee.session)
         let sessionRaw = UnsafeBufferPointer(start: base + Int(session.start), count: Int(session.end &- session.start))
         let type = event.kind.wireNameLiteral
         let w = writer
-        w.begin()
-        // The envelope, as `writeEnvelope` writes it, in room for all of it at once.
+        w.clear()
+        // The envelope up to the type's text, as `writeEnvelope` writes it.
         let envelopeRoom = Cursor.keyRoom(2) &+ Cursor.integerRoom
             &+ Cursor.keyRoom(7) &+ sessionRaw.count &+ 3 &+ Cursor.integerRoom
-            &+ Cursor.keyRoom(4) &+ type.utf8CodeUnitCount &+ 2
-            &+ room("device", device) &+ room("app_version", appVersion) &+ room("os_version", osVersion)
-            &+ room("screen", screen) &+ room("id", id)
-        w.write(room: envelopeRoom) { cursor in
-            cursor.key("ts")
-            cursor.integer(event.ts)
-            cursor.key("session")
-            cursor.byte(UInt8(ascii: "\""))
-            cursor.raw(sessionRaw, quoted: false)
-            if event.launch > 1 {
-                cursor.byte(UInt8(ascii: "#"))
-                cursor.integer(Int64(event.launch))
-            }
-            cursor.byte(UInt8(ascii: "\""))
-            cursor.key("type")
-            cursor.text(type, quoted: true)
-            put("device", device, into: &cursor)
-            put("app_version", appVersion, into: &cursor)
-            put("os_version", osVersion, into: &cursor)
-            put("screen", screen, into: &cursor)
-            put("id", id, into: &cursor)
+            &+ Cursor.keyRoom(4) &+ type.utf8CodeUnitCount &+ 1
+        let tail = loading ? plan.pointee.tailKeepingId : plan.pointee.tail
+        let text = UnsafePointer(tail.text.baseAddress!)
+        let steps = tail.steps
+        let resource = recordResource
+        // Each piece checks for room for its text copied whole (`Cursor.bytes(padded:count:)`) and
+        // its value written at its longest (an integer's 20 bytes, or its bytes in quotes).
+        let slack = WrittenTail.padding &+ Cursor.integerRoom &+ 2
+        var from = 0
+        var (cursor, end) = w.open(room: 1 &+ envelopeRoom &+ tail.text.count &+ slack)
+        cursor.byte(UInt8(ascii: "{"))
+        cursor.key("ts")
+        cursor.integer(event.ts)
+        cursor.key("session")
+        cursor.byte(UInt8(ascii: "\""))
+        cursor.raw(sessionRaw, quoted: false)
+        if event.launch > 1 {
+            cursor.byte(UInt8(ascii: "#"))
+            cursor.integer(Int64(event.launch))
         }
-        for field in loading ? plan.pointee.writtenFieldsKeepingId : plan.pointee.writtenFields {
-            let shift = values.shift(afterSlots: Int(field.keySlotsBefore))
-            let key = UnsafeBufferPointer(start: base + Int(field.keyStart &+ shift), count: Int(field.keyEnd &- field.keyStart))
-            if field.isIntValue {
-                let found = values.value(ofSlot: Int(field.value.slot))
+        cursor.byte(UInt8(ascii: "\""))
+        cursor.key("type")
+        cursor.byte(UInt8(ascii: "\""))
+        cursor.bytes(type.utf8Start, count: type.utf8CodeUnitCount)
+        for step in steps {
+            let textEnd = Int(step.textEnd)
+            let constant = textEnd &- from
+            switch step.form {
+            case .asItStands:
+                let value = step.value.bytes(in: values, base: base)
+                let room = constant &+ value.count &+ slack
+                if end - cursor.at < room { w.grow(&cursor, &end, room: room) }
+                cursor.bytes(padded: text + from, count: constant)
+                cursor.raw(value, quoted: false)
+            case .intValue:
+                let found = values.value(ofSlot: Int(step.value.slot))
+                let value = UnsafeBufferPointer(start: base + Int(found.start), count: Int(found.end &- found.start))
+                let room = constant &+ value.count &+ slack
+                if end - cursor.at < room { w.grow(&cursor, &end, room: room) }
+                cursor.bytes(padded: text + from, count: constant)
+                let isString = step.value.kind == .string
                 let entry = JSONTape.Entry(
-                    kind: field.value.kind == .string ? .string : .number, flag: found.flag, start: found.start, end: found.end, after: 0)
+                    kind: isString ? .string : .number, flag: found.flag, start: found.start, end: found.end, after: 0)
                 if let integer = Self.integerAttribute(entry, known: found.value, in: base) {
-                    w.member(rawKey: key, integer: integer)
-                    continue
+                    cursor.integer(integer)
+                } else {
+                    cursor.raw(value, quoted: isString)
+                }
+            case .resourceDevice, .resourceAppVersion, .resourceOSVersion:
+                let (key, found): (StaticString, FieldValue?) = switch step.form {
+                case .resourceDevice: ("device", resource.device)
+                case .resourceAppVersion: ("app_version", resource.appVersion)
+                default: ("os_version", resource.osVersion)
+                }
+                // The resource's attributes are `stringValue`s (`RecordResource.plannable`).
+                let value = found.map { UnsafeBufferPointer(start: base + Int($0.start), count: Int($0.end &- $0.start)) }
+                let room = constant &+ Cursor.keyRoom(key.utf8CodeUnitCount) &+ (value?.count ?? 0) &+ slack
+                if end - cursor.at < room { w.grow(&cursor, &end, room: room) }
+                cursor.bytes(padded: text + from, count: constant)
+                if let value {
+                    cursor.key(key)
+                    cursor.raw(value, quoted: true)
                 }
             }
-            // Written here, not by `ImportedLineWriter.member`: the call cost more than the member.
-            let value = field.value.bytes(in: values, base: base)
-            let quoted = field.value.kind == .string
-            w.write(room: Cursor.keyRoom(key.count) &+ value.count &+ 2) { cursor in
-                cursor.key(raw: key)
-                cursor.raw(value, quoted: quoted)
-            }
+            from = textEnd
         }
-        w.end()
+        let rest = tail.text.count &- from
+        if end - cursor.at < rest &+ slack { w.grow(&cursor, &end, room: rest &+ slack) }
+        cursor.bytes(padded: text + from, count: rest)
+        w.close(cursor)
     }
 
     /// Makes the event of `line` whose match noted `values`, read by `plan`, the one to hand over
@@ -423,19 +425,19 @@ extension EventImporter {
         let keptFiniteSlots = UnsafeMutableBufferPointer<Int32>.allocate(capacity: finiteSlots.count)
         _ = keptFiniteSlots.initialize(from: finiteSlots)
         let convertsValues = ownFields.contains { $0.isIntValue } || ownFieldsKeepingId.contains { $0.isIntValue }
-        let written = Self.writtenFields(members)
-        let writtenKeepingId = Self.writtenFields(membersKeepingId)
-        let writesLines = written != nil && writtenKeepingId != nil
-        func keptIfWriting(_ fields: UnsafeMutableBufferPointer<ConventionPlan.WrittenField>?) -> UnsafeMutableBufferPointer<ConventionPlan.WrittenField> {
-            if writesLines, let fields { return fields }
-            fields?.deallocate()
-            return .allocate(capacity: 0)
+        // Only `import` writes lines: `--from` makes no tails.
+        let writesLines = onAccepted != nil && Self.allWritable(members) && Self.allWritable(membersKeepingId)
+        func tail(_ members: [PlacedMember], keepingId: Bool) -> WrittenTail {
+            guard writesLines else { return .empty }
+            return writtenTail(
+                device: device, appVersion: appVersion, osVersion: osVersion, screen: screen, id: keepingId ? nil : id,
+                members, takesResource: target.takesResource)
         }
         plans.keep(ConventionPlan(
             guards: (checks.first, checks.count > 1 ? checks[1] : nil), nameSlot: nameSlot, secondNameSlot: secondNameSlot,
             time: timeSlot, session: sessionSlot, device: device, appVersion: appVersion, osVersion: osVersion,
             screen: screen, id: id, ownFields: ownFields, ownFieldsKeepingId: ownFieldsKeepingId,
-            writtenFields: keptIfWriting(written), writtenFieldsKeepingId: keptIfWriting(writtenKeepingId), writesLines: writesLines,
+            tail: tail(members, keepingId: false), tailKeepingId: tail(membersKeepingId, keepingId: true), writesLines: writesLines,
             finiteSlots: keptFiniteSlots, convertsValues: convertsValues,
             checksValues: secondNameSlot != nil || !finiteSlots.isEmpty, takesResource: target.takesResource), for: layout)
     }
@@ -468,6 +470,12 @@ extension EventImporter {
         var value: ConventionPlan.Value?
         var key: (entry: JSONTape.Entry, slotsBefore: Int, slotsBeforeEnd: Int)?
         var isIntValue: Bool
+        /// The key's and the value's entries in the tape of the line planned.
+        var keyEntry: Int
+        var valueEntry: Int
+        /// Whether the value's bytes are the same on every line of the layout: a constant that holds
+        /// no slot (`true`, `null`, an object of constants).
+        var isConstant = false
     }
 
     /// The members `forEachOtherField` gives for the event, in their order, placed in the layout.
@@ -478,9 +486,12 @@ extension EventImporter {
             case .asItStands(let entry): (entry, false)
             case .intValue(let entry): (entry, true)
             }
+            let placed = planValue(index, target).flatMap { !isIntValue || $0.slot >= 0 ? $0 : nil }
             var member = PlacedMember(
-                field: eventField(key), value: planValue(index, target).flatMap { !isIntValue || $0.slot >= 0 ? $0 : nil },
-                key: nil, isIntValue: isIntValue)
+                field: eventField(key), value: placed, key: nil, isIntValue: isIntValue, keyEntry: key, valueEntry: index)
+            if let placed, placed.slot < 0, placed.slotsBeforeStart == placed.slotsBeforeEnd, !isIntValue {
+                member.isConstant = true
+            }
             if case .constant(let entry, let slotsBefore, let slotsBeforeEnd) = target.layouts.placement(
                 ofEntry: key &- target.firstEntry, in: target.layout) {
                 member.key = (entry, slotsBefore, slotsBeforeEnd)
@@ -504,16 +515,40 @@ extension EventImporter {
         return kept(own)
     }
 
-    /// Every member as `writeOtherFields` writes it, ours or not; nil when one of them is not placed.
-    private static func writtenFields(_ members: [PlacedMember]) -> UnsafeMutableBufferPointer<ConventionPlan.WrittenField>? {
-        var written: [ConventionPlan.WrittenField] = []
-        for member in members {
-            guard let value = member.value, let key = member.key, key.slotsBefore == key.slotsBeforeEnd else { return nil }
-            written.append(ConventionPlan.WrittenField(
-                keyStart: key.entry.start, keyEnd: key.entry.end, keySlotsBefore: UInt16(key.slotsBefore),
-                value: value, isIntValue: member.isIntValue))
+    /// Whether every member can be written from the plan as `writeOtherFields` writes it, ours or not:
+    /// its value placed, and its key a constant of the layout.
+    private static func allWritable(_ members: [PlacedMember]) -> Bool {
+        members.allSatisfy { member in
+            guard member.value != nil, let key = member.key else { return false }
+            return key.slotsBefore == key.slotsBeforeEnd
         }
-        return kept(written)
+    }
+
+    /// What `writePlanned` writes after the type, as `writeEnvelope` and `writeOtherFields` write it:
+    /// the device, app version and OS version (the resource's for a plan that `takesResource`), the
+    /// screen, the id (nil for `loading.start` and `loading.end`, whose id is among `members`), then
+    /// `members`, each of which `allWritable` found writable.
+    private func writtenTail(
+        device: ConventionPlan.Value?, appVersion: ConventionPlan.Value?, osVersion: ConventionPlan.Value?,
+        screen: ConventionPlan.Value?, id: ConventionPlan.Value?, _ members: [PlacedMember], takesResource: Bool
+    ) -> WrittenTail {
+        var tail = WrittenTailBuilder()
+        if takesResource {
+            tail.resource(.resourceDevice)
+            tail.resource(.resourceAppVersion)
+            tail.resource(.resourceOSVersion)
+        } else {
+            if let device { tail.member(key: "device", device) }
+            if let appVersion { tail.member(key: "app_version", appVersion) }
+            if let osVersion { tail.member(key: "os_version", osVersion) }
+        }
+        if let screen { tail.member(key: "screen", screen) }
+        if let id { tail.member(key: "id", id) }
+        for member in members {
+            let constant = member.isConstant ? Array(tape.bytes(member.valueEntry)) : nil
+            tail.member(key: tape.bytes(member.keyEntry), member.value!, constant: constant, isIntValue: member.isIntValue)
+        }
+        return tail.finished()
     }
 
     private static func kept<Element>(_ elements: [Element]) -> UnsafeMutableBufferPointer<Element> {

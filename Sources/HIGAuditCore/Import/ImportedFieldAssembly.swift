@@ -19,6 +19,11 @@ final class ImportedFieldAssembly {
     private var copiedStamp = 0
     /// Where the record's fields go: the decoder's table (`EventDecoder.mapFields`), from `startRecord`.
     private var table: FieldTableWriter?
+    #if DEBUG
+    /// Whether the table is lent out (`writingTable`): a write through the assembly meanwhile would be
+    /// overwritten when the table comes back, and is refused.
+    private var lendsTable = false
+    #endif
 
     init() {
         capacity = 4096
@@ -32,17 +37,25 @@ final class ImportedFieldAssembly {
     /// Writes `field` as located (`FieldTableWriter.assign`).
     @inline(__always)
     func assign(_ field: EventField, _ value: FieldValue, number: Double = .nan, keyColumn: Int32 = 0) {
+        #if DEBUG
+        assert(!lendsTable, "a field written through the assembly while its table is lent out (writingTable) would be lost")
+        #endif
         table!.assign(field, value, number: number, keyColumn: keyColumn)
     }
 
     /// Runs `body` on the table the record's fields are written into, taken out of the assembly for
     /// the while, for a run of fields written as located (`FieldTableWriter.assign`): through the
     /// assembly, each write read the table's places and what it had written again (a write through a
-    /// pointer may change any memory), while a table of its own stays in registers. `body` writes
-    /// nothing through the assembly.
+    /// pointer may change any memory), while a table of its own stays in registers. `body` must write
+    /// nothing through the assembly (the table put back would overwrite it): a debug build stops one
+    /// that does.
     @inline(__always)
     func writingTable(_ body: (inout FieldTableWriter) -> Void) {
         var writer = table!
+        #if DEBUG
+        lendsTable = true
+        defer { lendsTable = false }
+        #endif
         body(&writer)
         table = writer
     }

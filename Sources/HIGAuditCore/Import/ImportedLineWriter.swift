@@ -2,65 +2,80 @@
 /// reused from line to line. Strings found in the source are copied as they stand, escapes and all
 /// (a JSON string's bytes are valid between quotes anywhere), so nothing is decoded twice.
 ///
-/// A class over memory of its own rather than a struct over `[UInt8]`: a line is a few dozen small
-/// appends, and an array's append checks its buffer's uniqueness and goes through a generic copy on
-/// each. Each piece is written by a `Cursor` into room reserved first: one check per member here,
+/// A class over bytes of its own (`GrowingBytes`) rather than a struct over `[UInt8]`: a line is a few
+/// dozen small appends, and an array's append checks its buffer's uniqueness and goes through a
+/// generic copy on each. Each piece is written by a `Cursor` into room reserved first: one check per member here,
 /// or one per line for a writer that bounds its line beforehand (`write(room:_:)`, as
 /// `EventImporter.writePlanned` does). The importer holds one writer per purpose (the event's line, a
 /// synthetic start), each reused for every line.
 final class ImportedLineWriter {
-    private var start: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    /// Bytes of the line written so far.
-    private(set) var count = 0
+    private var line = GrowingBytes(capacity: 1024)
     private var first = true
 
-    init() {
-        capacity = 1024
-        start = .allocate(capacity: capacity)
-    }
-
-    deinit { start.deallocate() }
+    /// Bytes of the line written so far.
+    var count: Int { line.count }
 
     /// The line written so far (valid only inside `body`).
-    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try body(UnsafeRawBufferPointer(start: start, count: count))
+    func withBytes<R, Failure: Error>(_ body: (UnsafeRawBufferPointer) throws(Failure) -> R) throws(Failure) -> R {
+        try line.withBytes(body)
     }
 
     /// A copy of the line written so far (for tests).
-    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: start, count: count)) }
+    var bytes: [UInt8] { line.bytes }
 
     /// Calls `body` with a cursor at the end of the line and room for `room` more bytes, which it
     /// must not write past.
     @inline(__always)
     func write(room: Int, _ body: (inout Cursor) -> Void) {
-        if count &+ room > capacity { grow(toHold: count &+ room) }
-        var cursor = Cursor(at: start + count, first: first)
+        line.reserve(room)
+        var cursor = Cursor(at: line.end, first: first)
         body(&cursor)
-        count = cursor.at - start
+        line.count = cursor.at - line.start
         first = cursor.first
     }
 
+    /// A cursor at the end of the line, and the end of the room after it (at least `room` bytes), for
+    /// a run of pieces each of which checks its own room against that end and, short of it, asks
+    /// for more (`grow`); `close` ends the run. No closure, unlike `write(room:_:)`: a long run's
+    /// cursor stays in registers rather than in memory a closure shares.
+    @inline(__always)
+    func open(room: Int) -> (cursor: Cursor, end: UnsafeMutablePointer<UInt8>) {
+        line.reserve(room)
+        return (Cursor(at: line.end, first: first), line.start + line.capacity)
+    }
+
+    /// Doubles the room of an open run at least, to `room` bytes past the cursor, which moves with the
+    /// bytes.
     @inline(never)
-    private func grow(toHold needed: Int) {
-        let larger = max(needed, capacity &* 2)
-        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
-        moved.initialize(from: start, count: count)
-        start.deallocate()
-        start = moved
-        capacity = larger
+    func grow(_ cursor: inout Cursor, _ end: inout UnsafeMutablePointer<UInt8>, room: Int) {
+        close(cursor)
+        line.reserve(max(room, line.capacity &- line.count &+ 1))
+        (cursor, end) = open(room: 0)
+    }
+
+    /// Ends a run (`open`): the line is what its cursor wrote.
+    @inline(__always)
+    func close(_ cursor: Cursor) {
+        line.count = cursor.at - line.start
+        first = cursor.first
     }
 
     func begin() {
-        count = 0
-        first = true
+        clear()
         write(room: 1) { $0.byte(UInt8(ascii: "{")) }
+    }
+
+    /// Forgets the line: the next piece starts a new one, without its opening brace (`begin` writes it).
+    @inline(__always)
+    func clear() {
+        line.count = 0
+        first = true
     }
 
     func end() { write(room: 1) { $0.byte(UInt8(ascii: "}")) } }
 
     /// Drops the last byte written (a string's closing quote, to add to the string).
-    func dropLastByte() { if count > 0 { count &-= 1 } }
+    func dropLastByte() { if line.count > 0 { line.count &-= 1 } }
 
     /// Bytes of `text` as they stand (no escaping: the caller's text is plain).
     func appendRawBytes(_ text: String) {
@@ -209,6 +224,19 @@ final class ImportedLineWriter {
             at += length
         }
 
+        /// `length` bytes of `bytes`, where 32 bytes can be read from `bytes` and written at the cursor:
+        /// a short piece (most keys with their quotes and commas) is copied as 32 bytes at once, and
+        /// the bytes past it are written over by the next piece or left past the line's end.
+        @inline(__always)
+        mutating func bytes(padded bytes: UnsafePointer<UInt8>, count length: Int) {
+            guard length <= 32 else { return self.bytes(bytes, count: length) }
+            let to = UnsafeMutableRawPointer(at)
+            let from = UnsafeRawPointer(bytes)
+            to.storeBytes(of: from.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self), toByteOffset: 16, as: SIMD16<UInt8>.self)
+            at += length
+        }
+
         @inline(__always)
         mutating func text(_ text: StaticString, quoted: Bool = false) {
             if quoted { byte(UInt8(ascii: "\"")) }
@@ -247,42 +275,57 @@ final class ImportedLineWriter {
             byte(UInt8(ascii: ":"))
         }
 
-        /// "00" to "99": an integer's digits are written two at a time.
-        private static let digitPairs: StaticString = """
-            00010203040506070809101112131415161718192021222324252627282930313233343536373839\
-            40414243444546474849505152535455565758596061626364656667686970717273747576777879\
-            8081828384858687888990919293949596979899
-            """
-
         /// Decimal digits written in place: a `String` per number was a heap allocation per timestamp.
+        /// Eight digits at a time (`eightDigits`), the first eight or fewer without their leading
+        /// zeros; each store is of eight bytes, within the `integerRoom` an integer is given.
         mutating func integer(_ value: Int64) {
             if value < 0 { byte(UInt8(ascii: "-")) }
-            var magnitude = value.magnitude
-            var digits = 1
-            var bound: UInt64 = 10
-            while digits < 19, magnitude >= bound {
-                digits &+= 1
-                bound &*= 10
-            }
-            let pairs = Self.digitPairs.utf8Start
-            var last = at + digits
-            at = last
-            while magnitude >= 100 {
-                let pair = Int(truncatingIfNeeded: magnitude % 100) &* 2
-                magnitude /= 100
-                last -= 2
-                last[0] = pairs[pair]
-                last[1] = pairs[pair &+ 1]
-            }
-            if magnitude >= 10 {
-                let pair = Int(truncatingIfNeeded: magnitude) &* 2
-                last -= 2
-                last[0] = pairs[pair]
-                last[1] = pairs[pair &+ 1]
+            let magnitude = value.magnitude
+            let hundredMillion: UInt64 = 100_000_000
+            guard magnitude >= hundredMillion else { return leadingDigits(magnitude) }
+            let high = magnitude / hundredMillion
+            let low = magnitude % hundredMillion
+            if high < hundredMillion {
+                leadingDigits(high)
             } else {
-                last -= 1
-                last.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
+                // At most 19 digits: `high` has at most 11.
+                leadingDigits(high / hundredMillion)
+                allDigits(high % hundredMillion)
             }
+            allDigits(low)
+        }
+
+        /// `value` (below 10^8) without leading zeros, "0" for 0.
+        @inline(__always)
+        private mutating func leadingDigits(_ value: UInt64) {
+            let digits = Self.eightDigits(value)
+            // The leading zeros are the first bytes (in memory order, the low ones) that are "0".
+            let zeros = value == 0 ? 7 : (digits &- 0x3030_3030_3030_3030).trailingZeroBitCount / 8
+            UnsafeMutableRawPointer(at).storeBytes(of: (digits >> UInt64(zeros &* 8)).littleEndian, as: UInt64.self)
+            at += 8 &- zeros
+        }
+
+        /// `value` (below 10^8) as eight digits, leading zeros and all.
+        @inline(__always)
+        private mutating func allDigits(_ value: UInt64) {
+            UnsafeMutableRawPointer(at).storeBytes(of: Self.eightDigits(value).littleEndian, as: UInt64.self)
+            at += 8
+        }
+
+        /// The eight decimal digits of `value` (below 10^8) as ASCII, the first in the low byte: the
+        /// halves of four digits, their pairs, and the pairs' digits, each split in all lanes of the
+        /// word at once by a multiply and shift that divide exactly in their range.
+        @inline(__always)
+        static func eightDigits(_ value: UInt64) -> UInt64 {
+            // Lanes of 32 bits: the first four digits, then the last four.
+            let halves = (value / 10_000) | ((value % 10_000) << 32)
+            // Lanes of 16 bits: each half's pairs (v / 100 is (v * 10486) >> 20 below 10^4).
+            let hundreds = ((halves &* 10486) >> 20) & 0x0000_007F_0000_007F
+            let pairs = ((halves &- hundreds &* 100) << 16) | hundreds
+            // Lanes of 8 bits: each pair's digits (v / 10 is (v * 103) >> 10 below 100).
+            let tens = ((pairs &* 103) >> 10) & 0x000F_000F_000F_000F
+            let digits = ((pairs &- tens &* 10) << 8) | tens
+            return digits &+ 0x3030_3030_3030_3030
         }
     }
 }

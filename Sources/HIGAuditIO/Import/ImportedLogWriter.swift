@@ -15,7 +15,9 @@ public final class ImportedLogWriter {
     private let temporaryPath: String
     private let descriptor: Int32
     private let encoder: ZstdFrameEncoder?
-    private var pending: [UInt8] = []
+    /// Lines not yet written: bytes of their own (`GrowingBytes`), appended to without an array's
+    /// checks on every line.
+    private var pending = GrowingBytes(capacity: ImportedLogWriter.frameBytes + (64 << 10))
     private var compressed: [UInt8] = []
     public private(set) var linesWritten: Int64 = 0
     private static let frameBytes = 1 << 20
@@ -35,37 +37,40 @@ public final class ImportedLogWriter {
         } else {
             encoder = nil
         }
-        pending.reserveCapacity(Self.frameBytes + (64 << 10))
     }
 
     /// Appends one line (a newline is added).
     public func append(_ line: UnsafeRawBufferPointer) throws(ImportOutputError) {
-        pending.append(contentsOf: line)
+        pending.append(line)
         pending.append(0x0A)
         linesWritten += 1
         if pending.count >= Self.frameBytes { try flush() }
     }
 
     private func flush() throws(ImportOutputError) {
-        guard !pending.isEmpty else { return }
+        guard pending.count > 0 else { return }
         if let encoder {
             compressed.removeAll(keepingCapacity: true)
             do {
-                try pending.withUnsafeBytes { try encoder.appendFrame($0, options: ZstdFrameOptions(), to: &compressed) }
+                try pending.withBytes { try encoder.appendFrame($0, options: ZstdFrameOptions(), to: &compressed) }
             } catch {
                 throw ImportOutputError(path: path, reason: "\(error)")
             }
-            try write(compressed)
+            var failure: ImportOutputError?
+            compressed.withUnsafeBytes { bytes in
+                do throws(ImportOutputError) { try write(bytes) } catch { failure = error }
+            }
+            if let failure { throw failure }
         } else {
-            try write(pending)
+            try pending.withBytes { bytes throws(ImportOutputError) in try write(bytes) }
         }
-        pending.removeAll(keepingCapacity: true)
+        pending.count = 0
     }
 
-    private func write(_ bytes: [UInt8]) throws(ImportOutputError) {
+    private func write(_ bytes: UnsafeRawBufferPointer) throws(ImportOutputError) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
                 throw ImportOutputError(path: path, reason: String(cString: strerror(errno)))

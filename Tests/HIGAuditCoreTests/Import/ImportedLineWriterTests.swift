@@ -23,6 +23,20 @@ import Testing
         }
     }
 
+    /// The eight digits a number is written by (`Cursor.eightDigits`), at every boundary of their
+    /// lanes and across the range.
+    @Test func eightDigitsAreTheNumbersDigitsLeadingZerosAndAll() {
+        var generator = SystemRandomNumberGenerator()
+        var values: [UInt64] = [0, 1, 9, 10, 99, 100, 999, 1_000, 9_999, 10_000, 10_001, 99_999_999, 12_345_678, 1_000_100]
+        for _ in 0..<2_000 { values.append(UInt64.random(in: 0..<100_000_000, using: &generator)) }
+        for value in values {
+            let word = ImportedLineWriter.Cursor.eightDigits(value)
+            let text = String(decoding: (0..<8).map { UInt8(truncatingIfNeeded: word >> (8 * UInt64($0))) }, as: UTF8.self)
+            let plain = String(value)
+            #expect(text == String(repeating: "0", count: 8 - plain.count) + plain)
+        }
+    }
+
     @Test func textsAreEscapedAsJSONWantsThem() {
         let writer = ImportedLineWriter()
         writer.begin()
