@@ -187,11 +187,11 @@ extension EventImporter {
     func recordLead(_ base: UnsafePointer<UInt8>, count: Int, at start: Int) -> Int {
         let hintedMember = start &+ recordNameOffset
         if Self.holdsEventName(base, count: count, at: hintedMember) {
-            return Self.nameLead(base, count: count, from: hintedMember &+ Self.eventNameKeyLength)
+            return Self.recordNameLead(base, count: count, from: hintedMember &+ Self.eventNameKeyLength)
         }
         let hintedAttribute = start &+ recordAttributeNameOffset
         if Self.holdsNameAttribute(base, count: count, at: hintedAttribute) {
-            return Self.nameLead(base, count: count, from: hintedAttribute &+ Self.nameAttributeKeyLength)
+            return Self.recordNameLead(base, count: count, from: hintedAttribute &+ Self.nameAttributeKeyLength)
         }
         let reach = min(count, start &+ Self.recordNameReach)
         var i = start
@@ -206,12 +206,12 @@ extension EventImporter {
                     let keyStart = at &- 6
                     guard keyStart >= start, Self.holdsEventName(base, count: count, at: keyStart) else { continue }
                     recordNameOffset = keyStart &- start
-                    return Self.nameLead(base, count: count, from: keyStart &+ Self.eventNameKeyLength)
+                    return Self.recordNameLead(base, count: count, from: keyStart &+ Self.eventNameKeyLength)
                 }
                 let keyStart = at &- 13
                 guard keyStart >= start, Self.holdsNameAttribute(base, count: count, at: keyStart) else { continue }
                 recordAttributeNameOffset = keyStart &- start
-                return Self.nameLead(base, count: count, from: keyStart &+ Self.nameAttributeKeyLength)
+                return Self.recordNameLead(base, count: count, from: keyStart &+ Self.nameAttributeKeyLength)
             }
             i &+= 16
         }
@@ -223,11 +223,14 @@ extension EventImporter {
     /// then find the next record's, a place like any other) costs a bounded search.
     static var recordNameReach: Int { 2048 }
 
-    /// A place by the name starting at `name` (`nameWord`).
+    /// A record's place by its name alone: the bytes after `hig.` up to its closing quote, at most 16
+    /// (`LineFingerprint.bytes`), not those after it, which for a name written last are the next
+    /// record's or the request's closing brackets, so that a request's last record takes the place
+    /// of the others of its layout.
     @inline(__always)
-    private static func nameLead(_ base: UnsafePointer<UInt8>, count: Int, from name: Int) -> Int {
-        guard count >= 16 else { return 0 }
-        let key = nameWord(base, count: count, from: name) &* 0x9E37_79B9_7F4A_7C15
+    private static func recordNameLead(_ base: UnsafePointer<UInt8>, count: Int, from name: Int) -> Int {
+        let words = LineFingerprint.bytes(base, start: min(name &+ 4, count), limit: count)
+        let key = (words.low ^ (words.high &<< 29 | words.high &>> 35)) &* 0x9E37_79B9_7F4A_7C15
         return Int(truncatingIfNeeded: key &>> UInt64(64 &- ExportLineLayouts.leadPlaces.trailingZeroBitCount))
     }
 

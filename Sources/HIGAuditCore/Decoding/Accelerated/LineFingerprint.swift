@@ -51,9 +51,10 @@ enum LineFingerprint {
     /// Up to 16 bytes from `start`, as two words: with `until`, those before the first such byte and
     /// that byte, the rest zero, and where that byte is (`found`, past the end of the line when none);
     /// without, those before the first quote. Loaded at once when 16 bytes are readable, else byte by
-    /// byte (the same words either way).
+    /// byte (the same words either way). Also an OTLP record's place by its name
+    /// (`EventImporter.recordLead`).
     @inline(__always)
-    private static func bytes(
+    static func bytes(
         _ base: UnsafePointer<UInt8>, start: Int, limit: Int, until byte: UInt8 = 0x22
     ) -> (low: UInt64, high: UInt64, found: Int) {
         var low: UInt64 = 0
