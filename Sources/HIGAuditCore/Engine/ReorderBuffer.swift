@@ -18,8 +18,8 @@ struct ReorderBuffer: ~Copyable {
     /// The `ts` of each occupied slot, kept beside the events so that finding an insertion point or
     /// testing the oldest event reads 8 bytes.
     private var stamps: UnsafeMutablePointer<Int64>
-    /// A power of two; 0 once the storage is handed over (`handOverStorage`).
-    private(set) var capacity: Int
+    /// A power of two.
+    private var capacity: Int
     /// Index of the oldest event.
     private var head = 0
     private(set) var count = 0
@@ -30,46 +30,10 @@ struct ReorderBuffer: ~Copyable {
         stamps = .allocate(capacity: capacity)
     }
 
-    /// A buffer on storage an earlier buffer handed over, empty whatever that one held.
-    init(reusing storage: Storage) {
-        events = storage.events
-        stamps = storage.stamps
-        capacity = storage.capacity
-    }
-
     deinit {
-        guard capacity > 0 else { return }
         for offset in 0..<count { (events + slot(offset)).deinitialize(count: 1) }
         events.deallocate()
         stamps.deallocate()
-    }
-
-    /// A buffer's storage without its events, between the buffer that let it go and the one that takes
-    /// it (`SessionEngine.spareBuffers`): a session's buffer grows to the session's working size, and
-    /// where sessions keep closing and opening, each new one grew again from 8 slots.
-    struct Storage {
-        fileprivate let events: UnsafeMutablePointer<Event>
-        fileprivate let stamps: UnsafeMutablePointer<Int64>
-        let capacity: Int
-
-        /// Frees storage no buffer took.
-        func deallocate() {
-            events.deallocate()
-            stamps.deallocate()
-        }
-    }
-
-    /// Destroys the waiting events and hands the storage over, to a later buffer (`init(reusing:)`) or
-    /// to be freed (`Storage.deallocate`). The buffer is left holding nothing, for its owner to drop:
-    /// it must not be used again.
-    mutating func handOverStorage() -> Storage {
-        precondition(capacity > 0, "storage handed over twice")
-        for offset in 0..<count { (events + slot(offset)).deinitialize(count: 1) }
-        let storage = Storage(events: events, stamps: stamps, capacity: capacity)
-        head = 0
-        count = 0
-        capacity = 0
-        return storage
     }
 
     var isEmpty: Bool { count == 0 }

@@ -128,7 +128,7 @@ extension SessionEngine {
         device.free()
     }
 
-    /// The session packed; its memory is freed, its reorder buffer's kept as a spare if there is room. Not taken off its device's
+    /// The session packed; its memory (and its reorder buffer's) is freed. Not taken off its device's
     /// heap: the device goes with it.
     func pack(_ session: UnsafeMutablePointer<OpenSession>) -> ParkedSession {
         var writer = PackedWriter(reservingCapacity: 64 &+ 48 &* session.pointee.buffer.count)
@@ -146,7 +146,6 @@ extension SessionEngine {
         writer.count(session.pointee.context.acceptedEvents)
         writer.count(session.pointee.buffer.count)
         session.pointee.buffer.forEachPending { writer.event(at: $0, newestTs: newestTs) }
-        keepBuffer(of: session)
 
         let moved = session.move()
         session.deallocate()
@@ -200,7 +199,7 @@ extension SessionEngine {
     /// device's sessions: `adopt` puts it there).
     func unpack(_ parked: ParkedSession, device: UnsafeMutablePointer<DeviceStream>) -> UnsafeMutablePointer<OpenSession> {
         // The waiting events go straight into a buffer of their own, which the session then takes.
-        var buffer = spareBuffer()
+        var buffer = ReorderBuffer()
         let saved = parked.unpacked(into: &buffer)
         let session: UnsafeMutablePointer<OpenSession>
         if let state = parked.state {

@@ -86,14 +86,6 @@ public final class SessionEngine {
     /// loop may still hold them.
     var closingLoops = 0
     private var closedWhileLooping: [UnsafeMutablePointer<OpenSession>] = []
-    /// The reorder buffers' storage of sessions let go (closed or parked), for the buffers of sessions
-    /// that open or wake: their buffers start at the size others grew to rather than growing again.
-    /// At most `maxSpareBuffers`, of at most `maxSpareSlots` slots together (`spareSlots`), so that
-    /// memory still follows the open sessions.
-    var spareBuffers: [ReorderBuffer.Storage] = []
-    var spareSlots = 0
-    static let maxSpareBuffers = 64
-    static let maxSpareSlots = 16_384
     private var devicesEmptiedWhileLooping: [UnsafeMutablePointer<DeviceStream>] = []
     /// A sharded run (`analyze`/`nightly --shard K/N`): only the sessions whose first event's device is
     /// this shard's are processed; the events of the others are left to their shards, uncounted here.
@@ -134,7 +126,6 @@ public final class SessionEngine {
         for device in devices.values { device.free() }
         for device in devicesEmptiedWhileLooping { device.free() }
         detachedDevice.free()
-        for storage in spareBuffers { storage.deallocate() }
     }
 
     /// Sessions not closed yet, parked ones included.
@@ -238,7 +229,7 @@ public final class SessionEngine {
         if closedBeforeStart?(event.session) == true { return reject(event, .sessionClosed) }
         let device = deviceStream(for: event.texts[.device] ?? Self.noDevice, clock: event.ts)
         let created = OpenSession.make(OpenSession(
-            key: key, device: device, newestTs: event.ts, ruleStates: RuleStates(), buffer: spareBuffer()))
+            key: key, device: device, newestTs: event.ts, ruleStates: RuleStates()))
         _ = created.pointee.seenIds.insert(idOf: event.texts)
         open.insert(created, for: key)
         adopt(created)
@@ -446,29 +437,10 @@ public final class SessionEngine {
 
     /// Frees the sessions and devices the closing loops let go of; only when no loop may hold them.
     func freeLetGo() {
-        for session in closedWhileLooping {
-            keepBuffer(of: session)
-            session.free()
-        }
+        for session in closedWhileLooping { session.free() }
         closedWhileLooping.removeAll(keepingCapacity: true)
         for device in devicesEmptiedWhileLooping { device.free() }
         devicesEmptiedWhileLooping.removeAll(keepingCapacity: true)
-    }
-
-    /// An empty reorder buffer, on spare storage if there is some (`spareBuffers`).
-    func spareBuffer() -> ReorderBuffer {
-        guard let storage = spareBuffers.popLast() else { return ReorderBuffer() }
-        spareSlots &-= storage.capacity
-        return ReorderBuffer(reusing: storage)
-    }
-
-    /// Keeps the storage of the buffer of a session about to be freed, if there is room among the
-    /// spares (`spareBuffers`); its waiting events, if any, are destroyed.
-    func keepBuffer(of session: UnsafeMutablePointer<OpenSession>) {
-        let capacity = session.pointee.buffer.capacity
-        guard spareBuffers.count < Self.maxSpareBuffers, spareSlots &+ capacity <= Self.maxSpareSlots else { return }
-        spareSlots &+= capacity
-        spareBuffers.append(session.pointee.buffer.handOverStorage())
     }
 
     /// Reports the session and lets it go, with its device if it was the device's last open session.

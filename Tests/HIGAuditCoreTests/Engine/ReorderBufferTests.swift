@@ -12,28 +12,8 @@ import Testing
     /// moving bound, so that the ring wraps and grows while wrapped.
     @Test(arguments: [1, 2, 3, 4, 5])
     func releasesInStableTimestampOrder(seed: UInt64) {
-        releasesInStableTimestampOrder(ReorderBufferBox(), seed: seed)
-    }
-
-    /// The same on storage another buffer handed over (`handOverStorage`, as a closed session's is
-    /// kept for the next), after that one grew, wrapped, and was dropped with events still waiting.
-    @Test(arguments: [1, 2, 3])
-    func storageHandedOverServesAnotherBuffer(seed: UInt64) {
-        let first = ReorderBufferBox()
-        for serial in 0..<40 {
-            first.insert(event(Int64(serial), serial))
-            if serial % 3 == 0 { _ = first.releaseFirst(notAfter: .max, { _ in }) }
-        }
-        #expect(first.count > 0)
-        let storage = first.handOverStorage()
-        #expect(storage.capacity == 32)
-        let second = ReorderBufferBox(reusing: storage)
-        #expect(second.isEmpty && second.pending.isEmpty)
-        releasesInStableTimestampOrder(second, seed: seed)
-    }
-
-    private func releasesInStableTimestampOrder(_ buffer: ReorderBufferBox, seed: UInt64) {
         var rng = SplitMix64(seed: seed)
+        let buffer = ReorderBufferBox()
         var reference: [Event] = []
         var released: [Event] = []
         var expected: [Event] = []
@@ -94,13 +74,7 @@ private func stablyByTimestamp(_ events: [Event]) -> [Event] {
 
 /// `ReorderBuffer` is noncopyable, which `#expect` cannot take apart: the tests reach it through a box.
 private final class ReorderBufferBox {
-    private var buffer: ReorderBuffer
-
-    init() { buffer = ReorderBuffer() }
-    init(reusing storage: ReorderBuffer.Storage) { buffer = ReorderBuffer(reusing: storage) }
-
-    /// Leaves the box's buffer holding nothing: the box must not be used again.
-    func handOverStorage() -> ReorderBuffer.Storage { buffer.handOverStorage() }
+    private var buffer = ReorderBuffer()
 
     func insert(_ event: Event) { buffer.insert(event) }
     func releaseFirst(notAfter threshold: Int64, _ body: (borrowing Event) -> Void) -> Bool {

@@ -134,49 +134,6 @@ import Testing
         #expect(engine.openSessionCount == 0)
     }
 
-    /// A closed session's reorder buffer is kept (`SessionEngine.spareBuffers`) and taken by the next
-    /// session to open, which still releases its events in `ts` order; at most `maxSpareBuffers` are
-    /// kept, of at most `maxSpareSlots` slots together.
-    @Test func closedSessionsBuffersServeTheNextSessions() {
-        var reports: [SessionReport] = []
-        let configuration = AuditConfiguration(maxLatenessMs: 1_000)
-        let engine = SessionEngine(configuration: configuration, onReport: { reports.append($0) })
-        // "a" holds 40 events waiting at once (its buffer grows to 64 slots), then closes by its end
-        // once "b" moves the device's clock.
-        for index in 0..<40 { engine.ingest(haptic(Int64(index), session: "a")) }
-        engine.ingest(at(40, .sessionEnd, session: "a"))
-        #expect(engine.spareBuffers.isEmpty)
-        engine.ingest(haptic(2_000, session: "b"))
-        #expect(reports.map(\.session) == ["a"])
-        #expect(engine.spareBuffers.map(\.capacity) == [64])
-        // "c" opens on a's storage and still releases its events in `ts` order.
-        engine.ingest(haptic(2_500, session: "c"))
-        #expect(engine.spareBuffers.isEmpty)
-        for ts in [2_530, 2_505, 2_520, 2_501, 2_510] as [Int64] { engine.ingest(haptic(ts, session: "c")) }
-        engine.finish()
-        #expect(reports.map(\.session) == ["a", "b", "c"])
-        #expect(reports[2].firstTs == 2_500 && reports[2].lastTs == 2_530 && reports[2].acceptedEvents == 6)
-        #expect(engine.spareBuffers.map(\.capacity).sorted() == [8, 64])
-        #expect(engine.spareSlots == 72)
-
-        // Many sessions closing at once keep no more than the limit.
-        let many = SessionEngine(configuration: configuration, onReport: { _ in })
-        for index in 0..<(SessionEngine.maxSpareBuffers + 10) { many.ingest(haptic(Int64(index), session: "s\(index)")) }
-        many.finish()
-        #expect(many.spareBuffers.count == SessionEngine.maxSpareBuffers)
-
-        // Sessions holding many events at once: their storage is kept up to the slots' limit.
-        let large = SessionEngine(configuration: configuration, onReport: { _ in })
-        let perSession = 700  // 1,024 slots each
-        for session in 0..<20 {
-            for index in 0..<perSession { large.ingest(haptic(Int64(index), session: "l\(session)")) }
-        }
-        large.finish()
-        #expect(large.spareBuffers.allSatisfy { $0.capacity == 1_024 })
-        #expect(large.spareBuffers.count == SessionEngine.maxSpareSlots / 1_024)
-        #expect(large.spareSlots == large.spareBuffers.count * 1_024)
-    }
-
     @Test func deviceAndVersionAreTheFirstSeenInTimestampOrder() {
         let result = run([
             at(2000, .sessionEnd, device: "iPad", appVersion: "5.3"),
