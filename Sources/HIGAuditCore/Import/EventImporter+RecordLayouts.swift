@@ -354,10 +354,11 @@ extension EventImporter {
     /// Where the value of a line's event name begins (the record's `eventName`, or its attribute
     /// `event.name`: exporters write one or the other, some both), or nil where neither is found.
     /// Each key is looked for first where the last line held it (an exporter writes what comes
-    /// before it alike for a device's lines), then among the line's last bytes (the OpenTelemetry
-    /// Collector writes `eventName` last, after attributes of any length), then in the whole line,
-    /// the first of them in line order. Where a line holds both, either serves: a place is only
-    /// where its layouts are tried first, and a layout's lines find the same key the same way.
+    /// before it alike for a device's lines), then among the line's last bytes from its end (the
+    /// OpenTelemetry Collector writes `eventName` last, after attributes of any length: a few
+    /// words from the end), the last of them there, then in the whole line, the first of them in
+    /// line order. Where a line holds both, either serves: a place is only where its layouts are
+    /// tried first, and a layout's lines find the same key the same way.
     @inline(__always)
     private func otlpLineName(_ base: UnsafePointer<UInt8>, count: Int) -> Int? {
         let hintedMember = lineEventNameOffset
@@ -367,7 +368,7 @@ extension EventImporter {
             return hintedAttribute &+ Self.nameAttributeKeyLength
         }
         let tail = max(0, count &- Self.lineNameTail)
-        return findLineName(base, count: count, from: tail) ?? (tail > 0 ? findLineName(base, count: count, from: 0) : nil)
+        return findLastLineName(base, count: count, downTo: tail) ?? (tail > 0 ? findLineName(base, count: count, from: 0) : nil)
     }
 
     /// The last bytes of a line where `otlpLineName` looks for a name written last.
@@ -388,6 +389,43 @@ extension EventImporter {
     private static func holdsNameAttribute(_ base: UnsafePointer<UInt8>, count: Int, at: Int) -> Bool {
         at >= 0 && at &+ nameAttributeKeyLength <= count
             && ByteComparison.equal(base + at, nameAttributeKey.utf8Start, count: nameAttributeKeyLength)
+    }
+
+    /// `otlpLineName`'s search of a line's last bytes: the last key of the two whose marker lies at
+    /// `floor` or after, found eight bytes at a time from the line's end and noted as the hint for the
+    /// next line. The markers are `eventName`'s `N` and, nearer the name than its `.`, the attribute's
+    /// `V` (of `stringValue`, its 37th byte). Lines of at least 8 bytes.
+    @inline(__always)
+    private func findLastLineName(_ base: UnsafePointer<UInt8>, count: Int, downTo floor: Int) -> Int? {
+        var i = count &- 8
+        while true {
+            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            let capitalVs = word ^ 0x5656_5656_5656_5656
+            let capitalNs = word ^ 0x4E4E_4E4E_4E4E_4E4E
+            // Flags are exact from the lowest byte up to the first hit (a borrow runs upwards only),
+            // and may be false after it: each is checked against the line's byte.
+            var hits = ((capitalVs &- 0x0101_0101_0101_0101) & ~capitalVs | (capitalNs &- 0x0101_0101_0101_0101) & ~capitalNs)
+                & 0x8080_8080_8080_8080
+            while hits != 0 {
+                let lane = (63 &- hits.leadingZeroBitCount) &>> 3
+                hits &= ~(0x80 &<< UInt64(lane &* 8))
+                let at = i &+ lane
+                if base[at] == 0x4E {
+                    let keyStart = at &- 6
+                    guard Self.holdsEventName(base, count: count, at: keyStart) else { continue }
+                    lineEventNameOffset = keyStart
+                    return keyStart &+ Self.eventNameKeyLength
+                }
+                guard base[at] == 0x56 else { continue }
+                let keyStart = at &- 36
+                guard Self.holdsNameAttribute(base, count: count, at: keyStart) else { continue }
+                lineNameOffset = keyStart
+                return keyStart &+ Self.nameAttributeKeyLength
+            }
+            guard i > floor else { return nil }
+            // The last word read from `floor` may repeat places already looked at, which failed.
+            i = max(floor, i &- 8)
+        }
     }
 
     /// `otlpLineName`'s search from `start`: the first key of the two that begins there or after,

@@ -392,6 +392,15 @@ import Testing
             Self.otlpLine(n, eventName: "hig.haptic", last: true, #"{"key":"kind","value":{"stringValue":"selection"}}"#)
         }
         Self.expectImportedTakingTurns(touchNamedLast, hapticNamedLast, "touch and haptic named last")
+        // Others write the attribute `event.name` after the others, whose string values hold the
+        // byte the search from the line's end looks for as well.
+        let touchAttributeLast = { (n: Int) in
+            Self.otlpLine(n, attributeNameLast: "hig.touch", #"{"key":"phase","value":{"stringValue":"ended"}}"#)
+        }
+        let hapticAttributeLast = { (n: Int) in
+            Self.otlpLine(n, attributeNameLast: "hig.haptic", #"{"key":"kind","value":{"stringValue":"selection"}}"#)
+        }
+        Self.expectImportedTakingTurns(touchAttributeLast, hapticAttributeLast, "touch and haptic, the name attribute last")
     }
 
     /// PostHog's batch exports write each event's `uuid` first: lines of two events taking turns are
@@ -424,6 +433,11 @@ import Testing
     /// An OTLP request of one record: the event `name` with `attributes` after its session.
     static func otlpLine(_ n: Int, name: String, _ attributes: String) -> String {
         #"{"resourceLogs":[{"resource":{"attributes":[{"key":"device.id","value":{"stringValue":"ipad-0011"}}]},"scopeLogs":[{"scope":{"name":"sdk"},"logRecords":[{"timeUnixNano":"17951688\#(10000 + n)000000","attributes":[{"key":"event.name","value":{"stringValue":"\#(name)"}},{"key":"session.id","value":{"stringValue":"s-1"}},\#(attributes)]}]}]}]}"#
+    }
+
+    /// An OTLP request of one record whose attribute `event.name` comes last, after `attributes`.
+    static func otlpLine(_ n: Int, attributeNameLast name: String, _ attributes: String) -> String {
+        #"{"resourceLogs":[{"resource":{"attributes":[{"key":"device.id","value":{"stringValue":"ipad-0011"}}]},"scopeLogs":[{"scope":{"name":"sdk"},"logRecords":[{"timeUnixNano":"17951688\#(10000 + n)000000","attributes":[{"key":"session.id","value":{"stringValue":"s-1"}},\#(attributes),{"key":"event.name","value":{"stringValue":"\#(name)"}}]}]}]}]}"#
     }
 
     /// An OTLP request of one record named by its `eventName`, before its attributes or `last`, with
