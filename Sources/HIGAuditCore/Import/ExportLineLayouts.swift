@@ -62,52 +62,6 @@ struct ExportLineLayouts {
         var isString: Bool
     }
 
-    /// A stretch of a layout's line that a match compares as one run: from the end of the slot
-    /// before `first` (the line's start for the first slot) to the end of the run before slot `read`,
-    /// or to the line's end where `read` is the slot count (a layout's last step). The slots from
-    /// `first` up to `read` are *kept*: values every line of the layout has repeated so far
-    /// (`probationLines` of them, and the layout's own), compared with the runs around them rather
-    /// than read. A line whose kept value differs is read slot by slot from that stretch on, as
-    /// without kept values (`slotsOneByOne`); if it matches, the values that differed are no longer
-    /// kept (`watch`).
-    ///
-    /// Why a kept value reads as the general scan reads it: its bytes, and the byte after them, are the
-    /// layout's line's, which the general scan read as a value of that kind ending there, with that
-    /// flag and (a number) that value; so the slot notes exactly what reading it would note.
-    ///
-    /// A step also holds what reading slot `read` takes (its byte range's end in the layout's line, its
-    /// kind), so that a match reads one record a value, as it read slots before any were kept.
-    struct Step {
-        var spanStart: Int32
-        var spanLength: Int32
-        var first: Int32
-        var read: Int32
-        var end: Int32
-        var isString: Bool
-    }
-
-    /// A layout's steps, and how many more matched lines are watched before the values they all
-    /// repeated are kept (0 once they are).
-    struct Plan {
-        var stepCount: Int
-        var probation: Int
-    }
-
-    /// Matched lines a new layout's values are watched for before those they all repeated are kept:
-    /// a value that merely happened to repeat a few times (a session's id) and then changes costs
-    /// one line read slot by slot, and is not kept again.
-    static let probationLines = 4
-
-    /// What a slot's value has been in the lines matched so far: `candidate`, repeated in every line
-    /// watched; `kept` (compared as part of a step's run); `variable`, read in every line. A repeated
-    /// value's `found` is what a match notes for it in a line of the layout's own length: its byte
-    /// range in the layout's line, its entry's flag and a number's value, as the layout's line has them.
-    struct KeptValue {
-        enum State: UInt8 { case candidate, kept, variable }
-        var found: FoundValue
-        var state: State
-    }
-
     /// One learned line, in memory of its own (freed when the layout is replaced, or by `deallocate`).
     struct Layout {
         /// The layout's line, followed by `templatePadding` zero bytes (`runEqual` reads 16 bytes
@@ -130,16 +84,8 @@ struct ExportLineLayouts {
         var slotsBeforeEnd: UnsafeMutablePointer<UInt16>
         /// Names the layout for memos kept with it (`EventImporter`'s located envelopes): never reused.
         var serial: Int
-        /// How a line is compared with the layout (see `Step`), rewritten as values prove constant or
-        /// stop being so; and per slot, whether its value has kept the layout's line's own.
-        var steps: UnsafeMutablePointer<Step>
-        var plan: UnsafeMutablePointer<Plan>
-        var kept: UnsafeMutablePointer<KeptValue>
 
         func free() {
-            steps.deallocate()
-            plan.deallocate()
-            kept.deallocate()
             template.deallocate()
             containers.deallocate()
             entries.deallocate()
@@ -539,214 +485,92 @@ struct ExportLineLayouts {
         _ line: UnsafePointer<UInt8>, count: Int, _ layout: UnsafePointer<Layout>,
         found: UnsafeMutablePointer<FoundValue>, shifts: UnsafeMutablePointer<Int32>, powers: UnsafeRawPointer
     ) -> Bool {
-        matchedEnd(line, count: count, layout, origin: 0, wholeLine: true, found: found, shifts: shifts, powers: powers) != nil
+        guard let p = matchedSlots(line, count: count, layout, origin: 0, found: found, shifts: shifts, powers: powers) else { return false }
+        let restStart = layout.pointee.restStart
+        let rest = layout.pointee.length &- restStart
+        return count &- p == rest && runEqual(line + p, layout.pointee.template + restStart, count: rest, room: rest)
     }
 
     /// Where the layout's line, with its variable values replaced, ends when it begins at `origin` in
-    /// `line`, or nil; notes the values in `found` and the shifts in `shifts`, which are places in
-    /// `line` (they include `origin`). With `wholeLine`, only a layout's line that ends where `line`
-    /// does matches (`matches`); otherwise what follows it is the caller's (`findValue`). Inlined into
-    /// each, so that a whole line's match (`origin` 0) holds no origin.
+    /// `line`, or nil (`matches` from a place inside a line); notes the values in `found` and the
+    /// shifts in `shifts`, which are places in `line` (they include `origin`).
     @inline(__always)
     private static func matchedEnd(
-        _ line: UnsafePointer<UInt8>, count: Int, _ layout: UnsafePointer<Layout>, origin: Int, wholeLine: Bool = false,
+        _ line: UnsafePointer<UInt8>, count: Int, _ layout: UnsafePointer<Layout>, origin: Int,
         found: UnsafeMutablePointer<FoundValue>, shifts: UnsafeMutablePointer<Int32>, powers: UnsafeRawPointer
     ) -> Int? {
-        let template = layout.pointee.template
-        let plan = layout.pointee.plan
-        // A place `t` in the layout's line is `t + shift` in this line (the shift after the slots so far).
-        var shift = origin
-        shifts[0] = Int32(truncatingIfNeeded: origin)
-        var fellBack = false
-        // Walked by pointers, not by an index into tables: fewer values held across a step.
-        var step = layout.pointee.steps
-        let last = step + (plan.pointee.stepCount &- 1)
-        while step < last {
-            let s = step.pointee
-            step += 1
-            let k = Int(s.read)
-            let spanStart = Int(s.spanStart)
-            let span = Int(s.spanLength)
-            var p = spanStart &+ shift
-            if p &+ span <= count, runEqual(line + p, template + spanStart, count: span, room: count &- p) {
-                if s.first < s.read { noteKept(layout, from: Int(s.first), to: k, shift: shift, found: found, shifts: shifts) }
-                p &+= span
-            } else {
-                guard s.first < s.read, let resumed = resumeOneByOne(
-                    line, count: count, layout, from: Int(s.first), to: k, wholeLine: wholeLine, shift: &shift,
-                    found: found, shifts: shifts, powers: powers)
-                else { return nil }
-                fellBack = true
-                p = resumed
-            }
-            guard let value = readValue(line, count: count, at: p, isString: s.isString, powers: powers) else { return nil }
-            // Below 2^31: `find` and `findValue` take no longer line.
-            found[k] = (Int32(truncatingIfNeeded: p), Int32(truncatingIfNeeded: value.end), value.flag, value.value)
-            shift = value.end &- Int(s.end)
-            shifts[k &+ 1] = Int32(truncatingIfNeeded: shift)
+        guard let p = matchedSlots(line, count: count, layout, origin: origin, found: found, shifts: shifts, powers: powers) else {
+            return nil
         }
-        // The last step: the run to the layout's line's end, with the kept values in it.
-        let spanStart = Int(last.pointee.spanStart)
-        let span = Int(last.pointee.spanLength)
-        let first = Int(last.pointee.first)
-        let slotCount = layout.pointee.slotCount
-        let p = spanStart &+ shift
-        let end: Int
-        if wholeLine
-            ? count &- p == span && runEqual(line + p, template + spanStart, count: span, room: span)
-            : count &- p >= span && runEqual(line + p, template + spanStart, count: span, room: count &- p)
-        {
-            if first < slotCount { noteKept(layout, from: first, to: slotCount, shift: shift, found: found, shifts: shifts) }
-            end = p &+ span
-        } else {
-            guard first < slotCount, let resumed = resumeOneByOne(
-                line, count: count, layout, from: first, to: slotCount, wholeLine: wholeLine, shift: &shift,
-                found: found, shifts: shifts, powers: powers)
-            else { return nil }
-            fellBack = true
-            end = resumed
-        }
-        if fellBack || plan.pointee.probation != 0 { watch(layout, line, found: found) }
-        return end
-    }
-
-    /// A value read where a slot's run ended (`at`): where it ends (a string's closing quote), its
-    /// entry's flag, and a number's value (NaN for a string); nil where the general scan would not read
-    /// a value of the slot's kind there. Transparent: `@inline(__always)` left it a call.
-    @_transparent
-    private static func readValue(
-        _ line: UnsafePointer<UInt8>, count: Int, at p: Int, isString: Bool, powers: UnsafeRawPointer
-    ) -> (end: Int, flag: Bool, value: Double)? {
-        if isString {
-            // The opening quote was the run's last byte. A short plain string ends within the
-            // first block or two (`plainStringEnd`); any other is read as `scanStringBody` reads it.
-            if let quote = JSONScanner.plainStringEnd(line, from: p, end: count) { return (quote, false, .nan) }
-            guard let scanned = stringEnd(line, count: count, from: p) else { return nil }
-            return (scanned.end, scanned.escaped, .nan)
-        }
-        guard p < count, line[p] == 0x2D || JSONScanner.isDigit(line[p]),
-              let number = count &- p > nearEnd
-                ? JSONNumber.scan(line, from: p, end: count, powers: powers)
-                : scanNearEnd(line, from: p, count: count, powers: powers)
-        else { return nil }
-        return (number.end, number.integer, number.value)
-    }
-
-    /// Notes the kept values of slots `from..<to` as the layout's line has them, moved by `shift`
-    /// (which they leave as it is: they are as long as the layout's).
-    @inline(__always)
-    private static func noteKept(
-        _ layout: UnsafePointer<Layout>, from first: Int, to end: Int, shift: Int,
-        found: UnsafeMutablePointer<FoundValue>, shifts: UnsafeMutablePointer<Int32>
-    ) {
-        let kept = layout.pointee.kept
-        let moved = Int32(truncatingIfNeeded: shift)
-        for k in first..<end {
-            var value = kept[k].found
-            value.start &+= moved
-            value.end &+= moved
-            found[k] = value
-            shifts[k &+ 1] = moved
-        }
-    }
-
-    /// Slots `from..<to` read one by one from `shift` on, each its run and its value, as a layout
-    /// without kept values reads them, then the run before slot `to` (to the layout's line's end, as
-    /// `matchedEnd` compares it, where `to` is the slot count): for a line whose kept value differs.
-    /// Returns where that run ends in `line`, with `shift` the shift after the slots, or nil where the
-    /// line is not the layout's.
-    @inline(never)
-    private static func resumeOneByOne(
-        _ line: UnsafePointer<UInt8>, count: Int, _ layout: UnsafePointer<Layout>, from first: Int, to next: Int,
-        wholeLine: Bool, shift: inout Int, found: UnsafeMutablePointer<FoundValue>, shifts: UnsafeMutablePointer<Int32>,
-        powers: UnsafeRawPointer
-    ) -> Int? {
-        let template = layout.pointee.template
-        let slots = layout.pointee.slots
-        func run(_ runStart: Int, _ run: Int) -> Int? {
-            let p = runStart &+ shift
-            guard p &+ run <= count, runEqual(line + p, template + runStart, count: run, room: count &- p) else { return nil }
-            return p &+ run
-        }
-        for k in first..<next {
-            guard let p = run(Int(slots[k].runStart), Int(slots[k].runLength)),
-                  let value = readValue(line, count: count, at: p, isString: slots[k].isString, powers: powers)
-            else { return nil }
-            found[k] = (Int32(truncatingIfNeeded: p), Int32(truncatingIfNeeded: value.end), value.flag, value.value)
-            shift = value.end &- Int(slots[k].end)
-            shifts[k &+ 1] = Int32(truncatingIfNeeded: shift)
-        }
-        if next < layout.pointee.slotCount { return run(Int(slots[next].runStart), Int(slots[next].runLength)) }
         let restStart = layout.pointee.restStart
         let rest = layout.pointee.length &- restStart
-        let p = restStart &+ shift
-        guard wholeLine
-            ? count &- p == rest && runEqual(line + p, template + restStart, count: rest, room: rest)
-            : count &- p >= rest && runEqual(line + p, template + restStart, count: rest, room: count &- p)
-        else { return nil }
+        guard count &- p >= rest, runEqual(line + p, layout.pointee.template + restStart, count: rest, room: count &- p) else {
+            return nil
+        }
         return p &+ rest
     }
 
-    /// After a line matched `layout`: which of its values repeated the layout's line's own. During
-    /// the probation a value that differs becomes variable, and at its end the values that all
-    /// repeated are kept; a kept value that differs (the line was read slot by slot) becomes
-    /// variable. The steps are rewritten where that changed which values are kept.
-    @inline(never)
-    private static func watch(_ layout: UnsafePointer<Layout>, _ line: UnsafePointer<UInt8>, found: UnsafeMutablePointer<FoundValue>) {
-        let plan = layout.pointee.plan
+    /// The part `matches` and `matchedEnd` share: the layout's runs and variable values read from
+    /// `origin` in `line`, the values noted in `found` and the shifts in `shifts` (places in `line`);
+    /// returns where the run after the last slot (`restStart`) begins in `line`, or nil. Inlined into
+    /// each, so that a whole line's match (`origin` 0) holds no origin.
+    @inline(__always)
+    private static func matchedSlots(
+        _ line: UnsafePointer<UInt8>, count: Int, _ layout: UnsafePointer<Layout>, origin: Int,
+        found: UnsafeMutablePointer<FoundValue>, shifts: UnsafeMutablePointer<Int32>, powers: UnsafeRawPointer
+    ) -> Int? {
         let template = layout.pointee.template
         let slots = layout.pointee.slots
-        let kept = layout.pointee.kept
-        let ending = plan.pointee.probation == 1
-        if plan.pointee.probation > 0 { plan.pointee.probation &-= 1 }
-        var changed = ending
-        for k in 0..<layout.pointee.slotCount where kept[k].state != .variable {
-            let start = Int(slots[k].runStart &+ slots[k].runLength)
-            let length = Int(slots[k].end) &- start
-            let value = found[k]
-            let repeated = Int(value.end &- value.start) == length
-                && ByteComparison.equal(line + Int(value.start), template + start, count: length)
-            if !repeated {
-                if kept[k].state == .kept { changed = true }
-                kept[k].state = .variable
-            } else if kept[k].state == .candidate {
-                kept[k].found = (Int32(truncatingIfNeeded: start), slots[k].end, value.flag, value.value)
-                if ending { kept[k].state = .kept }
-            }
-        }
-        if changed { compile(layout) }
-    }
-
-    /// Writes `layout`'s steps from which of its values are kept: one a variable value, and one to
-    /// the line's end.
-    private static func compile(_ layout: UnsafePointer<Layout>) {
-        let slots = layout.pointee.slots
-        let kept = layout.pointee.kept
-        let steps = layout.pointee.steps
         let slotCount = layout.pointee.slotCount
-        var n = 0
-        var first = 0
-        func spanStart() -> Int32 { first == 0 ? 0 : slots[first &- 1].end }
-        for k in 0..<slotCount where kept[k].state != .kept {
-            let start = spanStart()
-            steps[n] = Step(
-                spanStart: start, spanLength: slots[k].runStart &+ slots[k].runLength &- start,
-                first: Int32(first), read: Int32(k), end: slots[k].end, isString: slots[k].isString)
-            n &+= 1
-            first = k &+ 1
+        let restStart = layout.pointee.restStart
+        // A place `t` in the layout's line is `t + shift` in this line (the shift after the slots so far).
+        var shift = origin
+        shifts[0] = Int32(truncatingIfNeeded: origin)
+        // Walked by pointers, not by an index into three tables: fewer values held across a slot.
+        var next = slots
+        let last = slots + slotCount
+        var noted = found
+        var shiftAfter = shifts + 1
+        while next < last {
+            let slot = next.pointee
+            next += 1
+            let runStart = Int(slot.runStart)
+            let run = Int(slot.runLength)
+            var p = runStart &+ shift
+            guard p &+ run <= count, runEqual(line + p, template + runStart, count: run, room: count &- p) else { return nil }
+            p &+= run
+            let end: Int
+            let flag: Bool
+            var value = Double.nan
+            if slot.isString {
+                // The opening quote was the run's last byte. A short plain string ends within the
+                // first block or two (`plainStringEnd`); any other is read as `scanStringBody` reads it.
+                if let quote = JSONScanner.plainStringEnd(line, from: p, end: count) {
+                    end = quote
+                    flag = false
+                } else {
+                    guard let scanned = stringEnd(line, count: count, from: p) else { return nil }
+                    end = scanned.end
+                    flag = scanned.escaped
+                }
+            } else {
+                guard p < count, line[p] == 0x2D || JSONScanner.isDigit(line[p]),
+                      let number = count &- p > nearEnd
+                        ? JSONNumber.scan(line, from: p, end: count, powers: powers)
+                        : scanNearEnd(line, from: p, count: count, powers: powers)
+                else { return nil }
+                end = number.end
+                flag = number.integer
+                value = number.value
+            }
+            // Below 2^31: `find` and `findValue` take no longer line.
+            noted.pointee = (Int32(truncatingIfNeeded: p), Int32(truncatingIfNeeded: end), flag, value)
+            noted += 1
+            shift = end &- Int(slot.end)
+            shiftAfter.pointee = Int32(truncatingIfNeeded: shift)
+            shiftAfter += 1
         }
-        let start = spanStart()
-        steps[n] = Step(
-            spanStart: start, spanLength: Int32(layout.pointee.length) &- start, first: Int32(first), read: Int32(slotCount),
-            end: Int32(layout.pointee.length), isString: false)
-        layout.pointee.plan.pointee.stepCount = n &+ 1
-    }
-
-    /// Slots of a layout whose values are kept (for tests).
-    func keptSlots(_ layout: LayoutID) -> Int {
-        guard layout.index < used, layouts[layout.index].serial == layout.serial else { return 0 }
-        let kept = layouts[layout.index].kept
-        return (0..<layouts[layout.index].slotCount).count { kept[$0].state == .kept }
+        return restStart &+ shift
     }
 
     /// Where the string whose contents begin at `start` ends (its closing quote), and whether it holds
@@ -955,11 +779,8 @@ struct ExportLineLayouts {
             slots: .allocate(capacity: max(slotCount, 1)), slotCount: slotCount,
             containers: .allocate(capacity: max(containerCount, 1)), containerCount: containerCount,
             slotsBeforeStart: .allocate(capacity: max(entryCount, 1)),
-            slotsBeforeEnd: .allocate(capacity: max(entryCount, 1)), serial: nextSerial,
-            steps: .allocate(capacity: slotCount &+ 1), plan: .allocate(capacity: 1), kept: .allocate(capacity: max(slotCount, 1)))
+            slotsBeforeEnd: .allocate(capacity: max(entryCount, 1)), serial: nextSerial)
         nextSerial &+= 1
-        layout.kept.initialize(repeating: KeptValue(found: (0, 0, false, .nan), state: .candidate), count: slotCount)
-        layout.plan.initialize(to: Plan(stepCount: 0, probation: Self.probationLines))
         layout.template.initialize(from: base, count: tape.count)
         (layout.template + tape.count).initialize(repeating: 0, count: Self.templatePadding)
         layout.entries.initialize(from: source, count: entryCount)
@@ -995,7 +816,6 @@ struct ExportLineLayouts {
         // A slot begins after the slots before it only: an empty string ends where it begins, and
         // would otherwise count itself, moving its own start by its own change of length.
         for k in 0..<slotCount { layout.slotsBeforeStart[Int(layout.slots[k].entry)] = UInt16(k) }
-        withUnsafePointer(to: layout) { Self.compile($0) }
         let index: Int
         if used < Self.capacity {
             index = used

@@ -107,67 +107,6 @@ import Testing
         #expect(matches > 100 && fallbacks > 100, "\(format): \(matches) matches, \(fallbacks) fallbacks")
     }
 
-    /// As `aLineThatDiffersFromItsLayoutInOneByteGetsTheGeneralScansTape`, against a layout whose line
-    /// matched `probationLines` times, so that every value it holds is kept (compared with the runs
-    /// around it): a variant whose kept value differs is read slot by slot, and gets the general
-    /// scan's tape too. Each variant meets a layout learned anew, since a value that differed is no
-    /// longer kept.
-    @Test(arguments: formats)
-    func aLineThatDiffersInOneByteFromALayoutWhoseValuesAreKeptGetsTheGeneralScansTape(format: ImportFormat) throws {
-        var matches = 0
-        var fallbacks = 0
-        for text in try Self.fixtureLines(format) {
-            let line = Array(text.utf8)
-            guard case .success(let own) = Self.scanned(line) else { continue }
-            for variant in Self.variants(line, sparse: true) {
-                var layouts = ExportLineLayouts()
-                defer { layouts.deallocate() }
-                Self.learn(line, into: &layouts, constantKeys: EventImporter.layoutConstantKeys(format))
-                for _ in 0..<ExportLineLayouts.probationLines {
-                    #expect(Self.matched(line, &layouts) == own, "\(format): the layout's own line")
-                }
-                // The same line again: every value it holds is kept.
-                let hit = try #require(line.withUnsafeBytes { layouts.find($0) })
-                #expect(layouts.keptSlots(hit.layout) == layouts.slotCount(hit), "\(format): \(text)")
-                guard let entries = Self.matched(variant, &layouts) else {
-                    fallbacks += 1
-                    continue
-                }
-                matches += 1
-                #expect(entries == (try? Self.scanned(variant).get()), "\(format): \(String(decoding: variant, as: UTF8.self))")
-            }
-        }
-        #expect(matches > 100 && fallbacks > 100, "\(format): \(matches) matches, \(fallbacks) fallbacks")
-    }
-
-    /// A value the layout's lines all repeated is kept once the probation ends; a line where it differs
-    /// still matches with the general scan's tape, after which the value is read in every line.
-    @Test func aKeptValueThatChangesIsReadAgain() throws {
-        func line(_ n: Int, service: String = "bench-ios") -> [UInt8] {
-            Array(#"{"date":\#(n),"service":"\#(service)","session":{"id":"s-\#(n % 3)"},"format_version":2}"#.utf8)
-        }
-        var layouts = ExportLineLayouts()
-        defer { layouts.deallocate() }
-        Self.learn(line(0), into: &layouts)
-        let layout = try #require(line(1).withUnsafeBytes { layouts.find($0)?.layout })
-        #expect(layouts.keptSlots(layout) == 0)
-        for n in 1...ExportLineLayouts.probationLines + 2 {
-            #expect(Self.expectGeneralTapeOrNone(line(n), &layouts))
-        }
-        // The service and the format's version: the date and the session changed.
-        #expect(layouts.keptSlots(layout) == 2)
-        for (n, service) in [(10, "an-other-service"), (11, "bench-ios"), (12, "ios")] {
-            #expect(Self.expectGeneralTapeOrNone(line(n, service: service), &layouts), "\(service)")
-        }
-        #expect(layouts.keptSlots(layout) == 1)
-        // Another key is no value: refused, kept values or not.
-        #expect(!Self.expectGeneralTapeOrNone(Array(#"{"date":1,"service":"bench-ios","session":{"ID":"s-1"},"format_version":2}"#.utf8), &layouts))
-        #expect(!Self.expectGeneralTapeOrNone(Array(#"{"date":1,"service":"bench-ios","session":{"id":"s-1"},"format_version":2,"x":1}"#.utf8), &layouts))
-        // The last kept value, before the run to the line's end.
-        #expect(Self.expectGeneralTapeOrNone(Array(#"{"date":1,"service":"bench-ios","session":{"id":"s-1"},"format_version":3}"#.utf8), &layouts))
-        #expect(layouts.keptSlots(layout) == 0)
-    }
-
     /// An OTLP layout keeps its instrumentation scope's name and version constant: a line of another
     /// scope is not of the layout, while a line with other attribute values is.
     @Test func anOTLPLayoutKeepsItsScopeConstant() {
