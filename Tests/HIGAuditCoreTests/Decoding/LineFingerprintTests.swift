@@ -94,6 +94,8 @@ import Testing
         var random = SplitMix64(seed: seed)
         let pieces = [
             #""ty""#, #""t"#, #""typ"#, #""type","#, #""type": 1"#, #""type":"x""#, "a", " ", "tyty", #""type" :"#,
+            // Candidates of the 16-byte search (a quote, any byte, a `y`) that are no `type` key.
+            #""ay"#, #""xy":"#, "\"\"y", #""\y"#,
             String(repeating: "x", count: 13), String(repeating: "y", count: 29),
         ]
         for _ in 0..<400 {
