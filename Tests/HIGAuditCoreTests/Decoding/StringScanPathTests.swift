@@ -62,12 +62,22 @@ import Testing
             Array(#"\u002C"#.utf8), Array(#"\u0042"#.utf8), Array(#"\u002"#.utf8), Array(#"\u00"#.utf8),
             Array("2026-11-20T23:30:01.759".utf8), Array("05:30".utf8), Array("2026-11-20T18:00:00.003000+00:00".utf8),
         ]
+        // Plain pieces too, alone or around one sign, so that both kinds the reading finds are common.
+        let plain: [[UInt8]] = [
+            Array("a".utf8), Array("tab:Library".utf8), Array("2026-11-20T23:30:01.759".utf8), Array("05:30".utf8),
+            Array("2026-11-20T18:00:00.003000+00:00".utf8),
+        ]
+        let signs: [[UInt8]] = [Array(#"\u002B"#.utf8), Array(#"\u002d"#.utf8)]
         var random = SplitMix64(seed: 20261130)
         var found = (plain: 0, escaped: 0)
-        for _ in 0..<40_000 {
+        for round in 0..<40_000 {
             var body: [UInt8] = []
-            for _ in 0..<Int.random(in: 0...4, using: &random) {
-                body += pieces.randomElement(using: &random)!
+            for piece in 0..<Int.random(in: 0...4, using: &random) {
+                switch round % 3 {
+                case 0: body += pieces.randomElement(using: &random)!
+                case 1: body += plain.randomElement(using: &random)!
+                default: body += piece == 1 ? signs.randomElement(using: &random)! : plain.randomElement(using: &random)!
+                }
             }
             let tail = Array(#"","type":"nav.tab_switch","session":"16a07176dc4925a7"}"#.utf8)
                 .prefix(Int.random(in: 0...52, using: &random))
