@@ -50,8 +50,8 @@ enum LineFingerprint {
 
     /// Up to 16 bytes from `start`, as two words: with `until`, those before the first such byte and
     /// that byte, the rest zero, and where that byte is (`found`, past the end of the line when none);
-    /// without, those before the first quote. Loaded at once when 16 bytes are readable, else byte by
-    /// byte (the same words either way). Also an OTLP record's place by its name
+    /// without, those before the first quote. Loaded and searched at once when 16 bytes are readable,
+    /// else byte by byte (the same words either way). Also an OTLP record's place by its name
     /// (`EventImporter.recordLead`).
     @inline(__always)
     static func bytes(
@@ -60,9 +60,18 @@ enum LineFingerprint {
         var low: UInt64 = 0
         var high: UInt64 = 0
         if start &+ 16 <= limit {
+            // One 16-byte comparison finds the byte, and the words are cut after it without branches.
             let raw = UnsafeRawPointer(base + start)
             low = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
             high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            let hits = JSONScanner.lanes(raw.loadUnaligned(as: SIMD16<UInt8>.self) .== SIMD16(repeating: byte))
+            guard hits != 0 else { return (low, high, limit) }
+            let found = hits.trailingZeroBitCount
+            // The colon is kept, the closing quote is not.
+            let kept = byte == 0x22 ? found : found &+ 1
+            let lowMask: UInt64 = kept >= 8 ? .max : (1 &<< UInt64(8 &* kept)) &- 1
+            let highMask: UInt64 = kept <= 8 ? 0 : kept >= 16 ? .max : (1 &<< UInt64(8 &* (kept &- 8))) &- 1
+            return (low & lowMask, high & highMask, start &+ found)
         } else {
             var index = 0
             while index < 16, start &+ index < limit {
