@@ -66,6 +66,33 @@ import Testing
         #expect(none.withUnsafeBufferPointer { LineFingerprint.withTypeValueStart($0.baseAddress!, limit: $0.count).typeValueStart } == Int.max)
     }
 
+    /// A head (up to its colon) or a value (up to its quote) is read from 16 bytes at once when they are
+    /// readable, else byte by byte: the words and the place found are those a byte-by-byte reading of
+    /// the first 16 bytes gives, wherever the byte stands or when it is not there.
+    @Test(arguments: [UInt8(0x3A), 0x22])
+    func headAndValueWordsAreThoseOfAByteByByteReading(until byte: UInt8) {
+        var random = SplitMix64(seed: UInt64(byte))
+        let alphabet: [UInt8] = Array("ab:\" {}_-.0".utf8) + [0x00, 0xFF, 0x80]
+        for _ in 0..<20_000 {
+            let count = Int.random(in: 0...24, using: &random)
+            let bytes = (0..<count).map { _ in alphabet.randomElement(using: &random)! }
+            let start = Int.random(in: 0...min(count, 4), using: &random)
+            let words = bytes.withUnsafeBufferPointer {
+                LineFingerprint.bytes($0.baseAddress!, start: start, limit: count, until: byte)
+            }
+            // The reference: up to 16 bytes from `start`, cut before the quote or after the colon.
+            let window = Array(bytes[start..<min(count, start + 16)])
+            let at = window.firstIndex(of: byte)
+            let kept = at.map { byte == 0x22 ? $0 : $0 + 1 } ?? window.count
+            var low: UInt64 = 0
+            var high: UInt64 = 0
+            for (i, value) in window.prefix(kept).enumerated() {
+                if i < 8 { low |= UInt64(value) << (8 * UInt64(i)) } else { high |= UInt64(value) << (8 * UInt64(i - 8)) }
+            }
+            #expect(words.low == low && words.high == high && words.found == (at.map { start + $0 } ?? count), "\(bytes) from \(start)")
+        }
+    }
+
     /// Where the first `"type"` key's string value starts within `limit` bytes, found byte by byte:
     /// the standard the stepped search (thirty-two places, then sixteen, then one) is held to.
     static func typeValueStartByteByByte(_ bytes: [UInt8], limit: Int) -> Int {
@@ -94,6 +121,8 @@ import Testing
         var random = SplitMix64(seed: seed)
         let pieces = [
             #""ty""#, #""t"#, #""typ"#, #""type","#, #""type": 1"#, #""type":"x""#, "a", " ", "tyty", #""type" :"#,
+            // Candidates of the 16-byte search (a quote, any byte, a `y`) that are no `type` key.
+            #""ay"#, #""xy":"#, "\"\"y", #""\y"#,
             String(repeating: "x", count: 13), String(repeating: "y", count: 29),
         ]
         for _ in 0..<400 {

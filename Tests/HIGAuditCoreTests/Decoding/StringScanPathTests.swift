@@ -52,6 +52,58 @@ import Testing
         #expect(found > 1_000)
     }
 
+    /// The learned shapes read the `ts` of Python's writers (32 plain bytes) and of System.Text.Json's
+    /// (its offset's sign escaped, `\u002B`) without the scanner's loop: what that reading finds is
+    /// what a byte-by-byte reading finds (the closing quote, and whether the string has escapes), and it
+    /// finds both writers' timestamps; any other string it leaves to the loop.
+    @Test func theReadingOfLongerOrSignEscapedStringsFindsOnlyWhatTheLoopFinds() {
+        let pieces: [[UInt8]] = Self.pieces + [
+            Array(#"\u002B"#.utf8), Array(#"\u002b"#.utf8), Array(#"\u002D"#.utf8), Array(#"\u002d"#.utf8),
+            Array(#"\u002C"#.utf8), Array(#"\u0042"#.utf8), Array(#"\u002"#.utf8), Array(#"\u00"#.utf8),
+            Array("2026-11-20T23:30:01.759".utf8), Array("05:30".utf8), Array("2026-11-20T18:00:00.003000+00:00".utf8),
+        ]
+        // Plain pieces too, alone or around one sign, so that both kinds the reading finds are common.
+        let plain: [[UInt8]] = [
+            Array("a".utf8), Array("tab:Library".utf8), Array("2026-11-20T23:30:01.759".utf8), Array("05:30".utf8),
+            Array("2026-11-20T18:00:00.003000+00:00".utf8),
+        ]
+        let signs: [[UInt8]] = [Array(#"\u002B"#.utf8), Array(#"\u002d"#.utf8)]
+        var random = SplitMix64(seed: 20261130)
+        var found = (plain: 0, escaped: 0)
+        for round in 0..<40_000 {
+            var body: [UInt8] = []
+            for piece in 0..<Int.random(in: 0...4, using: &random) {
+                switch round % 3 {
+                case 0: body += pieces.randomElement(using: &random)!
+                case 1: body += plain.randomElement(using: &random)!
+                default: body += piece == 1 ? signs.randomElement(using: &random)! : plain.randomElement(using: &random)!
+                }
+            }
+            let tail = Array(#"","type":"nav.tab_switch","session":"16a07176dc4925a7"}"#.utf8)
+                .prefix(Int.random(in: 0...52, using: &random))
+            let line = [0x22] + body + tail
+            let expected = Self.reference(line)
+            let read = line.withUnsafeBufferPointer {
+                JSONScanner.plainOrSignEscapedStringEnd($0.baseAddress!, from: 1, end: $0.count)
+            }
+            if let read {
+                if read.escaped { found.escaped += 1 } else { found.plain += 1 }
+                #expect(expected.map { $0 == (read.quote + 1, read.escaped) } ?? false, "\(line)")
+            }
+        }
+        #expect(found.plain > 500 && found.escaped > 500, "\(found)")
+        for ts in [#""2026-11-20T23:30:01.759\u002B05:30","type":"app.ready","id":"e3"}"#,
+                   #""2026-11-20T16:30:01.7\u002d02:00","type":"app.ready","id":"e3"}"#,
+                   #""2026-11-20T18:00:00.003000+00:00", "session": "ca69deb30f1812d6"}"#] {
+            let line = Array(ts.utf8)
+            let read = line.withUnsafeBufferPointer {
+                JSONScanner.plainOrSignEscapedStringEnd($0.baseAddress!, from: 1, end: $0.count)
+            }
+            let expected = Self.reference(line)
+            #expect(read != nil && expected.map { $0 == (read!.quote + 1, read!.escaped) } == true, "\(ts)")
+        }
+    }
+
     /// `lanes` is `pmovmskb` on x86-64; the portable multiplication other CPUs use must give the same
     /// bits, lane 0 lowest, for any mask.
     @Test func portableLaneMaskMatchesTheNativeOne() {

@@ -849,9 +849,11 @@ struct LineShapes {
     }
 
     /// A string's closing quote and whether it has escapes, through the scanner's general loop; nil if
-    /// it is malformed (the general scan will say how).
+    /// it is malformed (the general scan will say how). The `ts` of Python's and System.Text.Json's
+    /// writers (a field line in seven each) are found without the loop (`plainOrSignEscapedStringEnd`).
     @inline(never)
     private static func stringEnd(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> (quote: Int, escaped: Bool)? {
+        if let found = JSONScanner.plainOrSignEscapedStringEnd(base, from: start, end: count) { return found }
         var scanner = JSONScanner(base: base, count: count)
         scanner.pos = start
         do {

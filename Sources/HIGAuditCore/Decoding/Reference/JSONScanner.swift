@@ -79,6 +79,38 @@ struct JSONScanner {
         return base[first] == 0x22 ? first : nil
     }
 
+    /// Where the closing quote of a string starting at `p` (after its opening quote) is, and whether the
+    /// string has escapes, for two kinds of `ts` that `plainStringEnd` leaves to `scanStringBodyLoop`:
+    /// a plain one whose quote is in bytes 32–47 (Python's `isoformat`, 32 bytes), and one whose only
+    /// escape, within its first 32 bytes, is a sign, `\u002B` or `\u002D` in either case, with its quote
+    /// within 16 bytes after that escape (System.Text.Json writes the `+` of an offset so). Nil for any
+    /// other string, which the loop reads. Either is what the loop finds: every other byte before the
+    /// quote is plain ASCII (no stop), and the escape is one the loop accepts.
+    @inline(__always)
+    static func plainOrSignEscapedStringEnd(
+        _ base: UnsafePointer<UInt8>, from p: Int, end: Int
+    ) -> (quote: Int, escaped: Bool)? {
+        guard end &- p >= 48 else { return nil }
+        let raw = UnsafeRawPointer(base + p)
+        let stops = UInt32(stopLanes(raw.loadUnaligned(as: SIMD16<UInt8>.self)))
+            | UInt32(stopLanes(raw.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self))) &<< 16
+        // The bytes after the first 32, or after the escape, whose first stop must be the quote.
+        var after = p &+ 32
+        if stops != 0 {
+            let backslash = p &+ stops.trailingZeroBitCount
+            after = backslash &+ 6
+            guard after &+ 16 <= end, base[backslash] == 0x5C,
+                UInt32(littleEndian: UnsafeRawPointer(base + (backslash &+ 1)).loadUnaligned(as: UInt32.self)) == 0x3230_3075,
+                base[backslash &+ 5] | 0x20 == 0x62 || base[backslash &+ 5] | 0x20 == 0x64
+            else { return nil }
+            // The escape's five bytes after the backslash are no stops: the next is at or after `after`.
+        }
+        let next = stopLanes(UnsafeRawPointer(base + after).loadUnaligned(as: SIMD16<UInt8>.self))
+        guard next != 0 else { return nil }
+        let quote = after &+ next.trailingZeroBitCount
+        return base[quote] == 0x22 ? (quote, stops != 0) : nil
+    }
+
     /// `plainStringEnd` for a string that starts fewer than 16 bytes before `end` (the last member's
     /// value, `"moved"}`), byte by byte; nil at the first byte that needs a look, as there.
     @inline(never)
