@@ -399,13 +399,7 @@ extension EventImporter {
     private func findLastLineName(_ base: UnsafePointer<UInt8>, count: Int, downTo floor: Int) -> Int? {
         var i = count &- 8
         while true {
-            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-            let capitalVs = word ^ 0x5656_5656_5656_5656
-            let capitalNs = word ^ 0x4E4E_4E4E_4E4E_4E4E
-            // Flags are exact from the lowest byte up to the first hit (a borrow runs upwards only),
-            // and may be false after it: each is checked against the line's byte.
-            var hits = ((capitalVs &- 0x0101_0101_0101_0101) & ~capitalVs | (capitalNs &- 0x0101_0101_0101_0101) & ~capitalNs)
-                & 0x8080_8080_8080_8080
+            var hits = Self.places(of: 0x56, or: 0x4E, in: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
             while hits != 0 {
                 let lane = (63 &- hits.leadingZeroBitCount) &>> 3
                 hits &= ~(0x80 &<< UInt64(lane &* 8))
@@ -428,6 +422,17 @@ extension EventImporter {
         }
     }
 
+    /// The top bit of each byte of `word` (lowest first) that is `a` or `b`. Exact from the lowest byte
+    /// up to the first such byte (a borrow runs upwards only); bytes after it may be flagged falsely,
+    /// so each flag is checked against the line's byte.
+    @inline(__always)
+    private static func places(of a: UInt8, or b: UInt8, in word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let isA = word ^ (ones &* UInt64(a))
+        let isB = word ^ (ones &* UInt64(b))
+        return ((isA &- ones) & ~isA | (isB &- ones) & ~isB) & 0x8080_8080_8080_8080
+    }
+
     /// `otlpLineName`'s search from `start`: the first key of the two that begins there or after,
     /// noted as the hint for the next line. The `N` of `eventName` is its seventh byte, the `.` of
     /// `event.name` its attribute's fourteenth: both found eight bytes at a time, in line order.
@@ -436,11 +441,7 @@ extension EventImporter {
         let last = count &- 8
         var i = start
         while i <= last {
-            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-            let dots = word ^ 0x2E2E_2E2E_2E2E_2E2E
-            let capitalNs = word ^ 0x4E4E_4E4E_4E4E_4E4E
-            var hits = ((dots &- 0x0101_0101_0101_0101) & ~dots | (capitalNs &- 0x0101_0101_0101_0101) & ~capitalNs)
-                & 0x8080_8080_8080_8080
+            var hits = Self.places(of: 0x2E, or: 0x4E, in: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
             while hits != 0 {
                 let at = i &+ hits.trailingZeroBitCount &>> 3
                 hits &= hits &- 1
