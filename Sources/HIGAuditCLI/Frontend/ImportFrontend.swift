@@ -44,7 +44,7 @@ struct ImportFrontend {
                 throw FatalError("\(error)")
             }
         }
-        importer.onAccepted = { (line: UnsafeRawBufferPointer) in output.append(line) }
+        importer.onAcceptedLines = { lines, count in output.append(lines: lines, count: count) }
         if !intoDirectory { try open(command.output) }
         let files = RunFiles()
         let strict = command.input.strict
@@ -60,6 +60,8 @@ struct ImportFrontend {
                 }
                 return PreparedInput(read: FileRead(source: source, file: files.add(source.displayPath)))
             }, conclude: { _, _ in
+                // The run reads on this thread (`jobs: 1`): the input's lines are all accepted by now.
+                importer.handOnAcceptedLines()
                 if intoDirectory, let finished = output.writer {
                     written.append(finished)
                     output.writer = nil
@@ -100,7 +102,7 @@ struct ImportFrontend {
 
     private struct StopImport: Error {}
 
-    /// Where the importer's accepted lines go (`EventImporter.onAccepted`): the file being written
+    /// Where the importer's accepted lines go (`EventImporter.onAcceptedLines`): the file being written
     /// (none between the files of a directory), and the first failure to write it, after which
     /// nothing more is written.
     private final class AcceptedLines {
@@ -112,11 +114,11 @@ struct ImportFrontend {
         private var current: Unmanaged<ImportedLogWriter>?
         private(set) var failure: ImportOutputError?
 
-        func append(_ line: UnsafeRawBufferPointer) {
+        func append(lines: UnsafeRawBufferPointer, count: Int) {
             guard failure == nil, let current else { return }
             let error = current._withUnsafeGuaranteedRef { writer -> ImportOutputError? in
                 do throws(ImportOutputError) {
-                    try writer.append(line)
+                    try writer.append(lines: lines, count: count)
                     return nil
                 } catch {
                     return error

@@ -66,7 +66,12 @@ public struct EventDecoder: Sendable {
 
     /// Set when the run reads another tool's export (`--from`, SPEC §7): each event's fields are
     /// located in the export line and judged by this decoder's mapping (`mapFields`, `AnalysisLineSink`).
-    public var importer: EventImporter?
+    public var importer: EventImporter? {
+        didSet { importerReference = importer.map { Unmanaged.passUnretained($0) } }
+    }
+    /// `importer`, not retained (`importer` holds it): a line's reader takes it without a retain and
+    /// a release on every line.
+    public private(set) var importerReference: Unmanaged<EventImporter>?
 
     public init() {
         self.init(learnsLineShapes: Self.acceleratedPathIsCompiledIn)

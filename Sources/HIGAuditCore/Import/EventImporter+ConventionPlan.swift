@@ -45,16 +45,16 @@ extension EventImporter {
         linesPlanned &+= 1
         let accepted = handle(record, .event(ImportedEventFields(
             importerReference: Unmanaged.passUnretained(self), hasSyntheticStart: false, isPlanned: true)))
-        if accepted, let onAccepted {
+        if accepted, writesAccepted {
             writePlanned()
-            writer.withBytes(onAccepted)
+            keepAcceptedLine()
         }
     }
 
     /// Whether `plan` serves this importer: `import` writes lines, so it needs a plan that writes them.
     @inline(__always)
     func serves(_ plan: UnsafePointer<ConventionPlan>) -> Bool {
-        onAccepted == nil || plan.pointee.writesLines
+        !writesAccepted || plan.pointee.writesLines
     }
 
     /// Writes the line of ours the planned event is, byte for byte what `writePending` writes for it
@@ -426,7 +426,7 @@ extension EventImporter {
         _ = keptFiniteSlots.initialize(from: finiteSlots)
         let convertsValues = ownFields.contains { $0.isIntValue } || ownFieldsKeepingId.contains { $0.isIntValue }
         // Only `import` writes lines: `--from` makes no tails.
-        let writesLines = onAccepted != nil && Self.allWritable(members) && Self.allWritable(membersKeepingId)
+        let writesLines = writesAccepted && Self.allWritable(members) && Self.allWritable(membersKeepingId)
         func tail(_ members: [PlacedMember], keepingId: Bool) -> WrittenTail {
             guard writesLines else { return .empty }
             return writtenTail(

@@ -2,7 +2,7 @@
 /// Each event's fields are located in the export line and handed to the decoder's own mapping
 /// (`ImportedEventFields`, `EventDecoder.mapFields`), so that they are judged by the rules a line of
 /// ours is judged by without a line being written and scanned again; `import` writes the line of each
-/// accepted event (`onAccepted`), which decodes to the same event (`ImportedFieldsDifferentialTests`).
+/// accepted event (`onAcceptedLines`), which decodes to the same event (`ImportedFieldsDifferentialTests`).
 ///
 /// It keeps, per SDK session, how many launches were accepted (to name the imported sessions
 /// `<id>#<n>`), the ids of those launches (so that a retried launch is a duplicate, not a new session)
@@ -118,9 +118,31 @@ public final class EventImporter: @unchecked Sendable {
         var isTabRoot: Bool
     }
 
-    /// Given each line of ours an accepted event became, in order (a synthetic start before its
-    /// event): what `import` writes.
-    public var onAccepted: ((UnsafeRawBufferPointer) -> Void)?
+    /// Given the lines of ours the accepted events became, in order (a synthetic start before its
+    /// event), each ending in a newline, with how many they are: what `import` writes. Lines are
+    /// handed on in runs of about `acceptedRunBytes`, and the rest by `handOnAcceptedLines`, which
+    /// the caller calls where its output changes or ends.
+    public var onAcceptedLines: ((_ lines: UnsafeRawBufferPointer, _ count: Int) -> Void)? {
+        didSet { writesAccepted = onAcceptedLines != nil }
+    }
+    /// Whether `onAcceptedLines` is set: read on every event, without loading (and retaining) the closure.
+    private(set) var writesAccepted = false
+
+    /// Bytes of accepted lines held before they are handed on: a few hundred lines, one call.
+    static let acceptedRunBytes = 1 << 18
+
+    /// Hands on the accepted lines not yet handed on (`onAcceptedLines`).
+    public func handOnAcceptedLines() {
+        guard writer.keptLines > 0, let onAcceptedLines else { return }
+        writer.handOnKept(onAcceptedLines)
+    }
+
+    /// Keeps the line just written for an accepted event, and hands the lines kept on once they fill a run.
+    @inline(__always)
+    func keepAcceptedLine() {
+        writer.keepLine()
+        if writer.keptBytes >= Self.acceptedRunBytes { handOnAcceptedLines() }
+    }
 
     public init(format: ImportFormat, settings: ImportSettings = ImportSettings()) {
         self.format = format
@@ -259,13 +281,13 @@ public final class EventImporter: @unchecked Sendable {
         let accepted = handle(record, .event(ImportedEventFields(
             importerReference: Unmanaged.passUnretained(self), hasSyntheticStart: needsSynthetic, isPlanned: false)))
         guard accepted else { return }
-        if let onAccepted {
+        if writesAccepted {
             if needsSynthetic {
                 writeSyntheticStart(envelope)
-                syntheticWriter.withBytes(onAccepted)
+                writer.keepLine(of: syntheticWriter)
             }
             writePending()
-            writer.withBytes(onAccepted)
+            keepAcceptedLine()
         }
         let tabRoot = pending.screenView.flatMap { plan -> String? in
             guard plan.isTabRoot, case .screenView(let screen) = mapping else { return nil }

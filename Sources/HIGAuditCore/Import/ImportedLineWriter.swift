@@ -8,20 +8,62 @@
 /// or one per line for a writer that bounds its line beforehand (`write(room:_:)`, as
 /// `EventImporter.writePlanned` does). The importer holds one writer per purpose (the event's line, a
 /// synthetic start), each reused for every line.
+///
+/// Lines kept (`keepLine`) stay ahead of the line being written, each with its newline, until they are
+/// handed on together (`handOnKept`): `import` writes its lines straight into the run of lines it
+/// hands to the file, rather than copying each into it by a call of its own.
 final class ImportedLineWriter {
     private var line = GrowingBytes(capacity: 1024)
     private var first = true
+    /// Where the line being written begins: the bytes before it are the kept lines.
+    private var kept = 0
+    /// How many lines the kept bytes hold.
+    private(set) var keptLines = 0
 
     /// Bytes of the line written so far.
-    var count: Int { line.count }
+    var count: Int { line.count &- kept }
+
+    /// Bytes of the kept lines.
+    var keptBytes: Int { kept }
 
     /// The line written so far (valid only inside `body`).
     func withBytes<R, Failure: Error>(_ body: (UnsafeRawBufferPointer) throws(Failure) -> R) throws(Failure) -> R {
-        try line.withBytes(body)
+        try body(UnsafeRawBufferPointer(start: line.start + kept, count: line.count &- kept))
     }
 
     /// A copy of the line written so far (for tests).
-    var bytes: [UInt8] { line.bytes }
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: line.start + kept, count: line.count &- kept)) }
+
+    /// Keeps the line written, with a newline, after the lines kept before it; the next line starts
+    /// after it.
+    @inline(__always)
+    func keepLine() {
+        line.reserve(1)
+        line.end.pointee = 0x0A
+        line.count &+= 1
+        kept = line.count
+        keptLines &+= 1
+        first = true
+    }
+
+    /// Keeps `other`'s line (a synthetic start, written apart) as the next kept line.
+    func keepLine(of other: ImportedLineWriter) {
+        line.count = kept
+        other.withBytes { line.append($0) }
+        keepLine()
+    }
+
+    /// Hands the kept lines to `body` (their bytes, each line ending in a newline, and how many they
+    /// are) and forgets them, with any line begun after them.
+    func handOnKept(_ body: (UnsafeRawBufferPointer, Int) -> Void) {
+        let lines = keptLines
+        let bytes = UnsafeRawBufferPointer(start: line.start, count: kept)
+        kept = 0
+        keptLines = 0
+        line.count = 0
+        first = true
+        body(bytes, lines)
+    }
 
     /// Calls `body` with a cursor at the end of the line and room for `room` more bytes, which it
     /// must not write past.
@@ -68,14 +110,14 @@ final class ImportedLineWriter {
     /// Forgets the line: the next piece starts a new one, without its opening brace (`begin` writes it).
     @inline(__always)
     func clear() {
-        line.count = 0
+        line.count = kept
         first = true
     }
 
     func end() { write(room: 1) { $0.byte(UInt8(ascii: "}")) } }
 
     /// Drops the last byte written (a string's closing quote, to add to the string).
-    func dropLastByte() { if line.count > 0 { line.count &-= 1 } }
+    func dropLastByte() { if line.count > kept { line.count &-= 1 } }
 
     /// Bytes of `text` as they stand (no escaping: the caller's text is plain).
     func appendRawBytes(_ text: String) {

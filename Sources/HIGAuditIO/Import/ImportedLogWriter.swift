@@ -15,8 +15,8 @@ public final class ImportedLogWriter {
     private let temporaryPath: String
     private let descriptor: Int32
     private let encoder: ZstdFrameEncoder?
-    /// Lines not yet written: bytes of their own (`GrowingBytes`), appended to without an array's
-    /// checks on every line.
+    /// Lines of a `.zst` file not yet compressed, gathered into a frame (a plain file's are written
+    /// as they come).
     private var pending = GrowingBytes(capacity: ImportedLogWriter.frameBytes + (64 << 10))
     private var compressed: [UInt8] = []
     public private(set) var linesWritten: Int64 = 0
@@ -39,11 +39,13 @@ public final class ImportedLogWriter {
         }
     }
 
-    /// Appends one line (a newline is added).
-    public func append(_ line: UnsafeRawBufferPointer) throws(ImportOutputError) {
-        pending.append(line)
-        pending.append(0x0A)
-        linesWritten += 1
+    /// Appends `count` whole lines, each ending in its newline (`EventImporter.onAcceptedLines`).
+    /// A frame ends only between runs of lines, so each holds whole lines.
+    public func append(lines: UnsafeRawBufferPointer, count: Int) throws(ImportOutputError) {
+        linesWritten += Int64(count)
+        // A plain file takes a run as it is: held, it would only be copied to be written later.
+        if encoder == nil { return try write(lines) }
+        pending.append(lines)
         if pending.count >= Self.frameBytes { try flush() }
     }
 
@@ -106,7 +108,7 @@ public struct ImportOutputError: Error, CustomStringConvertible {
 }
 
 /// Where an importing run's events go: nowhere, as `import` writes lines, not events (the importer's
-/// `onAccepted` has them), and duplicates and late events are for `analyze` to judge.
+/// `onAcceptedLines` has them), and duplicates and late events are for `analyze` to judge.
 public final class DiscardingTarget: EventTarget {
     public init() {}
     public func accept(_ event: consuming Event) {}

@@ -36,7 +36,7 @@ public struct AnalysisLineSink<Target: EventTarget>: LineSink {
     }
 
     public mutating func line(_ bytes: UnsafeRawBufferPointer, number: Int64) {
-        if let importer = decoder.importer { return importLine(bytes, number: number, importer) }
+        if let importer = decoder.importerReference { return importLine(bytes, number: number, importer) }
         noteProgress(lineBytes: bytes.count)
         let target = self.target
         var ts = SuspectTimestamp.unsuspected
@@ -106,51 +106,56 @@ public struct AnalysisLineSink<Target: EventTarget>: LineSink {
     /// A line of another tool's export (SPEC §7): each of its events' fields, located in the line, are
     /// judged as a line of ours would be (`ImportedEventFields`), and located `PATH:LINE` (`PATH:LINE#K` for the K-th record
     /// of an OTLP line). An event of a session with no launch is preceded by its synthetic start.
-    private mutating func importLine(_ bytes: UnsafeRawBufferPointer, number: Int64, _ importer: EventImporter) {
+    private mutating func importLine(_ bytes: UnsafeRawBufferPointer, number: Int64, _ importer: Unmanaged<EventImporter>) {
         noteProgress(lineBytes: bytes.count)
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }) { return }
-        let target = self.target
         let file = self.file
-        importer.translate(bytes) { record, imported in
-            // Made only for a report: a `String` a record cost every event a few allocations.
-            func place() -> String { record == 0 ? "\(displayPath):\(number)" : "\(displayPath):\(number)#\(record)" }
-            switch imported {
-            case .unknownType(let name):
-                statistics.unknownTypes[name, default: 0] += 1
-                return false
-            case .malformed(let problem):
-                statistics.malformedLines += 1
-                onMalformed(Diagnostic(.malformedLine, at: place(), problem.description))
-                return false
-            case .event(let fields):
-                let source = SourceLocation(file: file, line: number, record: record)
-                let verdict: LineVerdict
-                if fields.hasSyntheticStart {
-                    // The start goes before the event, and only if the event is accepted: the event
-                    // waits for it here.
-                    var decoded: Event?
-                    verdict = fields.decode(with: &decoder, source: source) { decoded = $0 }
-                    if let event = decoded {
-                        _ = fields.decodeSyntheticStart(with: &decoder, source: source) { target.accept($0) }
-                        target.accept(event)
+        // Both held for the whole line (the decoder holds the importer, the sink its target): used
+        // unretained, rather than retained and released on every line.
+        Unmanaged.passUnretained(target)._withUnsafeGuaranteedRef { target in
+            importer._withUnsafeGuaranteedRef { importer in
+                importer.translate(bytes) { record, imported in
+                    // Made only for a report: a `String` a record cost every event a few allocations.
+                    func place() -> String { record == 0 ? "\(displayPath):\(number)" : "\(displayPath):\(number)#\(record)" }
+                    switch imported {
+                    case .unknownType(let name):
+                        statistics.unknownTypes[name, default: 0] += 1
+                        return false
+                    case .malformed(let problem):
+                        statistics.malformedLines += 1
+                        onMalformed(Diagnostic(.malformedLine, at: place(), problem.description))
+                        return false
+                    case .event(let fields):
+                        let source = SourceLocation(file: file, line: number, record: record)
+                        let verdict: LineVerdict
+                        if fields.hasSyntheticStart {
+                            // The start goes before the event, and only if the event is accepted: the event
+                            // waits for it here.
+                            var decoded: Event?
+                            verdict = fields.decode(with: &decoder, source: source) { decoded = $0 }
+                            if let event = decoded {
+                                _ = fields.decodeSyntheticStart(with: &decoder, source: source) { target.accept($0) }
+                                target.accept(event)
+                            }
+                        } else {
+                            // Handed on as it is made, as a line of ours is: the decoder calls `accept` only
+                            // for an event it returns `.event` for.
+                            verdict = fields.decode(with: &decoder, source: source) { target.accept($0) }
+                        }
+                        switch verdict {
+                        case .event:
+                            return true
+                        case .unknownType(let name):
+                            statistics.unknownTypes[name, default: 0] += 1
+                        case .malformed(let problem):
+                            statistics.malformedLines += 1
+                            onMalformed(Diagnostic(.malformedLine, at: place(), problem.description))
+                        case .blank:
+                            break
+                        }
+                        return false
                     }
-                } else {
-                    // Handed on as it is made, as a line of ours is: the decoder calls `accept` only
-                    // for an event it returns `.event` for.
-                    verdict = fields.decode(with: &decoder, source: source) { target.accept($0) }
                 }
-                switch verdict {
-                case .event:
-                    return true
-                case .unknownType(let name):
-                    statistics.unknownTypes[name, default: 0] += 1
-                case .malformed(let problem):
-                    statistics.malformedLines += 1
-                    onMalformed(Diagnostic(.malformedLine, at: place(), problem.description))
-                case .blank:
-                    break
-                }
-                return false
             }
         }
     }

@@ -210,6 +210,22 @@ import Testing
         Self.expectPlansReadAlike(.datadogRUM, lines, "datadog seed \(seed)")
     }
 
+    /// `import`'s lines are handed on in runs (`EventImporter.onAcceptedLines`): whole lines, counted
+    /// right, each run but the last at least `acceptedRunBytes`, and together the lines handed on one
+    /// by one, synthetic starts and all, in their order.
+    @Test func acceptedLinesHandedOnInRunsAreTheLinesHandedOnOneByOne() {
+        var generator = SplitMix64(seed: 7)
+        let lines = (0..<10_000).map { _ in Array(Self.datadogLine(&generator).utf8) }
+        func written(_ outcomes: [String]) -> [String] { outcomes.filter { $0.hasPrefix("written ") } }
+        let oneByOne = ImportOutcomes.read(.datadogRUM, lines, writes: true) { _ in }
+        var runBytes: [Int] = []
+        let inRuns = ImportOutcomes.read(.datadogRUM, lines, writes: true, handsOnEachLine: false, runs: { runBytes.append($0) }) { _ in }
+        #expect(runBytes.count >= 2, "\(runBytes.count) runs: too few lines to fill runs")
+        #expect(runBytes.dropLast().allSatisfy { $0 >= EventImporter.acceptedRunBytes })
+        #expect(written(oneByOne.outcomes).contains { $0.contains(#""synthetic":true"#) })
+        #expect(written(inRuns.outcomes) == written(oneByOne.outcomes))
+    }
+
     /// An OTLP record naming its event twice, by `eventName` and the attribute `event.name`, is planned
     /// with both; a later line of its layout whose two names differ is refused as the general way
     /// refuses it, and one whose `doubleValue` is out of range likewise.

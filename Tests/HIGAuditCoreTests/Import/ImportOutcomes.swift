@@ -5,13 +5,25 @@
 /// the lines `import` writes for it. Tests compare these between ways of reading the same lines.
 enum ImportOutcomes {
     /// The outcomes of `lines`, and the importer (for its counters), set up by `configure` first.
+    ///
+    /// With `handsOnEachLine` false, written lines are handed on only as the importer's runs fill
+    /// (`EventImporter.acceptedRunBytes`) and at the end, and `runs` gets each run's byte count.
     static func read(
-        _ format: ImportFormat, _ lines: [[UInt8]], writes: Bool, _ configure: (EventImporter) -> Void
+        _ format: ImportFormat, _ lines: [[UInt8]], writes: Bool, handsOnEachLine: Bool = true,
+        runs: ((Int) -> Void)? = nil, _ configure: (EventImporter) -> Void
     ) -> (outcomes: [String], importer: EventImporter) {
         let importer = EventImporter(format: format, settings: ImportedFieldsDifferentialTests.settings)
         configure(importer)
         var written: [String] = []
-        if writes { importer.onAccepted = { written.append(String(decoding: $0, as: UTF8.self)) } }
+        if writes {
+            importer.onAcceptedLines = { lines, count in
+                let split = String(decoding: lines, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+                // Each line ends in its newline: the text after the last is empty.
+                precondition(split.count == count + 1 && split.last == "", "a run of \(count) lines is not whole lines")
+                written += split.dropLast().map(String.init)
+                runs?(lines.count)
+            }
+        }
         var decoder = EventDecoder()
         var outcomes: [String] = []
         for (index, line) in lines.enumerated() {
@@ -43,9 +55,12 @@ enum ImportOutcomes {
                     }
                 }
             }
+            if handsOnEachLine { importer.handOnAcceptedLines() }
             outcomes += written.map { "written \($0)" }
             written.removeAll()
         }
+        importer.handOnAcceptedLines()
+        outcomes += written.map { "written \($0)" }
         return (outcomes, importer)
     }
 }
