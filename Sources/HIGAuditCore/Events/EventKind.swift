@@ -27,6 +27,29 @@ extension EventKind {
     }
 }
 
+extension EventKind {
+    /// The wire names both ways (`EventKind(wireBytes:)`, `wireNameLiteral`), held by a reader that
+    /// looks one up on every event: the statics behind those are initialised on first use, which
+    /// costs a check on every use.
+    struct WireNames {
+        private let table = WireNameTable.shared
+        private let names = EventKind.allCases.map(\.wireNameLiteral)
+
+        /// `EventKind(wireBytes:)`.
+        @inline(__always)
+        func kind(_ b: ByteSlice) -> EventKind? {
+            guard b.count > 0 else { return nil }
+            let signature = WireNameTable.signature(count: b.count, first: b.start[0], last: b.start[b.count &- 1])
+            guard let kind = table.kinds[table.hash.bucket(signature)], b == name(kind) else { return nil }
+            return kind
+        }
+
+        /// `kind.wireNameLiteral`.
+        @inline(__always)
+        func name(_ kind: EventKind) -> StaticString { names[Int(kind.rawValue)] }
+    }
+}
+
 /// The kinds by a hash of their wire names (`EventKind(wireBytes:)`), built from the schema when first
 /// used; two names of the same length, first and last byte stop the program there, naming both.
 private struct WireNameTable {

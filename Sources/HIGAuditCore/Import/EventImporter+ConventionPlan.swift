@@ -66,10 +66,11 @@ extension EventImporter {
         let plan = event.plan
         let values = event.values
         let base = event.line.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let lineEnd = base + event.line.count
         let loading = event.kind == .loadingStart || event.kind == .loadingEnd
         let session = values.value(ofSlot: plan.pointee.session)
         let sessionRaw = UnsafeBufferPointer(start: base + Int(session.start), count: Int(session.end &- session.start))
-        let type = event.kind.wireNameLiteral
+        let type = wireNames.name(event.kind)
         let w = writer
         w.clear()
         // The envelope up to the type's text, as `writeEnvelope` writes it.
@@ -108,7 +109,13 @@ extension EventImporter {
                 let room = constant &+ value.count &+ slack
                 if end - cursor.at < room { w.grow(&cursor, &end, room: room) }
                 cursor.bytes(padded: text + from, count: constant)
-                cursor.raw(value, quoted: false)
+                // Copied as the text is where the line holds 32 bytes from the value's start (the
+                // room holds 32 past it: `slack`).
+                if lineEnd - value.baseAddress! >= 32 {
+                    cursor.bytes(padded: value.baseAddress!, count: value.count)
+                } else {
+                    cursor.raw(value, quoted: false)
+                }
             case .intValue:
                 let found = values.value(ofSlot: Int(step.value.slot))
                 let value = UnsafeBufferPointer(start: base + Int(found.start), count: Int(found.end &- found.start))
@@ -162,7 +169,7 @@ extension EventImporter {
         guard !name.flag, nameCount > 4 else { return false }
         let nameStart = base + Int(name.start)
         guard ByteSlice(start: nameStart, count: 4) == "hig.",
-              let kind = EventKind(wireBytes: ByteSlice(start: nameStart + 4, count: nameCount &- 4)),
+              let kind = wireNames.kind(ByteSlice(start: nameStart + 4, count: nameCount &- 4)),
               kind != .sessionStart
         else { return false }
         if plan.pointee.checksValues, !Self.holdsValueChecks(plan, base, values, name: nameStart, count: nameCount) { return false }

@@ -73,6 +73,7 @@ public final class EventImporter: @unchecked Sendable {
     /// The minute of the last RFC 3339 time read (PostHog's `timestamp`).
     var recentMinute = RecentExportMinute()
     let writer = ImportedLineWriter()
+    let wireNames = EventKind.WireNames()
     let syntheticWriter = ImportedLineWriter()
     /// The fields of the event being handed over, for the decoder (`ImportedEventFields`).
     let assembly = ImportedFieldAssembly()
