@@ -1,6 +1,6 @@
 /// Bytes written one after another into memory it owns, which grows (doubling) when a write needs
 /// more room: what a writer of many small pieces builds on, as a parked session's bytes
-/// (`PackedWriter`) and a line `import` writes (`ImportedLineWriter`).
+/// (`PackedWriter`) and the lines `import` writes (`ImportedLineWriter`).
 ///
 /// Not an array: each append to an array checks that its buffer is unshared and goes through a
 /// generic copy, while a writer here makes room once (`reserve`) and then stores into it through

@@ -132,7 +132,8 @@ public final class EventImporter: @unchecked Sendable {
     /// Bytes of accepted lines held before they are handed on: a few hundred lines, one call.
     static let acceptedRunBytes = 1 << 18
 
-    /// Hands on the accepted lines not yet handed on (`onAcceptedLines`).
+    /// Hands on the accepted lines not yet handed on (`onAcceptedLines`). Called between lines (not
+    /// from inside `translate`'s handler), when no line is half-written.
     public func handOnAcceptedLines() {
         guard writer.keptLines > 0, let onAcceptedLines else { return }
         writer.handOnKept(onAcceptedLines)

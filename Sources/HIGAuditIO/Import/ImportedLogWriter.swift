@@ -8,16 +8,16 @@ private let systemWrite = Darwin.write
 #endif
 
 /// Where `import` writes this tool's NDJSON (SPEC §7): a file, zstd-compressed when its name ends in
-/// `.zst` (a frame per MiB of lines, as uploads append frames). It is written beside its final name
+/// `.zst` (a frame of whole lines for each MiB or so, as uploads append frames). It is written beside its final name
 /// and renamed into place by `commit`, so a run that fails leaves no half-written log behind.
 public final class ImportedLogWriter {
     public let path: String
     private let temporaryPath: String
     private let descriptor: Int32
     private let encoder: ZstdFrameEncoder?
-    /// Lines of a `.zst` file not yet compressed, gathered into a frame (a plain file's are written
-    /// as they come).
-    private var pending = GrowingBytes(capacity: ImportedLogWriter.frameBytes + (64 << 10))
+    /// Lines of a `.zst` file not yet compressed, gathered into a frame (a plain file's runs are
+    /// written as they come, and leave it empty: it is given room only for a frame).
+    private var pending = GrowingBytes(capacity: 1)
     private var compressed: [UInt8] = []
     public private(set) var linesWritten: Int64 = 0
     private static let frameBytes = 1 << 20
@@ -45,6 +45,8 @@ public final class ImportedLogWriter {
         linesWritten += Int64(count)
         // A plain file takes a run as it is: held, it would only be copied to be written later.
         if encoder == nil { return try write(lines) }
+        // Room for a frame and the run that ends it (runs are of 256 KiB and a line), made once.
+        if pending.count == 0 { pending.reserve(Self.frameBytes &+ (512 << 10)) }
         pending.append(lines)
         if pending.count >= Self.frameBytes { try flush() }
     }
