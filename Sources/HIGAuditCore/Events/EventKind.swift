@@ -19,10 +19,7 @@ extension EventKind {
     /// confirms it.
     @inline(__always)
     init?(wireBytes b: ByteSlice) {
-        guard b.count > 0 else { return nil }
-        let table = WireNameTable.shared
-        let signature = WireNameTable.signature(count: b.count, first: b.start[0], last: b.start[b.count &- 1])
-        guard let kind = table.kinds[table.hash.bucket(signature)], b == kind.wireNameLiteral else { return nil }
+        guard let kind = WireNameTable.shared.kind(b, named: { $0.wireNameLiteral }) else { return nil }
         self = kind
     }
 }
@@ -37,12 +34,7 @@ extension EventKind {
 
         /// `EventKind(wireBytes:)`.
         @inline(__always)
-        func kind(_ b: ByteSlice) -> EventKind? {
-            guard b.count > 0 else { return nil }
-            let signature = WireNameTable.signature(count: b.count, first: b.start[0], last: b.start[b.count &- 1])
-            guard let kind = table.kinds[table.hash.bucket(signature)], b == name(kind) else { return nil }
-            return kind
-        }
+        func kind(_ b: ByteSlice) -> EventKind? { table.kind(b, named: name) }
 
         /// `kind.wireNameLiteral`.
         @inline(__always)
@@ -57,6 +49,15 @@ private struct WireNameTable {
     let kinds: [EventKind?]
 
     static let shared = WireNameTable()
+
+    /// The kind whose wire name (as `named` gives it) is exactly `b`, or nil.
+    @inline(__always)
+    func kind(_ b: ByteSlice, named: (EventKind) -> StaticString) -> EventKind? {
+        guard b.count > 0 else { return nil }
+        let signature = Self.signature(count: b.count, first: b.start[0], last: b.start[b.count &- 1])
+        guard let kind = kinds[hash.bucket(signature)], b == named(kind) else { return nil }
+        return kind
+    }
 
     @inline(__always)
     static func signature(count: Int, first: UInt8, last: UInt8) -> UInt64 {
