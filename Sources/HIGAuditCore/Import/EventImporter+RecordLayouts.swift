@@ -154,7 +154,7 @@ extension EventImporter {
     }
 
     /// Matches the record at `start` against the records' layouts, or reads it by the general scan
-    /// and learns it; notes it in `batch` and returns where it ends, or nil where it does not scan.
+    /// and learns it (when its layout was seen before); notes it in `batch` and returns where it ends, or nil where it does not scan.
     private func matchRecord(
         _ line: UnsafeRawBufferPointer, _ base: UnsafePointer<UInt8>, at start: Int, resource: Int32, _ batch: RecordBatch
     ) -> Int? {
@@ -168,7 +168,7 @@ extension EventImporter {
         guard let length = try? recordTape.readValue(rest, depth: 6) else { return nil }
         // The record is then its new layout's line, matched at once for its values.
         if recordTape[0].kind == .object,
-           recordLayouts.learn(recordTape, constantKeys: Self.layoutConstantKeys(.otlp), lead: lead) != nil,
+           recordLayouts.learnRepeated(recordTape, constantKeys: Self.layoutConstantKeys(.otlp), lead: lead) != nil,
            let (hit, end) = batch.match(base, count: count, at: start, lead: lead, &recordLayouts), end == start &+ length {
             batch.add(start: start, resource: resource, hit, recordLayouts)
         } else {

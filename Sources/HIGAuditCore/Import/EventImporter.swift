@@ -205,7 +205,8 @@ public final class EventImporter: @unchecked Sendable {
                 return
             }
             lineLayout = readsLayouts
-                ? layouts.learn(tape, constantKeys: Self.layoutConstantKeys(format), lead: places?.lead, alternative: places?.alternative)
+                ? layouts.learnRepeated(
+                    tape, constantKeys: Self.layoutConstantKeys(format), lead: places?.lead, alternative: places?.alternative)
                 : nil
         }
         assembly.startLine(line)

@@ -139,6 +139,12 @@ struct ExportLineLayouts {
     /// Lines matched, and lines learned (for tests).
     private(set) var matched = 0
     private(set) var learned = 0
+    /// Layouts seen once and not learned (`learnRepeated`), by signature (`layoutSignature`), each at
+    /// the place its signature's high bits choose; 0 where none.
+    private var seenOnce: UnsafeMutablePointer<UInt64>
+    static let seenOnceCount = 1024
+    /// Lines `learnRepeated` left unlearned, their layout seen for the first time (for tests).
+    private(set) var firstSightings = 0
 
     init(countsQuotes: Bool = false) {
         self.countsQuotes = countsQuotes
@@ -151,6 +157,8 @@ struct ExportLineLayouts {
         byLead.initialize(repeating: LayoutID(index: 0, serial: 0), count: Self.leadPlaces * Self.leadWays)
         powers = .allocate(byteCount: JSONNumber.powersOfTenByteCount, alignment: 8)
         powers.copyMemory(from: JSONNumber.powersOfTen, byteCount: JSONNumber.powersOfTenByteCount)
+        seenOnce = .allocate(capacity: Self.seenOnceCount)
+        seenOnce.initialize(repeating: 0, count: Self.seenOnceCount)
     }
 
     /// Frees every layout; not used again.
@@ -163,6 +171,7 @@ struct ExportLineLayouts {
         byLead.deallocate()
         lastShifts.deallocate()
         powers.deallocate()
+        seenOnce.deallocate()
     }
 
     /// Which layout a line matched or became: its place (for memos kept beside the layouts) and its
@@ -732,6 +741,26 @@ struct ExportLineLayouts {
     mutating func learn(
         _ tape: borrowing JSONTape, constantKeys: [StaticString] = [], lead: Int? = nil, alternative: Int? = nil
     ) -> LayoutID? {
+        learn(tape, constantKeys: constantKeys, lead: lead, alternative: alternative, seenBefore: false)
+    }
+
+    /// `learn`, for a layout seen before; a layout seen for the first time is only noted, and nil
+    /// returned (the line is read without a layout, as a line too long to keep).
+    ///
+    /// Why: an exporter that orders keys anew on every line (a writer hashing its keys, as Foundation's
+    /// `JSONEncoder` does) makes every line a new layout. Learning one, and planning its lines'
+    /// writing (`EventImporter.planLayout`), costs many general scans, and would never be repaid; each
+    /// new layout would also push out one that lines of the other writers still match. A layout
+    /// learned and pushed out is learned again at once while its signature stays noted.
+    mutating func learnRepeated(
+        _ tape: borrowing JSONTape, constantKeys: [StaticString] = [], lead: Int? = nil, alternative: Int? = nil
+    ) -> LayoutID? {
+        learn(tape, constantKeys: constantKeys, lead: lead, alternative: alternative, seenBefore: true)
+    }
+
+    private mutating func learn(
+        _ tape: borrowing JSONTape, constantKeys: [StaticString], lead: Int?, alternative: Int?, seenBefore: Bool
+    ) -> LayoutID? {
         guard let base = tape.base, tape.count <= Self.maxLineLength, tape.entryCount <= Self.maxEntries else { return nil }
         let length = tape.count
         let entryCount = tape.entryCount
@@ -747,6 +776,21 @@ struct ExportLineLayouts {
             while i < end {
                 isKey[i] = true
                 i = Int(source[i &+ 1].after)
+            }
+        }
+        // A layout's signature is its runs between values, the values kept constant counted as
+        // values: which of those are kept is known only from their keys, looked up below.
+        if seenBefore {
+            var signature = Self.signatureBasis
+            var runStart = 0
+            for e in 0..<entryCount where !isKey[e] && (source[e].kind == .string || source[e].kind == .number) {
+                signature = Self.signature(signature, adding: base + runStart, count: Int(source[e].start) &- runStart)
+                runStart = Int(source[e].end)
+            }
+            signature = Self.signature(signature, adding: base + runStart, count: length &- runStart) | 1
+            guard noteSighting(signature) else {
+                firstSightings &+= 1
+                return nil
             }
         }
         if !constantKeys.isEmpty {
@@ -790,12 +834,12 @@ struct ExportLineLayouts {
             c &+= 1
         }
         var k = 0
-        var runStart: Int32 = 0
+        var slotRunStart: Int32 = 0
         for e in 0..<entryCount where !isKey[e] && (source[e].kind == .string || source[e].kind == .number) {
             layout.slots[k] = Slot(
-                entry: Int32(e), runStart: runStart, runLength: source[e].start &- runStart, end: source[e].end,
+                entry: Int32(e), runStart: slotRunStart, runLength: source[e].start &- slotRunStart, end: source[e].end,
                 isString: source[e].kind == .string)
-            runStart = source[e].end
+            slotRunStart = source[e].end
             k &+= 1
         }
         // Slots are in line order (entries are), so the count of slots ending at or before a byte is
@@ -835,6 +879,44 @@ struct ExportLineLayouts {
         }
         learned &+= 1
         return LayoutID(index: index, serial: layout.serial)
+    }
+
+    /// Whether a layout of `signature` was seen before (its signature still at its place); notes it
+    /// there otherwise. Two layouts of one signature are taken for one: that changes only what is
+    /// learned, never a line's tape (see the type's comment).
+    private mutating func noteSighting(_ signature: UInt64) -> Bool {
+        let place = Int(truncatingIfNeeded: signature &>> UInt64(64 &- Self.seenOnceCount.trailingZeroBitCount))
+        if seenOnce[place] == signature { return true }
+        seenOnce[place] = signature
+        return false
+    }
+
+    private static let signatureBasis: UInt64 = 0x243F_6A88_85A3_08D3
+
+    /// `hash` with the `count` bytes at `bytes` (a layout's constant run) and their count mixed in:
+    /// eight bytes a step, none read past the run.
+    private static func signature(_ hash: UInt64, adding bytes: UnsafePointer<UInt8>, count: Int) -> UInt64 {
+        @inline(__always) func mix(_ hash: UInt64, _ word: UInt64) -> UInt64 {
+            var h = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
+            h ^= h &>> 32
+            return h
+        }
+        var h = mix(hash, UInt64(truncatingIfNeeded: count))
+        let raw = UnsafeRawPointer(bytes)
+        var i = 0
+        while i &+ 8 <= count {
+            h = mix(h, raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            i &+= 8
+        }
+        if i < count {
+            var tail: UInt64 = 0
+            while i < count {
+                tail = tail &<< 8 | UInt64(bytes[i])
+                i &+= 1
+            }
+            h = mix(h, tail)
+        }
+        return h
     }
 }
 

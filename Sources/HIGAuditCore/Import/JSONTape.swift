@@ -287,12 +287,21 @@ struct JSONTape {
         }
     }
 
+    ///
+    /// Inlined: looking a member up by its key (`member`) asks it of every key before, most of them of
+    /// another length.
+    @inline(__always)
     func keyEquals(_ index: Int, _ key: StaticString) -> Bool {
         let entry = entries[index]
-        if entry.flag { return string(index) == key.description }
-        let length = Int(entry.end - entry.start)
+        if entry.flag { return escapedKeyEquals(index, key) }
+        let length = Int(entry.end &- entry.start)
         guard length == key.utf8CodeUnitCount, let base else { return false }
         return ByteComparison.equal(base + Int(entry.start), key.utf8Start, count: length)
+    }
+
+    @inline(never)
+    private func escapedKeyEquals(_ index: Int, _ key: StaticString) -> Bool {
+        string(index) == key.description
     }
 
     /// Whether the string at `index` starts with `prefix` (raw bytes; prefixes are plain ASCII).

@@ -396,10 +396,10 @@ import Testing
         #expect(first(0).filter { $0 == "\"" }.count == second(0).filter { $0 == "\"" }.count, sourceLocation: sourceLocation)
         let lines = (0..<20).flatMap { [first($0), second($0)] }.map { Array($0.utf8) }
         let (_, importer) = ImportOutcomes.read(format, lines, writes: false) { _ in }
-        // The second layout's first line, whose place keeps no layout yet, is tried against the
-        // only one kept.
+        // Only the lines before both layouts are learned (each seen, then learned) are tried against
+        // a layout they do not match: a few, however many lines follow.
         #expect(importer.layouts.learned == 2, "\(what): \(importer.layouts.learned) learned", sourceLocation: sourceLocation)
-        #expect(importer.layouts.missedTries == 1, "\(what): \(importer.layouts.missedTries) tries missed", sourceLocation: sourceLocation)
+        #expect(importer.layouts.missedTries <= 2, "\(what): \(importer.layouts.missedTries) tries missed", sourceLocation: sourceLocation)
         _ = expectSame(format, lines, what)
     }
 
@@ -536,8 +536,9 @@ import Testing
     @Test(arguments: formats)
     func fixturesAndMalformedCataloguesImportAlikeThroughLayouts(format: ImportFormat) throws {
         let lines = try Self.fixtureLines(format).map { Array($0.utf8) }
-        // Each line twice: the second time a line that the first learned matches its layout.
-        let matched = Self.expectSame(format, lines.flatMap { [$0, $0] }, "\(format) fixtures")
+        // Each line three times: its layout is seen the first time, learned the second and matched
+        // the third.
+        let matched = Self.expectSame(format, lines.flatMap { [$0, $0, $0] }, "\(format) fixtures")
         #expect(matched >= lines.count / 2, "\(format): \(matched) of \(lines.count) lines matched")
     }
 

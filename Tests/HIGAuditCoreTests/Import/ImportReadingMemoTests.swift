@@ -134,9 +134,9 @@ import Testing
             #"{"timeUnixNano":"\#(1_763_661_643_000_000_000 + n * 1_000_000)","eventName":"hig.haptic","attributes":[{"key":"session.id","value":{"stringValue":"s1"}},{"key":"kind","value":{"stringValue":"\#(n % 2 == 0 ? "success" : "warning")"}}\#(n % 3 == 0 ? #",{"key":"duration_ms","value":{"intValue":"\#(n)"}}"# : "")]}"#
         }
         let line = #"{"resourceLogs":[{"resource":{"attributes":[{"key":"device.id","value":{"stringValue":"d"}}]},"scopeLogs":[{"logRecords":["# + records.joined(separator: ",") + "]}]}]}"
-        let lines = [line, line, line].map { Array($0.utf8) }
-        // A line no longer than a layout's, of a request of many records, is learned whole the first
-        // time: the record way is taken only after such a request (`lastRequestWasMany`).
+        let lines = [line, line, line, line].map { Array($0.utf8) }
+        // A line no longer than a layout's, of a request of many records, is learned whole the second
+        // time it is seen: the record way is taken only after such a request (`lastRequestWasMany`).
         let matched = ExportLineLayoutsTests.expectSame(.otlp, lines, "many records", records: false)
         #expect(matched == 2)
         // After a request of many records of another layout (a record fewer), the line matches no
