@@ -287,9 +287,8 @@ struct JSONTape {
         }
     }
 
-    ///
-    /// Inlined: looking a member up by its key (`member`) asks it of every key before, most of them of
-    /// another length.
+    /// Whether the key at `index` is `key`. Inlined: looking a member up by its key (`member`) asks it
+    /// of every key before, most of them of another length.
     @inline(__always)
     func keyEquals(_ index: Int, _ key: StaticString) -> Bool {
         let entry = entries[index]
