@@ -68,6 +68,8 @@ extension EventImporter {
 
     func findOtherFieldPlaces(_ container: Int?, _ fields: ImportedFields, keepId: Bool) -> [OtherFieldPlace] {
         var places: [OtherFieldPlace] = []
+        // Once, not grown a field at a time: a line read without a layout finds its places every time.
+        places.reserveCapacity(16)
         forEachOtherField(container, fields, keepId: keepId) { key, value in
             guard let field = eventField(key) else { return }
             places.append(OtherFieldPlace(field: field, key: key, value: value))

@@ -145,6 +145,13 @@ struct ExportLineLayouts {
     static let seenOnceCount = 1024
     /// Lines `learnRepeated` left unlearned, their layout seen for the first time (for tests).
     private(set) var firstSightings = 0
+    /// Lines in a row that `learnRepeated` found seen for the first time. From `sparseAfter` on, it
+    /// looks at the layout of one line in `sparseOdds`, picked at random (`sparseDraw`), and leaves the
+    /// others unlearned unseen, until a layout is seen again.
+    private var firstSightingsInARow = 0
+    private var sparseDraw: UInt64 = 0x9E37_79B9_7F4A_7C15
+    static let sparseAfter = 64
+    static let sparseOdds: UInt64 = 16
 
     init(countsQuotes: Bool = false) {
         self.countsQuotes = countsQuotes
@@ -745,7 +752,9 @@ struct ExportLineLayouts {
     }
 
     /// `learn`, for a layout seen before; a layout seen for the first time is only noted, and nil
-    /// returned (the line is read without a layout, as a line too long to keep).
+    /// returned (the line is read without a layout, as a line too long to keep). After many lines in a
+    /// row of layouts seen for the first time, only some lines' layouts are looked at (`sparseAfter`):
+    /// a layout is then learned once two of its lines were picked.
     ///
     /// Why: an exporter that orders keys anew on every line (a writer hashing its keys, as Foundation's
     /// `JSONEncoder` does) makes every line a new layout. Learning one, and planning its lines'
@@ -762,6 +771,23 @@ struct ExportLineLayouts {
         _ tape: borrowing JSONTape, constantKeys: [StaticString], lead: Int?, alternative: Int?, seenBefore: Bool
     ) -> LayoutID? {
         guard let base = tape.base, tape.count <= Self.maxLineLength, tape.entryCount <= Self.maxEntries else { return nil }
+        if seenBefore {
+            // A writer whose every line is a new layout would pay a signature a line for nothing.
+            // Lines are picked at random rather than one in so many, so that a writer of a repeated
+            // layout taking turns with it is picked too.
+            if firstSightingsInARow >= Self.sparseAfter {
+                sparseDraw ^= sparseDraw &<< 13
+                sparseDraw ^= sparseDraw &>> 7
+                sparseDraw ^= sparseDraw &<< 17
+                guard sparseDraw % Self.sparseOdds == 0 else { return nil }
+            }
+            guard noteSighting(Self.signature(of: tape, base: base, constantKeys: constantKeys)) else {
+                firstSightings &+= 1
+                firstSightingsInARow &+= 1
+                return nil
+            }
+            firstSightingsInARow = 0
+        }
         let length = tape.count
         let entryCount = tape.entryCount
         let source = tape.entries
@@ -776,21 +802,6 @@ struct ExportLineLayouts {
             while i < end {
                 isKey[i] = true
                 i = Int(source[i &+ 1].after)
-            }
-        }
-        // A layout's signature is its runs between values, the values kept constant counted as
-        // values: which of those are kept is known only from their keys, looked up below.
-        if seenBefore {
-            var signature = Self.signatureBasis
-            var runStart = 0
-            for e in 0..<entryCount where !isKey[e] && (source[e].kind == .string || source[e].kind == .number) {
-                signature = Self.signature(signature, adding: base + runStart, count: Int(source[e].start) &- runStart)
-                runStart = Int(source[e].end)
-            }
-            signature = Self.signature(signature, adding: base + runStart, count: length &- runStart) | 1
-            guard noteSighting(signature) else {
-                firstSightings &+= 1
-                return nil
             }
         }
         if !constantKeys.isEmpty {
@@ -891,16 +902,55 @@ struct ExportLineLayouts {
         return false
     }
 
-    private static let signatureBasis: UInt64 = 0x243F_6A88_85A3_08D3
-
-    /// `hash` with the `count` bytes at `bytes` (a layout's constant run) and their count mixed in:
-    /// eight bytes a step, none read past the run.
-    private static func signature(_ hash: UInt64, adding bytes: UnsafePointer<UInt8>, count: Int) -> UInt64 {
-        @inline(__always) func mix(_ hash: UInt64, _ word: UInt64) -> UInt64 {
-            var h = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
-            h ^= h &>> 32
-            return h
+    /// A signature of the layout `tape`'s line would become, never 0: its entries' kinds in order,
+    /// its keys, and the string values of members named one of `constantKeys` (which the layout keeps
+    /// constant: an OTLP record's attribute names, in whatever order its exporter writes them). Two
+    /// lines of one layout have the same; lines of others seldom do, which decides only what is learned.
+    private static func signature(
+        of tape: borrowing JSONTape, base: UnsafePointer<UInt8>, constantKeys: [StaticString]
+    ) -> UInt64 {
+        let count = tape.count
+        let entries = tape.entries
+        var hash: UInt64 = 0x243F_6A88_85A3_08D3
+        var valueKeptConstant = false
+        // Keys of other lengths than `constantKeys`' are not compared with them.
+        var constantKeyLengths: UInt64 = 0
+        for key in constantKeys where key.utf8CodeUnitCount < 64 { constantKeyLengths |= 1 &<< UInt64(key.utf8CodeUnitCount) }
+        for e in 0..<tape.entryCount {
+            let entry = entries[e]
+            hash = mix(hash, UInt64(entry.kind.rawValue))
+            guard entry.kind == .string else {
+                valueKeptConstant = false
+                continue
+            }
+            let start = Int(entry.start)
+            let length = Int(entry.end) &- start
+            // A key is followed by its colon, after any whitespace; a string value never is.
+            var after = Int(entry.end) &+ 1
+            while after < count, base[after] <= 0x20 { after &+= 1 }
+            let isKey = after < count && base[after] == 0x3A
+            if isKey || valueKeptConstant { hash = mix(hash, bytes: base + start, count: length, readable: count &- start) }
+            valueKeptConstant = false
+            if isKey, entry.flag || (length < 64 && constantKeyLengths & (1 &<< UInt64(length)) != 0) {
+                for key in constantKeys where tape.keyEquals(e, key) {
+                    valueKeptConstant = true
+                    break
+                }
+            }
         }
+        return hash | 1
+    }
+
+    @inline(__always)
+    private static func mix(_ hash: UInt64, _ word: UInt64) -> UInt64 {
+        let h = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
+        return h ^ (h &>> 32)
+    }
+
+    /// `hash` with the `count` bytes at `bytes` and their count mixed in, eight bytes a step; `readable`
+    /// bytes from `bytes` may be read (at least `count`).
+    @inline(__always)
+    private static func mix(_ hash: UInt64, bytes: UnsafePointer<UInt8>, count: Int, readable: Int) -> UInt64 {
         var h = mix(hash, UInt64(truncatingIfNeeded: count))
         let raw = UnsafeRawPointer(bytes)
         var i = 0
@@ -908,15 +958,18 @@ struct ExportLineLayouts {
             h = mix(h, raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
             i &+= 8
         }
-        if i < count {
-            var tail: UInt64 = 0
-            while i < count {
-                tail = tail &<< 8 | UInt64(bytes[i])
-                i &+= 1
-            }
-            h = mix(h, tail)
+        guard i < count else { return h }
+        let left = count &- i
+        if readable &- i >= 8 {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            return mix(h, word & (UInt64.max &>> UInt64(64 &- 8 &* left)))
         }
-        return h
+        var tail: UInt64 = 0
+        while i < count {
+            tail = tail &<< 8 | UInt64(bytes[i])
+            i &+= 1
+        }
+        return mix(h, tail)
     }
 }
 

@@ -98,8 +98,11 @@ extension EventImporter {
             }
         }
         if let attributes = places.attributes {
-            fields.fields = findOtherFieldPlaces(attributes, .attributes, keepId: false).map { $0.moved(by: -record) }
-            fields.keepingId = findOtherFieldPlaces(attributes, .attributes, keepId: true).map { $0.moved(by: -record) }
+            // Found once: without the id kept, the places are the same but for an attribute named `id`
+            // (`isLeftOutAttribute`).
+            let keepingId = findOtherFieldPlaces(attributes, .attributes, keepId: true)
+            fields.keepingId = keepingId.map { $0.moved(by: -record) }
+            fields.fields = keepingId.filter { !tape.keyEquals($0.key, "id") }.map { $0.moved(by: -record) }
         }
         return OTLPRecordShape(places: places.moved(by: -record), fields: fields)
     }

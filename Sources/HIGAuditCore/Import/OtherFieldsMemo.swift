@@ -34,10 +34,9 @@ final class OtherFieldsMemo {
 
     /// Memos kept a layout before its memos are forgotten (containers are few a line).
     static let capacity = 32
-    /// One place a layout, and one more for a line read without a layout (or without a container),
-    /// whose memo is found afresh on every call.
-    private static var placeCount: Int { ExportLineLayouts.capacity + 1 }
-    private static var unmemoized: Int { placeCount - 1 }
+    /// One place a layout. A line read without a layout (or without a container) finds its places
+    /// afresh on every call (`unmemoized`).
+    private static var placeCount: Int { ExportLineLayouts.capacity }
 
     /// Per place, the serial of the layout its memos are of (0: none yet); they are forgotten when
     /// another layout takes its place.
@@ -48,6 +47,9 @@ final class OtherFieldsMemo {
     /// the memo owns (allocated when kept, deallocated when forgotten).
     private let keys: UnsafeMutablePointer<Key>
     private let lists: UnsafeMutablePointer<UnsafeMutableBufferPointer<OtherFieldPlace>>
+    /// The places found for a line read without a layout (or without a container), valid until the
+    /// next call: memory reused from line to line, grown when a line has more.
+    private var unmemoized = UnsafeMutableBufferPointer<OtherFieldPlace>.allocate(capacity: 16)
 
     init() {
         serials = .allocate(capacity: Self.placeCount)
@@ -64,6 +66,7 @@ final class OtherFieldsMemo {
         counts.deallocate()
         keys.deallocate()
         lists.deallocate()
+        unmemoized.deallocate()
     }
 
     /// The places of `container`'s fields in lines of `layout`, or `find()`'s, kept for it: valid
@@ -74,8 +77,15 @@ final class OtherFieldsMemo {
     ) -> UnsafeBufferPointer<OtherFieldPlace> {
         var key = Key(container: container ?? -1, skipsDollar: false, attributes: false, keepId: keepId)
         guard let layout, container != nil else {
-            forget(Self.unmemoized)
-            return keep(find(), key, at: Self.unmemoized)
+            let found = find()
+            if found.count > unmemoized.count {
+                unmemoized.deallocate()
+                unmemoized = .allocate(capacity: found.count)
+            }
+            // Plain values (`OtherFieldPlace` holds no reference): written over, never deinitialised.
+            let room = UnsafeMutableBufferPointer(rebasing: unmemoized[..<found.count])
+            _ = room.initialize(from: found)
+            return UnsafeBufferPointer(room)
         }
         switch fields {
         case .object(let skipDollar): key.skipsDollar = skipDollar

@@ -6,9 +6,10 @@ import Testing
 /// (`ExportLineLayouts.learnRepeated`), one seen before does, and every line imports as it does
 /// without layouts.
 @Suite struct ShuffledKeysImportTests {
-    /// The members of the first object of `line` (in text order) with at least four, reordered by
-    /// `order` (indices into its members); nil where the line holds no such object or does not read
-    /// as JSON this simple reading understands.
+    /// The members of the first object of `line` (in text order) with at least four, and at least as
+    /// many as `order` holds, reordered by `order` (indices into its members, those it leaves out
+    /// after them); nil where the line holds no such object or does not read as JSON this simple
+    /// reading understands.
     static func reordered(_ line: String, _ order: [Int]) -> String? {
         let bytes = Array(line.utf8)
         var i = 0
@@ -17,7 +18,7 @@ import Testing
                 i = end
                 continue
             }
-            if bytes[i] == UInt8(ascii: "{"), let (members, end) = members(bytes, at: i), members.count >= 4 {
+            if bytes[i] == UInt8(ascii: "{"), let (members, end) = members(bytes, at: i), members.count >= max(4, order.count) {
                 let reordered = order.map { members[$0] } + members.indices.filter { !order.contains($0) }.map { members[$0] }
                 let object = "{" + reordered.map { String(decoding: $0, as: UTF8.self) }.joined(separator: ",") + "}"
                 return String(decoding: bytes[..<i], as: UTF8.self) + object + String(decoding: bytes[end...], as: UTF8.self)
@@ -69,18 +70,20 @@ import Testing
         return nil
     }
 
-    /// The 24 orders of a line's first four members.
-    static let orders: [[Int]] = {
-        var orders: [[Int]] = []
-        for a in 0..<4 {
-            for b in 0..<4 where b != a {
-                for c in 0..<4 where c != a && c != b {
-                    orders.append([a, b, c, 6 - a - b - c])
-                }
+    /// Every order of `count` members, the identity first.
+    static func permutations(of count: Int) -> [[Int]] {
+        guard count > 1 else { return [Array(0..<count)] }
+        return permutations(of: count - 1).flatMap { shorter in
+            (0...shorter.count).reversed().map { place in
+                var order = shorter
+                order.insert(count - 1, at: place)
+                return order
             }
         }
-        return orders
-    }()
+    }
+
+    /// The 24 orders of a line's first four members.
+    static let orders = permutations(of: 4)
 
     static let otlpRequestOfOneRecord = #"{"resourceLogs":[{"resource":{"attributes":[{"key":"device.id","value":{"stringValue":"ipad-0011"}}]},"scopeLogs":[{"scope":{"name":"sdk"},"logRecords":[{"timeUnixNano":"1795168810000000000","observedTimeUnixNano":"1795168810000000001","severityNumber":9,"eventName":"hig.haptic","attributes":[{"key":"session.id","value":{"stringValue":"s-1"}},{"key":"kind","value":{"stringValue":"impact.light"}}]}]}]}]}"#
 
@@ -106,5 +109,24 @@ import Testing
         #expect(afterThrice.layouts.firstSightings == Self.orders.count)
         #expect(afterThrice.layouts.matched == Self.orders.count, "\(format): \(afterThrice.layouts.matched) matched")
         _ = ExportLineLayoutsTests.expectSame(format, thrice, "\(format), each order three times")
+    }
+
+    /// After many lines in a row whose layouts are each new, only some lines' layouts are looked at;
+    /// a layout that repeats among such lines, line for line, is still learned and matched.
+    @Test func aLayoutRepeatedAmongManyNewOnesIsStillLearned() throws {
+        let fixture = try #require(
+            ExportLineLayoutsTests.fixtureLines(.datadogRUM).first { Self.reordered($0, Array(0..<6)) != nil },
+            "a Datadog RUM fixture line with an object of six members")
+        let orders = Self.permutations(of: 6)
+        let repeated = try #require(Self.reordered(fixture, orders[0]))
+        // 600 lines: at first only new layouts, then each new one followed by the repeated one.
+        let newOnes = orders.dropFirst().prefix(400).map { Self.reordered(fixture, $0)! }
+        let lines = (newOnes.prefix(200) + newOnes.dropFirst(200).flatMap { [$0, repeated] }).map { Array($0.utf8) }
+        let (_, importer) = ImportOutcomes.read(.datadogRUM, lines, writes: false) { _ in }
+        #expect(importer.layouts.learned == 1, "\(importer.layouts.learned) learned")
+        // Fewer than all the new layouts were looked at.
+        #expect(importer.layouts.firstSightings < 300, "\(importer.layouts.firstSightings) first sightings")
+        #expect(importer.layouts.matched > 100, "\(importer.layouts.matched) matched")
+        _ = ExportLineLayoutsTests.expectSame(.datadogRUM, lines, "a repeated layout among new ones")
     }
 }
