@@ -84,6 +84,7 @@ struct JSONTape {
         let bytes = raw.assumingMemoryBound(to: UInt8.self)
         base = bytes
         count = line.count
+        guard line.count < Int(Int32.max) else { throw MalformedLine(reason: "the line is 2 GiB long or longer") }
         var scanner = JSONScanner(base: bytes, count: line.count)
         scanner.skipWhitespace()
         guard scanner.pos < scanner.end, bytes[scanner.pos] == 0x7B else {
@@ -112,6 +113,7 @@ struct JSONTape {
     /// makes it malformed (`read` of the whole line would throw too, maybe elsewhere first).
     mutating func appendValue(at start: Int, depth: Int) throws(MalformedLine) -> Int {
         guard let base else { throw MalformedLine(reason: "the line is empty") }
+        guard count < Int(Int32.max) else { throw MalformedLine(reason: "the line is 2 GiB long or longer") }
         var scanner = JSONScanner(base: base, count: count)
         scanner.pos = start
         try value(&scanner, depth: depth)
@@ -159,6 +161,11 @@ struct JSONTape {
         filledBy = stamp
     }
 
+    /// A place in the line (or a count of entries, fewer than its bytes) as an entry keeps it: lines
+    /// are shorter than 2 GiB (`read`, `appendValue`), so it is kept whole, and not checked again.
+    @inline(__always)
+    private static func place(_ value: Int) -> Int32 { Int32(truncatingIfNeeded: value) }
+
     private mutating func value(_ s: inout JSONScanner, depth: Int) throws(MalformedLine) {
         guard s.pos < s.end else { throw MalformedLine(reason: "the line ends inside a value", column: s.pos) }
         let start = s.pos
@@ -171,16 +178,16 @@ struct JSONTape {
             try container(&s, depth: depth + 1, object: false)
         case 0x74:
             try s.scanLiteral("true")
-            append(Entry(kind: .bool, flag: true, start: Int32(start), end: Int32(s.pos), after: Int32(entryCount &+ 1)))
+            append(Entry(kind: .bool, flag: true, start: Self.place(start), end: Self.place(s.pos), after: Self.place(entryCount &+ 1)))
         case 0x66:
             try s.scanLiteral("false")
-            append(Entry(kind: .bool, flag: false, start: Int32(start), end: Int32(s.pos), after: Int32(entryCount &+ 1)))
+            append(Entry(kind: .bool, flag: false, start: Self.place(start), end: Self.place(s.pos), after: Self.place(entryCount &+ 1)))
         case 0x6E:
             try s.scanLiteral("null")
-            append(Entry(kind: .null, flag: false, start: Int32(start), end: Int32(s.pos), after: Int32(entryCount &+ 1)))
+            append(Entry(kind: .null, flag: false, start: Self.place(start), end: Self.place(s.pos), after: Self.place(entryCount &+ 1)))
         case 0x2D, 0x30...0x39:
             let integer = try s.scanNumber()
-            append(Entry(kind: .number, flag: integer, start: Int32(start), end: Int32(s.pos), after: Int32(entryCount &+ 1)))
+            append(Entry(kind: .number, flag: integer, start: Self.place(start), end: Self.place(s.pos), after: Self.place(entryCount &+ 1)))
         default:
             throw MalformedLine(reason: "unexpected character in a JSON value", column: s.pos)
         }
@@ -193,7 +200,7 @@ struct JSONTape {
         let start = s.pos
         s.pos &+= 1
         let escaped = try s.scanStringBody()
-        append(Entry(kind: .string, flag: escaped, start: Int32(start + 1), end: Int32(s.pos - 1), after: Int32(entryCount &+ 1)))
+        append(Entry(kind: .string, flag: escaped, start: Self.place(start &+ 1), end: Self.place(s.pos &- 1), after: Self.place(entryCount &+ 1)))
     }
 
     private mutating func container(_ s: inout JSONScanner, depth: Int, object: Bool) throws(MalformedLine) {
@@ -202,7 +209,7 @@ struct JSONTape {
         }
         let index = entryCount
         let start = s.pos
-        append(Entry(kind: object ? .object : .array, flag: false, start: Int32(start), end: 0, after: 0))
+        append(Entry(kind: object ? .object : .array, flag: false, start: Self.place(start), end: 0, after: 0))
         let close: UInt8 = object ? 0x7D : 0x5D
         s.pos &+= 1
         s.skipWhitespace()
@@ -235,8 +242,8 @@ struct JSONTape {
                 }
             }
         }
-        entries[index].end = Int32(s.pos)
-        entries[index].after = Int32(entryCount)
+        entries[index].end = Self.place(s.pos)
+        entries[index].after = Self.place(entryCount)
     }
 
     // MARK: Lookups
@@ -249,11 +256,11 @@ struct JSONTape {
     /// The value of the member `key` of the object at `object`, or nil (also when `object` is not one).
     func member(_ object: Int, _ key: StaticString) -> Int? {
         guard object < entryCount, entries[object].kind == .object else { return nil }
-        var i = object + 1
+        var i = object &+ 1
         let end = Int(entries[object].after)
         while i < end {
-            if keyEquals(i, key) { return i + 1 }
-            i = Int(entries[i + 1].after)
+            if keyEquals(i, key) { return i &+ 1 }
+            i = Int(entries[i &+ 1].after)
         }
         return nil
     }
