@@ -12,9 +12,15 @@ Variants (each keeps every event, so `analyze --from` gives the same tables, but
   and no `eventName` (exporters older than OTLP 1.5);
 - posthog `uuid-first`: `uuid` (a 36-character UUID, made from the line's number) first, then `event`,
   `properties`, `distinct_id` and `timestamp`, as PostHog's batch exports write them;
-- posthog, datadog-rum `reversed`: the top-level keys in the reverse order.
+- posthog, datadog-rum `reversed`: the top-level keys in the reverse order;
+- posthog, datadog-rum, otlp `shuffled`: every object's keys in a new order on every line, as a writer
+  iterating a hash map writes them (Swift's `Dictionary`, Rust's `HashMap`), arrays as they were;
+- otlp `attributes-shuffled`: each record's and resource's attributes in a new order on every line
+  (an SDK keeping attributes in a hash map), keys as they were.
+The shuffles are drawn from the line's number, so the same input gives the same bytes.
 """
 import json
+import random
 import sys
 import uuid
 
@@ -51,12 +57,39 @@ def reversed_keys(event, _):
     return dict(reversed(list(event.items())))
 
 
+def shuffled(value, number):
+    draw = random.Random(number)
+
+    def shuffle(node):
+        if isinstance(node, dict):
+            items = list(node.items())
+            draw.shuffle(items)
+            return {key: shuffle(child) for key, child in items}
+        if isinstance(node, list):
+            return [shuffle(child) for child in node]
+        return node
+    return shuffle(value)
+
+
+def attributes_shuffled(request, number):
+    draw = random.Random(number)
+    for resource_logs in request.get("resourceLogs", []):
+        draw.shuffle(resource_logs.get("resource", {}).get("attributes", []))
+    for record in records(request):
+        draw.shuffle(record.get("attributes", []))
+    return request
+
+
 VARIANTS = {
     ("otlp", "name-last"): name_last,
     ("otlp", "attribute-name"): attribute_name,
     ("posthog", "uuid-first"): uuid_first,
     ("posthog", "reversed"): reversed_keys,
     ("datadog-rum", "reversed"): reversed_keys,
+    ("posthog", "shuffled"): shuffled,
+    ("datadog-rum", "shuffled"): shuffled,
+    ("otlp", "shuffled"): shuffled,
+    ("otlp", "attributes-shuffled"): attributes_shuffled,
 }
 
 if len(sys.argv) != 3 or (sys.argv[1], sys.argv[2]) not in VARIANTS:
