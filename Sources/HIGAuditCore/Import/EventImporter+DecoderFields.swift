@@ -68,7 +68,8 @@ extension EventImporter {
 
     func findOtherFieldPlaces(_ container: Int?, _ fields: ImportedFields, keepId: Bool) -> [OtherFieldPlace] {
         var places: [OtherFieldPlace] = []
-        // Once, not grown a field at a time: a line read without a layout finds its places every time.
+        // Once, not grown a field at a time: a line read without a layout finds its places every time
+        // (room for more fields than any type of ours has of its own).
         places.reserveCapacity(16)
         forEachOtherField(container, fields, keepId: keepId) { key, value in
             guard let field = eventField(key) else { return }

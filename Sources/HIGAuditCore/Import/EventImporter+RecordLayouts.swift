@@ -9,7 +9,7 @@
 /// [record,…]}]}]}`, byte by byte as the general scan does (the same whitespace, the same structure),
 /// every value other than a record (a resource, a scope) with the general scan itself
 /// (`JSONTape.appendValue`, as deep as it stands), and each record by a layout's match or, where
-/// none matches, by the general scan too (and learned). Anything else (a key with escapes, a key
+/// none matches, by the general scan too (and learned, if its layout was seen before). Anything else (a key with escapes, a key
 /// named twice, `scopeLogs` or `logRecords` not arrays, a member the general way would read but this
 /// frame does not know, a value that does not scan) hands the line, untouched, to the general way,
 /// which then gives its reason and column: nothing is handed over before the whole line has been

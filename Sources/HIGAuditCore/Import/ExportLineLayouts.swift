@@ -30,7 +30,8 @@
 /// where the scan leaves the value to the standard library, has the decoder read it as before).
 ///
 /// Layouts are tried most recently matched first, a few a line; a line that matches none and that the
-/// general scan reads becomes a layout in place of the least recently matched one. Before those, the
+/// general scan reads becomes a layout in place of the least recently matched one, once its layout
+/// was seen before (`learnRepeated`). Before those, the
 /// last few layouts lines with the same first bytes matched (`leadPlace`, `leadWays`) are tried: an exporter that
 /// writes an event's name first (PostHog's `{"event":"…"`) lays out lines of one name alike, and
 /// lines of other names, tried first by recency alone, would be compared most of their length before
@@ -139,9 +140,10 @@ struct ExportLineLayouts {
     /// Lines matched, and lines learned (for tests).
     private(set) var matched = 0
     private(set) var learned = 0
-    /// Layouts seen once and not learned (`learnRepeated`), by signature (`layoutSignature`), each at
-    /// the place its signature's high bits choose; 0 where none.
-    private var seenOnce: UnsafeMutablePointer<UInt64>
+    /// Layouts seen once and not learned (`learnRepeated`), by signature (`signature(of:)`), each at
+    /// the place its signature's high bits choose; 0 where none. Many times `capacity`: a layout
+    /// seen once is still noted when it comes again after the other writers' new layouts between.
+    private let seenOnce: UnsafeMutablePointer<UInt64>
     static let seenOnceCount = 1024
     /// Lines `learnRepeated` left unlearned, their layout seen for the first time (for tests).
     private(set) var firstSightings = 0
@@ -150,7 +152,9 @@ struct ExportLineLayouts {
     /// others unlearned unseen, until a layout is seen again.
     private var firstSightingsInARow = 0
     private var sparseDraw: UInt64 = 0x9E37_79B9_7F4A_7C15
+    /// Far more new layouts in a row than an exporter of ordered lines has layouts.
     static let sparseAfter = 64
+    /// A layout repeated among new ones is picked twice within a few dozen of its lines.
     static let sparseOdds: UInt64 = 16
 
     init(countsQuotes: Bool = false) {
@@ -760,7 +764,8 @@ struct ExportLineLayouts {
     /// `JSONEncoder` does) makes every line a new layout. Learning one, and planning its lines'
     /// writing (`EventImporter.planLayout`), costs many general scans, and would never be repaid; each
     /// new layout would also push out one that lines of the other writers still match. A layout
-    /// learned and pushed out is learned again at once while its signature stays noted.
+    /// learned and pushed out is learned again at once while its signature stays noted (at its next
+    /// line looked at, after many new layouts in a row).
     mutating func learnRepeated(
         _ tape: borrowing JSONTape, constantKeys: [StaticString] = [], lead: Int? = nil, alternative: Int? = nil
     ) -> LayoutID? {
@@ -902,10 +907,11 @@ struct ExportLineLayouts {
         return false
     }
 
-    /// A signature of the layout `tape`'s line would become, never 0: its entries' kinds in order,
-    /// its keys, and the string values of members named one of `constantKeys` (which the layout keeps
-    /// constant: an OTLP record's attribute names, in whatever order its exporter writes them). Two
-    /// lines of one layout have the same; lines of others seldom do, which decides only what is learned.
+    /// A signature of the layout `tape`'s line would become, never 0: its entries' kinds in order
+    /// (with a container's size and a boolean's value, which are part of a layout), its keys, and the
+    /// string values of members named one of `constantKeys` (which the layout keeps constant: an OTLP
+    /// record's attribute names, in whatever order its exporter writes them). Two lines of one layout
+    /// have the same; lines of others seldom do, which decides only what is learned.
     private static func signature(
         of tape: borrowing JSONTape, base: UnsafePointer<UInt8>, constantKeys: [StaticString]
     ) -> UInt64 {
@@ -918,7 +924,9 @@ struct ExportLineLayouts {
         for key in constantKeys where key.utf8CodeUnitCount < 64 { constantKeyLengths |= 1 &<< UInt64(key.utf8CodeUnitCount) }
         for e in 0..<tape.entryCount {
             let entry = entries[e]
-            hash = mix(hash, UInt64(entry.kind.rawValue))
+            let flag: UInt64 = entry.kind == .bool && entry.flag ? 1 : 0
+            let size = UInt64(truncatingIfNeeded: Int(entry.after) &- e)
+            hash = mix(hash, UInt64(entry.kind.rawValue) | flag &<< 8 | size &<< 16)
             guard entry.kind == .string else {
                 valueKeptConstant = false
                 continue
@@ -964,9 +972,13 @@ struct ExportLineLayouts {
             let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
             return mix(h, word & (UInt64.max &>> UInt64(64 &- 8 &* left)))
         }
+        // The bytes as the word above holds them (the first lowest), so that a string hashes alike
+        // wherever it stands.
         var tail: UInt64 = 0
+        var shift: UInt64 = 0
         while i < count {
-            tail = tail &<< 8 | UInt64(bytes[i])
+            tail |= UInt64(bytes[i]) &<< shift
+            shift &+= 8
             i &+= 1
         }
         return mix(h, tail)

@@ -166,6 +166,12 @@ struct JSONTape {
     @inline(__always)
     private static func place(_ value: Int) -> Int32 { Int32(truncatingIfNeeded: value) }
 
+    /// Appends a value that holds no other (its entry's `after` is the next entry).
+    @inline(__always)
+    private mutating func appendScalar(_ kind: Kind, flag: Bool, from start: Int, to end: Int) {
+        append(Entry(kind: kind, flag: flag, start: Self.place(start), end: Self.place(end), after: Self.place(entryCount &+ 1)))
+    }
+
     private mutating func value(_ s: inout JSONScanner, depth: Int) throws(MalformedLine) {
         guard s.pos < s.end else { throw MalformedLine(reason: "the line ends inside a value", column: s.pos) }
         let start = s.pos
@@ -178,16 +184,16 @@ struct JSONTape {
             try container(&s, depth: depth + 1, object: false)
         case 0x74:
             try s.scanLiteral("true")
-            append(Entry(kind: .bool, flag: true, start: Self.place(start), end: Self.place(s.pos), after: Self.place(entryCount &+ 1)))
+            appendScalar(.bool, flag: true, from: start, to: s.pos)
         case 0x66:
             try s.scanLiteral("false")
-            append(Entry(kind: .bool, flag: false, start: Self.place(start), end: Self.place(s.pos), after: Self.place(entryCount &+ 1)))
+            appendScalar(.bool, flag: false, from: start, to: s.pos)
         case 0x6E:
             try s.scanLiteral("null")
-            append(Entry(kind: .null, flag: false, start: Self.place(start), end: Self.place(s.pos), after: Self.place(entryCount &+ 1)))
+            appendScalar(.null, flag: false, from: start, to: s.pos)
         case 0x2D, 0x30...0x39:
             let integer = try s.scanNumber()
-            append(Entry(kind: .number, flag: integer, start: Self.place(start), end: Self.place(s.pos), after: Self.place(entryCount &+ 1)))
+            appendScalar(.number, flag: integer, from: start, to: s.pos)
         default:
             throw MalformedLine(reason: "unexpected character in a JSON value", column: s.pos)
         }
@@ -200,7 +206,7 @@ struct JSONTape {
         let start = s.pos
         s.pos &+= 1
         let escaped = try s.scanStringBody()
-        append(Entry(kind: .string, flag: escaped, start: Self.place(start &+ 1), end: Self.place(s.pos &- 1), after: Self.place(entryCount &+ 1)))
+        appendScalar(.string, flag: escaped, from: start &+ 1, to: s.pos &- 1)
     }
 
     private mutating func container(_ s: inout JSONScanner, depth: Int, object: Bool) throws(MalformedLine) {

@@ -547,9 +547,10 @@ import Testing
         var matched = 0
         for text in try Self.fixtureLines(format) {
             let line = Array(text.utf8)
-            // The learned line before each variant, so that each variant is tried against its layout,
-            // and later lines of a session see what earlier ones taught (launches, tabs).
-            let sequence = Self.variants(line, sparse: true).flatMap { [line, $0] }
+            // The line twice first (its layout is learned the second time), then before each variant,
+            // so that each variant is tried against its layout, and later lines of a session see what
+            // earlier ones taught (launches, tabs).
+            let sequence = [line] + Self.variants(line, sparse: true).flatMap { [line, $0] }
             matched += Self.expectSame(format, sequence, "\(format) variants of \(text)")
         }
         #expect(matched > 100)
