@@ -129,4 +129,23 @@ import Testing
         #expect(importer.layouts.matched > 100, "\(importer.layouts.matched) matched")
         _ = ExportLineLayoutsTests.expectSame(.datadogRUM, lines, "a repeated layout among new ones")
     }
+
+    /// Lines of one layout have one signature wherever their keys stand: here a key whose last bytes
+    /// (past a word) lie within a word of the line's end or not, as the value after it is shorter or
+    /// longer. The second line of the layout is learned.
+    @Test func linesOfOneLayoutAreOneLayoutWhateverTheirValuesLengths() {
+        for (short, long) in [("5", "12"), ("12", "5"), (#""a""#, #""abc""#), ("1", "123456789")] {
+            var layouts = ExportLineLayouts()
+            defer { layouts.deallocate() }
+            var tape = JSONTape()
+            defer { tape.deallocate() }
+            let learned = [short, long].map { value in
+                Array(#"{"id":"e1","duration_ms":\#(value)}"#.utf8).withUnsafeBytes { bytes -> Bool in
+                    guard (try? tape.read(bytes)) != nil else { return false }
+                    return layouts.learnRepeated(tape) != nil
+                }
+            }
+            #expect(learned == [false, true], "\(short), then \(long): \(learned)")
+        }
+    }
 }
