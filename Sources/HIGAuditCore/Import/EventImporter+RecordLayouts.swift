@@ -9,15 +9,16 @@
 /// [record,…]}]}]}`, byte by byte as the general scan does (the same whitespace, the same structure),
 /// every value other than a record (a resource, a scope) with the general scan itself
 /// (`JSONTape.appendValue`, as deep as it stands), and each record by a layout's match or, where
-/// none matches, by the general scan too (and learned, if its layout was seen before). Anything else (a key with escapes, a key
-/// named twice, `scopeLogs` or `logRecords` not arrays, a member the general way would read but this
-/// frame does not know, a value that does not scan) hands the line, untouched, to the general way,
-/// which then gives its reason and column: nothing is handed over before the whole line has been
-/// read. So when the first pass ends, the line is valid JSON and its records and resources are where
-/// the general way's `otlpPlaces` finds them, in the same order. The second pass hands them over: a
-/// record of a planned layout under a resource whose attributes are of their kinds by its plan (what
-/// `translatePlanned` gives a line of one record), any other with its resource and itself read into
-/// the tape by the general scan, at their places in the line, and read as `otlpRecords` reads one.
+/// none matches, by the general scan too (and learned, if its layout was seen before). Anything else
+/// (a key with escapes, a key named twice, `scopeLogs` or `logRecords` not arrays, a member the
+/// general way would read but this frame does not know, a value that does not scan) hands the line,
+/// untouched, to the general way, which then gives its reason and column: nothing is handed over
+/// before the whole line has been read. So when the first pass ends, the line is valid JSON and its
+/// records and resources are where the general way's `otlpPlaces` finds them, in the same order. The
+/// second pass hands them over: a record of a planned layout under a resource whose attributes are
+/// of their kinds by its plan (what `translatePlanned` gives a line of one record), any other with its
+/// resource and itself read into the tape by the general scan, at their places in the line, and read
+/// as `otlpRecords` reads one.
 extension EventImporter {
     /// A record of the request being read: where it is, its resource (an index into the batch's
     /// resources), and the layout it matched with the first of its values in the batch (`RecordBatch`).
@@ -154,7 +155,8 @@ extension EventImporter {
     }
 
     /// Matches the record at `start` against the records' layouts, or reads it by the general scan
-    /// and learns it (when its layout was seen before); notes it in `batch` and returns where it ends, or nil where it does not scan.
+    /// and learns it (when its layout was seen before); notes it in `batch` and returns where it
+    /// ends, or nil where it does not scan.
     private func matchRecord(
         _ line: UnsafeRawBufferPointer, _ base: UnsafePointer<UInt8>, at start: Int, resource: Int32, _ batch: RecordBatch
     ) -> Int? {
