@@ -1,12 +1,16 @@
 /// Datadog RUM events (SPEC §7), one event object a line, as the RUM schema
 /// (`DataDog/rum-events-format`) lays them out; an events-API item (`{"attributes": {"attributes":
-/// {…}}}`) is read through to the event inside. Automatic events of dd-sdk-ios: `view` (screen views),
+/// {…}}}`) is read through to the event inside, and a page of them (`{"data": [item, …]}`) is read item
+/// by item (`datadogPage`). Automatic events of dd-sdk-ios: `view` (screen views),
 /// actions of `action.type` `tap` and `back`, `application_start` (the launch) and the `app_launch`
 /// vital (time to initial display; prewarmed launches are left out, their durations mean nothing).
 extension EventImporter {
     /// Where a RUM event's members are: found from its keys alone, so kept per layout (`LayoutMemo`).
     struct DatadogPlaces {
         var root = 0
+        /// The `data` array of an events-API page (a line with no `type` whose `data` is an array): the
+        /// line's events are its items, and no other member is looked for.
+        var pageItems: Int?
         var type: Int?
         var view, viewName: Int?
         var action, actionType, actionTargetName, actionId: Int?
@@ -17,9 +21,22 @@ extension EventImporter {
         var checkedEnvelope: ImportedEnvelope?
     }
 
-    private func datadogPlaces() -> DatadogPlaces {
+    /// The places of the line's event, or of its page's items (`pageItems`).
+    func datadogLinePlaces() -> DatadogPlaces {
+        if tape.member(0, "type") == nil, let data = tape.member(0, "data"), tape[data].kind == .array {
+            var places = DatadogPlaces()
+            places.pageItems = data
+            return places
+        }
+        return datadogPlaces(of: 0)
+    }
+
+    /// The places of the event the object at `value` is: itself, or the event inside it when it is an
+    /// events-API item.
+    private func datadogPlaces(of value: Int) -> DatadogPlaces {
         var places = DatadogPlaces()
-        if tape.member(0, "date") == nil, let inner = tape.member(0, "attributes", "attributes"), tape[inner].kind == .object {
+        places.root = value
+        if tape.member(value, "date") == nil, let inner = tape.member(value, "attributes", "attributes"), tape[inner].kind == .object {
             places.root = inner
         }
         let root = places.root
@@ -48,8 +65,22 @@ extension EventImporter {
         return places
     }
 
-    func datadogEvent() -> Judged {
-        let places = datadogMemo.place(lineLayout) { datadogPlaces() }
+    /// Judges each item of a page (its `data` array at `items`) as the line of that item alone would
+    /// be, numbered by its place in the page (`PATH:LINE#K`, as an OTLP line's records). Items are not
+    /// planned: a page is as long as its items together, so its line is seldom learned as a layout.
+    func datadogPage(_ items: Int, _ handle: (Int32, ImportedRecord) -> Bool) {
+        tape.forEachElement(items) { position, item in
+            let record = Int32(truncatingIfNeeded: position)
+            guard tape[item].kind == .object else {
+                emit(record: record, .problem(ImportProblem("the page's item is not an object", at: tape, item)), handle)
+                return
+            }
+            var itemPlaces = datadogPlaces(of: item)
+            emit(record: record, datadogEvent(&itemPlaces), handle)
+        }
+    }
+
+    func datadogEvent(_ places: UnsafePointer<DatadogPlaces>) -> Judged {
         guard let typeIndex = places.pointee.type else { return .problem(ImportProblem("missing type (the RUM event's type)")) }
         guard tape[typeIndex].kind == .string else { return .problem(ImportProblem("type is not a string", at: tape, typeIndex)) }
         do throws(ImportProblem) {
@@ -105,7 +136,7 @@ extension EventImporter {
     /// the event's `type` and `action.type` are checked on every line (`ConventionPlan`).
     func planDatadogLayout(_ envelope: ImportedEnvelope, _ fields: ImportedFields) {
         guard readsPlans, let layout = lineLayout, plans.kept(for: layout) == nil else { return }
-        let places = datadogMemo.place(lineLayout) { datadogPlaces() }
+        let places = datadogMemo.place(lineLayout) { datadogLinePlaces() }
         guard let type = places.pointee.type, let actionType = places.pointee.actionType,
               let name = places.pointee.actionTargetName, let date = places.pointee.date
         else { return }

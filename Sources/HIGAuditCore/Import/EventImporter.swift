@@ -216,7 +216,12 @@ public final class EventImporter: @unchecked Sendable {
             if case .mapped(.convention, let envelope, let fields) = judged { planPostHogLayout(envelope, fields) }
             emit(record: 0, judged, handle)
         case .datadogRUM:
-            let judged = datadogEvent()
+            let places = datadogMemo.place(lineLayout) { datadogLinePlaces() }
+            if let items = places.pointee.pageItems {
+                datadogPage(items, handle)
+                return
+            }
+            let judged = datadogEvent(places)
             if case .mapped(.convention, let envelope, let fields) = judged { planDatadogLayout(envelope, fields) }
             emit(record: 0, judged, handle)
         case .otlp: otlpRecords(handle)

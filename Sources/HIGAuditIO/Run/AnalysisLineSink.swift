@@ -68,6 +68,23 @@ public struct AnalysisLineSink<Target: EventTarget>: LineSink {
         }
     }
 
+    /// `noteFirstLine` for an export: every format's line is one object, so a first line that shows
+    /// another layout (a JSON array's `[`, a pretty-printer's `{` alone) is never one of its events.
+    private mutating func noteFirstExportLine(_ bytes: UnsafeRawBufferPointer, blank: Bool, number: Int64, blanksBefore: Int64) {
+        guard number == blanksBefore + 1 else {
+            blankLinesBeforeFirst = nil
+            return
+        }
+        if blank {
+            blankLinesBeforeFirst = blanksBefore + 1
+            return
+        }
+        blankLinesBeforeFirst = nil
+        if let layout = ForeignFormat.sniffFirstLine(bytes) {
+            onMalformed(Diagnostic(.notNDJSON, at: displayPath, layout.plainTextWarning))
+        }
+    }
+
     /// Most lines: decoded from a learned shape, which also tells where they end (see `LineSink`).
     public mutating func leadingLine(_ bytes: UnsafeRawPointer, readable: Int, number: Int64) -> Int? {
         if decoder.importer != nil { return nil }
@@ -108,7 +125,9 @@ public struct AnalysisLineSink<Target: EventTarget>: LineSink {
     /// of an OTLP line). An event of a session with no launch is preceded by its synthetic start.
     private mutating func importLine(_ bytes: UnsafeRawBufferPointer, number: Int64, _ importer: Unmanaged<EventImporter>) {
         noteProgress(lineBytes: bytes.count)
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }) { return }
+        let blank = bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
+        if let blanks = blankLinesBeforeFirst { noteFirstExportLine(bytes, blank: blank, number: number, blanksBefore: blanks) }
+        if blank { return }
         let file = self.file
         // Both held for the whole line (the decoder holds the importer, the sink its target): used
         // unretained, rather than retained and released on every line.
