@@ -58,6 +58,10 @@ import Testing
         let rows = result.stdout.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         let column = { (name: String) in rows[1][rows[0].firstIndex(of: name)!] }
         #expect(column("lines") == "1" && column("events") == "3" && column("malformed_lines") == "2", "\(result.stdout)")
+        // `import` counts the page's records as they are: a synthetic start and two screen views.
+        let output = directory.appendingPathComponent("page.ndjson").path
+        let imported = try HigAuditBinary.run(["import", "--from", "datadog-rum", page, "-o", output])
+        #expect(imported.stderr.contains("wrote 3 lines from 1 line of datadog-rum export (2 malformed, 0 of unknown types)"), "\(imported.stderr)")
     }
 
     /// A page saved as the API pretty-prints it: the run says so, with the command that makes it a

@@ -91,10 +91,11 @@ struct ImportFrontend {
         try inputs.finishReporting()
         let statistics = pipeline.statistics
         if verbosity.saysNotes {
-            let lines = written.reduce(Int64(0)) { $0 + $1.linesWritten }
+            let linesWritten = written.reduce(Int64(0)) { $0 + $1.linesWritten }
             let unknown = statistics.unknownTypes.values.reduce(0, +)
+            func lines(_ count: Int64) -> String { count == 1 ? "1 line" : "\(count) lines" }
             StandardError.write(
-                "hig-audit: wrote \(lines) lines from \(statistics.lines) lines of \(format.rawValue) export "
+                "hig-audit: wrote \(lines(linesWritten)) from \(lines(statistics.lines)) of \(format.rawValue) export "
                     + "(\(statistics.malformedLines) malformed, \(unknown) of unknown types) to \(command.output)\n")
         }
         return statistics.skippedInput ? ExitStatus.skippedInput : ExitStatus.success
