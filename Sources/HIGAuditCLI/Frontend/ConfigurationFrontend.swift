@@ -26,6 +26,7 @@ extension InputOptions {
         do {
             var options = ReaderOptions(maxWindowLog: maxWindowLog, dictionaryFiles: dictionaries)
             options.readsGzip = from != nil
+            if from != nil { options.maxLineBytes = ReaderOptions.exportLineBytes }
             return try InputReader(options: options)
         } catch {
             throw FatalError("\(error)")

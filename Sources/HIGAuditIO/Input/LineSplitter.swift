@@ -13,6 +13,10 @@ import Darwin
 struct LineSplitter {
     private let buffer: UnsafeMutableRawPointer
     private let capacity: Int
+    /// The part of the buffer fills stay in while lines are short (`space`): a buffer sized for long
+    /// lines is walked no further than one for lines of at most 1 MiB, so that its memory is touched
+    /// only when a line needs it.
+    private let window: Int
     private let maxLineBytes: Int
     private let fillBytes: Int
     /// Start of the current (partial) line in the buffer.
@@ -46,6 +50,7 @@ struct LineSplitter {
     ) {
         self.buffer = buffer.baseAddress!
         self.capacity = buffer.count
+        self.window = min(buffer.count, Self.bufferBytes(maxLineBytes: min(maxLineBytes, 1 << 20), fillBytes: fillBytes))
         self.maxLineBytes = maxLineBytes
         self.fillBytes = fillBytes
         self.nextLineNumber = firstLineNumber
@@ -57,9 +62,11 @@ struct LineSplitter {
     /// True when no partial line is pending: the next byte starts a new line.
     var atLineStart: Bool { end == lineStart && oversizedBytes < 0 }
 
-    /// Room for the next fill (at least `fillBytes`), moving the partial line to the front if needed.
+    /// Room for the next fill (at least `fillBytes`), moving the partial line to the front if needed,
+    /// or once the fills would leave the window and a partial line that is not at the front yet can
+    /// move there.
     mutating func space() -> UnsafeMutableRawBufferPointer {
-        if capacity - end < fillBytes {
+        if capacity - end < fillBytes || (window - end < fillBytes && lineStart > 0) {
             let partial = end - lineStart
             if partial > 0 { memmove(buffer, buffer + lineStart, partial) }
             lineStart = 0

@@ -5,8 +5,14 @@ public struct ReaderOptions: Sendable, Equatable {
     public var maxWindowLog: Int = 27
     /// Trained zstd dictionary files (`--dictionary FILE`), matched to frames by dictionary id.
     public var dictionaryFiles: [String] = []
-    /// Lines longer than this (without their line ending) are reported as oversized (SPEC §2: 1 MiB).
-    public var maxLineBytes: Int = 1 << 20
+    /// Lines longer than this (without their line ending) are reported as oversized: `logLineBytes`
+    /// for this tool's own logs, `exportLineBytes` for exports.
+    public var maxLineBytes: Int = Self.logLineBytes
+    /// A log line's limit (SPEC §2: 1 MiB).
+    public static let logLineBytes = 1 << 20
+    /// An export line's limit (SPEC §7): one line may hold many events, an OpenTelemetry Collector's
+    /// batch of thousands of records or a page of a thousand Datadog RUM events, megabytes each.
+    public static let exportLineBytes = 64 << 20
     /// Bytes asked of storage per `read(2)`.
     public var readChunkBytes: Int = 128 << 10
     /// Bytes the line splitter takes into its own buffer per step: a plain file's reads, and the
@@ -18,7 +24,7 @@ public struct ReaderOptions: Sendable, Equatable {
     public var readsGzip = false
 
     public init(
-        maxWindowLog: Int = 27, dictionaryFiles: [String] = [], maxLineBytes: Int = 1 << 20,
+        maxWindowLog: Int = 27, dictionaryFiles: [String] = [], maxLineBytes: Int = Self.logLineBytes,
         readChunkBytes: Int = 128 << 10, decodeChunkBytes: Int = 128 << 10
     ) {
         self.maxWindowLog = maxWindowLog

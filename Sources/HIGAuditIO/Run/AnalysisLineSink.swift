@@ -197,6 +197,8 @@ public struct AnalysisLineSink<Target: EventTarget>: LineSink {
         statistics.malformedLines += 1
         onMalformed(Diagnostic(
             .malformedLine, at: "\(displayPath):\(number)",
-            "line of \(byteCount) bytes is longer than the 1 MiB limit"))
+            decoder.importerReference == nil
+                ? "line of \(byteCount) bytes is longer than the 1 MiB limit"
+                : "line of \(byteCount) bytes is longer than the \(ReaderOptions.exportLineBytes >> 20) MiB limit of an export's line"))
     }
 }
