@@ -75,6 +75,9 @@ def typed(value):
 
 
 def otlp(event, ms):
+    # OTLP has no null value: an SDK leaves out an attribute it has no value for, as a `null`
+    # optional field of ours means absent.
+    event = {k: v for k, v in event.items() if v is not None}
     attributes = [{"key": "session.id", "value": {"stringValue": event["session"]}}]
     if "screen" in event:
         attributes.append({"key": "screen.name", "value": {"stringValue": event["screen"]}})
