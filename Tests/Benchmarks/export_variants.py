@@ -16,7 +16,10 @@ Variants (each keeps every event, so `analyze --from` gives the same tables, but
 - posthog, datadog-rum, otlp `shuffled`: every object's keys in a new order on every line, as a writer
   iterating a hash map writes them (Swift's `Dictionary`, Rust's `HashMap`), arrays as they were;
 - otlp `attributes-shuffled`: each record's and resource's attributes in a new order on every line
-  (an SDK keeping attributes in a hash map), keys as they were.
+  (an SDK keeping attributes in a hash map), keys as they were;
+- otlp `attributes-per-session`: each record's attributes in one order per session and set of
+  attribute names, as a hash map seeded once a process (an app launch) orders them: lines of one
+  session repeat their layouts, thousands of sessions interleaved hold thousands of layouts.
 The shuffles are drawn from the line's number, so the same input gives the same bytes.
 """
 import json
@@ -80,6 +83,24 @@ def attributes_shuffled(request, number):
     return request
 
 
+SESSION_ORDERS = {}
+
+
+def attributes_per_session(request, _):
+    for record in records(request):
+        attributes = record.get("attributes", [])
+        by_name = {attribute["key"]: attribute for attribute in attributes}
+        session = by_name.get("session.id", {}).get("value", {}).get("stringValue", "")
+        names = tuple(sorted(by_name))
+        order = SESSION_ORDERS.get((session, names))
+        if order is None:
+            order = list(names)
+            random.Random(f"{session} {names}").shuffle(order)
+            SESSION_ORDERS[(session, names)] = order
+        record["attributes"] = [by_name[name] for name in order]
+    return request
+
+
 VARIANTS = {
     ("otlp", "name-last"): name_last,
     ("otlp", "attribute-name"): attribute_name,
@@ -90,6 +111,7 @@ VARIANTS = {
     ("datadog-rum", "shuffled"): shuffled,
     ("otlp", "shuffled"): shuffled,
     ("otlp", "attributes-shuffled"): attributes_shuffled,
+    ("otlp", "attributes-per-session"): attributes_per_session,
 }
 
 if len(sys.argv) != 3 or (sys.argv[1], sys.argv[2]) not in VARIANTS:

@@ -150,7 +150,7 @@ public final class EventImporter: @unchecked Sendable {
         self.format = format
         self.settings = settings
         // PostHog names an event in a line's first bytes; the others deep inside it.
-        layouts = ExportLineLayouts(countsQuotes: format != .posthog)
+        layouts = ExportLineLayouts(countsQuotes: format != .posthog, placesAttributeNames: format == .otlp)
     }
 
     deinit {

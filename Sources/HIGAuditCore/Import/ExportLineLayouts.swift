@@ -39,10 +39,15 @@
 /// attribute), the place is also told by how many quotes the line holds (`countsQuotes`): two a key
 /// and two a string value, so a count of the line's structure, which its values seldom change; an
 /// OTLP line's place is told by its event's name as well, the place by quotes alone tried after it
-/// (`EventImporter.otlpLinePlaces`).
+/// (`EventImporter.otlpLinePlaces`). Where those places keep none that matches, the line's place by
+/// its keys in their order (`keysPlace`) is tried: one event's layouts may be many more than a place
+/// keeps (a writer ordering keys by each process's hash order, optional fields), and lines of one
+/// layout share their keys whatever their values.
 struct ExportLineLayouts {
-    /// Layouts kept (at most 64: `find` notes the layouts it tried in a word).
-    static let capacity = 24
+    /// Layouts kept. Exports seen in the field hold hundreds of layouts (an SDK that writes keys in
+    /// each process's hash order, optional properties, events of many kinds), a few hundred of them
+    /// in use at once; a line whose layout was pushed out is read the general way and learned again.
+    static let capacity = 256
     /// Layouts tried before a line is left to the general scan.
     static let triesPerLine = 6
     /// Longer lines, or lines with more values, are not learned: a layout keeps a copy of its line.
@@ -97,8 +102,23 @@ struct ExportLineLayouts {
     }
 
     private var layouts: UnsafeMutablePointer<Layout>
-    /// Indices into `layouts`, most recently matched first.
-    private var order: UnsafeMutablePointer<Int>
+    /// The layouts in order of recency, as a list linked both ways through their indices (-1 ends
+    /// it): a layout found anywhere among hundreds moves to the front, and the least recent makes
+    /// room, each in a few steps.
+    private var newer: UnsafeMutablePointer<Int32>
+    private var older: UnsafeMutablePointer<Int32>
+    private var mostRecent = -1
+    private var leastRecent = -1
+    /// Per layout, the last `findStamp` under which `find` or `findValue` tried it and missed: each
+    /// layout is tried once a line.
+    private var triedStamps: UnsafeMutablePointer<Int>
+    private var findStamp = 0
+    /// Per layout, whether a line matched it since it was learned; and of the layouts pushed out
+    /// lately, the share (out of 1,024, a running mean) that none had.
+    private var matchedSinceLearned: UnsafeMutablePointer<Bool>
+    private(set) var unmatchedEvictions = 0
+    /// Above it (three in four), `learnRepeated` learns one layout in `sparseOdds`.
+    static let churnBar = 768
     private(set) var used = 0
     private var nextSerial = 1
     /// A slot's value in a matched line: its byte range (a string's inside its quotes), the tape
@@ -128,13 +148,15 @@ struct ExportLineLayouts {
     /// Per place of a line's first bytes (`leadPlace`), the last `leadWays` layouts lines with them
     /// matched or became, the most recent first; serial 0 where none.
     private var byLead: UnsafeMutablePointer<LayoutID>
-    static let leadPlaces = 64
+    static let leadPlaces = 1024
     /// Layouts kept a place: an exporter's lines of several layouts may begin alike and hold as many
     /// quotes (Datadog RUM's actions of different names and fields), and, taking turns with one
     /// another among many others, would each miss the one layout a place kept and be learned again.
     static let leadWays = 4
     /// Whether a line's place among `leadPlaces` also counts its quotes (see the type's comment).
     let countsQuotes: Bool
+    /// Whether a line's place by its keys (`keysPlace`) takes OTLP's attribute names too.
+    let placesAttributeNames: Bool
     /// Layouts tried and not matched (for tests).
     private(set) var missedTries = 0
     /// Lines matched, and lines learned (for tests).
@@ -144,7 +166,7 @@ struct ExportLineLayouts {
     /// the place its signature's high bits choose; 0 where none. Many times `capacity`: a layout
     /// seen once is still noted when it comes again after the other writers' new layouts between.
     private let seenOnce: UnsafeMutablePointer<UInt64>
-    static let seenOnceCount = 1024
+    static let seenOnceCount = 4096
     /// Lines `learnRepeated` left unlearned, their layout seen for the first time (for tests).
     private(set) var firstSightings = 0
     /// Lines in a row that `learnRepeated` found seen for the first time. From `sparseAfter` on, it
@@ -157,10 +179,16 @@ struct ExportLineLayouts {
     /// A layout repeated among new ones is picked twice within a few dozen of its lines.
     static let sparseOdds: UInt64 = 16
 
-    init(countsQuotes: Bool = false) {
+    init(countsQuotes: Bool = false, placesAttributeNames: Bool = false) {
         self.countsQuotes = countsQuotes
+        self.placesAttributeNames = placesAttributeNames
         layouts = .allocate(capacity: Self.capacity)
-        order = .allocate(capacity: Self.capacity)
+        newer = .allocate(capacity: Self.capacity)
+        older = .allocate(capacity: Self.capacity)
+        triedStamps = .allocate(capacity: Self.capacity)
+        triedStamps.initialize(repeating: 0, count: Self.capacity)
+        matchedSinceLearned = .allocate(capacity: Self.capacity)
+        matchedSinceLearned.initialize(repeating: false, count: Self.capacity)
         found = .allocate(capacity: Self.maxEntries)
         shifts = .allocate(capacity: Self.maxEntries + 1)
         lastShifts = .allocate(capacity: Self.maxEntries + 1)
@@ -176,7 +204,10 @@ struct ExportLineLayouts {
     func deallocate() {
         for i in 0..<used { layouts[i].free() }
         layouts.deallocate()
-        order.deallocate()
+        newer.deallocate()
+        older.deallocate()
+        triedStamps.deallocate()
+        matchedSinceLearned.deallocate()
         found.deallocate()
         shifts.deallocate()
         byLead.deallocate()
@@ -199,10 +230,9 @@ struct ExportLineLayouts {
         return accept(hit, line, into: &tape)
     }
 
-    /// A layout a line matched (`find`): its place, and its rank in the order of recency.
+    /// A layout a line matched (`find`): its place.
     struct Hit {
         var index: Int
-        var rank: Int
         var layout: LayoutID
     }
 
@@ -222,24 +252,31 @@ struct ExportLineLayouts {
         let lead = chosen ?? Self.leadPlace(bytes, count: line.count, countsQuotes: countsQuotes)
         let ways = byLead + lead &* Self.leadWays
         let otherWays = alternative.flatMap { $0 == lead ? nil : byLead + $0 &* Self.leadWays }
-        // Layouts tried already, by index (`capacity` is at most 64).
-        var tried: UInt64 = 0
-        var kept = tryWays(ways, bytes, count: line.count, tried: &tried)
+        findStamp &+= 1
+        var kept = tryWays(ways, bytes, count: line.count)
         let keptFirst = kept != nil
-        if kept == nil, let otherWays { kept = tryWays(otherWays, bytes, count: line.count, tried: &tried) }
+        if kept == nil, let otherWays { kept = tryWays(otherWays, bytes, count: line.count) }
+        // Where neither kept it, the place by the line's keys (`keysPlace`), which lines of one
+        // layout share whatever order their writer gave their keys.
+        var keysWays: UnsafeMutablePointer<LayoutID>?
+        if kept == nil {
+            let place = Self.keysPlace(bytes, count: line.count, attributeNames: placesAttributeNames, besides: lead, alternative)
+            keysWays = byLead + place &* Self.leadWays
+            kept = tryWays(keysWays!, bytes, count: line.count)
+        }
         if let hinted = kept {
             // Noted in the second place only when the first did not keep it: places are shared, and
             // notes of every line in both would push other lines' layouts out of their first places.
             Self.note(hinted, in: ways)
             if !keptFirst, let otherWays { Self.note(hinted, in: otherWays) }
-            var rank = 0
-            while order[rank] != hinted.index { rank &+= 1 }
-            return Hit(index: hinted.index, rank: rank, layout: hinted)
+            if let keysWays { Self.note(hinted, in: keysWays) }
+            return Hit(index: hinted.index, layout: hinted)
         }
-        let tries = min(used, Self.triesPerLine)
-        for rank in 0..<tries {
-            let index = order[rank]
-            guard tried & (1 &<< UInt64(index)) == 0 else { continue }
+        var index = mostRecent
+        for _ in 0..<Self.triesPerLine {
+            guard index >= 0 else { break }
+            defer { index = Int(older[index]) }
+            guard triedStamps[index] != findStamp else { continue }
             guard Self.matches(bytes, count: line.count, layouts + index, found: found, shifts: shifts, powers: powers) else {
                 missedTries &+= 1
                 continue
@@ -247,26 +284,25 @@ struct ExportLineLayouts {
             let layout = LayoutID(index: index, serial: layouts[index].serial)
             Self.note(layout, in: ways)
             if let otherWays { Self.note(layout, in: otherWays) }
-            return Hit(index: index, rank: rank, layout: layout)
+            if let keysWays { Self.note(layout, in: keysWays) }
+            return Hit(index: index, layout: layout)
         }
         return nil
     }
 
-    /// The layout of those a place's `ways` keep that `line` matches, trying none in `tried` and
-    /// adding those it tries and misses.
+    /// The layout of those a place's `ways` keep that `line` matches, trying none tried already for
+    /// this line (`triedStamps`), and marking those it tries and misses.
     @inline(__always)
-    private mutating func tryWays(
-        _ ways: UnsafeMutablePointer<LayoutID>, _ bytes: UnsafePointer<UInt8>, count: Int, tried: inout UInt64
-    ) -> LayoutID? {
+    private mutating func tryWays(_ ways: UnsafeMutablePointer<LayoutID>, _ bytes: UnsafePointer<UInt8>, count: Int) -> LayoutID? {
         for way in 0..<Self.leadWays {
             let hinted = ways[way]
             guard hinted.serial != 0 else { break }
-            guard layouts[hinted.index].serial == hinted.serial, tried & (1 &<< UInt64(hinted.index)) == 0 else { continue }
+            guard layouts[hinted.index].serial == hinted.serial, triedStamps[hinted.index] != findStamp else { continue }
             if Self.matches(bytes, count: count, layouts + hinted.index, found: found, shifts: shifts, powers: powers) {
                 return hinted
             }
             missedTries &+= 1
-            tried |= 1 &<< UInt64(hinted.index)
+            triedStamps[hinted.index] = findStamp
         }
         return nil
     }
@@ -337,15 +373,34 @@ struct ExportLineLayouts {
     /// Makes `hit`'s layout the most recent, without filling a tape: for a line read from the values
     /// `find` noted (`matchedValues`), which no tape holds.
     mutating func confirm(_ hit: Hit) {
-        promote(hit.index, rank: hit.rank)
+        promote(hit.index)
         matched &+= 1
     }
 
-    private mutating func promote(_ index: Int, rank: Int) {
-        if rank > 0 {
-            (order + 1).update(from: order, count: rank)
-            order[0] = index
-        }
+    /// Makes the layout at `index` the most recent.
+    private mutating func promote(_ index: Int) {
+        matchedSinceLearned[index] = true
+        guard index != mostRecent else { return }
+        unlink(index)
+        pushFront(index)
+    }
+
+    /// Takes the layout at `index` out of the order of recency.
+    @inline(__always)
+    private mutating func unlink(_ index: Int) {
+        let n = Int(newer[index])
+        let o = Int(older[index])
+        if n >= 0 { older[n] = Int32(o) } else { mostRecent = o }
+        if o >= 0 { newer[o] = Int32(n) } else { leastRecent = n }
+    }
+
+    /// Puts the layout at `index`, in no place of the order, first.
+    @inline(__always)
+    private mutating func pushFront(_ index: Int) {
+        newer[index] = -1
+        older[index] = Int32(mostRecent)
+        if mostRecent >= 0 { newer[mostRecent] = Int32(index) } else { leastRecent = index }
+        mostRecent = index
     }
 
     /// The place of a line among `leadPlaces`: a hash of its first 24 bytes (none of a shorter line's),
@@ -369,6 +424,69 @@ struct ExportLineLayouts {
             key ^= a ^ (b &<< 21 | b &>> 43) ^ (c &<< 42 | c &>> 22)
         }
         return Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> UInt64(64 &- leadPlaces.trailingZeroBitCount))
+    }
+
+    /// The place of a line by its keys in their order (each key's last eight bytes, read before the
+    /// `":` that ends it) and, with `attributeNames`, by each OTLP attribute's name (the eight bytes
+    /// after a `"key":`): the same for every line of a layout, whose keys and attribute names are
+    /// constant, and different for layouts of one event whose keys come in other orders (a writer
+    /// that orders them by a hash map seeded per process) or that hold other keys, which the first
+    /// bytes, a name and a count of quotes do not tell apart. A string value holding `":` adds to it
+    /// too, so lines with such values may take other places: which place a line takes changes only
+    /// which layouts are tried first.
+    static func keysPlace(_ line: UnsafePointer<UInt8>, count: Int, attributeNames: Bool) -> Int {
+        let raw = UnsafeRawPointer(line)
+        var key: UInt64 = 0x243F_6A88_85A3_08D3
+        // `"key` read as a little-endian word: the key `key` ends at the quote after it.
+        let attributeKey: UInt32 = 0x7965_6B22
+        @inline(__always) func mix(keyEnd at: Int) {
+            // The key's last bytes, at most eight, after its opening quote: a short key's word would
+            // hold the value before it.
+            let lowest = max(0, at &- 8)
+            var opening = at &- 1
+            while opening >= lowest, line[opening] != 0x22 { opening &-= 1 }
+            let length = at &- (opening &+ 1)
+            var tail = UInt64(truncatingIfNeeded: length) &<< 56
+            if length == 8 {
+                tail = raw.loadUnaligned(fromByteOffset: at &- 8, as: UInt64.self)
+            } else if length > 0 {
+                for k in (opening &+ 1)..<at { tail = tail &<< 8 | UInt64(line[k]) }
+            }
+            key = (key ^ tail) &* 0x9E37_79B9_7F4A_7C15
+            key ^= key &>> 29
+            if attributeNames, at >= 4, at &+ 10 <= count,
+               raw.loadUnaligned(fromByteOffset: at &- 4, as: UInt32.self) == attributeKey {
+                key = (key ^ raw.loadUnaligned(fromByteOffset: at &+ 2, as: UInt64.self)) &* 0xC2B2_AE3D_27D4_EB4F
+                key ^= key &>> 31
+            }
+        }
+        let quote = SIMD16<UInt8>(repeating: 0x22)
+        let colon = SIMD16<UInt8>(repeating: 0x3A)
+        var i = 0
+        while i &+ 17 <= count {
+            let here = raw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+            let next = raw.loadUnaligned(fromByteOffset: i &+ 1, as: SIMD16<UInt8>.self)
+            var ends = JSONScanner.lanes((here .== quote) .& (next .== colon))
+            while ends != 0 {
+                mix(keyEnd: i &+ ends.trailingZeroBitCount)
+                ends &= ends &- 1
+            }
+            i &+= 16
+        }
+        while i &+ 1 < count {
+            if line[i] == 0x22, line[i &+ 1] == 0x3A { mix(keyEnd: i) }
+            i &+= 1
+        }
+        return Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> UInt64(64 &- leadPlaces.trailingZeroBitCount))
+    }
+
+    /// `keysPlace`, or the next place but one that is neither `lead` nor `alternative`: a layout noted
+    /// only where the lines of every layout of its event are noted is soon pushed out of it.
+    @inline(__always)
+    static func keysPlace(_ line: UnsafePointer<UInt8>, count: Int, attributeNames: Bool, besides lead: Int, _ alternative: Int?) -> Int {
+        var place = keysPlace(line, count: count, attributeNames: attributeNames)
+        while place == lead || place == alternative { place = (place &+ 1) & (leadPlaces &- 1) }
+        return place
     }
 
     /// The place of a line by `name` alone (`EventImporter.postHogLinePlaces`: a hash of its event's
@@ -491,7 +609,7 @@ struct ExportLineLayouts {
             lastShifts.update(from: shifts, count: slotCount &+ 1)
         }
         lastFill = (fillStamp, layout.serial)
-        promote(index, rank: hit.rank)
+        promote(index)
         matched &+= 1
         return hit.layout
     }
@@ -662,28 +780,27 @@ struct ExportLineLayouts {
     ) -> (hit: Hit, end: Int)? {
         guard used > 0, count < Int(Int32.max) else { return nil }
         let ways = byLead + lead &* Self.leadWays
-        var tried: UInt64 = 0
+        findStamp &+= 1
         for way in 0..<Self.leadWays {
             let hinted = ways[way]
             guard hinted.serial != 0 else { break }
-            guard layouts[hinted.index].serial == hinted.serial, tried & (1 &<< UInt64(hinted.index)) == 0 else { continue }
+            guard layouts[hinted.index].serial == hinted.serial, triedStamps[hinted.index] != findStamp else { continue }
             if let end = Self.matchedEnd(
                 line, count: count, layouts + hinted.index, origin: origin, found: found, shifts: shifts, powers: powers
             ) {
                 Self.note(hinted, in: ways)
-                var rank = 0
-                while order[rank] != hinted.index { rank &+= 1 }
-                promote(hinted.index, rank: rank)
+                promote(hinted.index)
                 matched &+= 1
-                return (Hit(index: hinted.index, rank: 0, layout: hinted), end)
+                return (Hit(index: hinted.index, layout: hinted), end)
             }
             missedTries &+= 1
-            tried |= 1 &<< UInt64(hinted.index)
+            triedStamps[hinted.index] = findStamp
         }
-        let tries = min(used, Self.triesPerLine)
-        for rank in 0..<tries {
-            let index = order[rank]
-            guard tried & (1 &<< UInt64(index)) == 0 else { continue }
+        var index = mostRecent
+        for _ in 0..<Self.triesPerLine {
+            guard index >= 0 else { break }
+            defer { index = Int(older[index]) }
+            guard triedStamps[index] != findStamp else { continue }
             guard let end = Self.matchedEnd(
                 line, count: count, layouts + index, origin: origin, found: found, shifts: shifts, powers: powers
             ) else {
@@ -692,9 +809,9 @@ struct ExportLineLayouts {
             }
             let layout = LayoutID(index: index, serial: layouts[index].serial)
             Self.note(layout, in: ways)
-            promote(index, rank: rank)
+            promote(index)
             matched &+= 1
-            return (Hit(index: index, rank: 0, layout: layout), end)
+            return (Hit(index: index, layout: layout), end)
         }
         return nil
     }
@@ -792,6 +909,16 @@ struct ExportLineLayouts {
                 return nil
             }
             firstSightingsInARow = 0
+            // While most layouts pushed out were never matched (more layouts in turn than `capacity`:
+            // a writer ordering keys anew in each of thousands of processes), learning one costs more
+            // than it saves: one in `sparseOdds`, at random, is learned, enough to keep those that do
+            // come back soon.
+            if used == Self.capacity, unmatchedEvictions > Self.churnBar {
+                sparseDraw ^= sparseDraw &<< 13
+                sparseDraw ^= sparseDraw &>> 7
+                sparseDraw ^= sparseDraw &<< 17
+                guard sparseDraw % Self.sparseOdds == 0 else { return nil }
+            }
         }
         let length = tape.count
         let entryCount = tape.entryCount
@@ -880,19 +1007,23 @@ struct ExportLineLayouts {
         if used < Self.capacity {
             index = used
             used &+= 1
-            (order + 1).update(from: order, count: used &- 1)
         } else {
-            index = order[used &- 1]
+            index = leastRecent
+            unlink(index)
             layouts[index].free()
-            (order + 1).update(from: order, count: used &- 1)
+            // A running share, out of 1,024, of the last few dozen layouts pushed out that no line matched.
+            unmatchedEvictions &+= ((matchedSinceLearned[index] ? 0 : 1024) &- unmatchedEvictions) &>> 4
         }
         layouts[index] = layout
-        order[0] = index
+        matchedSinceLearned[index] = false
+        pushFront(index)
         let place = lead ?? Self.leadPlace(base, count: length, countsQuotes: countsQuotes)
         Self.note(LayoutID(index: index, serial: layout.serial), in: byLead + place &* Self.leadWays)
         if let alternative, alternative != place {
             Self.note(LayoutID(index: index, serial: layout.serial), in: byLead + alternative &* Self.leadWays)
         }
+        let keys = Self.keysPlace(base, count: length, attributeNames: placesAttributeNames, besides: place, alternative)
+        Self.note(LayoutID(index: index, serial: layout.serial), in: byLead + keys &* Self.leadWays)
         learned &+= 1
         return LayoutID(index: index, serial: layout.serial)
     }
