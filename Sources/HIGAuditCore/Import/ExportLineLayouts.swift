@@ -257,9 +257,10 @@ struct ExportLineLayouts {
         let keptFirst = kept != nil
         if kept == nil, let otherWays { kept = tryWays(otherWays, bytes, count: line.count) }
         // Where neither kept it, the place by the line's keys (`keysPlace`), which lines of one
-        // layout share whatever order their writer gave their keys.
+        // layout share whatever order their writer gave their keys; not while lines come in layouts
+        // never seen before (`firstSightingsInARow`: a writer ordering keys anew on every line).
         var keysWays: UnsafeMutablePointer<LayoutID>?
-        if kept == nil {
+        if kept == nil, firstSightingsInARow < Self.sparseAfter {
             let place = Self.keysPlace(bytes, count: line.count, attributeNames: placesAttributeNames, besides: lead, alternative)
             keysWays = byLead + place &* Self.leadWays
             kept = tryWays(keysWays!, bytes, count: line.count)
