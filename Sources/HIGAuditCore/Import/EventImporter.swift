@@ -174,7 +174,8 @@ public final class EventImporter: @unchecked Sendable {
     }
 
     /// Translates one line (not blank) of the export. `handle` gets each of its records in order with
-    /// its 1-based position in the line (0 when a line is one event, as in PostHog and Datadog RUM),
+    /// its 1-based position in the line (0 when a line is one event, as in PostHog and Datadog RUM
+    /// but for a Datadog events-API page, whose items are numbered),
     /// and says whether the event it got was accepted by the decoder, which commits what the importer
     /// learned from it (a launch, a tab).
     public func translate(_ line: UnsafeRawBufferPointer, _ handle: (_ record: Int32, ImportedRecord) -> Bool) {

@@ -260,7 +260,7 @@ struct ExportLineLayouts {
         // layout share whatever order their writer gave their keys; not while lines come in layouts
         // never seen before (`firstSightingsInARow`: a writer ordering keys anew on every line).
         var keysWays: UnsafeMutablePointer<LayoutID>?
-        if kept == nil, firstSightingsInARow < Self.sparseAfter {
+        if kept == nil, firstSightingsInARow < Self.sparseAfter, line.count <= Self.keysPlaceReach {
             let place = Self.keysPlace(bytes, count: line.count, attributeNames: placesAttributeNames, besides: lead, alternative)
             keysWays = byLead + place &* Self.leadWays
             kept = tryWays(keysWays!, bytes, count: line.count)
@@ -480,6 +480,10 @@ struct ExportLineLayouts {
         }
         return Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> UInt64(64 &- leadPlaces.trailingZeroBitCount))
     }
+
+    /// Lines longer than this are not placed by their keys: a layout's line is at most
+    /// `maxLineLength`, and only long values make a line of it much longer.
+    static let keysPlaceReach = 64 << 10
 
     /// `keysPlace`, or the next place but one that is neither `lead` nor `alternative`: a layout noted
     /// only where the lines of every layout of its event are noted is soon pushed out of it.

@@ -25,7 +25,7 @@ final class LineChunk: @unchecked Sendable {
     }
 
     private var bytes: UnsafeMutableRawPointer
-    private var capacity: Int
+    private(set) var capacity: Int
     private var used = 0
     private var entries: [Entry] = []
     /// Each diagnostic with the number of entries before it.
@@ -41,11 +41,13 @@ final class LineChunk: @unchecked Sendable {
 
     var isEmpty: Bool { entries.isEmpty && diagnostics.isEmpty }
 
-    /// Whether a line of `count` bytes fits; an empty chunk grows to take any line.
+    /// Whether a line of `count` bytes fits; an empty chunk grows to take any line, and one grown for
+    /// a long line (an export's may be 64 MiB) shrinks back when it is next filled with short ones,
+    /// so that the chunks in flight hold long lines only while such lines come.
     func makeRoom(for count: Int) -> Bool {
-        if entries.isEmpty && diagnostics.isEmpty && count > capacity {
+        if entries.isEmpty && diagnostics.isEmpty && (count > capacity || (capacity > Self.byteCapacity && count <= Self.byteCapacity)) {
             bytes.deallocate()
-            capacity = count
+            capacity = max(count, Self.byteCapacity)
             bytes = .allocate(byteCount: capacity, alignment: 16)
         }
         return entries.count < Self.lineCapacity && used + count <= capacity
