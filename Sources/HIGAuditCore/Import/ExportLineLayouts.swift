@@ -427,9 +427,9 @@ struct ExportLineLayouts {
         return Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> UInt64(64 &- leadPlaces.trailingZeroBitCount))
     }
 
-    /// The place of a line by its keys in their order (each key's last eight bytes, read before the
-    /// `":` that ends it) and, with `attributeNames`, by each OTLP attribute's name (the eight bytes
-    /// after a `"key":`): the same for every line of a layout, whose keys and attribute names are
+    /// The place of a line by its keys in their order (each key's last bytes before the `":` that
+    /// ends it, at most eight) and, with `attributeNames`, by each OTLP attribute's
+    /// name (the eight bytes after a `"key":`): the same for every line of a layout, whose keys and attribute names are
     /// constant, and different for layouts of one event whose keys come in other orders (a writer
     /// that orders them by a hash map seeded per process) or that hold other keys, which the first
     /// bytes, a name and a count of quotes do not tell apart. A string value holding `":` adds to it
