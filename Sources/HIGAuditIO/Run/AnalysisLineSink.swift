@@ -45,32 +45,20 @@ public struct AnalysisLineSink<Target: EventTarget>: LineSink {
             target.accept(event)
         }
         if SuspectTimestamp.looksLikeSeconds(ts) { saySuspectTimestamp(ts, number: number) }
-        if let blanks = blankLinesBeforeFirst { noteFirstLine(bytes, number: number, blanksBefore: blanks, verdict) }
+        if let blanks = blankLinesBeforeFirst {
+            let malformed = if case .malformed = verdict { true } else { false }
+            noteFirstLine(bytes, number: number, blanksBefore: blanks, blank: verdict == .blank, unread: malformed)
+        }
         sort(verdict, number: number)
     }
 
     /// Says, before its malformed line, that the file's first line shows JSON laid out another way
-    /// than one object a line. Only `line` looks: a line a learned shape takes is an event.
+    /// than one object a line, when that line was not read (`unread`: malformed, for a log of ours;
+    /// any line, for an export, whose every format's line is one object). Only `line` looks: a line
+    /// a learned shape takes is an event.
     private mutating func noteFirstLine(
-        _ bytes: UnsafeRawBufferPointer, number: Int64, blanksBefore: Int64, _ verdict: LineVerdict
+        _ bytes: UnsafeRawBufferPointer, number: Int64, blanksBefore: Int64, blank: Bool, unread: Bool
     ) {
-        guard number == blanksBefore + 1 else {
-            blankLinesBeforeFirst = nil
-            return
-        }
-        if case .blank = verdict {
-            blankLinesBeforeFirst = blanksBefore + 1
-            return
-        }
-        blankLinesBeforeFirst = nil
-        if case .malformed = verdict, let layout = ForeignFormat.sniffFirstLine(bytes) {
-            onMalformed(Diagnostic(.notNDJSON, at: displayPath, layout.plainTextWarning))
-        }
-    }
-
-    /// `noteFirstLine` for an export: every format's line is one object, so a first line that shows
-    /// another layout (a JSON array's `[`, a pretty-printer's `{` alone) is never one of its events.
-    private mutating func noteFirstExportLine(_ bytes: UnsafeRawBufferPointer, blank: Bool, number: Int64, blanksBefore: Int64) {
         guard number == blanksBefore + 1 else {
             blankLinesBeforeFirst = nil
             return
@@ -80,7 +68,7 @@ public struct AnalysisLineSink<Target: EventTarget>: LineSink {
             return
         }
         blankLinesBeforeFirst = nil
-        if let layout = ForeignFormat.sniffFirstLine(bytes) {
+        if unread, let layout = ForeignFormat.sniffFirstLine(bytes) {
             onMalformed(Diagnostic(.notNDJSON, at: displayPath, layout.plainTextWarning))
         }
     }
@@ -126,7 +114,7 @@ public struct AnalysisLineSink<Target: EventTarget>: LineSink {
     private mutating func importLine(_ bytes: UnsafeRawBufferPointer, number: Int64, _ importer: Unmanaged<EventImporter>) {
         noteProgress(lineBytes: bytes.count)
         let blank = bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
-        if let blanks = blankLinesBeforeFirst { noteFirstExportLine(bytes, blank: blank, number: number, blanksBefore: blanks) }
+        if let blanks = blankLinesBeforeFirst { noteFirstLine(bytes, number: number, blanksBefore: blanks, blank: blank, unread: true) }
         if blank { return }
         let file = self.file
         // Both held for the whole line (the decoder holds the importer, the sink its target): used
