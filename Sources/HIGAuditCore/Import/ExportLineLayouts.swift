@@ -443,15 +443,26 @@ struct ExportLineLayouts {
         @inline(__always) func mix(keyEnd at: Int) {
             // The key's last bytes, at most eight, after its opening quote: a short key's word would
             // hold the value before it.
-            let lowest = max(0, at &- 8)
-            var opening = at &- 1
-            while opening >= lowest, line[opening] != 0x22 { opening &-= 1 }
-            let length = at &- (opening &+ 1)
-            var tail = UInt64(truncatingIfNeeded: length) &<< 56
-            if length == 8 {
-                tail = raw.loadUnaligned(fromByteOffset: at &- 8, as: UInt64.self)
-            } else if length > 0 {
-                for k in (opening &+ 1)..<at { tail = tail &<< 8 | UInt64(line[k]) }
+            var tail: UInt64
+            if at >= 8 {
+                // The word of the eight bytes before the closing quote; its last quote, if any, opens
+                // the key (each byte tested alone: no carry from one byte reaches the next).
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at &- 8, as: UInt64.self))
+                let x = word ^ 0x2222_2222_2222_2222
+                let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+                let quotes = ~(((x & low7) &+ low7) | x | low7)
+                if quotes == 0 {
+                    tail = word
+                } else {
+                    let after = UInt64(64 &- quotes.leadingZeroBitCount)  // the bits up to the quote's byte, and it
+                    tail = after >= 64 ? 0 : word &>> after
+                    tail |= UInt64(truncatingIfNeeded: (64 &- after) &>> 3) &<< 56
+                }
+            } else {
+                var opening = at &- 1
+                while opening >= 0, line[opening] != 0x22 { opening &-= 1 }
+                tail = UInt64(truncatingIfNeeded: at &- (opening &+ 1)) &<< 56
+                for k in (opening &+ 1)..<at { tail |= UInt64(line[k]) &<< UInt64((k &- opening &- 1) &* 8) }
             }
             key = (key ^ tail) &* 0x9E37_79B9_7F4A_7C15
             key ^= key &>> 29
