@@ -12,6 +12,10 @@
 /// lines hardly repeat, so the layouts of whole lines (`ExportLineLayouts`) and what is kept beside
 /// them miss, while their records repeat a few shapes. Shapes are compared byte for byte, never by
 /// hash alone; at most `capacity` are kept, all forgotten at once when that many were seen.
+///
+/// Values whose shapes hardly repeat (records whose attributes come in a new order each time) would
+/// pay for a shape and its copy on every look-up, and gain nothing: while few look-ups are answered
+/// (`hitShare`), only one in `oddsWhileMissing` is made, the others answered by `make()` alone.
 final class TapeShapeMemo<Value> {
     private struct Kept {
         var shape: [UInt8]
@@ -28,21 +32,34 @@ final class TapeShapeMemo<Value> {
     /// Look-ups answered from a shape kept, and shapes kept (for tests).
     private(set) var hits = 0
     var kept: Int { keptShapes.count }
+    /// Of the look-ups made lately, the share answered from a shape kept, out of 1,024 (a running
+    /// mean over a few dozen), and the look-ups passed while it was below `missingBelow`.
+    private var hitShare = 1024
+    private var passed = 0
+    static var missingBelow: Int { 256 }
+    static var oddsWhileMissing: Int { 16 }
 
     deinit { shape.deallocate() }
 
     /// The value kept for `root`'s shape (relative to `root`), or `make()`'s, kept for the shape.
     func value(_ tape: JSONTape, _ root: Int, _ make: () -> Value) -> Value {
+        if hitShare < Self.missingBelow {
+            passed &+= 1
+            if passed % Self.oddsWhileMissing != 0 { return make() }
+        }
         shape.count = 0
         tape.appendShape(of: root, to: &shape)
         let hash = shape.hash()
         if let index = byHash[hash] {
             if shape.equals(keptShapes[index].shape) {
                 hits &+= 1
+                hitShare &+= (1024 &- hitShare) &>> 5
                 return keptShapes[index].value
             }
+            hitShare &-= hitShare &>> 5
             return make()
         }
+        hitShare &-= hitShare &>> 5
         let made = make()
         if keptShapes.count >= Self.capacity {
             keptShapes.removeAll(keepingCapacity: true)
