@@ -457,15 +457,26 @@ public final class EventImporter: @unchecked Sendable {
     }
 
     private func writeOtherFields(_ container: Int?, _ fields: ImportedFields, keepId: Bool) {
-        forEachOtherField(container, fields, keepId: keepId) { key, value in
-            switch value {
-            case .asItStands(let index): writer.member(from: tape, key: key, value: index)
-            case .intValue(let index):
-                if let integer = integerAttribute(index) {
-                    writer.member(rawKey: tape.bytes(key), integer: integer)
-                } else {
-                    writer.member(from: tape, key: key, value: index)
-                }
+        if case .attributes = fields, let held = otlpRecordFields, held.attributes == container {
+            // An OTLP record's fields came with its places (kept by layout or by shape).
+            for (key, value) in held.fields.pointee.written {
+                if !keepId, tape.keyEquals(key &+ held.record, "id") { continue }
+                writeOtherField(key &+ held.record, value.moved(by: held.record))
+            }
+            return
+        }
+        forEachOtherField(container, fields, keepId: keepId) { key, value in writeOtherField(key, value) }
+    }
+
+    @inline(__always)
+    private func writeOtherField(_ key: Int, _ value: OtherFieldValue) {
+        switch value {
+        case .asItStands(let index): writer.member(from: tape, key: key, value: index)
+        case .intValue(let index):
+            if let integer = integerAttribute(index) {
+                writer.member(rawKey: tape.bytes(key), integer: integer)
+            } else {
+                writer.member(from: tape, key: key, value: index)
             }
         }
     }
@@ -476,6 +487,14 @@ public final class EventImporter: @unchecked Sendable {
     enum OtherFieldValue {
         case asItStands(Int)
         case intValue(Int)
+
+        /// The same value `offset` entries further in the tape.
+        func moved(by offset: Int) -> Self {
+            switch self {
+            case .asItStands(let index): .asItStands(index &+ offset)
+            case .intValue(let index): .intValue(index &+ offset)
+            }
+        }
     }
 
     /// Calls `body` with each of the event's other fields (the key's entry, the value) in their order

@@ -26,6 +26,9 @@ extension EventImporter {
     struct OTLPRecordFields {
         var fields: [OtherFieldPlace] = []
         var keepingId: [OtherFieldPlace] = []
+        /// Every attribute written as a field of the event's own (`writeOtherFields`), with the id
+        /// kept, in order: those not named as our fields too (`eventField`), which the decoder is not handed.
+        var written: [(key: Int, value: OtherFieldValue)] = []
     }
 
     /// A line's records in order, where `resourceLogs` is.
@@ -86,23 +89,30 @@ extension EventImporter {
         var places = OTLPRecordPlaces(record: record, resource: KnownAttributes())
         var fields = OTLPRecordFields()
         guard tape[record].kind == .object else { return OTLPRecordShape(places: places.moved(by: -record), fields: fields) }
-        places.attributes = tape.member(record, "attributes")
-        places.found = knownAttributes(places.attributes)
-        places.eventName = tape.member(record, "eventName")
-        places.timeUnixNano = tape.member(record, "timeUnixNano")
-        places.observedTimeUnixNano = tape.member(record, "observedTimeUnixNano")
+        let members = recordMembers(record)
+        places.attributes = members.attributes
+        places.eventName = members.eventName
+        places.timeUnixNano = members.timeUnixNano
+        places.observedTimeUnixNano = members.observedTimeUnixNano
         if let list = places.attributes, tape[list].kind == .array {
+            // The known attributes, the doubles and the fields in one pass, each place relative to the
+            // record as it is found. Without the id kept, the fields are the same but for an attribute
+            // named `id` (`isLeftOutAttribute`).
             tape.forEachElement(list) { _, attribute in
-                guard let value = tape.member(attribute, "value"), let double = tape.member(value, "doubleValue") else { return }
-                places.doubles.append((tape.member(attribute, "key"), double))
+                let parts = attributeParts(attribute)
+                noteKnown(parts, in: &places.found)
+                if let double = parts.doubleValue { places.doubles.append((parts.key, double)) }
+                guard let (key, value) = otherFieldValue(parts, keepId: true) else { return }
+                if fields.written.isEmpty { fields.written.reserveCapacity(8) }
+                fields.written.append((key &- record, value.moved(by: -record)))
+                guard let field = eventField(key) else { return }
+                let place = OtherFieldPlace(field: field, key: key, value: value).moved(by: -record)
+                if fields.keepingId.isEmpty { fields.keepingId.reserveCapacity(8) }
+                fields.keepingId.append(place)
+                guard !tape.keyEquals(key, "id") else { return }
+                if fields.fields.isEmpty { fields.fields.reserveCapacity(8) }
+                fields.fields.append(place)
             }
-        }
-        if let attributes = places.attributes {
-            // Found once: without the id kept, the places are the same but for an attribute named `id`
-            // (`isLeftOutAttribute`).
-            let keepingId = findOtherFieldPlaces(attributes, .attributes, keepId: true)
-            fields.keepingId = keepingId.map { $0.moved(by: -record) }
-            fields.fields = keepingId.filter { !tape.keyEquals($0.key, "id") }.map { $0.moved(by: -record) }
         }
         return OTLPRecordShape(places: places.moved(by: -record), fields: fields)
     }
@@ -309,19 +319,7 @@ extension EventImporter {
     func knownAttributes(_ list: Int?) -> KnownAttributes {
         var found = KnownAttributes()
         guard let list, tape[list].kind == .array else { return found }
-        tape.forEachElement(list) { _, attribute in
-            guard let name = tape.member(attribute, "key"), tape[name].kind == .string else { return }
-            func take(_ slot: inout Int?, _ key: StaticString) -> Bool {
-                guard slot == nil, tape.keyEquals(name, key) else { return false }
-                slot = tape.member(attribute, "value")
-                return true
-            }
-            _ = take(&found.sessionId, "session.id") || take(&found.screenName, "screen.name")
-                || take(&found.recordUid, "log.record.uid") || take(&found.eventName, "event.name")
-                || take(&found.viewName, "view.name") || take(&found.widgetName, "app.widget.name")
-                || take(&found.appState, "ios.app.state") || take(&found.deviceId, "device.id")
-                || take(&found.serviceVersion, "service.version") || take(&found.osVersion, "os.version")
-        }
+        tape.forEachElement(list) { _, attribute in noteKnown(attributeParts(attribute), in: &found) }
         return found
     }
 
@@ -348,7 +346,7 @@ extension EventImporter {
 
     /// Whether the attribute named by the key at `key` is read by the envelope (or is the `id`, unless
     /// kept), and so is not written as a field of its own.
-    private func isLeftOutAttribute(_ key: Int, keepId: Bool) -> Bool {
+    func isLeftOutAttribute(_ key: Int, keepId: Bool) -> Bool {
         if !keepId, tape.keyEquals(key, "id") { return true }
         if tape[key].flag {
             // An escaped key: compared as `String`s compare.
@@ -366,19 +364,7 @@ extension EventImporter {
     /// bytes) have no field of ours and are left out.
     func forEachAttribute(_ list: Int, keepId: Bool, _ body: (Int, OtherFieldValue) -> Void) {
         tape.forEachElement(list) { _, attribute in
-            guard let key = tape.member(attribute, "key"), tape[key].kind == .string,
-                  let value = tape.member(attribute, "value"), tape[value].kind == .object else { return }
-            if isLeftOutAttribute(key, keepId: keepId) { return }
-            if let string = tape.member(value, "stringValue") {
-                body(key, .asItStands(string))
-            } else if let integer = tape.member(value, "intValue") {
-                body(key, .intValue(integer))
-            } else if let double = tape.member(value, "doubleValue") {
-                // A string here is a non-finite double ("NaN", "Infinity"), refused before writing.
-                if tape[double].kind == .number { body(key, .asItStands(double)) }
-            } else if let bool = tape.member(value, "boolValue") {
-                body(key, .asItStands(bool))
-            }
+            if let (key, value) = otherFieldValue(attributeParts(attribute), keepId: keepId) { body(key, value) }
         }
     }
 

@@ -7,11 +7,7 @@ struct OtherFieldPlace {
 
     /// The place of the same field in a container `offset` entries further in the tape.
     func moved(by offset: Int) -> Self {
-        let movedValue: EventImporter.OtherFieldValue = switch value {
-        case .asItStands(let index): .asItStands(index + offset)
-        case .intValue(let index): .intValue(index + offset)
-        }
-        return OtherFieldPlace(field: field, key: key + offset, value: movedValue)
+        OtherFieldPlace(field: field, key: key + offset, value: value.moved(by: offset))
     }
 }
 
