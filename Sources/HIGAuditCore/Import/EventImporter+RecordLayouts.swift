@@ -122,13 +122,16 @@ extension EventImporter {
             return elements {
                 let resource = Int32(batch.resources.count)
                 batch.resources.append(-1)
+                batch.resourceValues.append(RecordResource(plannable: true))
                 var sawScopeLogs = false
                 return members { key in
                     if key == "resource" {
                         guard batch.resources[Int(resource)] < 0 else { return false }
                         _ = next()
                         batch.resources[Int(resource)] = Int32(p)
-                        return value(depth: 3)
+                        guard value(depth: 3) else { return false }
+                        batch.resourceValues[Int(resource)] = resourceInRecordTape()
+                        return true
                     }
                     guard key == "scopeLogs" else { return value(depth: 3) }
                     guard !sawScopeLogs else { return false }
@@ -168,6 +171,15 @@ extension EventImporter {
         }
         let rest = UnsafeRawBufferPointer(start: base + start, count: count &- start)
         guard let length = try? recordTape.readValue(rest, depth: 6) else { return nil }
+        // Its layout may be kept where its keys place it (`ExportLineLayouts.learn` notes it there).
+        if recordTape[0].kind == .object, length <= ExportLineLayouts.keysPlaceReach {
+            let keys = ExportLineLayouts.keysPlace(base + start, count: length, attributeNames: true, besides: lead, nil)
+            if let (hit, end) = batch.match(base, count: count, at: start, keys: keys, lead: lead, &recordLayouts),
+               end == start &+ length {
+                batch.add(start: start, resource: resource, hit, recordLayouts)
+                return end
+            }
+        }
         // The record is then its new layout's line, matched at once for its values.
         if recordTape[0].kind == .object,
            recordLayouts.learnRepeated(recordTape, constantKeys: Self.layoutConstantKeys(.otlp), lead: lead) != nil,
@@ -476,7 +488,7 @@ extension EventImporter {
             let position = Int32(truncatingIfNeeded: index &+ 1)
             if record.resource != resource {
                 resource = record.resource
-                noteResource(line, at: batch.resources[Int(resource)])
+                recordResource = batch.resourceValues[Int(resource)]
             }
             if planning, recordResource.plannable, let layout = record.layout, let plan = recordPlans.kept(for: layout),
                serves(plan), preparePlanned(line, batch.values(record), plan, lineStamp: lineStamp) {
@@ -487,9 +499,13 @@ extension EventImporter {
         }
     }
 
-    /// Reads the resource at `start` (-1: none) for its records (`recordResource`).
-    private func noteResource(_ line: UnsafeRawBufferPointer, at start: Int32) {
-        let known = resourceIntoTape(line, at: start)
+    /// The resource the first pass just read into `recordTape` (its only value), for its records
+    /// (`recordResource`): read where the first pass scanned it, not scanned again.
+    private func resourceInRecordTape() -> RecordResource {
+        // The lookups read `tape`: the two tapes trade places for them (plain values, nothing retained).
+        swap(&tape, &recordTape)
+        defer { swap(&tape, &recordTape) }
+        let known = knownAttributes(tape.member(0, "attributes"))
         do throws(ImportProblem) {
             func value(_ index: Int?) -> FieldValue? {
                 index.map { FieldValue(kind: .string, flag: tape[$0].flag, start: tape[$0].start, end: tape[$0].end) }
@@ -497,9 +513,10 @@ extension EventImporter {
             let device = try attributeString(known.deviceId, "device.id")
             let appVersion = try attributeString(known.serviceVersion, "service.version")
             let osVersion = try attributeString(known.osVersion, "os.version")
-            recordResource = RecordResource(plannable: true, device: value(device), appVersion: value(appVersion), osVersion: value(osVersion))
+            return RecordResource(plannable: true, device: value(device), appVersion: value(appVersion), osVersion: value(osVersion))
         } catch {
-            recordResource = RecordResource()
+            // Its records are read the general way, which finds the problem.
+            return RecordResource()
         }
     }
 
@@ -552,6 +569,8 @@ final class RecordBatch {
     var records: [EventImporter.BatchedRecord] = []
     /// Each resource's value's first byte in the line, -1 where a `resourceLogs` element has none.
     var resources: [Int32] = []
+    /// Beside `resources`, what each one gives its records.
+    var resourceValues: [EventImporter.RecordResource] = []
     /// Per matched record, from its `values`: its slots' values, and its shifts (one more).
     private var found: UnsafeMutablePointer<ExportLineLayouts.FoundValue>
     private var shifts: UnsafeMutablePointer<Int32>
@@ -571,6 +590,7 @@ final class RecordBatch {
     func reset() {
         records.removeAll(keepingCapacity: true)
         resources.removeAll(keepingCapacity: true)
+        resourceValues.removeAll(keepingCapacity: true)
         used = 0
     }
 
@@ -582,6 +602,15 @@ final class RecordBatch {
         let room = ExportLineLayouts.maxEntries &+ 1
         if used &+ room > capacity { grow(to: used &+ room) }
         return layouts.findValue(line, count: count, at: start, lead: lead, found: found + used, shifts: shifts + used)
+    }
+
+    /// `match` among the layouts the place `keys` keeps (`ExportLineLayouts.findValue(_:count:at:keys:lead:found:shifts:)`).
+    func match(
+        _ line: UnsafePointer<UInt8>, count: Int, at start: Int, keys: Int, lead: Int, _ layouts: inout ExportLineLayouts
+    ) -> (hit: ExportLineLayouts.Hit, end: Int)? {
+        let room = ExportLineLayouts.maxEntries &+ 1
+        if used &+ room > capacity { grow(to: used &+ room) }
+        return layouts.findValue(line, count: count, at: start, keys: keys, lead: lead, found: found + used, shifts: shifts + used)
     }
 
     /// Notes the record at `start` that matched `hit` just now (`match`), with its values.

@@ -34,7 +34,7 @@ public final class EventImporter: @unchecked Sendable {
     var otlpRecordFields: (attributes: Int, record: Int, fields: UnsafePointer<OTLPRecordFields>)?
     /// Layouts of OTLP records, for requests of many records a line (`translateRecords`), which
     /// hardly repeat whole while their records do.
-    var recordLayouts = ExportLineLayouts(countsQuotes: false)
+    var recordLayouts = ExportLineLayouts(countsQuotes: false, placesAttributeNames: true)
     /// Per record layout, its plan (`ConventionPlan.takesResource`).
     let recordPlans = ConventionPlans()
     /// Whether requests of many records are read record by record by their layouts (tests compare both ways).

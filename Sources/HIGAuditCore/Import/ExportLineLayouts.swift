@@ -832,6 +832,37 @@ struct ExportLineLayouts {
         return nil
     }
 
+    /// `findValue` among the layouts the place `keys` keeps alone (the value's `keysPlace`, found once
+    /// the general scan told where the value ends): values of one name whose layouts are more than a
+    /// place's ways (an event's fields written in several orders by several writers) are told apart
+    /// by their keys, rather than read the general way and learned again. A layout found so is noted
+    /// in the `lead` place too.
+    mutating func findValue(
+        _ line: UnsafePointer<UInt8>, count: Int, at origin: Int, keys: Int, lead: Int,
+        found: UnsafeMutablePointer<FoundValue>, shifts: UnsafeMutablePointer<Int32>
+    ) -> (hit: Hit, end: Int)? {
+        guard used > 0, count < Int(Int32.max) else { return nil }
+        let ways = byLead + keys &* Self.leadWays
+        for way in 0..<Self.leadWays {
+            let hinted = ways[way]
+            guard hinted.serial != 0 else { break }
+            // Those the lead place keeps were tried already (`triedStamps`, this value's stamp).
+            guard layouts[hinted.index].serial == hinted.serial, triedStamps[hinted.index] != findStamp else { continue }
+            if let end = Self.matchedEnd(
+                line, count: count, layouts + hinted.index, origin: origin, found: found, shifts: shifts, powers: powers
+            ) {
+                Self.note(hinted, in: ways)
+                Self.note(hinted, in: byLead + lead &* Self.leadWays)
+                promote(hinted.index)
+                matched &+= 1
+                return (Hit(index: hinted.index, layout: hinted), end)
+            }
+            missedTries &+= 1
+            triedStamps[hinted.index] = findStamp
+        }
+        return nil
+    }
+
     /// How many variable values the layout `hit` names has: how many values its match noted.
     func slotCount(_ hit: Hit) -> Int { layouts[hit.index].slotCount }
 
