@@ -53,7 +53,8 @@ final class TapeShapeMemo<Value> {
         if let index = byHash[hash] {
             if shape.equals(keptShapes[index].shape) {
                 hits &+= 1
-                hitShare &+= (1024 &- hitShare) &>> 5
+                // A shape found while look-ups were few lets every one be made again at once.
+                hitShare = max(hitShare &+ ((1024 &- hitShare) &>> 5), 2 &* Self.missingBelow)
                 return keptShapes[index].value
             }
             hitShare &-= hitShare &>> 5

@@ -132,6 +132,32 @@ import Testing
         #expect(importer.recordLayouts.missedTries < 10, "\(importer.recordLayouts.missedTries) tries missed")
     }
 
+    /// A collector's batch of records of one name from writers that order its attributes differently
+    /// (twelve layouts taking turns, more than the name's place keeps), each record under a resource of
+    /// its own device: each layout is learned once, then found by the record's keys
+    /// (`ExportLineLayouts.keysPlace`) whenever its name's place misses it, not learned again.
+    @Test func aNameOfMoreLayoutsThanItsPlaceKeepsIsFoundByItsRecordsKeys() {
+        let attribute = ConventionPlanTests.attribute
+        let own = [
+            attribute("phase", #""stringValue":"ended""#), attribute("target", #""stringValue":"canvas""#),
+            attribute("x", #""intValue":"600""#), attribute("y", #""intValue":"400""#),
+        ]
+        let orders = ShuffledKeysImportTests.permutations(of: 4).prefix(12).map { order in order.map { own[$0] } }
+        func resourceLog(_ n: Int) -> String {
+            let attributes = order(n).joined(separator: ",")
+            let record = #"{"timeUnixNano":"17951688\#(10000 + n)000000","eventName":"hig.touch","attributes":[\#(attribute("session.id", #""stringValue":"s-\#(n % 5)""#)),\#(attributes)]}"#
+            let resource = attribute("device.id", #""stringValue":"dev-\#(n % 5)""#)
+            return #"{"resource":{"attributes":[\#(resource)]},"scopeLogs":[{"logRecords":[\#(record)]}]}"#
+        }
+        func order(_ n: Int) -> [String] { orders[n % orders.count] }
+        let lines = (0..<8).map { line in
+            Array(#"{"resourceLogs":[\#((0..<48).map { resourceLog(line * 48 + $0) }.joined(separator: ","))]}"#.utf8)
+        }
+        let importer = Self.expectReadAlike(lines, "twelve layouts of one name in turn")
+        #expect(importer.recordLayouts.learned == orders.count, "\(importer.recordLayouts.learned) learned")
+        #expect(importer.recordLayouts.matched > 8 * 48 - 3 * orders.count)
+    }
+
     /// The same requests written as a collector writes a long batch (one line of many records), and
     /// cut, changed or widened by one byte at places all along the first of them.
     @Test func requestsChangedByOneByteAreReadAsTheGeneralWayReadsThem() {
