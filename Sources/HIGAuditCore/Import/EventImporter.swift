@@ -16,6 +16,15 @@ public final class EventImporter: @unchecked Sendable {
     var layouts: ExportLineLayouts
     /// Whether lines are matched against learned layouts (tests compare both ways).
     var readsLayouts = true
+    /// How well the layouts serve this export (`layoutsTakeLine`): of the lines of the current block
+    /// that went to them, how many a layout matched; and whether only one line in `sparseLayoutOdds`
+    /// goes to them in this block.
+    private var blockLines = 0
+    private var blockMatches = 0
+    private(set) var layoutsSparse = false
+    private var sparseTurn = 0
+    static let layoutBlock = 1024
+    static let sparseLayoutOdds = 16
     /// The layout the current line matched or became, or nil (read by the general scan and not learned).
     var lineLayout: ExportLineLayouts.LayoutID?
     /// Per layout: where a line's members are (`postHogEvent`, `datadogEvent`, `otlpRecords`), and
@@ -185,12 +194,15 @@ public final class EventImporter: @unchecked Sendable {
         if readsRecords, isLong, translateRecords(line, minimumRecords: 1, handle) { return }
         // OTLP and PostHog lines are placed among the layouts by their event's name first
         // (`otlpLinePlaces`, `postHogLinePlaces`).
+        let usesLayouts = readsLayouts && layoutsTakeLine()
         let places: (lead: Int, alternative: Int?)? = switch format {
-        case .otlp where readsLayouts: otlpLinePlaces(line)
-        case .posthog where readsLayouts: postHogLinePlaces(line)
+        case .otlp where usesLayouts: otlpLinePlaces(line)
+        case .posthog where usesLayouts: postHogLinePlaces(line)
         default: nil
         }
-        if readsLayouts, let hit = layouts.find(line, lead: places?.lead, alternative: places?.alternative) {
+        let hit = usesLayouts ? layouts.find(line, lead: places?.lead, alternative: places?.alternative) : nil
+        if usesLayouts { noteLayoutsServed(matched: hit != nil) }
+        if let hit {
             // A planned OTLP line is a request of one record, numbered 1 as `otlpRecords` numbers it.
             if readsPlans, let plan = plans.kept(for: hit.layout), serves(plan),
                translatePlanned(line, hit, plan, record: format == .otlp ? 1 : 0, handle) {
@@ -205,7 +217,7 @@ public final class EventImporter: @unchecked Sendable {
                 _ = handle(0, .malformed(error))
                 return
             }
-            lineLayout = readsLayouts
+            lineLayout = usesLayouts
                 ? layouts.learnRepeated(
                     tape, constantKeys: Self.layoutConstantKeys(format), lead: places?.lead, alternative: places?.alternative)
                 : nil
@@ -227,6 +239,34 @@ public final class EventImporter: @unchecked Sendable {
             emit(record: 0, judged, handle)
         case .otlp: otlpRecords(handle)
         }
+    }
+
+    /// Whether the line goes to the layouts (`find`, and `learnRepeated` when it misses): every line
+    /// while they match at least half the lines of a block, else one in `sparseLayoutOdds`.
+    ///
+    /// Why: a line a layout matches costs a fraction of one read the general way, but a line that
+    /// misses pays for the search, its signature and, seen twice, its learning and planning, several
+    /// times what a match saves. An exporter that orders a record's attributes anew on every record
+    /// (OpenTelemetry Swift writes a Swift dictionary, whose order is per instance) or in each
+    /// session makes most lines miss for good; one whose layouts repeat is matched well within a
+    /// block once they are learned. The lines that still go to the layouts tell when that changes.
+    @inline(__always)
+    private func layoutsTakeLine() -> Bool {
+        guard layoutsSparse else { return true }
+        sparseTurn &+= 1
+        return sparseTurn % Self.sparseLayoutOdds == 0
+    }
+
+    /// Counts a line that went to the layouts; at a block's end, decides the next block's way.
+    @inline(__always)
+    private func noteLayoutsServed(matched: Bool) {
+        blockLines &+= 1
+        if matched { blockMatches &+= 1 }
+        // A sparse block is as many lines of the export, of which one in `sparseLayoutOdds` counted.
+        guard blockLines >= (layoutsSparse ? Self.layoutBlock / Self.sparseLayoutOdds : Self.layoutBlock) else { return }
+        layoutsSparse = blockMatches &* 2 < blockLines
+        blockLines = 0
+        blockMatches = 0
     }
 
     /// Members whose string values a layout of `format` keeps constant (`ExportLineLayouts.learn`):
