@@ -33,11 +33,6 @@ public final class EventImporter: @unchecked Sendable {
     let datadogMemo = LayoutMemo<DatadogPlaces>()
     let otlpMemo = LayoutMemo<OTLPPlaces>()
     let otherFieldsMemo = OtherFieldsMemo()
-    /// OTLP's records by their shape (`TapeShapeMemo`): what is found in them from keys and
-    /// attribute names, for lines whose layout is not kept.
-    let recordShapes = TapeShapeMemo<OTLPRecordShape>()
-    /// Whether records are looked up by their shape (tests compare both ways).
-    var readsValueShapes = true
     /// The OTLP record being handed over: its attributes' entry, its own entry, and its own fields
     /// (`OTLPPlaces.recordFields`, lent for the hand-over), which are then not searched for again.
     var otlpRecordFields: (attributes: Int, record: Int, fields: UnsafePointer<OTLPRecordFields>)?
@@ -498,7 +493,7 @@ public final class EventImporter: @unchecked Sendable {
 
     private func writeOtherFields(_ container: Int?, _ fields: ImportedFields, keepId: Bool) {
         if case .attributes = fields, let held = otlpRecordFields, held.attributes == container {
-            // An OTLP record's fields came with its places (kept by layout or by shape).
+            // An OTLP record's fields came with its places (kept by layout, or found in one pass).
             for (key, value) in held.fields.pointee.written {
                 if !keepId, tape.keyEquals(key &+ held.record, "id") { continue }
                 writeOtherField(key &+ held.record, value.moved(by: held.record))

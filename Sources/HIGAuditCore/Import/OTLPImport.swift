@@ -39,12 +39,6 @@ extension EventImporter {
         var recordFields: [OTLPRecordFields] = []
     }
 
-    /// What a record's shape says of it (`TapeShapeMemo`), relative to the record's entry.
-    struct OTLPRecordShape {
-        var places: OTLPRecordPlaces
-        var fields: OTLPRecordFields
-    }
-
     private func otlpPlaces() -> OTLPPlaces {
         var places = OTLPPlaces()
         places.resourceLogs = tape.member(0, "resourceLogs")
@@ -74,21 +68,12 @@ extension EventImporter {
         return places
     }
 
-    /// The record's places and own fields: found by its shape (`TapeShapeMemo`: batched lines hardly
-    /// repeat, their records do), its resource's given, its envelope's kinds checked.
+    /// The record's places (its resource's given, its envelope's kinds checked) and own fields, found
+    /// in one pass over its members and one over its attributes (`recordMembers`, `attributeParts`), whatever their order.
     func recordPlaces(_ record: Int, resource: KnownAttributes) -> (OTLPRecordPlaces, OTLPRecordFields) {
-        let shape = readsValueShapes ? recordShapes.value(tape, record) { recordShape(record) } : recordShape(record)
-        var places = shape.places.moved(by: record)
-        places.resource = resource
-        places.checkedEnvelope = try? otlpEnvelopeKinds(places.attributes, places.found, resource: resource)
-        return (places, shape.fields)
-    }
-
-    /// What the record's members are, relative to its entry: a function of its shape.
-    private func recordShape(_ record: Int) -> OTLPRecordShape {
-        var places = OTLPRecordPlaces(record: record, resource: KnownAttributes())
+        var places = OTLPRecordPlaces(record: record, resource: resource)
         var fields = OTLPRecordFields()
-        guard tape[record].kind == .object else { return OTLPRecordShape(places: places.moved(by: -record), fields: fields) }
+        guard tape[record].kind == .object else { return (places, fields) }
         let members = recordMembers(record)
         places.attributes = members.attributes
         places.eventName = members.eventName
@@ -114,7 +99,8 @@ extension EventImporter {
                 fields.fields.append(place)
             }
         }
-        return OTLPRecordShape(places: places.moved(by: -record), fields: fields)
+        places.checkedEnvelope = try? otlpEnvelopeKinds(places.attributes, places.found, resource: resource)
+        return (places, fields)
     }
 
     func otlpRecords(_ handle: (Int32, ImportedRecord) -> Bool) {
@@ -303,16 +289,6 @@ extension EventImporter {
         @CompactTapeIndex var deviceId: Int?
         @CompactTapeIndex var serviceVersion: Int?
         @CompactTapeIndex var osVersion: Int?
-
-        /// The same attributes of a list `offset` entries further in the tape.
-        func moved(by offset: Int) -> Self {
-            Self(
-                eventName: _eventName.moved(by: offset), sessionId: _sessionId.moved(by: offset),
-                screenName: _screenName.moved(by: offset), viewName: _viewName.moved(by: offset),
-                widgetName: _widgetName.moved(by: offset), appState: _appState.moved(by: offset),
-                recordUid: _recordUid.moved(by: offset), deviceId: _deviceId.moved(by: offset),
-                serviceVersion: _serviceVersion.moved(by: offset), osVersion: _osVersion.moved(by: offset))
-        }
     }
 
     /// `KnownAttributes` of the list at `list`, in one pass over it, not one pass a key.
@@ -384,23 +360,6 @@ extension EventImporter {
     }
 }
 
-extension EventImporter.OTLPRecordPlaces {
-    /// The places of a record `offset` entries further in the tape (its envelope's check not kept).
-    func moved(by offset: Int) -> Self {
-        func move(_ index: Int?) -> Int? { index.map { $0 + offset } }
-        var moved = self
-        moved.record += offset
-        moved.attributes = move(attributes)
-        moved.found = found.moved(by: offset)
-        moved.eventName = move(eventName)
-        moved.timeUnixNano = move(timeUnixNano)
-        moved.observedTimeUnixNano = move(observedTimeUnixNano)
-        if !doubles.isEmpty { moved.doubles = doubles.map { (move($0.key), $0.value + offset) } }
-        moved.checkedEnvelope = nil
-        return moved
-    }
-}
-
 /// A tape entry's index in 32 bits, -1 for none: entries are counted in 32 bits (`JSONTape.Entry.after`).
 @propertyWrapper
 struct CompactTapeIndex {
@@ -413,12 +372,5 @@ struct CompactTapeIndex {
     var wrappedValue: Int? {
         get { stored < 0 ? nil : Int(stored) }
         set { stored = newValue.map { Int32(truncatingIfNeeded: $0) } ?? -1 }
-    }
-
-    /// The same entry `offset` entries further in the tape (none stays none).
-    func moved(by offset: Int) -> Self {
-        var moved = self
-        if stored >= 0 { moved.stored = stored &+ Int32(truncatingIfNeeded: offset) }
-        return moved
     }
 }

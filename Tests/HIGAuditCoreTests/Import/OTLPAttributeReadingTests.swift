@@ -81,26 +81,4 @@ import Testing
             #expect(outcomes.count == 1 && outcomes[0].contains("the attribute force is not a finite number"), "\(outcomes)")
         }
     }
-
-    /// While few look-ups find a shape kept, most are not made (their shapes neither built nor kept);
-    /// one that is, and finds a shape, lets every look-up be made again.
-    @Test func aShapeMemoThatSeldomFindsLooksUpOneInSixteen() {
-        let memo = TapeShapeMemo<Int>()
-        var tape = JSONTape()
-        defer { tape.deallocate() }
-        func lookUp(_ json: String) -> Int {
-            Array(json.utf8).withUnsafeBytes { bytes in
-                try? tape.read(bytes)
-                return memo.value(tape, 0) { json.count }
-            }
-        }
-        for n in 0..<1_000 { #expect(lookUp(#"{"k\#(n)":1}"#) == "{\"k\(n)\":1}".count) }
-        // About 45 misses bring the share under a quarter; one look-up in 16 after.
-        #expect(memo.kept < 45 + 1_000 / TapeShapeMemo<Int>.oddsWhileMissing + 8, "\(memo.kept) kept")
-        #expect(memo.kept > 45)
-        // One shape again and again: found once it is looked up, and every time after.
-        let hitsBefore = memo.hits
-        for _ in 0..<100 { #expect(lookUp(#"{"k3":2}"#) == 8) }
-        #expect(memo.hits > hitsBefore + 80, "\(memo.hits - hitsBefore) hits")
-    }
 }
