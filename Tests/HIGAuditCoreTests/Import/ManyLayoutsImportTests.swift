@@ -79,16 +79,37 @@ import Testing
         #expect(Self.revalued(#"{"a":"xy","b":12}"#, 3) == #"{"a":"vvv","b":12}"#)
     }
 
-    /// More layouts in turn than are kept: after the cache fills with layouts no line comes back to,
-    /// only some of the lines seen before are learned; every line imports as without layouts.
+    /// More layouts in turn than are kept, among lines of one layout (so that layouts match most lines
+    /// and all go to them): after the cache fills with layouts no line comes back to, only some of
+    /// the lines seen before are learned; every line imports as without layouts.
     @Test func moreLayoutsInTurnThanKeptAreLearnedSparingly() throws {
-        let layouts = try Self.reorderings(.posthog, members: 6, count: 700)
-        #expect(Set(layouts).count == 700)
-        let lines = (0..<3).flatMap { _ in layouts }.map { Array($0.utf8) }
+        let layouts = try Self.reorderings(.posthog, members: 6, count: 701)
+        #expect(Set(layouts).count == 701)
+        let steady = Array(layouts[700].utf8)
+        let lines = (0..<3).flatMap { _ in layouts.prefix(700) }.flatMap { [Array($0.utf8), steady, steady] }
         let (_, importer) = ImportOutcomes.read(.posthog, lines, writes: false) { _ in }
+        #expect(!importer.layoutsSparse)
         #expect(importer.layouts.unmatchedEvictions > ExportLineLayouts.churnBar)
-        // Without the guard, every line of the second and third rounds would be learned (1,400).
+        // Without the guard, every new line of the second and third rounds would be learned (1,400).
         #expect(importer.layouts.learned < 700, "\(importer.layouts.learned) learned")
         _ = ExportLineLayoutsTests.expectSame(.posthog, lines, "700 layouts in turn")
+    }
+
+    /// Lines of layouts that seldom repeat (700 in turn, alone) go to the layouts one in sixteen after
+    /// a block of them matched fewer than half; lines of one layout after them bring every line back
+    /// to the layouts once a sparse block's lines matched (the layout is learned from the few lines
+    /// looked at, within a few blocks). Every line imports as without layouts.
+    @Test func layoutsThatSeldomMatchAreAskedOneLineInSixteen() throws {
+        let layouts = try Self.reorderings(.posthog, members: 6, count: 701)
+        let turning = (0..<3).flatMap { _ in layouts.prefix(700) }.map { Array($0.utf8) }
+        let (_, sparse) = ImportOutcomes.read(.posthog, turning, writes: false) { _ in }
+        #expect(sparse.layoutsSparse)
+        // The first block's second sightings (324) and a few sampled lines after it.
+        #expect(sparse.layouts.learned < 400, "\(sparse.layouts.learned) learned")
+        let steady = Array(repeating: Array(layouts[700].utf8), count: 4 * EventImporter.layoutBlock)
+        let (_, back) = ImportOutcomes.read(.posthog, turning + steady, writes: false) { _ in }
+        #expect(!back.layoutsSparse)
+        #expect(back.layouts.matched > EventImporter.layoutBlock, "\(back.layouts.matched) matched")
+        _ = ExportLineLayoutsTests.expectSame(.posthog, turning + steady, "700 layouts, then one")
     }
 }
