@@ -797,20 +797,11 @@ struct ExportLineLayouts {
         guard used > 0, count < Int(Int32.max) else { return nil }
         let ways = byLead + lead &* Self.leadWays
         findStamp &+= 1
-        for way in 0..<Self.leadWays {
-            let hinted = ways[way]
-            guard hinted.serial != 0 else { break }
-            guard layouts[hinted.index].serial == hinted.serial, triedStamps[hinted.index] != findStamp else { continue }
-            if let end = Self.matchedEnd(
-                line, count: count, layouts + hinted.index, origin: origin, found: found, shifts: shifts, powers: powers
-            ) {
-                Self.note(hinted, in: ways)
-                promote(hinted.index)
-                matched &+= 1
-                return (Hit(index: hinted.index, layout: hinted), end)
-            }
-            missedTries &+= 1
-            triedStamps[hinted.index] = findStamp
+        if let (hinted, end) = tryValueWays(ways, line, count: count, at: origin, found: found, shifts: shifts) {
+            Self.note(hinted, in: ways)
+            promote(hinted.index)
+            matched &+= 1
+            return (Hit(index: hinted.index, layout: hinted), end)
         }
         var index = mostRecent
         for _ in 0..<Self.triesPerLine {
@@ -843,19 +834,32 @@ struct ExportLineLayouts {
     ) -> (hit: Hit, end: Int)? {
         guard used > 0, count < Int(Int32.max) else { return nil }
         let ways = byLead + keys &* Self.leadWays
+        // Those the lead place keeps were tried already (`triedStamps`, this value's stamp).
+        guard let (hinted, end) = tryValueWays(ways, line, count: count, at: origin, found: found, shifts: shifts) else {
+            return nil
+        }
+        Self.note(hinted, in: ways)
+        Self.note(hinted, in: byLead + lead &* Self.leadWays)
+        promote(hinted.index)
+        matched &+= 1
+        return (Hit(index: hinted.index, layout: hinted), end)
+    }
+
+    /// The layout of those a place's `ways` keep that the value at `origin` matches, and where it ends,
+    /// trying none tried already for this value (`triedStamps`), and marking those it tries and misses.
+    @inline(__always)
+    private mutating func tryValueWays(
+        _ ways: UnsafeMutablePointer<LayoutID>, _ line: UnsafePointer<UInt8>, count: Int, at origin: Int,
+        found: UnsafeMutablePointer<FoundValue>, shifts: UnsafeMutablePointer<Int32>
+    ) -> (layout: LayoutID, end: Int)? {
         for way in 0..<Self.leadWays {
             let hinted = ways[way]
             guard hinted.serial != 0 else { break }
-            // Those the lead place keeps were tried already (`triedStamps`, this value's stamp).
             guard layouts[hinted.index].serial == hinted.serial, triedStamps[hinted.index] != findStamp else { continue }
             if let end = Self.matchedEnd(
                 line, count: count, layouts + hinted.index, origin: origin, found: found, shifts: shifts, powers: powers
             ) {
-                Self.note(hinted, in: ways)
-                Self.note(hinted, in: byLead + lead &* Self.leadWays)
-                promote(hinted.index)
-                matched &+= 1
-                return (Hit(index: hinted.index, layout: hinted), end)
+                return (hinted, end)
             }
             missedTries &+= 1
             triedStamps[hinted.index] = findStamp
