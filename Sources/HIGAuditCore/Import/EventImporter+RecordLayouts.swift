@@ -9,7 +9,8 @@
 /// [record,…]}]}]}`, byte by byte as the general scan does (the same whitespace, the same structure),
 /// every value other than a record (a resource, a scope) with the general scan itself
 /// (`JSONTape.appendValue`, as deep as it stands), and each record by a layout's match or, where
-/// none matches, by the general scan too (and learned, if its layout was seen before). Anything else
+/// none matches, by the general scan too (then by a layout its keys place keeps, else learned if its
+/// layout was seen before). Anything else
 /// (a key with escapes, a key named twice, `scopeLogs` or `logRecords` not arrays, a member the
 /// general way would read but this frame does not know, a value that does not scan) hands the line,
 /// untouched, to the general way, which then gives its reason and column: nothing is handed over
@@ -157,9 +158,10 @@ extension EventImporter {
         return next() == nil
     }
 
-    /// Matches the record at `start` against the records' layouts, or reads it by the general scan
-    /// and learns it (when its layout was seen before); notes it in `batch` and returns where it
-    /// ends, or nil where it does not scan.
+    /// Matches the record at `start` against the records' layouts (those its name's place keeps and
+    /// the most recent; once the general scan told where it ends, those its keys place keeps), or
+    /// reads it by the general scan and learns it (when its layout was seen before); notes it in
+    /// `batch` and returns where it ends, or nil where it does not scan.
     private func matchRecord(
         _ line: UnsafeRawBufferPointer, _ base: UnsafePointer<UInt8>, at start: Int, resource: Int32, _ batch: RecordBatch
     ) -> Int? {
@@ -171,8 +173,9 @@ extension EventImporter {
         }
         let rest = UnsafeRawBufferPointer(start: base + start, count: count &- start)
         guard let length = try? recordTape.readValue(rest, depth: 6) else { return nil }
-        // Its layout may be kept where its keys place it (`ExportLineLayouts.learn` notes it there).
-        if recordTape[0].kind == .object, length <= ExportLineLayouts.keysPlaceReach {
+        // Its layout may be kept where its keys place it (`ExportLineLayouts.learn` notes it there);
+        // a record longer than any layout's line has none.
+        if recordTape[0].kind == .object, length <= ExportLineLayouts.maxLineLength {
             let keys = ExportLineLayouts.keysPlace(base + start, count: length, attributeNames: true, besides: lead, nil)
             if let (hit, end) = batch.match(base, count: count, at: start, keys: keys, lead: lead, &recordLayouts),
                end == start &+ length {

@@ -827,7 +827,8 @@ struct ExportLineLayouts {
     /// the general scan told where the value ends): values of one name whose layouts are more than a
     /// place's ways (an event's fields written in several orders by several writers) are told apart
     /// by their keys, rather than read the general way and learned again. A layout found so is noted
-    /// in the `lead` place too.
+    /// in the `lead` place too. Called after `findValue(_:count:at:lead:found:shifts:)` missed the
+    /// same value, whose stamp (`findStamp`) marks the layouts it tried: they are not tried again.
     mutating func findValue(
         _ line: UnsafePointer<UInt8>, count: Int, at origin: Int, keys: Int, lead: Int,
         found: UnsafeMutablePointer<FoundValue>, shifts: UnsafeMutablePointer<Int32>

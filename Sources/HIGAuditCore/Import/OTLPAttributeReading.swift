@@ -2,7 +2,7 @@
 ///
 /// Why: an exporter of OpenTelemetry Swift writes a record's attributes in the order of a Swift
 /// dictionary, which differs from one dictionary to the next (its seed is per instance), so such
-/// records seldom repeat a layout or a shape and are read the general way. Looking each attribute
+/// records seldom repeat a layout and are read the general way. Looking each attribute
 /// and member up by key walked a record's attributes once a name, and each attribute's members
 /// once a typed value; one walk finds them all, each the first of its name, as those look-ups did.
 extension EventImporter {

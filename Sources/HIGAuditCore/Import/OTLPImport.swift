@@ -22,7 +22,8 @@ extension EventImporter {
     }
 
     /// A record's own fields among its attributes (`assemblePending`), without an `id` and with one,
-    /// relative to the record's entry, so that a record of the same shape elsewhere takes them as they are.
+    /// relative to the record's entry, so that a later line of the same layout, whose places a memo
+    /// keeps (`otlpMemo`), takes them as they are.
     struct OTLPRecordFields {
         var fields: [OtherFieldPlace] = []
         var keepingId: [OtherFieldPlace] = []
