@@ -62,6 +62,11 @@ public final class EventImporter: @unchecked Sendable {
     var lineNameOffset = 0
     /// Where the record's `eventName` key began in the last OTLP line in which `otlpLinePlaces` found it.
     var lineEventNameOffset = 0
+    /// Whether an OTLP line read without a layout is read by `OTLPRequestReader`, which notes its
+    /// places as it validates it, rather than by the tape and then its look-ups (tests compare both ways).
+    var readsRequestsInOnePass = true
+    /// The request reader's lists, kept from line to line.
+    var requestParts = OTLPRequestParts()
     /// Whether the last request read by its tape or record by record (not by a line's plan) held more
     /// than one record: a line no longer than a layout's is read record by record only then, so that
     /// an export of one record a line whose layout is new is not framed for nothing.
@@ -206,6 +211,14 @@ public final class EventImporter: @unchecked Sendable {
             lineLayout = layouts.accept(hit, line, into: &tape)
         } else {
             if readsRecords, !isLong, lastRequestWasMany, translateRecords(line, minimumRecords: 2, handle) { return }
+            // A line that is learned from is read by the tape (`learnRepeated` reads it); others need
+            // only its entries and places.
+            if format == .otlp, !usesLayouts, readsRequestsInOnePass, let places = readOTLPRequest(line) {
+                lineLayout = nil
+                assembly.startLine(line)
+                otlpRecords(handle, read: places)
+                return
+            }
             do {
                 try tape.read(line)
             } catch {

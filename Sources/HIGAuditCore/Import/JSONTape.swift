@@ -120,6 +120,45 @@ struct JSONTape {
         return scanner.pos
     }
 
+    // MARK: Entries written by a reader that knows where a line keeps what it reads
+
+    // `EventImporter.OTLPRequestReader` reads a line as `read` does, in the same order, and writes the
+    // same entries through these; the values it does not look into it hands to `appendValue(_:depth:)`.
+
+    /// Appends the entries of the value at `s.pos`, found `depth` containers deep, as `read` would,
+    /// and leaves `s` just past it.
+    mutating func appendValue(_ s: inout JSONScanner, depth: Int) throws(MalformedLine) {
+        try value(&s, depth: depth)
+    }
+
+    /// Appends the entry of a container whose opening byte is at `start`; `close` completes it.
+    @inline(__always)
+    mutating func open(object: Bool, at start: Int) -> Int {
+        let index = entryCount
+        append(Entry(kind: object ? .object : .array, flag: false, start: Self.place(start), end: 0, after: 0))
+        return index
+    }
+
+    /// Completes the container entry at `index`, whose closing byte is just before `end`.
+    @inline(__always)
+    mutating func close(_ index: Int, end: Int) {
+        entries[index].end = Self.place(end)
+        entries[index].after = Self.place(entryCount)
+    }
+
+    /// Forgets the entries from the `count`th on: a reader that tried a way of reading a value and
+    /// left it for another.
+    @inline(__always)
+    mutating func truncate(to count: Int) {
+        entryCount = count
+    }
+
+    /// Appends a string's entry, its bytes from `start` to `end` (inside its quotes).
+    @inline(__always)
+    mutating func appendString(from start: Int, to end: Int, escaped: Bool) {
+        appendScalar(.string, flag: escaped, from: start, to: end)
+    }
+
     /// Reads the value at the start of `bytes` alone (`depth` containers deep), its entries placed from
     /// its own first byte, and takes it as the tape's text: what a layout learns from
     /// (`ExportLineLayouts.learn`). Returns its length.

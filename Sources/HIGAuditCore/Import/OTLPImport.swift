@@ -69,43 +69,100 @@ extension EventImporter {
         return places
     }
 
+    /// The places of the line a request reader read (`OTLPRequestReader`): what `otlpPlaces` finds
+    /// on its tape.
+    func otlpPlaces(of parts: borrowing OTLPRequestParts) -> OTLPPlaces {
+        var places = OTLPPlaces()
+        places.resourceLogs = parts.resourceLogs
+        places.records.reserveCapacity(parts.records.count)
+        places.recordFields.reserveCapacity(parts.records.count)
+        var resources: [KnownAttributes] = []
+        resources.reserveCapacity(parts.resources.count)
+        for range in parts.resources {
+            var found = KnownAttributes()
+            for index in range { noteKnown(parts.attributes[index], in: &found) }
+            resources.append(found)
+        }
+        for record in parts.records {
+            let resource = resources[record.resource]
+            guard let members = record.members else {
+                places.records.append(OTLPRecordPlaces(record: record.record, resource: resource))
+                places.recordFields.append(OTLPRecordFields())
+                continue
+            }
+            let (recordPlaces, fields) = recordPlaces(record.record, resource: resource, members: members) { take in
+                for index in record.attributes { take(parts.attributes[index]) }
+            }
+            places.records.append(recordPlaces)
+            places.recordFields.append(fields)
+        }
+        return places
+    }
+
     /// The record's places (its resource's given, its envelope's kinds checked) and own fields, found
     /// in one pass over its members and one over its attributes (`recordMembers`, `attributeParts`), whatever their order.
     func recordPlaces(_ record: Int, resource: KnownAttributes) -> (OTLPRecordPlaces, OTLPRecordFields) {
+        guard tape[record].kind == .object else { return (OTLPRecordPlaces(record: record, resource: resource), OTLPRecordFields()) }
+        let members = recordMembers(record)
+        return recordPlaces(record, resource: resource, members: members) { take in
+            guard let list = members.attributes, tape[list].kind == .array else { return }
+            tape.forEachElement(list) { _, attribute in take(attributeParts(attribute)) }
+        }
+    }
+
+    /// The places and own fields of the record at `record` (an object) of `members`, whose attributes
+    /// (when `attributes` is an array) `attributes` hands over in order.
+    @inline(__always)
+    private func recordPlaces(
+        _ record: Int, resource: KnownAttributes, members: RecordMembers,
+        attributes: ((AttributeParts) -> Void) -> Void
+    ) -> (OTLPRecordPlaces, OTLPRecordFields) {
         var places = OTLPRecordPlaces(record: record, resource: resource)
         var fields = OTLPRecordFields()
-        guard tape[record].kind == .object else { return (places, fields) }
-        let members = recordMembers(record)
         places.attributes = members.attributes
         places.eventName = members.eventName
         places.timeUnixNano = members.timeUnixNano
         places.observedTimeUnixNano = members.observedTimeUnixNano
-        if let list = places.attributes, tape[list].kind == .array {
-            // The known attributes, the doubles and the fields in one pass, each place relative to the
-            // record as it is found. Without the id kept, the fields are the same but for an attribute
-            // named `id` (`isLeftOutAttribute`).
-            tape.forEachElement(list) { _, attribute in
-                let parts = attributeParts(attribute)
-                noteKnown(parts, in: &places.found)
-                if let double = parts.doubleValue { places.doubles.append((parts.key, double)) }
-                guard let (key, value) = otherFieldValue(parts, keepId: true) else { return }
-                if fields.written.isEmpty { fields.written.reserveCapacity(8) }
-                fields.written.append((key &- record, value.moved(by: -record)))
-                guard let field = eventField(key) else { return }
-                let place = OtherFieldPlace(field: field, key: key, value: value).moved(by: -record)
-                if fields.keepingId.isEmpty { fields.keepingId.reserveCapacity(8) }
-                fields.keepingId.append(place)
-                guard !tape.keyEquals(key, "id") else { return }
-                if fields.fields.isEmpty { fields.fields.reserveCapacity(8) }
-                fields.fields.append(place)
-            }
+        // The known attributes, the doubles and the fields in one pass, each place relative to the
+        // record as it is found. Without the id kept, the fields are the same but for an attribute
+        // named `id` (`isLeftOutAttribute`).
+        attributes { parts in
+            noteKnown(parts, in: &places.found)
+            if let double = parts.doubleValue { places.doubles.append((parts.key, double)) }
+            guard let (key, value) = otherFieldValue(parts, keepId: true) else { return }
+            if fields.written.isEmpty { fields.written.reserveCapacity(8) }
+            fields.written.append((key &- record, value.moved(by: -record)))
+            guard let field = eventField(key) else { return }
+            let place = OtherFieldPlace(field: field, key: key, value: value).moved(by: -record)
+            if fields.keepingId.isEmpty { fields.keepingId.reserveCapacity(8) }
+            fields.keepingId.append(place)
+            guard !tape.keyEquals(key, "id") else { return }
+            if fields.fields.isEmpty { fields.fields.reserveCapacity(8) }
+            fields.fields.append(place)
         }
         places.checkedEnvelope = try? otlpEnvelopeKinds(places.attributes, places.found, resource: resource)
         return (places, fields)
     }
 
-    func otlpRecords(_ handle: (Int32, ImportedRecord) -> Bool) {
-        let places = otlpMemo.value(lineLayout) { otlpPlaces() }
+    /// The line's places read by `OTLPRequestReader`, its entries on the tape; nil when it declines the
+    /// line (the tape then holds none: `JSONTape.read` reads it).
+    func readOTLPRequest(_ line: UnsafeRawBufferPointer) -> OTLPPlaces? {
+        guard let base = line.baseAddress else { return nil }
+        var reader = OTLPRequestReader(
+            tape: tape, parts: requestParts, line: base.assumingMemoryBound(to: UInt8.self), count: line.count)
+        // The reader's lists are then its own, and grow in place.
+        requestParts = OTLPRequestParts()
+        let read = reader.read()
+        // The reader's tape may have grown its buffers: it is the importer's from now on.
+        tape = reader.tape
+        requestParts = reader.parts
+        guard read else { return nil }
+        return otlpPlaces(of: requestParts)
+    }
+
+    /// The records of the line on the tape, whose places are `read` when a request reader found them.
+    func otlpRecords(_ handle: (Int32, ImportedRecord) -> Bool, read: OTLPPlaces? = nil) {
+        let places = read ?? otlpMemo.value(lineLayout) { otlpPlaces() }
         guard let resourceLogs = places.resourceLogs else {
             _ = handle(0, .malformed(MalformedLine(reason: "missing resourceLogs (not an OTLP/JSON logs request)")))
             return
