@@ -12,9 +12,7 @@ extension EventImporter {
             assembleEnvelope(envelope, ts: envelope.ts, launch: launch, kind: kind, screen: nil, withId: !loading)
             if case .attributes = pending.fields, let held = otlpRecordFields, held.attributes == envelope.fields {
                 // An OTLP record's own fields came with its places (kept by layout, or found in one pass).
-                for place in loading ? held.fields.pointee.keepingId : held.fields.pointee.fields {
-                    assembleOtherField(place, movedBy: held.record)
-                }
+                held.fields.pointee.forEachField(keepId: loading) { place in assembleOtherField(place, movedBy: held.record) }
                 return kind
             }
             let places = otherFieldsMemo.places(lineLayout, envelope.fields, pending.fields, keepId: loading) {

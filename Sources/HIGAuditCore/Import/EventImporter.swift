@@ -201,6 +201,7 @@ public final class EventImporter: @unchecked Sendable {
         default: nil
         }
         let hit = usesLayouts ? layouts.find(line, lead: places?.lead, alternative: places?.alternative) : nil
+        var read: OTLPPlaces?
         if usesLayouts { noteLayoutsServed(matched: hit != nil) }
         if let hit {
             // A planned OTLP line is a request of one record, numbered 1 as `otlpRecords` numbers it.
@@ -211,19 +212,16 @@ public final class EventImporter: @unchecked Sendable {
             lineLayout = layouts.accept(hit, line, into: &tape)
         } else {
             if readsRecords, !isLong, lastRequestWasMany, translateRecords(line, minimumRecords: 2, handle) { return }
-            // A line that is learned from is read by the tape (`learnRepeated` reads it); others need
-            // only its entries and places.
-            if format == .otlp, !usesLayouts, readsRequestsInOnePass, let places = readOTLPRequest(line) {
-                lineLayout = nil
-                assembly.startLine(line)
-                otlpRecords(handle, read: places)
-                return
-            }
-            do {
-                try tape.read(line)
-            } catch {
-                _ = handle(0, .malformed(error))
-                return
+            // An OTLP request's reader writes the tape `read` writes (which the layouts learn from)
+            // and finds its places; a line it declines is read by the tape, which says what is wrong.
+            read = format == .otlp && readsRequestsInOnePass ? readOTLPRequest(line) : nil
+            if read == nil {
+                do {
+                    try tape.read(line)
+                } catch {
+                    _ = handle(0, .malformed(error))
+                    return
+                }
             }
             lineLayout = usesLayouts
                 ? layouts.learnRepeated(
@@ -245,7 +243,7 @@ public final class EventImporter: @unchecked Sendable {
             let judged = datadogEvent(places)
             if case .mapped(.convention, let envelope, let fields) = judged { planDatadogLayout(envelope, fields) }
             emit(record: 0, judged, handle)
-        case .otlp: otlpRecords(handle)
+        case .otlp: otlpRecords(handle, read: read)
         }
     }
 
@@ -507,9 +505,8 @@ public final class EventImporter: @unchecked Sendable {
     private func writeOtherFields(_ container: Int?, _ fields: ImportedFields, keepId: Bool) {
         if case .attributes = fields, let held = otlpRecordFields, held.attributes == container {
             // An OTLP record's fields came with its places (kept by layout, or found in one pass).
-            for (key, value) in held.fields.pointee.written {
-                if !keepId, tape.keyEquals(key &+ held.record, "id") { continue }
-                writeOtherField(key &+ held.record, value.moved(by: held.record))
+            for attribute in held.fields.pointee.written where keepId || !attribute.isId {
+                writeOtherField(attribute.key &+ held.record, attribute.value.moved(by: held.record))
             }
             return
         }

@@ -45,13 +45,15 @@ extension EventImporter {
 
     /// One attribute's parts: its `key` and `value` members (the first of each name), and of the
     /// value, an object, its typed members (the first of each name).
+    ///
+    /// Each kept in 32 bits (`CompactTapeIndex`): a request reader keeps every attribute's parts of a line.
     struct AttributeParts {
-        var key: Int?
-        var value: Int?
-        var stringValue: Int?
-        var intValue: Int?
-        var doubleValue: Int?
-        var boolValue: Int?
+        @CompactTapeIndex var key: Int?
+        @CompactTapeIndex var value: Int?
+        @CompactTapeIndex var stringValue: Int?
+        @CompactTapeIndex var intValue: Int?
+        @CompactTapeIndex var doubleValue: Int?
+        @CompactTapeIndex var boolValue: Int?
     }
 
     /// The parts of the attribute at `attribute` (none when it is no object), in one walk over its

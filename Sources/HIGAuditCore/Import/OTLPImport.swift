@@ -21,15 +21,31 @@ extension EventImporter {
         var checkedEnvelope: ImportedEnvelope?
     }
 
-    /// A record's own fields among its attributes (`assemblePending`), without an `id` and with one,
-    /// relative to the record's entry, so that a later line of the same layout, whose places a memo
-    /// keeps (`otlpMemo`), takes them as they are.
+    /// A record's own fields among its attributes, relative to the record's entry, so that a later line
+    /// of the same layout, whose places a memo keeps (`otlpMemo`), takes them as they are.
     struct OTLPRecordFields {
-        var fields: [OtherFieldPlace] = []
-        var keepingId: [OtherFieldPlace] = []
         /// Every attribute written as a field of the event's own (`writeOtherFields`), with the id
-        /// kept, in order: those not named as our fields too (`eventField`), which the decoder is not handed.
-        var written: [(key: Int, value: OtherFieldValue)] = []
+        /// kept, in order; those named as our fields (`eventField`) are also handed to the decoder
+        /// (`assemblePending`), the id only with the id kept.
+        var written: [WrittenAttribute] = []
+
+        struct WrittenAttribute {
+            var key: Int
+            var value: OtherFieldValue
+            /// Our field of the attribute's name, nil for none.
+            var field: EventField?
+            /// Whether the attribute is named `id`.
+            var isId: Bool
+        }
+
+        /// Calls `body` with each of the record's own fields the decoder is handed, in order.
+        @inline(__always)
+        func forEachField(keepId: Bool, _ body: (OtherFieldPlace) -> Void) {
+            for attribute in written {
+                guard let field = attribute.field, keepId || !attribute.isId else { continue }
+                body(OtherFieldPlace(field: field, key: attribute.key, value: attribute.value))
+            }
+        }
     }
 
     /// A line's records in order, where `resourceLogs` is.
@@ -76,15 +92,15 @@ extension EventImporter {
         places.resourceLogs = parts.resourceLogs
         places.records.reserveCapacity(parts.records.count)
         places.recordFields.reserveCapacity(parts.records.count)
-        var resources: [KnownAttributes] = []
-        resources.reserveCapacity(parts.resources.count)
-        for range in parts.resources {
-            var found = KnownAttributes()
-            for index in range { noteKnown(parts.attributes[index], in: &found) }
-            resources.append(found)
-        }
+        // A resource's records follow one another: its attributes are noted at its first.
+        var resourceNumber = -1
+        var resource = KnownAttributes()
         for record in parts.records {
-            let resource = resources[record.resource]
+            if record.resource != resourceNumber {
+                resourceNumber = record.resource
+                resource = KnownAttributes()
+                for index in parts.resources[resourceNumber] { noteKnown(parts.attributes[index], in: &resource) }
+            }
             guard let members = record.members else {
                 places.records.append(OTLPRecordPlaces(record: record.record, resource: resource))
                 places.recordFields.append(OTLPRecordFields())
@@ -124,21 +140,14 @@ extension EventImporter {
         places.timeUnixNano = members.timeUnixNano
         places.observedTimeUnixNano = members.observedTimeUnixNano
         // The known attributes, the doubles and the fields in one pass, each place relative to the
-        // record as it is found. Without the id kept, the fields are the same but for an attribute
-        // named `id` (`isLeftOutAttribute`).
+        // record as it is found.
         attributes { parts in
             noteKnown(parts, in: &places.found)
             if let double = parts.doubleValue { places.doubles.append((parts.key, double)) }
             guard let (key, value) = otherFieldValue(parts, keepId: true) else { return }
             if fields.written.isEmpty { fields.written.reserveCapacity(8) }
-            fields.written.append((key &- record, value.moved(by: -record)))
-            guard let field = eventField(key) else { return }
-            let place = OtherFieldPlace(field: field, key: key, value: value).moved(by: -record)
-            if fields.keepingId.isEmpty { fields.keepingId.reserveCapacity(8) }
-            fields.keepingId.append(place)
-            guard !tape.keyEquals(key, "id") else { return }
-            if fields.fields.isEmpty { fields.fields.reserveCapacity(8) }
-            fields.fields.append(place)
+            fields.written.append(
+                .init(key: key &- record, value: value.moved(by: -record), field: eventField(key), isId: tape.keyEquals(key, "id")))
         }
         places.checkedEnvelope = try? otlpEnvelopeKinds(places.attributes, places.found, resource: resource)
         return (places, fields)
@@ -162,7 +171,8 @@ extension EventImporter {
 
     /// The records of the line on the tape, whose places are `read` when a request reader found them.
     func otlpRecords(_ handle: (Int32, ImportedRecord) -> Bool, read: OTLPPlaces? = nil) {
-        let places = read ?? otlpMemo.value(lineLayout) { otlpPlaces() }
+        // Places read without a layout are not kept: no later line could take them.
+        let places = if let read, lineLayout == nil { read } else { otlpMemo.value(lineLayout) { read ?? otlpPlaces() } }
         guard let resourceLogs = places.resourceLogs else {
             _ = handle(0, .malformed(MalformedLine(reason: "missing resourceLogs (not an OTLP/JSON logs request)")))
             return
