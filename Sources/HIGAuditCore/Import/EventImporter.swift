@@ -88,16 +88,18 @@ public final class EventImporter: @unchecked Sendable {
     let assembly = ImportedFieldAssembly()
     /// What the event being handed over maps to, kept for its synthetic start and its written line.
     var pending = PendingEvent()
-    private var sessions: [String: SessionLaunches] = [:]
-    /// The SDK session of the previous event, as it stands in its line and as a `String`: most events
-    /// follow one of their own session, and making the `String` anew was an allocation per event.
+    private var sessions = ImportedSessions()
+    /// The SDK session of the previous event, as it stands in its line (with escapes when
+    /// `lastSessionEscaped`): most events follow one of their own session.
     private var lastSessionBytes: [UInt8] = []
-    private var lastSession = ""
+    private var lastSessionEscaped = false
     /// That session's entry in `sessions` (before its first look-up, an entry of no launches), so
-    /// that an event of the same session as the last does not hash its name again; `lastSessionKnown`
-    /// says whether it was looked up. Read in place, field by field: a copy of the entry retained and
-    /// released its table of launch ids and its tab on every event.
+    /// that an event of the same session as the last does not look its name up again;
+    /// `lastSessionKnown` says whether it was looked up, `lastSessionPlace` where it is kept (nil:
+    /// not yet). Read in place, field by field: a copy of the entry retained and released its table of
+    /// launch ids and its tab on every event.
     private var lastSessionState = SessionLaunches()
+    private var lastSessionPlace: Int?
     private var lastSessionKnown = false
 
     struct SessionLaunches {
@@ -298,14 +300,11 @@ public final class EventImporter: @unchecked Sendable {
         _ handle: (Int32, ImportedRecord) -> Bool
     ) {
         noteSession(envelope.session)
-        guard !lastSession.isEmpty else {
+        guard !lastSessionBytes.isEmpty else {
             _ = handle(record, .malformed(MalformedLine(reason: "the session id is empty")))
             return
         }
-        if !lastSessionKnown {
-            lastSessionState = sessions[lastSession] ?? SessionLaunches()
-            lastSessionKnown = true
-        }
+        lookUpLastSession()
         let launches = lastSessionState.launches
         let isLaunch: Bool
         switch mapping {
@@ -358,7 +357,9 @@ public final class EventImporter: @unchecked Sendable {
         }
         if needsSynthetic { state.launches = 1 }
         if let tabRoot { state.tabRoot = tabRoot }
-        sessions[lastSession] = state
+        lastSessionPlace = lastSessionBytes.withUnsafeBufferPointer { raw in
+            sessions.keep(state, at: lastSessionPlace, raw: raw, name: lastSessionName)
+        }
         lastSessionState = state
     }
 
@@ -371,12 +372,13 @@ public final class EventImporter: @unchecked Sendable {
         return ScreenViewPlan(kind: .tabSwitch, from: current, isTabRoot: true)
     }
 
-    /// Makes `lastSession` the SDK session of the string at `index`: read in place by the caller, not
-    /// returned (a returned `String` was retained and released on every event).
+    /// Makes the string at `index` the SDK session of the events that follow: read in place by the
+    /// caller, not returned (a returned `String` was retained and released on every event).
     private func noteSession(_ index: Int) {
         let raw = tape.bytes(index)
-        if !tape[index].flag, isLastSession(raw) { return }
-        noteSession(raw, named: tape.string(index))
+        let escaped = tape[index].flag
+        if escaped == lastSessionEscaped, isLastSession(raw) { return }
+        noteSession(raw, escaped: escaped)
     }
 
     private func isLastSession(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -384,21 +386,36 @@ public final class EventImporter: @unchecked Sendable {
             && lastSessionBytes.withUnsafeBufferPointer { ByteComparison.equal($0.baseAddress!, raw.baseAddress!, count: raw.count) }
     }
 
-    private func noteSession(_ raw: UnsafeBufferPointer<UInt8>, named name: String) {
-        lastSession = name
+    private func noteSession(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool) {
+        lastSessionEscaped = escaped
         lastSessionKnown = false
         lastSessionBytes.removeAll(keepingCapacity: true)
         lastSessionBytes.append(contentsOf: raw)
     }
 
-    /// Makes `lastSession` the SDK session named by `raw` (not empty, with no escapes) and returns how
+    /// The last session's name, unescaped.
+    private func lastSessionName() -> String {
+        lastSessionBytes.withUnsafeBufferPointer { raw in
+            lastSessionEscaped
+                ? JSONStringUnescaper.string(base: raw.baseAddress!, start: 0, end: raw.count)
+                : String(decoding: raw, as: UTF8.self)
+        }
+    }
+
+    /// Reads the last session's entry, unless it was read since it became the last.
+    @inline(__always)
+    private func lookUpLastSession() {
+        guard !lastSessionKnown else { return }
+        lastSessionPlace = lastSessionBytes.withUnsafeBufferPointer { raw in sessions.place(raw: raw, name: lastSessionName) }
+        lastSessionState = lastSessionPlace.map { sessions.states[$0] } ?? SessionLaunches()
+        lastSessionKnown = true
+    }
+
+    /// Makes the SDK session named by `raw` (not empty, with no escapes) the last, and returns how
     /// many of its launches were accepted: what `emitMapped` reads of it for an event that is no launch.
     func launchesOfSession(plain raw: UnsafeBufferPointer<UInt8>) -> Int {
-        if !isLastSession(raw) { noteSession(raw, named: String(decoding: raw, as: UTF8.self)) }
-        if !lastSessionKnown {
-            lastSessionState = sessions[lastSession] ?? SessionLaunches()
-            lastSessionKnown = true
-        }
+        if lastSessionEscaped || !isLastSession(raw) { noteSession(raw, escaped: false) }
+        lookUpLastSession()
         return lastSessionState.launches
     }
 
