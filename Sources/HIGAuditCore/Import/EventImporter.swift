@@ -65,8 +65,9 @@ public final class EventImporter: @unchecked Sendable {
     /// Whether an OTLP line read without a layout is read by `OTLPRequestReader`, which notes its
     /// places as it validates it, rather than by the tape and then its look-ups (tests compare both ways).
     var readsRequestsInOnePass = true
-    /// The request reader's lists, kept from line to line.
+    /// The request reader's lists, and the places of the request it read, kept from line to line.
     var requestParts = OTLPRequestParts()
+    var requestPlaces = OTLPPlaces()
     /// Whether the last request read by its tape or record by record (not by a line's plan) held more
     /// than one record: a line no longer than a layout's is read record by record only then, so that
     /// an export of one record a line whose layout is new is not framed for nothing.
@@ -203,7 +204,7 @@ public final class EventImporter: @unchecked Sendable {
         default: nil
         }
         let hit = usesLayouts ? layouts.find(line, lead: places?.lead, alternative: places?.alternative) : nil
-        var read: OTLPPlaces?
+        var read = false
         if usesLayouts { noteLayoutsServed(matched: hit != nil) }
         if let hit {
             // A planned OTLP line is a request of one record, numbered 1 as `otlpRecords` numbers it.
@@ -216,8 +217,8 @@ public final class EventImporter: @unchecked Sendable {
             if readsRecords, !isLong, lastRequestWasMany, translateRecords(line, minimumRecords: 2, handle) { return }
             // An OTLP request's reader writes the tape `read` writes (which the layouts learn from)
             // and finds its places; a line it declines is read by the tape, which says what is wrong.
-            read = format == .otlp && readsRequestsInOnePass ? readOTLPRequest(line) : nil
-            if read == nil {
+            read = format == .otlp && readsRequestsInOnePass && readOTLPRequest(line)
+            if !read {
                 do {
                     try tape.read(line)
                 } catch {

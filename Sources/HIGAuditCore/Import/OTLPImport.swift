@@ -86,59 +86,71 @@ extension EventImporter {
     }
 
     /// The places of the line a request reader read (`OTLPRequestReader`): what `otlpPlaces` finds
-    /// on its tape.
-    func otlpPlaces(of parts: borrowing OTLPRequestParts) -> OTLPPlaces {
-        var places = OTLPPlaces()
+    /// on its tape. Written over `places`, whose lists (and each record's) are kept from line to line.
+    func otlpPlaces(of parts: borrowing OTLPRequestParts, into places: inout OTLPPlaces) {
         places.resourceLogs = parts.resourceLogs
-        places.records.reserveCapacity(parts.records.count)
-        places.recordFields.reserveCapacity(parts.records.count)
+        let count = parts.records.count
+        if places.records.count > count {
+            places.records.removeSubrange(count...)
+            places.recordFields.removeSubrange(count...)
+        }
         // A resource's records follow one another: its attributes are noted at its first.
         var resourceNumber = -1
         var resource = KnownAttributes()
-        for record in parts.records {
+        for (index, record) in parts.records.enumerated() {
             if record.resource != resourceNumber {
                 resourceNumber = record.resource
                 resource = KnownAttributes()
                 for index in parts.resources[resourceNumber] { noteKnown(parts.attributes[index], in: &resource) }
             }
-            guard let members = record.members else {
+            if index == places.records.count {
                 places.records.append(OTLPRecordPlaces(record: record.record, resource: resource))
                 places.recordFields.append(OTLPRecordFields())
+            }
+            guard let members = record.members else {
+                places.records[index] = OTLPRecordPlaces(record: record.record, resource: resource)
+                places.recordFields[index] = OTLPRecordFields()
                 continue
             }
-            let (recordPlaces, fields) = recordPlaces(record.record, resource: resource, members: members) { take in
+            recordPlaces(record.record, resource: resource, members: members, into: &places.records[index], &places.recordFields[index]) { take in
                 for index in record.attributes { take(parts.attributes[index]) }
             }
-            places.records.append(recordPlaces)
-            places.recordFields.append(fields)
         }
-        return places
     }
 
     /// The record's places (its resource's given, its envelope's kinds checked) and own fields, found
     /// in one pass over its members and one over its attributes (`recordMembers`, `attributeParts`), whatever their order.
     func recordPlaces(_ record: Int, resource: KnownAttributes) -> (OTLPRecordPlaces, OTLPRecordFields) {
-        guard tape[record].kind == .object else { return (OTLPRecordPlaces(record: record, resource: resource), OTLPRecordFields()) }
+        var places = OTLPRecordPlaces(record: record, resource: resource)
+        var fields = OTLPRecordFields()
+        guard tape[record].kind == .object else { return (places, fields) }
         let members = recordMembers(record)
-        return recordPlaces(record, resource: resource, members: members) { take in
+        recordPlaces(record, resource: resource, members: members, into: &places, &fields) { take in
             guard let list = members.attributes, tape[list].kind == .array else { return }
             tape.forEachElement(list) { _, attribute in take(attributeParts(attribute)) }
         }
+        return (places, fields)
     }
 
-    /// The places and own fields of the record at `record` (an object) of `members`, whose attributes
-    /// (when `attributes` is an array) `attributes` hands over in order.
+    /// Writes over `places` and `fields` (keeping their lists' memory) the places and own fields of the
+    /// record at `record` (an object) of `members`, whose attributes (when `attributes` is an array)
+    /// `attributes` hands over in order.
     @inline(__always)
     private func recordPlaces(
         _ record: Int, resource: KnownAttributes, members: RecordMembers,
+        into places: inout OTLPRecordPlaces, _ fields: inout OTLPRecordFields,
         attributes: ((AttributeParts) -> Void) -> Void
-    ) -> (OTLPRecordPlaces, OTLPRecordFields) {
-        var places = OTLPRecordPlaces(record: record, resource: resource)
-        var fields = OTLPRecordFields()
+    ) {
+        places.record = record
+        places.resource = resource
         places.attributes = members.attributes
+        places.found = KnownAttributes()
         places.eventName = members.eventName
         places.timeUnixNano = members.timeUnixNano
         places.observedTimeUnixNano = members.observedTimeUnixNano
+        places.doubles.removeAll(keepingCapacity: true)
+        places.checkedEnvelope = nil
+        fields.written.removeAll(keepingCapacity: true)
         // The known attributes, the doubles and the fields in one pass, each place relative to the
         // record as it is found.
         attributes { parts in
@@ -150,13 +162,12 @@ extension EventImporter {
                 .init(key: key &- record, value: value.moved(by: -record), field: eventField(key), isId: tape.keyEquals(key, "id")))
         }
         places.checkedEnvelope = try? otlpEnvelopeKinds(places.attributes, places.found, resource: resource)
-        return (places, fields)
     }
 
-    /// The line's places read by `OTLPRequestReader`, its entries on the tape; nil when it declines the
-    /// line (the tape then holds none: `JSONTape.read` reads it).
-    func readOTLPRequest(_ line: UnsafeRawBufferPointer) -> OTLPPlaces? {
-        guard let base = line.baseAddress else { return nil }
+    /// Reads the line by `OTLPRequestReader` into the tape and its places into `requestPlaces`; false
+    /// when it declines the line (the tape then holds none: `JSONTape.read` reads it).
+    func readOTLPRequest(_ line: UnsafeRawBufferPointer) -> Bool {
+        guard let base = line.baseAddress else { return false }
         var reader = OTLPRequestReader(
             tape: tape, parts: requestParts, line: base.assumingMemoryBound(to: UInt8.self), count: line.count)
         // The reader's lists are then its own, and grow in place.
@@ -165,14 +176,16 @@ extension EventImporter {
         // The reader's tape may have grown its buffers: it is the importer's from now on.
         tape = reader.tape
         requestParts = reader.parts
-        guard read else { return nil }
-        return otlpPlaces(of: requestParts)
+        guard read else { return false }
+        otlpPlaces(of: requestParts, into: &requestPlaces)
+        return true
     }
 
-    /// The records of the line on the tape, whose places are `read` when a request reader found them.
-    func otlpRecords(_ handle: (Int32, ImportedRecord) -> Bool, read: OTLPPlaces? = nil) {
+    /// The records of the line on the tape; when `read`, a request reader found their places
+    /// (`requestPlaces`).
+    func otlpRecords(_ handle: (Int32, ImportedRecord) -> Bool, read: Bool = false) {
         // Places read without a layout are not kept: no later line could take them.
-        let places = if let read, lineLayout == nil { read } else { otlpMemo.value(lineLayout) { read ?? otlpPlaces() } }
+        let places = if read, lineLayout == nil { requestPlaces } else { otlpMemo.value(lineLayout) { read ? requestPlaces : otlpPlaces() } }
         guard let resourceLogs = places.resourceLogs else {
             _ = handle(0, .malformed(MalformedLine(reason: "missing resourceLogs (not an OTLP/JSON logs request)")))
             return
