@@ -68,6 +68,8 @@ public final class EventImporter: @unchecked Sendable {
     /// The request reader's lists, and the places of the request it read, kept from line to line.
     var requestParts = OTLPRequestParts()
     var requestPlaces = OTLPPlaces()
+    /// OTLP attribute names' classes (`attributeNameClass`).
+    let attributeNames = AttributeNameMemo()
     /// Whether the last request read by its tape or record by record (not by a line's plan) held more
     /// than one record: a line no longer than a layout's is read record by record only then, so that
     /// an export of one record a line whose layout is new is not framed for nothing.

@@ -94,8 +94,14 @@ extension EventImporter {
     /// name, the value of the first attribute of that name that has one.
     @inline(__always)
     func noteKnown(_ parts: AttributeParts, in found: inout KnownAttributes) {
-        guard let name = parts.key, tape[name].kind == .string, let value = parts.value,
-              let known = KnownAttributeName.of(tape, name) else { return }
+        guard let name = parts.key, tape[name].kind == .string else { return }
+        noteKnown(parts, named: attributeNameClass(name), in: &found)
+    }
+
+    /// `noteKnown` of an attribute whose key is a string of the class `name`.
+    @inline(__always)
+    func noteKnown(_ parts: AttributeParts, named name: AttributeNameClass, in found: inout KnownAttributes) {
+        guard let value = parts.value, let known = name.known else { return }
         switch known {
         case .eventName: if found.eventName == nil { found.eventName = value }
         case .sessionId: if found.sessionId == nil { found.sessionId = value }
@@ -114,8 +120,15 @@ extension EventImporter {
     /// string key, an object value, not read by the envelope, of a typed value written as a field.
     @inline(__always)
     func otherFieldValue(_ parts: AttributeParts, keepId: Bool) -> (key: Int, value: OtherFieldValue)? {
-        guard let key = parts.key, tape[key].kind == .string, let value = parts.value, tape[value].kind == .object,
-              !isLeftOutAttribute(key, keepId: keepId) else { return nil }
+        guard let key = parts.key, tape[key].kind == .string else { return nil }
+        return otherFieldValue(parts, named: attributeNameClass(key), keepId: keepId)
+    }
+
+    /// `otherFieldValue` of an attribute whose key is a string of the class `name`.
+    @inline(__always)
+    func otherFieldValue(_ parts: AttributeParts, named name: AttributeNameClass, keepId: Bool) -> (key: Int, value: OtherFieldValue)? {
+        guard let key = parts.key, let value = parts.value, tape[value].kind == .object, !name.leftOut, keepId || !name.isId
+        else { return nil }
         if let string = parts.stringValue { return (key, .asItStands(string)) }
         if let integer = parts.intValue { return (key, .intValue(integer)) }
         // A string here is a non-finite double ("NaN", "Infinity"), refused before writing.

@@ -154,12 +154,13 @@ extension EventImporter {
         // The known attributes, the doubles and the fields in one pass, each place relative to the
         // record as it is found.
         attributes { parts in
-            noteKnown(parts, in: &places.found)
+            // The name's class, when the key is a string (else the attribute is neither).
+            let name = parts.key.flatMap { tape[$0].kind == .string ? attributeNameClass($0) : nil }
+            if let name { noteKnown(parts, named: name, in: &places.found) }
             if let double = parts.doubleValue { places.doubles.append((parts.key, double)) }
-            guard let (key, value) = otherFieldValue(parts, keepId: true) else { return }
+            guard let name, let (key, value) = otherFieldValue(parts, named: name, keepId: true) else { return }
             if fields.written.isEmpty { fields.written.reserveCapacity(8) }
-            fields.written.append(
-                .init(key: key &- record, value: value.moved(by: -record), field: eventField(key), isId: tape.keyEquals(key, "id")))
+            fields.written.append(.init(key: key &- record, value: value.moved(by: -record), field: name.field, isId: name.isId))
         }
         places.checkedEnvelope = try? otlpEnvelopeKinds(places.attributes, places.found, resource: resource)
     }
