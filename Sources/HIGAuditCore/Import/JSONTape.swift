@@ -135,7 +135,7 @@ struct JSONTape {
     @inline(__always)
     mutating func open(object: Bool, at start: Int) -> Int {
         let index = entryCount
-        append(Entry(kind: object ? .object : .array, flag: false, start: Self.place(start), end: 0, after: 0))
+        append(.container(object: object, at: start))
         return index
     }
 
@@ -144,6 +144,20 @@ struct JSONTape {
     mutating func close(_ index: Int, end: Int) {
         entries[index].end = Self.place(end)
         entries[index].after = Self.place(entryCount)
+    }
+
+    /// Room for `count` more entries, which the caller writes (`Entry.container`, `Entry.plainString`)
+    /// and then counts in (`commit`): one check of the room for a run of entries whose places are known.
+    @inline(__always)
+    mutating func reserve(_ count: Int) -> UnsafeMutablePointer<Entry> {
+        while entryCount &+ count > capacity { growBuffer() }
+        return entries + entryCount
+    }
+
+    /// Counts in `count` entries written into `reserve`'s room.
+    @inline(__always)
+    mutating func commit(_ count: Int) {
+        entryCount &+= count
     }
 
     /// Forgets the entries from the `count`th on: a reader that tried a way of reading a value and
@@ -469,5 +483,21 @@ struct JSONTape {
         default:
             return nil
         }
+    }
+}
+
+extension JSONTape.Entry {
+    /// The entry of a container whose opening byte is at `start`, before `JSONTape.close` completes it.
+    @inline(__always)
+    static func container(object: Bool, at start: Int) -> Self {
+        Self(kind: object ? .object : .array, flag: false, start: Int32(truncatingIfNeeded: start), end: 0, after: 0)
+    }
+
+    /// The entry, the `index`th, of a string without escapes whose bytes are from `start` to `end`.
+    @inline(__always)
+    static func plainString(from start: Int, to end: Int, at index: Int) -> Self {
+        Self(
+            kind: .string, flag: false, start: Int32(truncatingIfNeeded: start), end: Int32(truncatingIfNeeded: end),
+            after: Int32(truncatingIfNeeded: index &+ 1))
     }
 }

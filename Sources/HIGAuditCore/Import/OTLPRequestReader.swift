@@ -227,20 +227,25 @@ extension EventImporter {
             // The value, with no space before it (read by the grammar's loop).
             let valueStart = kindStart &+ kindLength &+ 2
             guard valueStart < s.end, s.base[valueStart] > 0x20 else { return false }
-            let entries = tape.entryCount
-            let object = tape.open(object: true, at: start)
-            tape.appendString(from: start &+ 2, to: start &+ 5, escaped: false)
-            attribute.key = tape.entryCount
-            tape.appendString(from: keyStart, to: keyEnd, escaped: false)
-            tape.appendString(from: keyEnd &+ 3, to: keyEnd &+ 8, escaped: false)
-            attribute.value = tape.entryCount
-            let value = tape.open(object: true, at: keyEnd &+ 10)
-            tape.appendString(from: kindStart, to: kindStart &+ kindLength, escaped: false)
-            let typed = tape.entryCount
+            // The entries `JSONTape.container` writes: the attribute, "key", its name, "value", the
+            // value's object, its kind's key; then the typed value itself.
+            let object = tape.entryCount
+            let entries = tape.reserve(6)
+            entries[0] = .container(object: true, at: start)
+            entries[1] = .plainString(from: start &+ 2, to: start &+ 5, at: object &+ 1)
+            entries[2] = .plainString(from: keyStart, to: keyEnd, at: object &+ 2)
+            entries[3] = .plainString(from: keyEnd &+ 3, to: keyEnd &+ 8, at: object &+ 3)
+            entries[4] = .container(object: true, at: keyEnd &+ 10)
+            entries[5] = .plainString(from: kindStart, to: kindStart &+ kindLength, at: object &+ 5)
+            tape.commit(6)
+            attribute.key = object &+ 2
+            attribute.value = object &+ 4
+            let value = object &+ 4
+            let typed = object &+ 6
             s.pos = valueStart
             try self.value(depth: depth &+ 1)
             guard matches(s.pos, "}}") else {
-                tape.truncate(to: entries)
+                tape.truncate(to: object)
                 s.pos = start
                 attribute = AttributeParts()
                 return false
