@@ -383,8 +383,19 @@ extension EventImporter {
 
     /// The `stringValue` of the attribute `key` whose typed value is at `value`: nil when absent, a
     /// problem when of another type.
+    @inline(__always)
     func attributeString(_ value: Int?, _ key: StaticString) throws(ImportProblem) -> Int? {
-        guard let value, tape[value].kind == .object else { return nil }
+        guard let value else { return nil }
+        let object = tape[value]
+        guard object.kind == .object else { return nil }
+        // Nearly always the value's only member, and so the first of its name.
+        if Int(object.after) > value &+ 2, tape.keyEquals(value &+ 1, "stringValue"), tape[value &+ 2].kind == .string {
+            return value &+ 2
+        }
+        return try attributeStringLookedUp(value, key)
+    }
+
+    private func attributeStringLookedUp(_ value: Int, _ key: StaticString) throws(ImportProblem) -> Int? {
         guard let string = tape.member(value, "stringValue"), tape[string].kind == .string else {
             throw ImportProblem("the attribute \(key) is not a string (stringValue)", at: tape, value)
         }
