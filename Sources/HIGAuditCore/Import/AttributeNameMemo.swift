@@ -1,6 +1,6 @@
 extension EventImporter {
     /// What an OTLP attribute's name makes of the attribute: a known attribute (`KnownAttributes`), one
-    /// the envelope reads (never a field of its own: `isLeftOutAttribute` with the id kept), a field of
+    /// the envelope reads (never a field of its own: `isLeftOutAttribute`), a field of
     /// ours (`eventField`), the `id`.
     struct AttributeNameClass {
         var known: KnownAttributeName?
@@ -23,7 +23,7 @@ extension EventImporter {
 
     private func classify(_ name: Int) -> AttributeNameClass {
         AttributeNameClass(
-            known: KnownAttributeName.of(tape, name), leftOut: isLeftOutAttribute(name, keepId: true), field: eventField(name),
+            known: KnownAttributeName.of(tape, name), leftOut: isLeftOutAttribute(name), field: eventField(name),
             isId: tape.keyEquals(name, "id"))
     }
 }

@@ -123,7 +123,8 @@ struct JSONTape {
     // MARK: Entries written by a reader that knows where a line keeps what it reads
 
     // `EventImporter.OTLPRequestReader` reads a line as `read` does, in the same order, and writes the
-    // same entries through these; the values it does not look into it hands to `appendValue(_:depth:)`.
+    // same entries through these (`appendString` for the strings it reads itself); the other values
+    // it does not look into it hands to `appendValue(_:depth:)`.
 
     /// Appends the entries of the value at `s.pos`, found `depth` containers deep, as `read` would,
     /// and leaves `s` just past it.

@@ -166,7 +166,7 @@ extension EventImporter {
     }
 
     /// Reads the line by `OTLPRequestReader` into the tape and its places into `requestPlaces`; false
-    /// when it declines the line (the tape then holds none: `JSONTape.read` reads it).
+    /// when it declines the line (the tape's entries are then not the line's: `JSONTape.read` reads it).
     func readOTLPRequest(_ line: UnsafeRawBufferPointer) -> Bool {
         guard let base = line.baseAddress else { return false }
         var reader = OTLPRequestReader(
@@ -413,10 +413,9 @@ extension EventImporter {
         return byLength
     }()
 
-    /// Whether the attribute named by the key at `key` is read by the envelope (or is the `id`, unless
-    /// kept), and so is not written as a field of its own.
-    func isLeftOutAttribute(_ key: Int, keepId: Bool) -> Bool {
-        if !keepId, tape.keyEquals(key, "id") { return true }
+    /// Whether the attribute named by the key at `key` is read by the envelope, and so is not written
+    /// as a field of its own (the `id`, which is unless kept, is told apart by `AttributeNameClass.isId`).
+    func isLeftOutAttribute(_ key: Int) -> Bool {
         if tape[key].flag {
             // An escaped key: compared as `String`s compare.
             return Self.envelopeAttributes.contains(where: { tape.keyEquals(key, $0) })

@@ -51,7 +51,8 @@ extension EventImporter {
             s = JSONScanner(base: line, count: count)
         }
 
-        /// Reads the line; false when it declines it (the tape then holds no line).
+        /// Reads the line; false when it declines it (the tape's entries are then not the line's:
+        /// `JSONTape.read` reads it).
         mutating func read() -> Bool {
             parts.clear()
             guard s.end > 0, s.end < Int(Int32.max) else { return false }
@@ -208,7 +209,8 @@ extension EventImporter {
 
         /// The attribute whose `{` is at `s.pos`, `depth` deep, when it is written as OTLP/JSON
         /// writers write one, `{"key":"…","value":{"<kind>Value":…}}` with nothing between its tokens
-        /// and a key without escapes within 32 bytes: read by comparing its fixed bytes, not by the
+        /// and a plain key whose closing quote `JSONScanner.plainStringEnd` finds (within its first 32
+        /// bytes, 16 when fewer remain in the line): read by comparing its fixed bytes, not by the
         /// object grammar's loop. False, with the tape and the place as they were, for another.
         @inline(__always)
         private mutating func compactAttribute(depth: Int, _ attribute: inout AttributeParts) throws -> Bool {

@@ -33,7 +33,7 @@ import Testing
                 let nameClass = importer.attributeNameClass(name)
                 let text = importer.tape.string(name)
                 #expect(nameClass.known == EventImporter.KnownAttributeName.of(importer.tape, name), "\(text)")
-                #expect(nameClass.leftOut == importer.isLeftOutAttribute(name, keepId: true), "\(text)")
+                #expect(nameClass.leftOut == importer.isLeftOutAttribute(name), "\(text)")
                 #expect(nameClass.field == importer.eventField(name), "\(text)")
                 #expect(nameClass.isId == (text == "id"), "\(text)")
                 checked += 1

@@ -145,22 +145,49 @@ import Testing
     func recordsImportAlikeReadInOnePassOrLookedUp(escapedKeys: Bool) throws {
         var lines = try ExportLineLayoutsTests.fixtureLines(.otlp).map { Array($0.utf8) }
         lines += Self.requests(count: 600, seed: escapedKeys ? 11 : 12, escapedKeys: escapedKeys)
-        func outcomes(onePass: Bool) -> [String] {
+        func outcomes(_ lines: [[UInt8]], onePass: Bool, layouts: Bool) -> [String] {
             ImportOutcomes.read(.otlp, lines, writes: true) {
-                $0.readsLayouts = false
+                $0.readsLayouts = layouts
                 $0.readsRequestsInOnePass = onePass
             }.outcomes
         }
-        let lookedUp = outcomes(onePass: false)
-        let onePass = outcomes(onePass: true)
-        #expect(lookedUp.count == onePass.count)
-        for (one, other) in zip(lookedUp, onePass) where one != other {
-            Issue.record("looked up: \(one)\none pass:  \(other)")
-            break
+        func expectSame(_ one: [String], _ other: [String], _ what: String) {
+            #expect(one.count == other.count, "\(what)")
+            for (one, other) in zip(one, other) where one != other {
+                Issue.record("\(what), looked up: \(one)\none pass:  \(other)")
+                break
+            }
         }
+        let lookedUp = outcomes(lines, onePass: false, layouts: false)
+        expectSame(lookedUp, outcomes(lines, onePass: true, layouts: false), "without layouts")
+        // Each line three times through the layouts: learned from the reader's tape, its places kept
+        // by the layout, then matched.
+        let thrice = lines.flatMap { [$0, $0, $0] }
+        expectSame(outcomes(thrice, onePass: false, layouts: false), outcomes(thrice, onePass: true, layouts: true), "through layouts")
         // The corpus makes events, unknown types and problems alike.
         #expect(lookedUp.contains { $0.contains(" event ") })
         #expect(lookedUp.contains { $0.contains(" malformed ") })
         #expect(lookedUp.contains { $0.contains(" unknown ") })
+    }
+
+    /// A session id written with escapes and the same id written plain are one SDK session: one
+    /// synthetic start, one launch, whichever comes first and however they alternate.
+    @Test func aSessionIdWithEscapesAndWithoutIsOneSession() {
+        func line(session: String) -> [UInt8] {
+            var attributes = OTLPAttributeReadingTests.touchAttributes
+            attributes[0] = OTLPAttributeReadingTests.attribute("session.id", #""stringValue":"\#(session)""#)
+            return OTLPAttributeReadingTests.line(attributes)
+        }
+        let escaped = line(session: #"s\u002D1"#)
+        let plain = line(session: "s-1")
+        for lines in [[escaped, plain, escaped, plain], [plain, escaped, escaped, plain]] {
+            let (outcomes, _) = ImportOutcomes.read(.otlp, lines, writes: true) { _ in }
+            #expect(outcomes.filter { $0.contains(" start ") }.count == 1, "\(outcomes)")
+            #expect(outcomes.filter { $0.contains(" event ") }.count == 4, "\(outcomes)")
+            let written = outcomes.filter { $0.hasPrefix("written ") }
+            // The id as it stood in its line, never numbered as a second launch (`s-1#2`).
+            #expect(written.count == 5, "\(written)")
+            #expect(written.allSatisfy { $0.contains(#""session":"s-1""#) || $0.contains(#""session":"s\u002D1""#) }, "\(written)")
+        }
     }
 }
