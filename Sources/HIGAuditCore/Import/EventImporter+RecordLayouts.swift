@@ -48,6 +48,7 @@ extension EventImporter {
         batch.reset()
         guard frameRecords(line, raw.assumingMemoryBound(to: UInt8.self), batch) else { return false }
         lastRequestWasMany = batch.records.count > 1
+        noteRecordsServed(records: batch.records.count, matched: batch.firstTryMatches)
         guard batch.records.count >= minimumRecords else { return false }
         handRecords(line, batch, handle)
         return true
@@ -169,6 +170,7 @@ extension EventImporter {
         let lead = recordLead(base, count: count, at: start)
         if let (hit, end) = batch.match(base, count: count, at: start, lead: lead, &recordLayouts) {
             batch.add(start: start, resource: resource, hit, recordLayouts)
+            batch.firstTryMatches &+= 1
             return end
         }
         let rest = UnsafeRawBufferPointer(start: base + start, count: count &- start)
@@ -574,6 +576,8 @@ final class RecordBatch {
     var resources: [Int32] = []
     /// Beside `resources`, what each one gives its records.
     var resourceValues: [EventImporter.RecordResource] = []
+    /// How many of `records` a layout matched at the first try (`EventImporter.noteRecordsServed`).
+    var firstTryMatches = 0
     /// Per matched record, from its `values`: its slots' values, and its shifts (one more).
     private var found: UnsafeMutablePointer<ExportLineLayouts.FoundValue>
     private var shifts: UnsafeMutablePointer<Int32>
@@ -594,6 +598,7 @@ final class RecordBatch {
         records.removeAll(keepingCapacity: true)
         resources.removeAll(keepingCapacity: true)
         resourceValues.removeAll(keepingCapacity: true)
+        firstTryMatches = 0
         used = 0
     }
 

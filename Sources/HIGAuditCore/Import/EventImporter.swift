@@ -43,6 +43,15 @@ public final class EventImporter: @unchecked Sendable {
     let recordPlans = ConventionPlans()
     /// Whether requests of many records are read record by record by their layouts (tests compare both ways).
     var readsRecordLayouts = true
+    /// How well the record layouts serve this export (`recordsTakeLine`): of the records of the current
+    /// block that went to them, how many a layout matched at the first try; and whether only one
+    /// request in `sparseLayoutOdds` goes to them in this block.
+    private var recordBlockRecords = 0
+    private var recordBlockMatches = 0
+    private(set) var recordsSparse = false
+    private var recordSparseTurn = 0
+    /// Records that went to the record layouts, for tests.
+    private(set) var recordsAsked = 0
     /// The request being read record by record: its records and resources, and the values their
     /// matches noted.
     let recordBatch = RecordBatch()
@@ -196,10 +205,11 @@ public final class EventImporter: @unchecked Sendable {
         // A line longer than any layout learned is never matched whole: it is read record by record.
         let readsRecords = format == .otlp && readsLayouts && readsRecordLayouts
         let isLong = line.count > ExportLineLayouts.maxLineLength
-        if readsRecords, isLong, translateRecords(line, minimumRecords: 1, handle) { return }
+        if readsRecords, isLong, recordsTakeLine(), translateRecords(line, minimumRecords: 1, handle) { return }
         // OTLP and PostHog lines are placed among the layouts by their event's name first
         // (`otlpLinePlaces`, `postHogLinePlaces`).
-        let usesLayouts = readsLayouts && layoutsTakeLine()
+        // No layout is learned from a line that long (`ExportLineLayouts.maxLineLength`), so none matches it.
+        let usesLayouts = readsLayouts && !isLong && layoutsTakeLine()
         let places: (lead: Int, alternative: Int?)? = switch format {
         case .otlp where usesLayouts: otlpLinePlaces(line)
         case .posthog where usesLayouts: postHogLinePlaces(line)
@@ -216,7 +226,9 @@ public final class EventImporter: @unchecked Sendable {
             }
             lineLayout = layouts.accept(hit, line, into: &tape)
         } else {
-            if readsRecords, !isLong, lastRequestWasMany, translateRecords(line, minimumRecords: 2, handle) { return }
+            if readsRecords, !isLong, lastRequestWasMany, recordsTakeLine(), translateRecords(line, minimumRecords: 2, handle) {
+                return
+            }
             // An OTLP request's reader writes the tape `read` writes (which the layouts learn from)
             // and finds its places; a line it declines is read by the tape, which says what is wrong.
             read = format == .otlp && readsRequestsInOnePass && readOTLPRequest(line)
@@ -278,6 +290,35 @@ public final class EventImporter: @unchecked Sendable {
         layoutsSparse = blockMatches &* 2 < blockLines
         blockLines = 0
         blockMatches = 0
+    }
+
+    /// Whether a request of many records goes to the record layouts (`translateRecords`): every one
+    /// while they match at the first try at least half the records of a block, else one in
+    /// `sparseLayoutOdds`; the others are read in one pass (`OTLPRequestReader`).
+    ///
+    /// Why: as with lines (`layoutsTakeLine`), a record a layout matches costs a fraction of one read
+    /// the general way, but one that misses is read twice by the general scan (to frame it and again
+    /// to hand it over), its resource once more, and it pays for the search and the learning. A
+    /// collector batching an SDK's records whose attributes come in a new order each (OpenTelemetry
+    /// Swift's) makes nearly every record miss for good.
+    @inline(__always)
+    private func recordsTakeLine() -> Bool {
+        guard recordsSparse else { return true }
+        recordSparseTurn &+= 1
+        return recordSparseTurn % Self.sparseLayoutOdds == 0
+    }
+
+    /// Counts the records of a request that went to the record layouts, and how many matched at the
+    /// first try; at a block's end (`layoutBlock` records, fewer while sparse, as for lines), decides
+    /// the next block's way.
+    func noteRecordsServed(records: Int, matched: Int) {
+        recordsAsked &+= records
+        recordBlockRecords &+= records
+        recordBlockMatches &+= matched
+        guard recordBlockRecords >= (recordsSparse ? Self.layoutBlock / Self.sparseLayoutOdds : Self.layoutBlock) else { return }
+        recordsSparse = recordBlockMatches &* 2 < recordBlockRecords
+        recordBlockRecords = 0
+        recordBlockMatches = 0
     }
 
     /// Members whose string values a layout of `format` keeps constant (`ExportLineLayouts.learn`):

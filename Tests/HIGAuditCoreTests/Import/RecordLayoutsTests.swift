@@ -158,6 +158,41 @@ import Testing
         #expect(importer.recordLayouts.matched > 8 * 48 - 3 * orders.count)
     }
 
+    /// Requests of many records whose attributes come in a new order on each record (a collector
+    /// batching OpenTelemetry Swift's records, whose attributes are a Swift dictionary) go to the
+    /// record layouts one request in sixteen once a block of records matched fewer than half at their
+    /// first try; requests whose records repeat one layout after them bring every request back once a
+    /// sparse block's records matched. Every record imports as the general way reads it.
+    @Test func recordsThatSeldomMatchAreAskedOneRequestInSixteen() {
+        let attribute = ConventionPlanTests.attribute
+        let own = [
+            attribute("phase", #""stringValue":"ended""#), attribute("target", #""stringValue":"canvas""#),
+            attribute("x", #""intValue":"600""#), attribute("y", #""doubleValue":4.5"#),
+            attribute("session.id", #""stringValue":"s-1""#),
+        ]
+        let orders = ShuffledKeysImportTests.permutations(of: own.count)
+        var generator = SplitMix64(seed: 5)
+        func request(_ line: Int, shuffled: Bool) -> [UInt8] {
+            let records = (0..<48).map { n in
+                let order = shuffled ? orders[Int.random(in: 0..<orders.count, using: &generator)] : orders[0]
+                let attributes = order.map { own[$0] }.joined(separator: ",")
+                return #"{"timeUnixNano":"17951688\#(10000 + line * 48 + n)000000","eventName":"hig.touch","attributes":[\#(attributes)]}"#
+            }
+            let resource = attribute("device.id", #""stringValue":"dev-\#(line % 3)""#)
+            return Array(#"{"resourceLogs":[{"resource":{"attributes":[\#(resource)]},"scopeLogs":[{"logRecords":[\#(records.joined(separator: ","))]}]}]}"#.utf8)
+        }
+        let turning = (0..<40).map { request($0, shuffled: true) }
+        #expect(turning[0].count > ExportLineLayouts.maxLineLength)
+        let sparse = Self.expectReadAlike(turning, "attributes in a new order on each record")
+        #expect(sparse.recordsSparse)
+        // The first block's records, and one request in sixteen after it.
+        #expect(sparse.recordsAsked < 24 * 48 + 2 * 48, "\(sparse.recordsAsked) records asked")
+        let steady = (40..<104).map { request($0, shuffled: false) }
+        let back = Self.expectReadAlike(turning + steady, "then records of one layout")
+        #expect(!back.recordsSparse)
+        #expect(back.recordLayouts.matched > 16 * 48, "\(back.recordLayouts.matched) matched")
+    }
+
     /// The same requests written as a collector writes a long batch (one line of many records), and
     /// cut, changed or widened by one byte at places all along the first of them.
     @Test func requestsChangedByOneByteAreReadAsTheGeneralWayReadsThem() {
