@@ -293,14 +293,16 @@ public final class EventImporter: @unchecked Sendable {
     }
 
     /// Whether a request of many records goes to the record layouts (`translateRecords`): every one
-    /// while they match at the first try at least half the records of a block, else one in
+    /// while they match at the first try at least three in four records of a block, else one in
     /// `sparseLayoutOdds`; the others are read in one pass (`OTLPRequestReader`).
     ///
-    /// Why: as with lines (`layoutsTakeLine`), a record a layout matches costs a fraction of one read
-    /// the general way, but one that misses is read twice by the general scan (to frame it and again
-    /// to hand it over), its resource once more, and it pays for the search and the learning. A
-    /// collector batching an SDK's records whose attributes come in a new order each (OpenTelemetry
-    /// Swift's) makes nearly every record miss for good.
+    /// Why: a record a layout matches costs a fraction of one read in one pass, but one that misses
+    /// is read twice by the general scan (to frame it and again to hand it over), its resource once
+    /// more, and it pays for the search and the learning: several times what a match saves. So the
+    /// bar is higher than the line layouts' (`layoutsTakeLine`), whose misses cost less. A collector
+    /// batching an SDK's records whose attributes come in a new order each (OpenTelemetry Swift's)
+    /// makes nearly every record miss for good; one batching many devices' records of a varied mix
+    /// makes many miss, new layouts of rare events among them.
     @inline(__always)
     private func recordsTakeLine() -> Bool {
         guard recordsSparse else { return true }
@@ -316,7 +318,7 @@ public final class EventImporter: @unchecked Sendable {
         recordBlockRecords &+= records
         recordBlockMatches &+= matched
         guard recordBlockRecords >= (recordsSparse ? Self.layoutBlock / Self.sparseLayoutOdds : Self.layoutBlock) else { return }
-        recordsSparse = recordBlockMatches &* 2 < recordBlockRecords
+        recordsSparse = recordBlockMatches &* 4 < recordBlockRecords &* 3
         recordBlockRecords = 0
         recordBlockMatches = 0
     }

@@ -160,8 +160,8 @@ import Testing
 
     /// Requests of many records whose attributes come in a new order on each record (a collector
     /// batching OpenTelemetry Swift's records, whose attributes are a Swift dictionary) go to the
-    /// record layouts one request in sixteen once a block of records matched fewer than half at their
-    /// first try; requests whose records repeat one layout after them bring every request back once a
+    /// record layouts one request in sixteen once fewer than three in four of a block's records matched
+    /// at their first try; requests whose records repeat one layout after them bring every request back once a
     /// sparse block's records matched. Every record imports as the general way reads it.
     @Test func recordsThatSeldomMatchAreAskedOneRequestInSixteen() {
         let attribute = ConventionPlanTests.attribute
