@@ -26,10 +26,15 @@ struct JSONTape {
     /// by the tape's owner (`deallocate`). A raw pointer, not a class, so that the tape is a plain
     /// value: reading a member of the importer's tape retained and released nothing.
     private(set) var entries: UnsafeMutablePointer<Entry>
-    /// Beside `entries`, per entry: a number's value as `JSONNumber.scan` read it, when a layout's
-    /// match (`fill`) read it (NaN where the scan gave none); nothing when `read` read the line.
+    /// Beside `entries`, per number entry: its value as `JSONNumber.scan` read it, by the general scan
+    /// (`read`, `appendValue`) or a layout's match (`fill`), NaN where the scan gave none; what other
+    /// entries hold there is not read.
+    ///
+    /// Why the general scan keeps them: the importer asks for a value again (a double checked finite,
+    /// then handed to the decoder), and a literal read again alone has no 16 bytes after it to read
+    /// it by words.
     private var numberValues: UnsafeMutablePointer<Double>
-    /// Whether `numberValues` holds the current line's numbers (a line `fill` took).
+    /// Whether `numberValues` holds the current line's numbers: false only before a line is taken.
     private var holdsNumberValues = false
     private var capacity: Int
     /// Entries of the current line.
@@ -65,16 +70,18 @@ struct JSONTape {
         grown.moveInitialize(from: entries, count: entryCount)
         entries.deallocate()
         entries = grown
-        // Values are not kept: the buffers grow only before a line's entries are written.
+        // The general scan grows the buffers while it writes a line's entries and values.
+        let grownValues = UnsafeMutablePointer<Double>.allocate(capacity: capacity * 2)
+        grownValues.moveInitialize(from: numberValues, count: entryCount)
         numberValues.deallocate()
-        numberValues = .allocate(capacity: capacity * 2)
+        numberValues = grownValues
         capacity *= 2
     }
 
     /// Reads `line` (valid only until the next call); throws what makes it malformed.
     mutating func read(_ line: UnsafeRawBufferPointer) throws(MalformedLine) {
         entryCount = 0
-        holdsNumberValues = false
+        holdsNumberValues = true
         filledBy = 0
         guard let raw = line.baseAddress, line.count > 0 else {
             base = nil
@@ -102,7 +109,7 @@ struct JSONTape {
     /// placed in the line as `read` places them.
     mutating func begin(_ line: UnsafeRawBufferPointer) {
         entryCount = 0
-        holdsNumberValues = false
+        holdsNumberValues = true
         filledBy = 0
         base = line.baseAddress?.assumingMemoryBound(to: UInt8.self)
         count = line.count
@@ -246,8 +253,10 @@ struct JSONTape {
             try s.scanLiteral("null")
             appendScalar(.null, flag: false, from: start, to: s.pos)
         case 0x2D, 0x30...0x39:
-            let integer = try s.scanNumber()
+            var number = Double.nan
+            let integer = try s.scanNumber(value: &number)
             appendScalar(.number, flag: integer, from: start, to: s.pos)
+            numberValues[entryCount &- 1] = number
         default:
             throw MalformedLine(reason: "unexpected character in a JSON value", column: s.pos)
         }
@@ -417,8 +426,8 @@ struct JSONTape {
         return UnsafeBufferPointer(start: base! + Int(entry.start), count: Int(entry.end - entry.start))
     }
 
-    /// The value of the number at `index` as `JSONNumber.scan` read it during a layout's match, or NaN
-    /// (the line was read by `read`, or the scan left the value to the standard library): what the
+    /// The value of the number at `index` as `JSONNumber.scan` read it (by the general scan or a
+    /// layout's match), or NaN where the scan left the value to the standard library: what the
     /// decoder's numbers table takes, NaN having it read the literal itself (`FieldTableWriter.assign`'s `number`).
     @inline(__always)
     func knownNumber(_ index: Int) -> Double {

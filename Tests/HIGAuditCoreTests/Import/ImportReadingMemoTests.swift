@@ -63,7 +63,9 @@ import Testing
         }
     }
 
-    @Test func aLineReadByTheGeneralScanHoldsNoNumberValues() throws {
+    /// A line read by the general scan after a layout's match holds its own numbers' values, never
+    /// the match's; NaN where the scan leaves a literal to the standard library.
+    @Test func aLineReadByTheGeneralScanHoldsItsOwnNumberValues() throws {
         var layouts = ExportLineLayouts()
         defer { layouts.deallocate() }
         var tape = JSONTape()
@@ -72,8 +74,30 @@ import Testing
         ExportLineLayoutsTests.learn(learned, into: &layouts)
         learned.withUnsafeBytes { #expect(layouts.match($0, into: &tape) != nil) }
         #expect(tape.knownNumber(2) == 5)
-        try Array(#"{"n":6,"m":1}"#.utf8).withUnsafeBytes { try tape.read($0) }
-        #expect(tape.knownNumber(2).isNaN)
+        try Array(#"{"n":6,"m":-1.25,"e":2.5e3,"x":12345678901234567890123}"#.utf8).withUnsafeBytes { try tape.read($0) }
+        #expect(tape.knownNumber(2) == 6)
+        #expect(tape.knownNumber(4) == -1.25)
+        #expect(tape.knownNumber(6) == 2500)
+        // Past what the fast path reads: read again from the literal, as before.
+        #expect(tape.knownNumber(8).isNaN)
+        #expect(tape.double(8) == 12345678901234567890123)
+    }
+
+    /// The general scan keeps every number's value across the growth of the tape's buffers (a line of
+    /// more values than any before), each equal to the literal read again alone.
+    @Test func numberValuesSurviveTheTapesGrowth() throws {
+        var tape = JSONTape()
+        defer { tape.deallocate() }
+        let values = (0..<2_000).map { "\($0).\($0 % 7 + 1)" }
+        let line = Array(("{\"v\":[" + values.joined(separator: ",") + "]}").utf8)
+        try line.withUnsafeBytes { try tape.read($0) }
+        #expect(tape.entryCount == 2 + 1 + values.count)
+        let differing = (3..<tape.entryCount).filter { index in
+            let entry = tape[index]
+            let read = line.withUnsafeBufferPointer { JSONNumber.double(ByteSlice(start: $0.baseAddress! + Int(entry.start), count: Int(entry.end - entry.start))) }
+            return tape.knownNumber(index).bitPattern != read.bitPattern
+        }
+        #expect(differing.isEmpty, "values \(differing.prefix(5).map { $0 - 3 })")
     }
 
     @Test func theMinuteOfTheLastTimeGivesTheParsersMilliseconds() {
