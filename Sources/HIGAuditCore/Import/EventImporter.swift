@@ -181,6 +181,7 @@ public final class EventImporter: @unchecked Sendable {
         layouts.deallocate()
         recordTape.deallocate()
         recordLayouts.deallocate()
+        requestParts.deallocate()
     }
 
     /// SDK sessions seen so far, for tests of what memory follows.

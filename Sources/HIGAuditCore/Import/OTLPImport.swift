@@ -94,14 +94,17 @@ extension EventImporter {
             places.records.removeSubrange(count...)
             places.recordFields.removeSubrange(count...)
         }
+        // A copy of the list (its memory is the parts'), which the closures below may capture.
+        let attributes = parts.attributes
         // A resource's records follow one another: its attributes are noted at its first.
         var resourceNumber = -1
         var resource = KnownAttributes()
-        for (index, record) in parts.records.enumerated() {
+        for index in parts.records.indices {
+            let record = parts.records[index]
             if record.resource != resourceNumber {
                 resourceNumber = record.resource
                 resource = KnownAttributes()
-                for index in parts.resources[resourceNumber] { noteKnown(parts.attributes[index], in: &resource) }
+                for index in parts.resources[resourceNumber].indices { noteKnown(attributes[index], in: &resource) }
             }
             if index == places.records.count {
                 places.records.append(OTLPRecordPlaces(record: record.record, resource: resource))
@@ -113,7 +116,7 @@ extension EventImporter {
                 continue
             }
             recordPlaces(record.record, resource: resource, members: members, into: &places.records[index], &places.recordFields[index]) { take in
-                for index in record.attributes { take(parts.attributes[index]) }
+                for index in record.attributes.indices { take(attributes[index]) }
             }
         }
     }

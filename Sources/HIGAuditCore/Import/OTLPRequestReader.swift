@@ -1,14 +1,15 @@
 extension EventImporter {
     /// What `OTLPRequestReader` found in a request: where the members and attributes that
-    /// `otlpPlaces` looks up by name are, as tape entries. Its lists are kept from line to line.
+    /// `otlpPlaces` looks up by name are, as tape entries. Its lists are kept from line to line, and
+    /// freed by the importer (`deallocate`).
     struct OTLPRequestParts {
         var resourceLogs: Int?
         /// The parts of each attribute of every list the importer reads (a resource's, a record's),
         /// in the line's order; the lists below name their ranges.
-        var attributes: [AttributeParts] = []
+        var attributes = PlainList<AttributeParts>()
         /// Per element of `resourceLogs` that is an object, its resource's attributes.
-        var resources: [Range<Int>] = []
-        var records: [RecordParts] = []
+        var resources = PlainList<PartsRange>()
+        var records = PlainList<RecordParts>()
 
         /// One element of a `logRecords` array.
         struct RecordParts {
@@ -17,14 +18,33 @@ extension EventImporter {
             var resource: Int
             /// Nil when the element is no object.
             var members: RecordMembers?
-            var attributes: Range<Int>
+            var attributes: PartsRange
+        }
+
+        /// A range of `attributes`, kept in 32 bits a bound (a `Range` is not a plain value to `PlainList`).
+        struct PartsRange {
+            private var lower: Int32
+            private var upper: Int32
+
+            init(_ range: Range<Int>) {
+                lower = Int32(truncatingIfNeeded: range.lowerBound)
+                upper = Int32(truncatingIfNeeded: range.upperBound)
+            }
+
+            var indices: Range<Int> { Int(lower)..<Int(upper) }
         }
 
         mutating func clear() {
             resourceLogs = nil
-            attributes.removeAll(keepingCapacity: true)
-            resources.removeAll(keepingCapacity: true)
-            records.removeAll(keepingCapacity: true)
+            attributes.removeAll()
+            resources.removeAll()
+            records.removeAll()
+        }
+
+        func deallocate() {
+            attributes.deallocate()
+            resources.deallocate()
+            records.deallocate()
         }
     }
 
@@ -82,7 +102,7 @@ extension EventImporter {
         private mutating func resourceLog() throws {
             guard at(0x7B) else { return try value(depth: 2) }
             let resource = parts.resources.count
-            parts.resources.append(0..<0)
+            parts.resources.append(.init(0..<0))
             var sawResource = false
             var sawScopeLogs = false
             try object(depth: 3) { reader, key in
@@ -110,7 +130,7 @@ extension EventImporter {
                 guard reader.at(0x5B) else { return false }
                 let first = reader.parts.attributes.count
                 try reader.attributeList(depth: 5)
-                reader.parts.resources[resource] = first..<reader.parts.attributes.count
+                reader.parts.resources[resource] = .init(first..<reader.parts.attributes.count)
                 return true
             }
         }
@@ -133,11 +153,11 @@ extension EventImporter {
             let record = tape.entryCount
             guard at(0x7B) else {
                 try value(depth: 6)
-                parts.records.append(.init(record: record, resource: resource, members: nil, attributes: 0..<0))
+                parts.records.append(.init(record: record, resource: resource, members: nil, attributes: .init(0..<0)))
                 return
             }
             var members = RecordMembers()
-            var attributes = 0..<0
+            var attributes = OTLPRequestParts.PartsRange(0..<0)
             try object(depth: 7) { reader, key in
                 let value = reader.tape.entryCount
                 switch key.count {
@@ -147,7 +167,7 @@ extension EventImporter {
                     guard reader.at(0x5B) else { return false }
                     let first = reader.parts.attributes.count
                     try reader.attributeList(depth: 8)
-                    attributes = first..<reader.parts.attributes.count
+                    attributes = .init(first..<reader.parts.attributes.count)
                     return true
                 case 9:
                     if members.eventName == nil, key == "eventName" { members.eventName = value }
