@@ -17,14 +17,18 @@ public final class EventImporter: @unchecked Sendable {
     /// Whether lines are matched against learned layouts (tests compare both ways).
     var readsLayouts = true
     /// How well the layouts serve this export (`layoutsTakeLine`): of the lines of the current block
-    /// that went to them, how many a layout matched; and whether only one line in `sparseLayoutOdds`
+    /// that went to them, how many a layout matched; and whether only one line in `layoutOdds`
     /// goes to them in this block.
     private var blockLines = 0
     private var blockMatches = 0
     private(set) var layoutsSparse = false
     private var sparseTurn = 0
+    private(set) var layoutOdds = sparseLayoutOdds
+    /// Lines that went to the layouts, for tests.
+    private(set) var linesAsked = 0
     static let layoutBlock = 1024
     static let sparseLayoutOdds = 16
+    static let rareLayoutOdds = 64
     /// The layout the current line matched or became, or nil (read by the general scan and not learned).
     var lineLayout: ExportLineLayouts.LayoutID?
     /// Per layout: where a line's members are (`postHogEvent`, `datadogEvent`, `otlpRecords`), and
@@ -266,29 +270,35 @@ public final class EventImporter: @unchecked Sendable {
     }
 
     /// Whether the line goes to the layouts (`find`, and `learnRepeated` when it misses): every line
-    /// while they match at least half the lines of a block, else one in `sparseLayoutOdds`.
+    /// while they match at least half the lines of a block, else one in `sparseLayoutOdds`, and one in
+    /// `rareLayoutOdds` after a block of those in which none matched.
     ///
     /// Why: a line a layout matches costs a fraction of one read the general way, but a line that
     /// misses pays for the search, its signature and, seen twice, its learning and planning, several
     /// times what a match saves. An exporter that orders a record's attributes anew on every record
     /// (OpenTelemetry Swift writes a Swift dictionary, whose order is per instance) or in each
     /// session makes most lines miss for good; one whose layouts repeat is matched well within a
-    /// block once they are learned. The lines that still go to the layouts tell when that changes.
+    /// block once they are learned. The lines that still go to the layouts tell when that changes;
+    /// while none of them matches (an order new on every line), fewer are asked, the block staying
+    /// as many lines of the export.
     @inline(__always)
     private func layoutsTakeLine() -> Bool {
         guard layoutsSparse else { return true }
         sparseTurn &+= 1
-        return sparseTurn % Self.sparseLayoutOdds == 0
+        return sparseTurn & (layoutOdds &- 1) == 0
     }
 
     /// Counts a line that went to the layouts; at a block's end, decides the next block's way.
     @inline(__always)
     private func noteLayoutsServed(matched: Bool) {
+        linesAsked &+= 1
         blockLines &+= 1
         if matched { blockMatches &+= 1 }
-        // A sparse block is as many lines of the export, of which one in `sparseLayoutOdds` counted.
-        guard blockLines >= (layoutsSparse ? Self.layoutBlock / Self.sparseLayoutOdds : Self.layoutBlock) else { return }
+        // A sparse block is as many lines of the export, of which one in `layoutOdds` counted.
+        guard blockLines >= (layoutsSparse ? Self.layoutBlock / layoutOdds : Self.layoutBlock) else { return }
+        let wasSparse = layoutsSparse
         layoutsSparse = blockMatches &* 2 < blockLines
+        layoutOdds = wasSparse && layoutsSparse && blockMatches == 0 ? Self.rareLayoutOdds : Self.sparseLayoutOdds
         blockLines = 0
         blockMatches = 0
     }

@@ -95,6 +95,23 @@ import Testing
         _ = ExportLineLayoutsTests.expectSame(.posthog, lines, "700 layouts in turn")
     }
 
+    /// Lines whose keys come in an order never seen before (5,040 orders of seven members, each once)
+    /// go to the layouts one in sixteen after a block of them matched fewer than half, and one in
+    /// sixty-four after a block of those in which none matched. Every line imports as without layouts.
+    @Test func layoutsThatNeverMatchAreAskedOneLineInSixtyFour() throws {
+        let layouts = try Self.reorderings(.posthog, members: 7, count: 5_040)
+        #expect(Set(layouts).count == 5_040)
+        let lines = layouts.map { Array($0.utf8) }
+        let (_, importer) = ImportOutcomes.read(.posthog, lines, writes: false) { _ in }
+        #expect(importer.layoutsSparse)
+        #expect(importer.layoutOdds == EventImporter.rareLayoutOdds)
+        #expect(importer.layouts.matched == 0)
+        // The first block, a block at one in sixteen, then one in sixty-four.
+        let asked = 1_024 + 64 + (5_040 - 2_048) / 64
+        #expect(importer.linesAsked <= asked + 1, "\(importer.linesAsked) lines asked")
+        _ = ExportLineLayoutsTests.expectSame(.posthog, Array(lines.prefix(2_600)), "5,040 orders, each once")
+    }
+
     /// Lines of layouts that seldom repeat (700 in turn, alone) go to the layouts one in sixteen after
     /// a block of them matched fewer than half; lines of one layout after them bring every line back
     /// to the layouts once a sparse block's lines matched (the layout is learned from the few lines
