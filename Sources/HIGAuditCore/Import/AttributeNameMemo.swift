@@ -32,8 +32,10 @@ extension EventImporter {
 ///
 /// Why: a record's attributes whose order changes from record to record match no layout, and each
 /// attribute's name was compared with the known names, the envelope's and our fields' on every record;
-/// an export uses a few dozen names. Direct-mapped: a name whose slot another took is classified again,
-/// which only costs time. A slot is found by its bytes, so a class found is always the name's own.
+/// an export uses a few dozen names. Each name has two slots: two names of one slot taking turns
+/// (among a few dozen in 256 slots, likely) were classified again on every record. A name whose slots
+/// others took is classified again, which only costs time. A slot is found by its bytes, so a class
+/// found is always the name's own.
 final class AttributeNameMemo {
     private struct Slot {
         var low: UInt64
@@ -59,16 +61,27 @@ final class AttributeNameMemo {
         slots.deallocate()
     }
 
+    /// The two slots of the name of these bytes.
+    @inline(__always)
+    static func places(low: UInt64, high: UInt64, count: UInt8) -> (first: Int, second: Int) {
+        let mixed = (low ^ UInt64(count)) &* 0x9E37_79B9_7F4A_7C15 ^ high &* 0xC2B2_AE3D_27D4_EB4F
+        return (Int(truncatingIfNeeded: mixed &>> 56), Int(truncatingIfNeeded: mixed &>> 48 & 0xFF))
+    }
+
     /// The class of the name of these bytes (`CompactText.inlineWords` and its length), `classify`'s
     /// when it is not remembered.
     @inline(__always)
     func `class`(
         low: UInt64, high: UInt64, count: UInt8, _ classify: () -> EventImporter.AttributeNameClass
     ) -> EventImporter.AttributeNameClass {
-        let mixed = (low ^ UInt64(count)) &* 0x9E37_79B9_7F4A_7C15 ^ high &* 0xC2B2_AE3D_27D4_EB4F
-        let slot = slots + Int(truncatingIfNeeded: mixed &>> 56)
-        if slot.pointee.count == count, slot.pointee.low == low, slot.pointee.high == high { return slot.pointee.nameClass }
+        let places = Self.places(low: low, high: high, count: count)
+        let first = slots + places.first
+        if first.pointee.count == count, first.pointee.low == low, first.pointee.high == high { return first.pointee.nameClass }
+        let second = slots + places.second
+        if second.pointee.count == count, second.pointee.low == low, second.pointee.high == high { return second.pointee.nameClass }
         let nameClass = classify()
+        // The first slot while it is free, else the second.
+        let slot = first.pointee.count == Self.empty ? first : second
         slot.pointee = Slot(low: low, high: high, count: count, nameClass: nameClass)
         return nameClass
     }

@@ -41,4 +41,45 @@ import Testing
             #expect(checked == 2 * Self.names.count)
         }
     }
+
+    /// Two names whose first slot is one, taking turns, are each classified once: the second takes
+    /// its other slot. The memo still gives each its own class.
+    @Test func twoNamesOfOneSlotTakingTurnsAreClassifiedOnce() throws {
+        func words(_ name: String) -> (low: UInt64, high: UInt64, count: UInt8) {
+            let bytes = Array(name.utf8)
+            let (low, high) = bytes.withUnsafeBufferPointer { CompactText.inlineWords($0.baseAddress!, count: $0.count, readable: $0.count) }
+            return (low, high, UInt8(bytes.count))
+        }
+        func first(_ name: String) -> Int {
+            let w = words(name)
+            return AttributeNameMemo.places(low: w.low, high: w.high, count: w.count).first
+        }
+        let candidates = (0..<2_000).map { "name.\($0)" }
+        var byFirst: [Int: String] = [:]
+        var pair: (String, String)?
+        for name in candidates {
+            if let other = byFirst[first(name)] {
+                let (a, b) = (words(other), words(name))
+                if AttributeNameMemo.places(low: a.low, high: a.high, count: a.count).second
+                    != AttributeNameMemo.places(low: b.low, high: b.high, count: b.count).second {
+                    pair = (other, name)
+                    break
+                }
+            }
+            byFirst[first(name)] = name
+        }
+        let (one, two) = try #require(pair)
+        let memo = AttributeNameMemo()
+        var classified: [String] = []
+        for turn in 0..<100 {
+            let name = turn % 2 == 0 ? one : two
+            let w = words(name)
+            let nameClass = memo.class(low: w.low, high: w.high, count: w.count) {
+                classified.append(name)
+                return EventImporter.AttributeNameClass(known: nil, leftOut: name == one, field: nil, isId: false)
+            }
+            #expect(nameClass.leftOut == (name == one), "\(name)")
+        }
+        #expect(classified == [one, two])
+    }
 }
