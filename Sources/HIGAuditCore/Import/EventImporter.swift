@@ -54,8 +54,10 @@ public final class EventImporter: @unchecked Sendable {
     private var recordBlockMatches = 0
     private(set) var recordsSparse = false
     private var recordSparseTurn = 0
-    /// Records that went to the record layouts, for tests.
+    /// Records that went to the record layouts, and those of them a layout matched at the first try,
+    /// for tests.
     private(set) var recordsAsked = 0
+    private(set) var recordsMatchedFirst = 0
     /// The request being read record by record: its records and resources, and the values their
     /// matches noted.
     let recordBatch = RecordBatch()
@@ -207,14 +209,15 @@ public final class EventImporter: @unchecked Sendable {
     /// and says whether the event it got was accepted by the decoder, which commits what the importer
     /// learned from it (a launch, a tab).
     public func translate(_ line: UnsafeRawBufferPointer, _ handle: (_ record: Int32, ImportedRecord) -> Bool) {
-        // A line longer than any layout learned is never matched whole: it is read record by record.
+        // A line longer than any layout's is seldom matched whole (only one whose values are long):
+        // an OTLP request that long is read record by record, or, while records seldom match, by the
+        // request reader, without asking the line layouts.
         let readsRecords = format == .otlp && readsLayouts && readsRecordLayouts
         let isLong = line.count > ExportLineLayouts.maxLineLength
         if readsRecords, isLong, recordsTakeLine(), translateRecords(line, minimumRecords: 1, handle) { return }
         // OTLP and PostHog lines are placed among the layouts by their event's name first
         // (`otlpLinePlaces`, `postHogLinePlaces`).
-        // No layout is learned from a line that long (`ExportLineLayouts.maxLineLength`), so none matches it.
-        let usesLayouts = readsLayouts && !isLong && layoutsTakeLine()
+        let usesLayouts = readsLayouts && !(readsRecords && isLong) && layoutsTakeLine()
         let places: (lead: Int, alternative: Int?)? = switch format {
         case .otlp where usesLayouts: otlpLinePlaces(line)
         case .posthog where usesLayouts: postHogLinePlaces(line)
@@ -326,6 +329,7 @@ public final class EventImporter: @unchecked Sendable {
     /// the next block's way.
     func noteRecordsServed(records: Int, matched: Int) {
         recordsAsked &+= records
+        recordsMatchedFirst &+= matched
         recordBlockRecords &+= records
         recordBlockMatches &+= matched
         guard recordBlockRecords >= (recordsSparse ? Self.layoutBlock / Self.sparseLayoutOdds : Self.layoutBlock) else { return }
