@@ -17,7 +17,6 @@ struct PlainList<Element: BitwiseCopyable> {
     }
 
     var indices: Range<Int> { 0..<count }
-    var isEmpty: Bool { count == 0 }
 
     subscript(_ index: Int) -> Element {
         @inline(__always) get {
