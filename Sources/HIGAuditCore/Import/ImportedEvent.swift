@@ -1,15 +1,23 @@
 /// What an importer found in one source event before writing it: where each common field stands in
 /// the tape (SPEC §7's envelope table), and what the event maps to.
+///
+/// Its places are kept in 32 bits each (`CompactTapeIndex`): an envelope is copied with every event
+/// judged (into `EventImporter.Judged`, the pending event, an OTLP record's checked places).
 struct ImportedEnvelope {
     var ts: Int64 = 0
-    var session = -1
-    var device: Int?
-    var appVersion: Int?
-    var osVersion: Int?
-    var screen: Int?
-    var id: Int?
+    private var sessionPlace: Int32 = -1
+    @CompactTapeIndex var device: Int?
+    @CompactTapeIndex var appVersion: Int?
+    @CompactTapeIndex var osVersion: Int?
+    @CompactTapeIndex var screen: Int?
+    @CompactTapeIndex var id: Int?
     /// Where the "other fields" are: an object's members, or OTLP's attribute list.
-    var fields: Int?
+    @CompactTapeIndex var fields: Int?
+
+    var session: Int {
+        get { Int(sessionPlace) }
+        set { sessionPlace = Int32(truncatingIfNeeded: newValue) }
+    }
 }
 
 /// Where a format keeps its other fields, and which of their keys are not an event's own.

@@ -6,14 +6,17 @@
 extension EventImporter {
     /// Where one log record's members are, and its resource's attributes: found from keys and
     /// attribute names alone (constant in a layout: `EventImporter.layoutConstantKeys`).
+    ///
+    /// Its places are kept in 32 bits each (`CompactTapeIndex`), as `KnownAttributes`' are: a record's
+    /// places are copied as they are kept and handed out.
     struct OTLPRecordPlaces {
         var record: Int
         var resource: KnownAttributes
-        var attributes: Int?
+        @CompactTapeIndex var attributes: Int?
         var found = KnownAttributes()
-        var eventName: Int?
-        var timeUnixNano: Int?
-        var observedTimeUnixNano: Int?
+        @CompactTapeIndex var eventName: Int?
+        @CompactTapeIndex var timeUnixNano: Int?
+        @CompactTapeIndex var observedTimeUnixNano: Int?
         /// Each attribute's `doubleValue` with the attribute's `key`, in order (`checkFinite`).
         var doubles: [(key: Int?, value: Int)] = []
         /// The envelope but its `ts` when the checks of `otlpEnvelopeKinds` pass (they look at the
@@ -201,16 +204,19 @@ extension EventImporter {
         lastRequestWasMany = places.records.count > 1
         var position: Int32 = 0
         defer { otlpRecordFields = nil }
-        places.recordFields.withUnsafeBufferPointer { recordFields in
-            for index in places.records.indices {
-                position += 1
-                let record = places.records[index]
-                otlpRecordFields = record.attributes.map { ($0, record.record, recordFields.baseAddress! + index) }
-                let judged = otlpRecord(record)
-                if places.records.count == 1, case .mapped(.convention, let envelope, let fields) = judged {
-                    planOTLPLayout(record, envelope, fields)
+        // Each record's places are read where the list holds them, not copied out of it.
+        places.records.withUnsafeBufferPointer { records in
+            places.recordFields.withUnsafeBufferPointer { recordFields in
+                for index in records.indices {
+                    position += 1
+                    let record = records.baseAddress! + index
+                    otlpRecordFields = record.pointee.attributes.map { ($0, record.pointee.record, recordFields.baseAddress! + index) }
+                    let judged = otlpRecord(record.pointee)
+                    if records.count == 1, case .mapped(.convention, let envelope, let fields) = judged {
+                        planOTLPLayout(record.pointee, envelope, fields)
+                    }
+                    emit(record: position, judged, handle)
                 }
-                emit(record: position, judged, handle)
             }
         }
     }
