@@ -556,7 +556,7 @@ extension EventImporter {
         withUnsafePointer(to: fields) { fields in
             otlpRecordFields = places.attributes.map { ($0, places.record, fields) }
             defer { otlpRecordFields = nil }
-            let judged = otlpRecord(places)
+            let judged = withUnsafePointer(to: places) { otlpRecord($0) }
             if let layout = record.layout, recordResource.plannable, case .mapped(.convention, let envelope, let fields) = judged {
                 planOTLPRecord(
                     PlanTarget(layouts: recordLayouts, layout: layout, plans: recordPlans, firstEntry: entry, takesResource: true),

@@ -109,7 +109,7 @@ public final class EventImporter: @unchecked Sendable {
     private var sessions = ImportedSessions()
     /// The SDK session of the previous event, as it stands in its line (with escapes when
     /// `lastSessionEscaped`): most events follow one of their own session.
-    private var lastSessionBytes: [UInt8] = []
+    private var lastSessionBytes = GrowingBytes(capacity: 64)
     private var lastSessionEscaped = false
     /// That session's entry in `sessions` (before its first look-up, an entry of no launches), so
     /// that an event of the same session as the last does not look its name up again;
@@ -361,7 +361,7 @@ public final class EventImporter: @unchecked Sendable {
         _ handle: (Int32, ImportedRecord) -> Bool
     ) {
         noteSession(envelope.session)
-        guard !lastSessionBytes.isEmpty else {
+        guard lastSessionBytes.count > 0 else {
             _ = handle(record, .malformed(MalformedLine(reason: "the session id is empty")))
             return
         }
@@ -418,9 +418,7 @@ public final class EventImporter: @unchecked Sendable {
         }
         if needsSynthetic { state.launches = 1 }
         if let tabRoot { state.tabRoot = tabRoot }
-        lastSessionPlace = lastSessionBytes.withUnsafeBufferPointer { raw in
-            sessions.keep(state, at: lastSessionPlace, raw: raw, name: lastSessionName)
-        }
+        lastSessionPlace = sessions.keep(state, at: lastSessionPlace, raw: lastSession, name: lastSessionName)
         lastSessionState = state
     }
 
@@ -443,31 +441,34 @@ public final class EventImporter: @unchecked Sendable {
     }
 
     private func isLastSession(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
-        raw.count == lastSessionBytes.count
-            && lastSessionBytes.withUnsafeBufferPointer { ByteComparison.equal($0.baseAddress!, raw.baseAddress!, count: raw.count) }
+        raw.count == lastSessionBytes.count && ByteComparison.equal(lastSessionBytes.start, raw.baseAddress!, count: raw.count)
     }
 
     private func noteSession(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool) {
         lastSessionEscaped = escaped
         lastSessionKnown = false
-        lastSessionBytes.removeAll(keepingCapacity: true)
-        lastSessionBytes.append(contentsOf: raw)
+        lastSessionBytes.count = 0
+        lastSessionBytes.append(UnsafeRawBufferPointer(raw))
+    }
+
+    /// The last session's bytes as they stand in its line (valid until the next `noteSession`).
+    private var lastSession: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: lastSessionBytes.start, count: lastSessionBytes.count)
     }
 
     /// The last session's name, unescaped.
     private func lastSessionName() -> String {
-        lastSessionBytes.withUnsafeBufferPointer { raw in
-            lastSessionEscaped
-                ? JSONStringUnescaper.string(base: raw.baseAddress!, start: 0, end: raw.count)
-                : String(decoding: raw, as: UTF8.self)
-        }
+        let raw = lastSession
+        return lastSessionEscaped
+            ? JSONStringUnescaper.string(base: raw.baseAddress!, start: 0, end: raw.count)
+            : String(decoding: raw, as: UTF8.self)
     }
 
     /// Reads the last session's entry, unless it was read since it became the last.
     @inline(__always)
     private func lookUpLastSession() {
         guard !lastSessionKnown else { return }
-        lastSessionPlace = lastSessionBytes.withUnsafeBufferPointer { raw in sessions.place(raw: raw, name: lastSessionName) }
+        lastSessionPlace = sessions.place(raw: lastSession, name: lastSessionName)
         lastSessionState = lastSessionPlace.map { sessions.states[$0] } ?? SessionLaunches()
         lastSessionKnown = true
     }

@@ -125,6 +125,7 @@ final class ImportedLineWriter {
         text.withUTF8 { raw in write(room: raw.count) { $0.raw(raw, quoted: false) } }
     }
 
+    @inline(__always)
     func integer(_ name: StaticString, _ value: Int64) {
         write(room: Cursor.keyRoom(name.utf8CodeUnitCount) &+ Cursor.integerRoom) {
             $0.key(name)
@@ -151,6 +152,7 @@ final class ImportedLineWriter {
         appendEscaped(value)
     }
 
+    @inline(__always)
     func string(_ name: StaticString, _ value: StaticString) {
         write(room: Cursor.keyRoom(name.utf8CodeUnitCount) &+ value.utf8CodeUnitCount &+ 2) {
             $0.key(name)
@@ -159,12 +161,14 @@ final class ImportedLineWriter {
     }
 
     /// The value at `index` of `tape`, as it stands in the source (a string keeps its escapes).
+    @inline(__always)
     func value(_ name: StaticString, from tape: borrowing JSONTape, _ index: Int) {
         value(name, raw: tape.bytes(index), quoted: tape[index].kind == .string)
     }
 
     /// A member named `name` whose value is `raw`, bytes of the source as they stand (in quotes when
     /// `quoted`: a string's bytes inside its quotes).
+    @inline(__always)
     func value(_ name: StaticString, raw: UnsafeBufferPointer<UInt8>, quoted: Bool) {
         write(room: Cursor.keyRoom(name.utf8CodeUnitCount) &+ raw.count &+ 2) {
             $0.key(name)

@@ -154,7 +154,8 @@ extension EventImporter {
         places.eventName = members.eventName
         places.timeUnixNano = members.timeUnixNano
         places.observedTimeUnixNano = members.observedTimeUnixNano
-        places.doubles.removeAll(keepingCapacity: true)
+        // Most records hold no double: their list is left alone (emptying one is a generic call).
+        if !places.doubles.isEmpty { places.doubles.removeAll(keepingCapacity: true) }
         places.checkedEnvelope = nil
         fields.written.removeAll(keepingCapacity: true)
         // The known attributes, the doubles and the fields in one pass, each place relative to the
@@ -211,8 +212,9 @@ extension EventImporter {
                     position += 1
                     let record = records.baseAddress! + index
                     otlpRecordFields = record.pointee.attributes.map { ($0, record.pointee.record, recordFields.baseAddress! + index) }
-                    let judged = otlpRecord(record.pointee)
-                    if records.count == 1, case .mapped(.convention, let envelope, let fields) = judged {
+                    let judged = otlpRecord(record)
+                    // Only a line of a layout is planned (`planOTLPLayout`): the others skip the match's copy.
+                    if records.count == 1, lineLayout != nil, case .mapped(.convention, let envelope, let fields) = judged {
                         planOTLPLayout(record.pointee, envelope, fields)
                     }
                     emit(record: position, judged, handle)
@@ -263,13 +265,15 @@ extension EventImporter {
             fields)
     }
 
-    func otlpRecord(_ places: borrowing OTLPRecordPlaces) -> Judged {
-        let record = places.record
+    /// Judges the record whose places `places` points at (a pointer: a place in a list, or a borrowed
+    /// value, read where it is rather than copied for the call).
+    func otlpRecord(_ places: UnsafePointer<OTLPRecordPlaces>) -> Judged {
+        let record = places.pointee.record
         guard tape[record].kind == .object else { return .problem(ImportProblem("the log record is not an object", at: tape, record)) }
-        let attributes = places.attributes
-        let found = places.found
+        let attributes = places.pointee.attributes
+        let found = places.pointee.found
         do throws(ImportProblem) {
-            let eventName = try tape.optionalString(places.eventName, name: "eventName")
+            let eventName = try tape.optionalString(places.pointee.eventName, name: "eventName")
             let attributeName = try attributeString(found.eventName, "event.name")
             if let eventName, let attributeName, tape.string(eventName) != tape.string(attributeName) {
                 throw ImportProblem("eventName and the attribute event.name differ", at: tape, eventName)
@@ -305,7 +309,7 @@ extension EventImporter {
                     return .unknown(name)
                 }
             }
-            return .mapped(mapping, try otlpEnvelope(places, attributes: attributes, found, resource: places.resource), .attributes)
+            return .mapped(mapping, try otlpEnvelope(places, attributes: attributes, found, resource: places.pointee.resource), .attributes)
         } catch {
             return .problem(error)
         }
@@ -315,7 +319,7 @@ extension EventImporter {
     /// envelope's attributes (`otlpEnvelopeKinds`, which lines of a layout whose line passed them pass
     /// too: `OTLPRecordPlaces.checkedEnvelope`), then the doubles (values again).
     private func otlpEnvelope(
-        _ places: borrowing OTLPRecordPlaces, attributes: Int?, _ found: KnownAttributes, resource: KnownAttributes
+        _ places: UnsafePointer<OTLPRecordPlaces>, attributes: Int?, _ found: KnownAttributes, resource: KnownAttributes
     ) throws(ImportProblem) -> ImportedEnvelope {
         var nanos: Int64 = 0
         func nanoseconds(_ index: Int, _ key: StaticString) throws(ImportProblem) -> Int64 {
@@ -324,17 +328,17 @@ extension EventImporter {
             }
             return value
         }
-        if let index = places.timeUnixNano { nanos = try nanoseconds(index, "timeUnixNano") }
-        if nanos == 0, let index = places.observedTimeUnixNano { nanos = try nanoseconds(index, "observedTimeUnixNano") }
+        if let index = places.pointee.timeUnixNano { nanos = try nanoseconds(index, "timeUnixNano") }
+        if nanos == 0, let index = places.pointee.observedTimeUnixNano { nanos = try nanoseconds(index, "observedTimeUnixNano") }
         guard nanos > 0 else { throw ImportProblem("no timeUnixNano or observedTimeUnixNano") }
         var envelope: ImportedEnvelope
-        if let checked = places.checkedEnvelope {
+        if let checked = places.pointee.checkedEnvelope {
             envelope = checked
         } else {
             envelope = try otlpEnvelopeKinds(attributes, found, resource: resource)
         }
         envelope.ts = nanos / 1_000_000
-        try checkFinite(places.doubles)
+        try checkFinite(places.pointee.doubles)
         return envelope
     }
 
