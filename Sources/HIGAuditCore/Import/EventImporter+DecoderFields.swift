@@ -90,7 +90,8 @@ extension EventImporter {
 
     /// Runs the decoder's mapping on the fields `assemble` writes into its table (`assemblePending`,
     /// `assembleSyntheticStart`), which returns the type they map to. A column past the export line (a
-    /// value the importer made) is no place in it, and is dropped.
+    /// value the importer made) is no place in it, and is dropped; one in a request read with its
+    /// attributes in order (`OTLPAttributeOrder`) is moved back to the export's line.
     func mapAssembled(
         with decoder: inout EventDecoder, source: SourceLocation, accept: (consuming Event) -> Void,
         _ assemble: () -> EventKind
@@ -106,12 +107,15 @@ extension EventImporter {
                 return (kind, assembly.buffer)
             }
         }
-        guard case .malformed(var problem) = verdict, let column = problem.column,
-              column >= assembly._withUnsafeGuaranteedRef({ $0.lineLength })
-        else {
+        guard case .malformed(var problem) = verdict, let column = problem.column else { return verdict }
+        if column >= assembly._withUnsafeGuaranteedRef({ $0.lineLength }) {
+            problem.column = nil
+        } else if attributeOrder.reordered {
+            // A byte of the line read, whose attributes were put in order: where it is in the export's.
+            problem.column = attributeOrder.sourceColumn(column)
+        } else {
             return verdict
         }
-        problem.column = nil
         return .malformed(problem)
     }
 

@@ -77,6 +77,12 @@ public final class EventImporter: @unchecked Sendable {
     var lineNameOffset = 0
     /// Where the record's `eventName` key began in the last OTLP line in which `otlpLinePlaces` found it.
     var lineEventNameOffset = 0
+    /// Whether OTLP requests are read with their attributes in the order of their names
+    /// (`OTLPAttributeOrder`; tests compare both ways).
+    var sortsAttributes = true
+    let attributeOrder = OTLPAttributeOrder()
+    /// Whether the line just read with its attributes reordered turned out malformed.
+    private var reorderedLineIsMalformed = false
     /// Whether an OTLP line read without a layout is read by `OTLPRequestReader`, which notes its
     /// places as it validates it, rather than by the tape and then its look-ups (tests compare both ways).
     var readsRequestsInOnePass = true
@@ -209,6 +215,31 @@ public final class EventImporter: @unchecked Sendable {
     /// and says whether the event it got was accepted by the decoder, which commits what the importer
     /// learned from it (a launch, a tab).
     public func translate(_ line: UnsafeRawBufferPointer, _ handle: (_ record: Int32, ImportedRecord) -> Bool) {
+        // An OTLP request is read with its attributes in the order of their names (`OTLPAttributeOrder`);
+        // a problem's column is then moved back to the export's line.
+        // A reordered line that is not valid JSON is read again as it stands, before any of its records
+        // was handed over (the tape finds it malformed before any is), so that it is reported as the
+        // export's line reads. A request longer than a layout's line (a collector's batch) is read as
+        // it stands: its records are read by their own layouts (`translateRecords`), whose framing of
+        // each record costs more than an order of its attributes saves.
+        guard format == .otlp, sortsAttributes, line.count <= ExportLineLayouts.maxLineLength,
+              let sorted = attributeOrder.reorder(line)
+        else {
+            return translateAsItStands(line, handle)
+        }
+        let order = attributeOrder
+        reorderedLineIsMalformed = false
+        translateAsItStands(sorted) { record, imported in
+            guard case .malformed(var problem) = imported, let column = problem.column else { return handle(record, imported) }
+            problem.column = order.sourceColumn(column)
+            return handle(record, .malformed(problem))
+        }
+        guard reorderedLineIsMalformed else { return }
+        attributeOrder.forgetLine()
+        translateAsItStands(line, handle)
+    }
+
+    private func translateAsItStands(_ line: UnsafeRawBufferPointer, _ handle: (_ record: Int32, ImportedRecord) -> Bool) {
         // A line longer than any layout's is seldom matched whole (only one whose values are long):
         // an OTLP request that long is read record by record, or, while records seldom match, by the
         // request reader, without asking the line layouts.
@@ -244,6 +275,11 @@ public final class EventImporter: @unchecked Sendable {
                 do {
                     try tape.read(line)
                 } catch {
+                    // A line with its attributes reordered is read again as it stands (`translate`).
+                    if attributeOrder.reordered {
+                        reorderedLineIsMalformed = true
+                        return
+                    }
                     _ = handle(0, .malformed(error))
                     return
                 }

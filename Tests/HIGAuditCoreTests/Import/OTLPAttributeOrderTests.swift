@@ -1,0 +1,231 @@
+import Foundation
+import Testing
+@testable import HIGAuditCore
+
+/// `OTLPAttributeOrder` puts OTLP attribute lists in the order of their names (SPEC §7 leaves the
+/// order of an event's own fields to the importer), and the importer reads such a line as it read the
+/// export's: the same events, whatever order a writer chose, and each problem located in the export's
+/// line.
+@Suite struct OTLPAttributeOrderTests {
+    /// The line `order` makes of `text`, and for each of its bytes where it stands in `text`; nil when
+    /// the line is read as it stands.
+    static func reordered(_ text: String, _ order: OTLPAttributeOrder = OTLPAttributeOrder()) -> (line: String, sources: [Int])? {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBytes { raw -> (String, [Int])? in
+            guard let line = order.reorder(raw) else { return nil }
+            #expect(line.count == bytes.count)
+            return (String(decoding: line, as: UTF8.self), (0..<line.count).map { order.sourceColumn($0) })
+        }
+    }
+
+    static func attribute(_ name: String, _ value: String = #"{"stringValue":"v"}"#) -> String {
+        #"{"key":"\#(name)","value":\#(value)}"#
+    }
+
+    static func request(resource: [String], record: [String], recordMembers: String = #""timeUnixNano":"1795168810000000000","eventName":"hig.haptic","#) -> String {
+        #"{"resourceLogs":[{"resource":{"attributes":[\#(resource.joined(separator: ","))]},"scopeLogs":[{"scope":{"name":"sdk"},"logRecords":[{\#(recordMembers)"attributes":[\#(record.joined(separator: ","))]}]}]}]}"#
+    }
+
+    /// Each byte of the reordered line is the byte its place in the export's line holds, but the commas
+    /// between attributes (no problem is located at one: a line reordered is read as it stands when
+    /// it is not valid JSON).
+    static func expectBytesFound(_ source: String, _ result: (line: String, sources: [Int])) {
+        let from = Array(source.utf8)
+        let to = Array(result.line.utf8)
+        for (place, byte) in to.enumerated() where from[result.sources[place]] != byte && byte != UInt8(ascii: ",") {
+            Issue.record("byte \(place) (\(UnicodeScalar(byte))) is not at \(result.sources[place]) in \(source)")
+            return
+        }
+        #expect(from.sorted() == to.sorted())
+    }
+
+    @Test func aResourcesAndARecordsAttributesComeInTheOrderOfTheirNames() throws {
+        let source = Self.request(
+            resource: [Self.attribute("service.version"), Self.attribute("device.id"), Self.attribute("os.version")],
+            record: [Self.attribute("session.id"), Self.attribute("kind", #"{"stringValue":"impact.light"}"#),
+                     Self.attribute("intensity", #"{"doubleValue":0.5}"#), Self.attribute("screen.name"),
+                     Self.attribute("count", #"{"intValue":"3"}"#), Self.attribute("on", #"{"boolValue":true}"#)])
+        let result = try #require(Self.reordered(source))
+        #expect(result.line == Self.request(
+            resource: [Self.attribute("device.id"), Self.attribute("os.version"), Self.attribute("service.version")],
+            record: [Self.attribute("count", #"{"intValue":"3"}"#), Self.attribute("intensity", #"{"doubleValue":0.5}"#),
+                     Self.attribute("kind", #"{"stringValue":"impact.light"}"#), Self.attribute("on", #"{"boolValue":true}"#),
+                     Self.attribute("screen.name"), Self.attribute("session.id")]))
+        Self.expectBytesFound(source, result)
+    }
+
+    @Test func namesAreOrderedByTheirBytesPastTheirFirstEight() throws {
+        let names = ["app.widget.name", "app.widget", "app.widget.kind", "app.w", "app.widget.name2", "app.widgets"]
+        let source = Self.request(resource: [], record: names.map { Self.attribute($0) })
+        let result = try #require(Self.reordered(source))
+        #expect(result.line == Self.request(resource: [], record: names.sorted().map { Self.attribute($0) }))
+        Self.expectBytesFound(source, result)
+    }
+
+    @Test func twoAttributesOfOneNameKeepTheirOrder() throws {
+        let source = Self.request(resource: [], record: [
+            Self.attribute("b"), Self.attribute("a", #"{"stringValue":"first"}"#), Self.attribute("a", #"{"stringValue":"second"}"#),
+        ])
+        let result = try #require(Self.reordered(source))
+        #expect(result.line == Self.request(resource: [], record: [
+            Self.attribute("a", #"{"stringValue":"first"}"#), Self.attribute("a", #"{"stringValue":"second"}"#), Self.attribute("b"),
+        ]))
+    }
+
+    @Test func aRequestInOrderIsReadAsItStands() {
+        #expect(Self.reordered(Self.request(resource: [Self.attribute("a"), Self.attribute("b")], record: [Self.attribute("x")])) == nil)
+        #expect(Self.reordered(Self.request(resource: [], record: [])) == nil)
+        #expect(Self.reordered("{}") == nil)
+        #expect(Self.reordered("") == nil)
+    }
+
+    /// Lists whose attributes are not all written as writers write them are left as they stand, and so
+    /// is every list of a line that holds nothing else to reorder.
+    @Test(arguments: [
+        // Spaces between the list's tokens.
+        #"[{"key":"b","value":{"stringValue":"v"}}, {"key":"a","value":{"stringValue":"v"}}]"#,
+        // `value` before `key`.
+        #"[{"key":"b","value":{"stringValue":"v"}},{"value":{"stringValue":"v"},"key":"a"}]"#,
+        // A name with an escape, which may equal another once unescaped.
+        #"[{"key":"b","value":{"stringValue":"v"}},{"key":"\u0061","value":{"stringValue":"v"}}]"#,
+        // An element that is no object.
+        #"[{"key":"b","value":{"stringValue":"v"}},1,{"key":"a","value":{"stringValue":"v"}}]"#,
+        // A name not closed, and a list not closed.
+        #"[{"key":"b","value":{"stringValue":"v"}},{"key":"a"#,
+        #"[{"key":"b","value":{"stringValue":"v"}},{"key":"a","value":{"stringValue":"v"}}"#,
+        // A space inside an attribute (read by the validating scan), then a list not closed.
+        #"[{"key":"b", "value":{"stringValue":"v"}},{"key":"a","value":{"stringValue":"v"}},"#,
+    ])
+    func listsItCannotReadWholeAreLeftAsTheyStand(list: String) {
+        let source = #"{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"attributes":"# + list + "}]}]}]}"
+        #expect(Self.reordered(source) == nil, "\(source)")
+    }
+
+    @Test func aListLongerThanSixtyFourIsLeftAsItStands() throws {
+        let many = (0..<65).reversed().map { Self.attribute("n\(1000 + $0)") }
+        #expect(Self.reordered(Self.request(resource: [], record: many)) == nil)
+        let result = try #require(Self.reordered(Self.request(resource: [], record: Array(many.suffix(64)))))
+        #expect(result.line == Self.request(resource: [], record: Array(many.suffix(64)).reversed()))
+    }
+
+    /// Only a key opens a list: the same bytes inside a string (whose quotes are escaped) do not.
+    @Test func theKeysBytesInsideAStringAreNoList() {
+        let inside = #"{\"attributes\":[{\"key\":\"b\"},{\"key\":\"a\"}]}"#
+        let source = Self.request(resource: [], record: [Self.attribute("a", #"{"stringValue":"\#(inside)"}"#), Self.attribute("b")])
+        #expect(Self.reordered(source) == nil)
+    }
+
+    /// A list inside an attribute's value moves with the attribute, as it stands.
+    @Test func aListInsideAnAttributeMovesWithIt() throws {
+        let nested = #"{"kvlistValue":{"x":{"attributes":[{"key":"z","value":{"intValue":"1"}},{"key":"y","value":{"intValue":"2"}}]}}}"#
+        let source = Self.request(resource: [], record: [Self.attribute("b", nested), Self.attribute("a")])
+        let result = try #require(Self.reordered(source))
+        #expect(result.line == Self.request(resource: [], record: [Self.attribute("a"), Self.attribute("b", nested)]))
+        Self.expectBytesFound(source, result)
+    }
+
+    /// Requests of every shape the request reader's tests make (members and attributes in any order,
+    /// spaces, escapes, every kind, lists that are not lists): a reordered line is as long as the
+    /// export's, each of its bytes is where `sourceColumn` says, and it is valid JSON exactly when the
+    /// export's line is.
+    @Test func reorderedRequestsAreTheirLinesBytesMovedAndValidAlike() {
+        var reordered = 0
+        let order = OTLPAttributeOrder()
+        for escaped in [false, true] {
+            for line in OTLPRequestReaderTests.requests(count: 400, seed: escaped ? 71 : 72, escapedKeys: escaped) {
+                let text = String(decoding: line, as: UTF8.self)
+                guard let result = Self.reordered(text, order) else { continue }
+                reordered += 1
+                Self.expectBytesFound(text, result)
+                let valid = if case .success = ExportLineLayoutsTests.scanned(line) { true } else { false }
+                let stillValid = if case .success = ExportLineLayoutsTests.scanned(Array(result.line.utf8)) { true } else { false }
+                #expect(valid == stillValid, "\(text)")
+            }
+        }
+        #expect(reordered > 50, "\(reordered) reordered")
+    }
+
+    // MARK: The importer reading reordered lines
+
+    static func outcomes(_ lines: [String], sorts: Bool = true, layouts: Bool = true) -> (outcomes: [String], importer: EventImporter) {
+        ImportOutcomes.read(.otlp, lines.map { Array($0.utf8) }, writes: true) {
+            $0.sortsAttributes = sorts
+            $0.readsLayouts = layouts
+        }
+    }
+
+    static func haptic(_ n: Int, _ attributes: [String]) -> String {
+        request(
+            resource: [attribute("device.id", #"{"stringValue":"ipad-0011"}"#), attribute("service.version", #"{"stringValue":"5.2.1"}"#)],
+            record: attributes,
+            recordMembers: #""timeUnixNano":"\#(1_795_168_810_000_000_000 + n * 1_000_000)","eventName":"hig.haptic","#)
+    }
+
+    /// Every order of a record's attributes makes the same events and the same written lines as the
+    /// order of their names, with or without layouts; and one layout reads them all.
+    @Test func everyOrderOfARecordsAttributesImportsAlike() throws {
+        let attributes = [
+            Self.attribute("session.id", #"{"stringValue":"s-1"}"#), Self.attribute("kind", #"{"stringValue":"impact.light"}"#),
+            Self.attribute("intensity", #"{"doubleValue":0.5}"#), Self.attribute("log.record.uid", #"{"stringValue":"e1"}"#),
+        ]
+        let orders = ShuffledKeysImportTests.permutations(of: 4)
+        // Each order three times.
+        let lines = orders.flatMap { order in [0, 1, 2].map { Self.haptic($0, order.map { attributes[$0] }) } }
+        let byName = [2, 1, 3, 0].map { attributes[$0] }
+        let reference = orders.flatMap { _ in [0, 1, 2].map { Self.haptic($0, byName) } }
+        let (outcomes, importer) = Self.outcomes(lines)
+        #expect(outcomes == Self.outcomes(reference).outcomes)
+        #expect(outcomes == Self.outcomes(lines, layouts: false).outcomes)
+        let written = try #require(outcomes.first { $0.hasPrefix("written ") && $0.contains("hig") == false && $0.contains("haptic") })
+        #expect(written.hasSuffix(#""id":"e1","intensity":0.5,"kind":"impact.light"}"#), "\(written)")
+        #expect(importer.layouts.learned == 1, "\(importer.layouts.learned) layouts learned")
+        #expect(importer.linesPlanned > lines.count / 2, "\(importer.linesPlanned) of \(lines.count) planned")
+    }
+
+    /// The same events, and each record malformed or not alike, with the attributes reordered or as
+    /// they stand, on the request reader's corpus; a line is written with its own fields in another
+    /// order only.
+    @Test func requestsMakeTheSameEventsReorderedOrNot() throws {
+        var lines = try ExportLineLayoutsTests.fixtureLines(.otlp)
+        lines += OTLPRequestReaderTests.requests(count: 600, seed: 73, escapedKeys: false).map { String(decoding: $0, as: UTF8.self) }
+        func kinds(_ outcomes: [String]) -> [String] {
+            outcomes.filter { !$0.hasPrefix("written ") }.map { outcome in
+                outcome.contains(" malformed ") ? String(outcome.prefix { $0 != " " }) + " malformed" : outcome
+            }
+        }
+        let sorted = Self.outcomes(lines).outcomes
+        let asTheyStand = Self.outcomes(lines, sorts: false).outcomes
+        #expect(kinds(sorted) == kinds(asTheyStand))
+        #expect(sorted.contains { $0.contains(" event ") } && sorted.contains { $0.contains(" malformed ") })
+    }
+
+    /// A problem found in a reordered line is located where it is in the export's line: a non-finite
+    /// double (found by the importer) and a field of ours of the wrong type (found by the decoder),
+    /// each written last and put first.
+    @Test(arguments: [("aa", #"{"doubleValue":"NaN"}"#), ("kind", #"{"boolValue":true}"#)])
+    func aProblemInAReorderedLineIsLocatedInTheExportsLine(name: String, value: String) throws {
+        let line = Self.haptic(0, [
+            Self.attribute("session.id", #"{"stringValue":"s-1"}"#), Self.attribute("zz", #"{"stringValue":"last"}"#),
+            Self.attribute(name, value),
+        ])
+        #expect(Self.reordered(line) != nil)
+        let sorted = Self.outcomes([line]).outcomes
+        #expect(sorted.contains { $0.contains(" malformed ") || $0.contains(" refused ") }, "\(sorted)")
+        #expect(sorted == Self.outcomes([line], sorts: false).outcomes)
+    }
+
+    /// A reordered line that is not valid JSON is reported as the export's line reads: the same reason
+    /// at the same column.
+    @Test(arguments: [
+        #","severityNumber":9x}]}]}]}"#,
+        #"}]}]}]}  x"#,
+        #"}]}]}"#,
+    ])
+    func aMalformedLineIsReportedAsItIsWritten(tail: String) {
+        let line = #"{"resourceLogs":[{"resource":{"attributes":[{"key":"service.version","value":{"stringValue":"5"}},{"key":"device.id","value":{"stringValue":"d"}}]},"scopeLogs":[{"logRecords":[{"eventName":"hig.haptic","timeUnixNano":"1795168810000000000","attributes":[{"key":"session.id","value":{"stringValue":"s"}},{"key":"kind","value":{"stringValue":"impact.light"}}]"# + tail
+        #expect(Self.reordered(line) != nil)
+        let sorted = Self.outcomes([line]).outcomes
+        #expect(sorted.count == 1 && sorted[0].contains(" malformed "), "\(sorted)")
+        #expect(sorted == Self.outcomes([line], sorts: false).outcomes)
+    }
+}
