@@ -80,7 +80,7 @@ public final class EventImporter: @unchecked Sendable {
     /// Whether OTLP requests are read with their attributes in the order of their names
     /// (`OTLPAttributeOrder`; tests compare both ways).
     var sortsAttributes = true
-    let attributeOrder = OTLPAttributeOrder()
+    var attributeOrder = OTLPAttributeOrder()
     /// Whether the line just read with its attributes reordered turned out malformed.
     private var reorderedLineIsMalformed = false
     /// Whether an OTLP line read without a layout is read by `OTLPRequestReader`, which notes its
@@ -222,11 +222,20 @@ public final class EventImporter: @unchecked Sendable {
         // export's line reads. A request longer than a layout's line (a collector's batch) is read as
         // it stands: its records are read by their own layouts (`translateRecords`), whose framing of
         // each record costs more than an order of its attributes saves.
-        guard format == .otlp, sortsAttributes, line.count <= ExportLineLayouts.maxLineLength,
+        guard format == .otlp, sortsAttributes, attributeOrder.takesLine(), line.count <= ExportLineLayouts.maxLineLength,
               let sorted = attributeOrder.reorder(line)
         else {
+            // Columns are the line's own (the last line reordered is forgotten).
+            if attributeOrder.reordered { attributeOrder.forgetLine() }
             return translateAsItStands(line, handle)
         }
+        translateReordered(line, sorted, handle)
+    }
+
+    @inline(never)
+    private func translateReordered(
+        _ line: UnsafeRawBufferPointer, _ sorted: UnsafeRawBufferPointer, _ handle: (_ record: Int32, ImportedRecord) -> Bool
+    ) {
         let order = attributeOrder
         reorderedLineIsMalformed = false
         translateAsItStands(sorted) { record, imported in
@@ -239,6 +248,7 @@ public final class EventImporter: @unchecked Sendable {
         translateAsItStands(line, handle)
     }
 
+    @inline(__always)
     private func translateAsItStands(_ line: UnsafeRawBufferPointer, _ handle: (_ record: Int32, ImportedRecord) -> Bool) {
         // A line longer than any layout's is seldom matched whole (only one whose values are long):
         // an OTLP request that long is read record by record, or, while records seldom match, by the

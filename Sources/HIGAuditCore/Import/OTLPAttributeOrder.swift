@@ -20,6 +20,11 @@ import _Builtin_intrinsics.intel
 /// reordered line in full, and reads the export's line as it stands instead when that one is
 /// malformed (`EventImporter.translate`), so that a malformed line is reported as it is written.
 ///
+/// Lines are reordered only while the export changes the order of its lists: a writer that keeps
+/// one order a set of names (whatever it is) is read as it stands, and its own fields written in its
+/// order (`reorder`, `decide`). The decision rests on the lines alone, so it is the same however the
+/// importer reads them (with layouts or without).
+///
 /// What the importer reads does not change: of each name it reads the first attribute, and the sort
 /// is stable, so two attributes of one name keep their order (a list holding a name with escapes,
 /// which could equal another once unescaped, is left as it stands). A problem found in a reordered
@@ -46,6 +51,32 @@ final class OTLPAttributeOrder {
     /// Lists longer than this are left in their order (an insertion sort's cost grows as its square).
     static let longestSortedList = 64
 
+    /// Whether lines are reordered (`reorder`): while the orders of the lists it reads change from
+    /// one list of a set of names to the next (`noteOrder`). Set for good by tests (`sortsEveryLine`).
+    private(set) var sorting: Bool
+    let sortsEveryLine: Bool
+    /// Lines given to `reorder`, and of them those read for their lists' orders.
+    private(set) var lines = 0
+    private(set) var linesRead = 0
+    /// Of the lists read since the last decision, those whose set of names was seen before, and of
+    /// them those in another order than the set's first (`orders`).
+    private var blockRepeats = 0
+    private var blockChanges = 0
+    /// Per set of names (a hash of its names, whatever their order), the order first seen (a hash
+    /// of its names in order); 0 for a slot that holds none.
+    private let orders = UnsafeMutablePointer<(names: UInt64, order: UInt64)>.allocate(capacity: orderSlots)
+    private static let orderSlots = 256
+    /// Lists of repeated sets a decision rests on, the lines read for it while lines are not
+    /// reordered (one in `stableOdds` past the first `firstLinesRead`), and the share of them in
+    /// another order (one in `changeShare`) that makes lines reordered: a writer that changes the
+    /// order of a few of its records (one of several writers of an export) gains less than the
+    /// reading of every line costs.
+    static let decisionLists = 64
+    /// A power of two.
+    static let stableOdds = 64
+    static let firstLinesRead = 64
+    static let changeShare = 3
+
     private var line = GrowingBytes(capacity: 4096)
     /// The attributes of the list being read (at most `longestSortedList`).
     private let attributes = UnsafeMutablePointer<Element>.allocate(capacity: longestSortedList)
@@ -54,15 +85,32 @@ final class OTLPAttributeOrder {
     /// Whether the last line given to `reorder` was reordered (its problems' columns then move back).
     private(set) var reordered = false
 
+    init(sortsEveryLine: Bool = false) {
+        self.sortsEveryLine = sortsEveryLine
+        sorting = sortsEveryLine
+        orders.initialize(repeating: (0, 0), count: Self.orderSlots)
+    }
+
     deinit {
         attributes.deallocate()
         moves.deallocate()
+        orders.deallocate()
     }
 
     /// The request `source` with its attribute lists in name order, valid until the next call; nil
-    /// when it is to be read as it stands (no list out of order).
+    /// when it is to be read as it stands: no list is out of order, or the export keeps one order a
+    /// set of names (`sorting` is off; one line in `stableOdds` is then read, to see whether that
+    /// still holds).
+    ///
+    /// Why not always: reading a line's lists costs a good part of what reading a line by its
+    /// layout's plan costs. A writer that keeps one order a set of names gains nothing from it (its
+    /// lines repeat their layouts as they stand); one that changes it (a dictionary's order) gains a
+    /// layout for every set of names.
+    ///
+    /// `takesLine` tells first whether the line is read at all.
     func reorder(_ source: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
         forgetLine()
+        linesRead &+= 1
         guard let base = source.baseAddress?.assumingMemoryBound(to: UInt8.self), source.count < Int(Int32.max) else { return nil }
         let count = source.count
         let keyLength = Self.listKey.utf8CodeUnitCount
@@ -90,7 +138,16 @@ final class OTLPAttributeOrder {
                 place &+= 1
             }
         }
+        decide()
         return reordered ? UnsafeRawBufferPointer(start: line.start, count: count) : nil
+    }
+
+    /// Counts a line of the export and says whether `reorder` reads it: every line while lines are
+    /// reordered, else the first `firstLinesRead` and one in `stableOdds`.
+    @inline(__always)
+    func takesLine() -> Bool {
+        lines &+= 1
+        return sorting || lines <= Self.firstLinesRead || lines & (Self.stableOdds &- 1) == 0
     }
 
     /// Forgets the last line reordered: problems' columns are the export's line's again.
@@ -138,6 +195,8 @@ final class OTLPAttributeOrder {
         s.pos = listStart &+ 1
         attributeCount = 0
         var inOrder = true
+        var names: UInt64 = 0
+        var order: UInt64 = 0
         while true {
             let start = s.pos
             guard Self.holds(s, start, "{\"key\":\"") else { return nil }
@@ -156,6 +215,11 @@ final class OTLPAttributeOrder {
                 nameStart: Int32(truncatingIfNeeded: nameStart), nameEnd: Int32(truncatingIfNeeded: nameEnd),
                 prefix: Self.prefix(base, from: nameStart, count: nameEnd &- nameStart, end: count))
             if inOrder, attributeCount > 0, Self.precedes(element, attributes[attributeCount &- 1], base) { inOrder = false }
+            // The name's first eight bytes and its length stand for it (a name alike in those is
+            // another only to the decision, never to the order).
+            let name = element.prefix &+ UInt64(truncatingIfNeeded: nameEnd &- nameStart)
+            names &+= name
+            order = (order &+ name) &* 0x9E37_79B9_7F4A_7C15
             attributes[attributeCount] = element
             attributeCount &+= 1
             let byte = base[s.pos]
@@ -163,11 +227,38 @@ final class OTLPAttributeOrder {
             if byte == 0x5D { break }
             guard byte == 0x2C else { return nil }
         }
-        if !inOrder {
+        noteOrder(names: names, order: order)
+        if !inOrder, sorting {
             sortElements(base)
             write(list: listStart, from: base, count: count)
         }
         return s.pos
+    }
+
+    /// Notes a list read in full, by the hashes of its set of names and of their order: whether its
+    /// set was seen before, and in another order than its first (`decide`: lines are reordered while
+    /// one in `changeShare` of those did).
+    private func noteOrder(names: UInt64, order: UInt64) {
+        let mixed = names &* 0xC2B2_AE3D_27D4_EB4F
+        let slot = orders + Int(truncatingIfNeeded: mixed &>> 56)
+        // 0 marks an empty slot: a set hashed to 0 (or an order hashed to 0) is noted as 1.
+        let names = names | 1
+        let order = order | 1
+        guard slot.pointee.names == names else {
+            slot.pointee = (names, order)
+            return
+        }
+        blockRepeats &+= 1
+        if slot.pointee.order != order { blockChanges &+= 1 }
+    }
+
+    /// At a line's end, after `decisionLists` lists of sets seen before, decides whether the lines
+    /// that follow are reordered.
+    private func decide() {
+        guard blockRepeats >= Self.decisionLists else { return }
+        if !sortsEveryLine { sorting = blockChanges &* Self.changeShare >= blockRepeats }
+        blockRepeats = 0
+        blockChanges = 0
     }
 
     /// Where the plain string starting at `from` ends (its closing quote), read byte by byte: for
@@ -279,12 +370,29 @@ final class OTLPAttributeOrder {
                 line.start[to] = 0x2C
                 to &+= 1
             }
-            (line.start + to).update(from: base + Int(element.start), count: length)
+            Self.copy(base + Int(element.start), to: line.start + to, count: length)
             if to != Int(element.start) {
                 moves.append(Move(to: Int32(truncatingIfNeeded: to), from: element.start, count: Int32(truncatingIfNeeded: length)))
             }
             to &+= length
         }
+    }
+
+    /// Copies `count` bytes (at least 16: an attribute is longer) sixteen at a time, the last
+    /// sixteen overlapping those before: an attribute is a few dozen bytes, for which a call of
+    /// `memcpy` costs more than the copy.
+    @inline(__always)
+    private static func copy(_ from: UnsafePointer<UInt8>, to: UnsafeMutablePointer<UInt8>, count: Int) {
+        guard count >= 16 else { return to.update(from: from, count: count) }
+        let source = UnsafeRawPointer(from)
+        let target = UnsafeMutableRawPointer(to)
+        var offset = 0
+        while offset &+ 16 < count {
+            target.storeBytes(of: source.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self), toByteOffset: offset, as: SIMD16<UInt8>.self)
+            offset &+= 16
+        }
+        target.storeBytes(
+            of: source.loadUnaligned(fromByteOffset: count &- 16, as: SIMD16<UInt8>.self), toByteOffset: count &- 16, as: SIMD16<UInt8>.self)
     }
 
     /// Whether `a`'s name comes before `b`'s in the order of their bytes (a name before its extensions).

@@ -9,7 +9,7 @@ import Testing
 @Suite struct OTLPAttributeOrderTests {
     /// The line `order` makes of `text`, and for each of its bytes where it stands in `text`; nil when
     /// the line is read as it stands.
-    static func reordered(_ text: String, _ order: OTLPAttributeOrder = OTLPAttributeOrder()) -> (line: String, sources: [Int])? {
+    static func reordered(_ text: String, _ order: OTLPAttributeOrder = OTLPAttributeOrder(sortsEveryLine: true)) -> (line: String, sources: [Int])? {
         let bytes = Array(text.utf8)
         return bytes.withUnsafeBytes { raw -> (String, [Int])? in
             guard let line = order.reorder(raw) else { return nil }
@@ -130,7 +130,7 @@ import Testing
     /// export's line is.
     @Test func reorderedRequestsAreTheirLinesBytesMovedAndValidAlike() {
         var reordered = 0
-        let order = OTLPAttributeOrder()
+        let order = OTLPAttributeOrder(sortsEveryLine: true)
         for escaped in [false, true] {
             for line in OTLPRequestReaderTests.requests(count: 400, seed: escaped ? 71 : 72, escapedKeys: escaped) {
                 let text = String(decoding: line, as: UTF8.self)
@@ -147,10 +147,15 @@ import Testing
 
     // MARK: The importer reading reordered lines
 
-    static func outcomes(_ lines: [String], sorts: Bool = true, layouts: Bool = true) -> (outcomes: [String], importer: EventImporter) {
+    /// `lines` read by an importer that reorders every line it can (`sortsEveryLine`) when `sorts`,
+    /// and by one that reorders none when not; `adaptive` leaves the importer as it is made.
+    static func outcomes(
+        _ lines: [String], sorts: Bool = true, layouts: Bool = true, adaptive: Bool = false
+    ) -> (outcomes: [String], importer: EventImporter) {
         ImportOutcomes.read(.otlp, lines.map { Array($0.utf8) }, writes: true) {
             $0.sortsAttributes = sorts
             $0.readsLayouts = layouts
+            if !adaptive { $0.attributeOrder = OTLPAttributeOrder(sortsEveryLine: true) }
         }
     }
 
@@ -227,5 +232,51 @@ import Testing
         let sorted = Self.outcomes([line]).outcomes
         #expect(sorted.count == 1 && sorted[0].contains(" malformed "), "\(sorted)")
         #expect(sorted == Self.outcomes([line], sorts: false).outcomes)
+    }
+
+    // MARK: Reordering only exports that change their orders
+
+    /// A session's events as OpenTelemetry Swift would write them (its attributes in the order of the
+    /// dictionary of each record when `shuffled`), or in one order a set of names, not theirs.
+    static func export(count: Int, shuffled: Bool, seed: UInt64) -> [String] {
+        var random = SplitMix64(seed: seed)
+        return (0..<count).map { n in
+            var attributes = [
+                attribute("session.id", #"{"stringValue":"s-\#(n % 7)"}"#), attribute("kind", #"{"stringValue":"impact.light"}"#),
+                attribute("log.record.uid", #"{"stringValue":"e\#(n)"}"#), attribute("intensity", #"{"doubleValue":0.\#(n % 9 + 1)}"#),
+                attribute("screen.name", #"{"stringValue":"canvas.editor"}"#),
+            ]
+            if shuffled { attributes.shuffle(using: &random) }
+            return haptic(n, attributes)
+        }
+    }
+
+    @Test func anExportThatKeepsItsOrderIsReadAsItStands() throws {
+        let lines = Self.export(count: 2_000, shuffled: false, seed: 1)
+        let (outcomes, importer) = Self.outcomes(lines, adaptive: true)
+        #expect(!importer.attributeOrder.sorting)
+        // The first lines, then one in `stableOdds`.
+        #expect(importer.attributeOrder.linesRead < OTLPAttributeOrder.firstLinesRead + 2_000 / OTLPAttributeOrder.stableOdds + 2)
+        let last = try #require(outcomes.last { $0.hasPrefix("written ") })
+        #expect(last.hasSuffix(#""kind":"impact.light","intensity":0.2}"#), "\(last)")
+        #expect(outcomes == Self.outcomes(lines, sorts: false).outcomes)
+    }
+
+    @Test func anExportThatChangesItsOrdersIsReorderedOnceThatIsSeen() throws {
+        let lines = Self.export(count: 2_000, shuffled: true, seed: 2)
+        let (outcomes, importer) = Self.outcomes(lines, adaptive: true)
+        #expect(importer.attributeOrder.sorting)
+        #expect(importer.attributeOrder.linesRead == 2_000)
+        // Past the first lines, every line is written with its own fields in the order of their names.
+        let written = outcomes.filter { $0.hasPrefix("written ") && $0.contains("haptic") }
+        #expect(written.count == 2_000)
+        for line in written.suffix(1_900) {
+            #expect(line.contains(#","intensity":0."#) && line.hasSuffix(#","kind":"impact.light"}"#), "\(line)")
+        }
+        // One layout for all orders, and most lines read by its plan.
+        #expect(importer.layouts.learned < 10, "\(importer.layouts.learned) layouts learned")
+        #expect(importer.linesPlanned > 1_800, "\(importer.linesPlanned) planned")
+        // The decision rests on the lines alone: read alike without layouts.
+        #expect(outcomes == Self.outcomes(lines, layouts: false, adaptive: true).outcomes)
     }
 }
