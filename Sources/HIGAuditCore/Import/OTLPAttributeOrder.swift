@@ -215,9 +215,10 @@ final class OTLPAttributeOrder {
                 nameStart: Int32(truncatingIfNeeded: nameStart), nameEnd: Int32(truncatingIfNeeded: nameEnd),
                 prefix: Self.prefix(base, from: nameStart, count: nameEnd &- nameStart, end: count))
             if inOrder, attributeCount > 0, Self.precedes(element, attributes[attributeCount &- 1], base) { inOrder = false }
-            // The name's first eight bytes and its length stand for it (a name alike in those is
-            // another only to the decision, never to the order).
-            let name = element.prefix &+ UInt64(truncatingIfNeeded: nameEnd &- nameStart)
+            // The name's first eight bytes, its last and its length stand for it (two names alike in
+            // those are one only to the decision, never to the order).
+            let last = nameEnd > nameStart ? UInt64(base[nameEnd &- 1]) : 0
+            let name = element.prefix &+ UInt64(truncatingIfNeeded: nameEnd &- nameStart) &+ last &<< 8
             names &+= name
             order = (order &+ name) &* 0x9E37_79B9_7F4A_7C15
             attributes[attributeCount] = element

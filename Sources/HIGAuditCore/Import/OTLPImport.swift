@@ -361,11 +361,20 @@ extension EventImporter {
 
     /// SPEC §7: numbers that are not finite are malformed. OTLP/JSON spells such doubles as strings
     /// (`"NaN"`, `"Infinity"`, `"-Infinity"`), and a literal too large for a double is infinite too.
+    ///
+    /// Of several, the first in the export's line is told: a line read with its attributes in the
+    /// order of their names (`OTLPAttributeOrder`) may hold them in another order.
     private func checkFinite(_ doubles: [(key: Int?, value: Int)]) throws(ImportProblem) {
+        var first: (key: Int?, value: Int, column: Int)?
         for (key, double) in doubles where tape[double].kind != .number || !tape.double(double).isFinite {
-            let name = key.map { tape.string($0) } ?? "?"
-            throw ImportProblem("the attribute \(name) is not a finite number", at: tape, double)
+            let start = Int(tape[double].start)
+            let column = attributeOrder.reordered ? attributeOrder.sourceColumn(start) : start
+            if first.map({ column < $0.column }) ?? true { first = (key, double, column) }
+            if !attributeOrder.reordered { break }
         }
+        guard let first else { return }
+        let name = first.key.map { tape.string($0) } ?? "?"
+        throw ImportProblem("the attribute \(name) is not a finite number", at: tape, first.value)
     }
 
     /// The typed values (`{"stringValue": …}`…) of the attributes the importer reads: of each key, the

@@ -108,11 +108,14 @@ import Testing
         #expect(result.line == Self.request(resource: [], record: Array(many.suffix(64)).reversed()))
     }
 
-    /// Only a key opens a list: the same bytes inside a string (whose quotes are escaped) do not.
-    @Test func theKeysBytesInsideAStringAreNoList() {
-        let inside = #"{\"attributes\":[{\"key\":\"b\"},{\"key\":\"a\"}]}"#
-        let source = Self.request(resource: [], record: [Self.attribute("a", #"{"stringValue":"\#(inside)"}"#), Self.attribute("b")])
-        #expect(Self.reordered(source) == nil)
+    /// Only a key opens a list: the key's bytes after anything but a `{` or a `,` (possible only in
+    /// a line that is not valid JSON) are left alone.
+    @Test func aListIsOneOnlyAfterABraceOrAComma() {
+        let list = #""attributes":[{"key":"b","value":{"intValue":"1"}},{"key":"a","value":{"intValue":"2"}}]"#
+        #expect(Self.reordered(#"{"resourceLogs":[{"x":"y""# + list + "}]}") == nil)
+        #expect(Self.reordered(#"{"resourceLogs":[{"x":"y" "# + list + "}]}") == nil)
+        #expect(Self.reordered(#"{"resourceLogs":[{"x":"y","# + list + "}]}") != nil)
+        #expect(Self.reordered(#"{"resourceLogs":[{"# + list + "}]}") != nil)
     }
 
     /// A list inside an attribute's value moves with the attribute, as it stands.
@@ -143,6 +146,20 @@ import Testing
             }
         }
         #expect(reordered > 50, "\(reordered) reordered")
+        // And lines that are not valid JSON: every one-byte change of some reordered ones.
+        var malformed = 0
+        for line in OTLPRequestReaderTests.requests(count: 40, seed: 74, escapedKeys: false) {
+            guard Self.reordered(String(decoding: line, as: UTF8.self), order) != nil else { continue }
+            for variant in ExportLineLayoutsTests.variants(line, sparse: true) {
+                let text = String(decoding: variant, as: UTF8.self)
+                guard Array(text.utf8) == variant, let result = Self.reordered(text, order) else { continue }
+                let valid = if case .success = ExportLineLayoutsTests.scanned(variant) { true } else { false }
+                let stillValid = if case .success = ExportLineLayoutsTests.scanned(Array(result.line.utf8)) { true } else { false }
+                #expect(valid == stillValid, "\(text)")
+                if !valid { malformed += 1 }
+            }
+        }
+        #expect(malformed > 50, "\(malformed) malformed lines reordered")
     }
 
     // MARK: The importer reading reordered lines
@@ -187,21 +204,31 @@ import Testing
         #expect(importer.linesPlanned > lines.count / 2, "\(importer.linesPlanned) of \(lines.count) planned")
     }
 
-    /// The same events, and each record malformed or not alike, with the attributes reordered or as
-    /// they stand, on the request reader's corpus; a line is written with its own fields in another
-    /// order only.
-    @Test func requestsMakeTheSameEventsReorderedOrNot() throws {
+    /// The same events, unknown types and problems (each reason at its place in the export's line),
+    /// with the attributes reordered or as they stand, on the request reader's corpus and the
+    /// fixtures; a line is written with its own fields in another order only.
+    @Test func requestsMakeTheSameEventsAndProblemsReorderedOrNot() throws {
         var lines = try ExportLineLayoutsTests.fixtureLines(.otlp)
         lines += OTLPRequestReaderTests.requests(count: 600, seed: 73, escapedKeys: false).map { String(decoding: $0, as: UTF8.self) }
-        func kinds(_ outcomes: [String]) -> [String] {
-            outcomes.filter { !$0.hasPrefix("written ") }.map { outcome in
-                outcome.contains(" malformed ") ? String(outcome.prefix { $0 != " " }) + " malformed" : outcome
-            }
-        }
-        let sorted = Self.outcomes(lines).outcomes
+        func judged(_ outcomes: [String]) -> [String] { outcomes.filter { !$0.hasPrefix("written ") } }
+        let sorted = Self.outcomes(lines)
         let asTheyStand = Self.outcomes(lines, sorts: false).outcomes
-        #expect(kinds(sorted) == kinds(asTheyStand))
-        #expect(sorted.contains { $0.contains(" event ") } && sorted.contains { $0.contains(" malformed ") })
+        #expect(judged(sorted.outcomes) == judged(asTheyStand))
+        #expect(sorted.outcomes.contains { $0.contains(" event ") } && sorted.outcomes.contains { $0.contains(" malformed ") })
+        #expect(sorted.importer.attributeOrder.linesRead == lines.count)
+    }
+
+    /// Of two non-finite doubles, the first in the export's line is reported, whichever comes first
+    /// once reordered.
+    @Test func ofTwoProblemsTheFirstInTheExportsLineIsReported() throws {
+        let line = Self.haptic(0, [
+            Self.attribute("session.id", #"{"stringValue":"s-1"}"#), Self.attribute("zz", #"{"doubleValue":"NaN"}"#),
+            Self.attribute("aa", #"{"doubleValue":"Infinity"}"#),
+        ])
+        #expect(Self.reordered(line) != nil)
+        let sorted = Self.outcomes([line]).outcomes
+        #expect(sorted.contains { $0.contains("the attribute zz is not a finite number") }, "\(sorted)")
+        #expect(sorted == Self.outcomes([line], sorts: false).outcomes)
     }
 
     /// A problem found in a reordered line is located where it is in the export's line: a non-finite
@@ -232,6 +259,23 @@ import Testing
         let sorted = Self.outcomes([line]).outcomes
         #expect(sorted.count == 1 && sorted[0].contains(" malformed "), "\(sorted)")
         #expect(sorted == Self.outcomes([line], sorts: false).outcomes)
+    }
+
+    /// Two malformed numbers in one list, whose order the reordering flips: the export's first is
+    /// reported, as the export's line reads, not the reordered line's first.
+    @Test func aMalformedLineIsReadAgainAsItStands() throws {
+        let line = Self.haptic(0, [
+            Self.attribute("session.id", #"{"stringValue":"s-1"}"#), Self.attribute("zz", #"{"doubleValue":1.}"#),
+            Self.attribute("aa", #"{"doubleValue":2.}"#),
+        ])
+        let result = try #require(Self.reordered(line))
+        #expect(result.line.contains(#"{"key":"aa","value":{"doubleValue":2.}},{"key":"session.id""#))
+        let sorted = Self.outcomes([line]).outcomes
+        #expect(sorted.count == 1 && sorted[0].contains(" malformed "), "\(sorted)")
+        #expect(sorted == Self.outcomes([line], sorts: false).outcomes)
+        // Read as reordered, the first malformed number would be aa's: its column is not the one told.
+        let aa = try #require(line.range(of: "2.}")).lowerBound.utf16Offset(in: line)
+        #expect(!sorted[0].contains("\(aa)") && !sorted[0].contains("\(aa + 1)") && !sorted[0].contains("\(aa + 2)"), "\(sorted[0])")
     }
 
     // MARK: Reordering only exports that change their orders
