@@ -215,8 +215,9 @@ public final class EventImporter: @unchecked Sendable {
     /// and says whether the event it got was accepted by the decoder, which commits what the importer
     /// learned from it (a launch, a tab).
     public func translate(_ line: UnsafeRawBufferPointer, _ handle: (_ record: Int32, ImportedRecord) -> Bool) {
-        // An OTLP request is read with its attributes in the order of their names (`OTLPAttributeOrder`);
-        // a problem's column is then moved back to the export's line.
+        // While an OTLP export changes the order of its attribute lists, a request is read with its
+        // lists in the order of their names (`OTLPAttributeOrder`); a problem's column is then moved
+        // back to the export's line.
         // A reordered line that is not valid JSON is read again as it stands, before any of its records
         // was handed over (the tape finds it malformed before any is), so that it is reported as the
         // export's line reads. A request longer than a layout's line (a collector's batch) is read as
