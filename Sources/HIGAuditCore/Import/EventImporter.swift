@@ -49,7 +49,7 @@ public final class EventImporter: @unchecked Sendable {
     var readsRecordLayouts = true
     /// How well the record layouts serve this export (`recordsTakeLine`): of the records of the current
     /// block that went to them, how many a layout matched at the first try; and whether only one
-    /// request in `sparseLayoutOdds` goes to them in this block.
+    /// request in `rareLayoutOdds` goes to them in this block.
     private var recordBlockRecords = 0
     private var recordBlockMatches = 0
     private(set) var recordsSparse = false
@@ -355,7 +355,7 @@ public final class EventImporter: @unchecked Sendable {
 
     /// Whether a request of many records goes to the record layouts (`translateRecords`): every one
     /// while they match at the first try at least three in four records of a block, else one in
-    /// `sparseLayoutOdds`; the others are read in one pass (`OTLPRequestReader`).
+    /// `rareLayoutOdds`; the others are read in one pass (`OTLPRequestReader`).
     ///
     /// Why: a record a layout matches costs a fraction of one read in one pass, but one that misses
     /// is read twice by the general scan (to frame it and again to hand it over), its resource once
@@ -363,12 +363,13 @@ public final class EventImporter: @unchecked Sendable {
     /// bar is higher than the line layouts' (`layoutsTakeLine`), whose misses cost less. A collector
     /// batching an SDK's records whose attributes come in a new order each (OpenTelemetry Swift's)
     /// makes nearly every record miss for good; one batching many devices' records of a varied mix
-    /// makes many miss, new layouts of rare events among them.
+    /// makes many miss, new layouts of rare events among them. And a probe is a whole request of
+    /// many records, not one line of one event, so the odds are the rare ones from the start.
     @inline(__always)
     private func recordsTakeLine() -> Bool {
         guard recordsSparse else { return true }
         recordSparseTurn &+= 1
-        return recordSparseTurn % Self.sparseLayoutOdds == 0
+        return recordSparseTurn % Self.rareLayoutOdds == 0
     }
 
     /// Counts the records of a request that went to the record layouts, and how many matched at the
@@ -379,7 +380,7 @@ public final class EventImporter: @unchecked Sendable {
         recordsMatchedFirst &+= matched
         recordBlockRecords &+= records
         recordBlockMatches &+= matched
-        guard recordBlockRecords >= (recordsSparse ? Self.layoutBlock / Self.sparseLayoutOdds : Self.layoutBlock) else { return }
+        guard recordBlockRecords >= (recordsSparse ? Self.layoutBlock / Self.rareLayoutOdds : Self.layoutBlock) else { return }
         recordsSparse = recordBlockMatches &* 4 < recordBlockRecords &* 3
         recordBlockRecords = 0
         recordBlockMatches = 0

@@ -92,8 +92,10 @@ import Testing
         var generator = SplitMix64(seed: seed)
         let lines = (0..<300).map { _ in Array(Self.request(&generator).utf8) }
         let importer = Self.expectReadAlike(lines, "seed \(seed)")
-        // The record way was taken, and most of its records matched a layout; some were planned.
-        #expect(importer.recordLayouts.matched > lines.count * 3)
+        // The record way was taken, and most of the records that went to it matched a layout (requests
+        // of scopes laid out at random make it sparse, so not every request goes); some were planned.
+        #expect(importer.recordsAsked > lines.count)
+        #expect(importer.recordLayouts.matched * 2 > importer.recordsAsked, "\(importer.recordLayouts.matched) of \(importer.recordsAsked)")
         #expect(importer.linesPlanned > lines.count / 2)
     }
 
