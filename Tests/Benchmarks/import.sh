@@ -5,6 +5,11 @@
 #
 #   Tests/Benchmarks/import.sh [TARGET_BYTES]     (default 300000000 of NDJSON sampled, then re-encoded)
 #   HIG=path/to/hig-audit Tests/Benchmarks/import.sh
+#   MIX=field Tests/Benchmarks/import.sh 75000000 (issue 49's field-like mix, one day, mixed encoders
+#                                                  unless ENCODERS says otherwise, as run.sh generates it)
+#   FORMATS="otlp otlp+attributes-shuffled" Tests/Benchmarks/import.sh
+#                                                 (the exports measured; FORMAT+VARIANT is FORMAT's export
+#                                                  rewritten by export_variants.py VARIANT)
 #
 # The export is `hig-audit sample` re-encoded by `to_export.py` under the `hig.*` convention (every
 # event `hig.<type>`), so both runs judge the same events. CPU time on one thread each (`--jobs 1`),
@@ -18,14 +23,18 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 target="${1:-300000000}"
-work="$here/work/import-$target"
+mix="${MIX:-}"
+encoders="${ENCODERS:-$([ -n "$mix" ] && echo mixed || echo uniform)}"
+suffix=$([ "$encoders" = uniform ] && echo "" || echo "-$encoders")$([ -z "$mix" ] || echo "-$mix")
+work="$here/work/import-$target$suffix"
 source "$here/release_binary.sh"
 mkdir -p "$work"
 cd "$work"
 if [ ! -f sample.ndjson ]; then
     echo "== generating (seed 2026, no noise)" >&2
     rm -rf sample
-    "$HIG" sample --target-bytes "$target" --no-noise --seed 2026 --out sample >&2
+    "$HIG" sample --target-bytes "$target" --no-noise --seed 2026 --out sample \
+        ${mix:+--mix "$mix" --days 1} --encoders "$encoders" >&2
     find sample -name '*.zst' | sort | xargs zstd -qdcf > sample.ndjson
 fi
 lines() { wc -l < "$1"; }
@@ -56,13 +65,15 @@ paired() {
 printf '| format | export | lines | --from CPU | imported NDJSON | analyze CPU | ratio a line | --from wall | analyze wall | ratio a line | import CPU | analyze CPU | ratio a line |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n'
 # `otlp-batched`: OTLP with up to 100 records a line (`to_export.py`); its rate is in records, the
 # NDJSON's lines it becomes.
-for format in posthog datadog-rum otlp otlp-batched; do
-    from_format="${format%-batched}"
-    [ -f "$format.jsonl" ] || python3 "$here/to_export.py" "$format" < sample.ndjson > "$format.jsonl"
+for format in ${FORMATS:-posthog datadog-rum otlp otlp-batched}; do
+    encoded="${format%%+*}"
+    from_format="${encoded%-batched}"
+    [ -f "$encoded.jsonl" ] || python3 "$here/to_export.py" "$encoded" < sample.ndjson > "$encoded.jsonl"
+    [ -f "$format.jsonl" ] || python3 "$here/export_variants.py" "$from_format" "${format#*+}" < "$encoded.jsonl" > "$format.jsonl"
     "$HIG" import --from "$from_format" "$format.jsonl" -o "$format.ndjson" -q
     ndjson_lines=$(lines "$format.ndjson")
     export_lines=$ndjson_lines
-    [ "$format" = otlp-batched ] || export_lines=$(lines "$format.jsonl")
+    [ "$encoded" = otlp-batched ] || export_lines=$(lines "$format.jsonl")
     read -r from native cpu_ratio < <(paired "$from_format" "$format.jsonl" "$format.ndjson" 1 "%U %S")
     read -r from_wall native_wall wall_ratio < <(paired "$from_format" "$format.jsonl" "$format.ndjson" default "%e")
     read -r import_cpu import_native import_ratio < <(paired "$from_format" "$format.jsonl" "$format.ndjson" import "%U %S")
