@@ -68,8 +68,16 @@ printf '| format | export | lines | --from CPU | imported NDJSON | analyze CPU |
 for format in ${FORMATS:-posthog datadog-rum otlp otlp-batched}; do
     encoded="${format%%+*}"
     from_format="${encoded%-batched}"
-    [ -f "$encoded.jsonl" ] || python3 "$here/to_export.py" "$encoded" < sample.ndjson > "$encoded.jsonl"
-    [ -f "$format.jsonl" ] || python3 "$here/export_variants.py" "$from_format" "${format#*+}" < "$encoded.jsonl" > "$format.jsonl"
+    # Written aside and moved into place, so that a run stopped midway (or an unknown variant) leaves no
+    # partial export for the next run to take.
+    if [ ! -f "$encoded.jsonl" ]; then
+        python3 "$here/to_export.py" "$encoded" < sample.ndjson > "$encoded.jsonl.part"
+        mv "$encoded.jsonl.part" "$encoded.jsonl"
+    fi
+    if [ ! -f "$format.jsonl" ]; then
+        python3 "$here/export_variants.py" "$from_format" "${format#*+}" < "$encoded.jsonl" > "$format.jsonl.part"
+        mv "$format.jsonl.part" "$format.jsonl"
+    fi
     "$HIG" import --from "$from_format" "$format.jsonl" -o "$format.ndjson" -q
     ndjson_lines=$(lines "$format.ndjson")
     export_lines=$ndjson_lines
