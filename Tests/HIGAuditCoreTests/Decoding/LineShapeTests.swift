@@ -349,6 +349,98 @@ import Testing
         #expect(orderedMatched * 100 > orderedLines * 95, "\(orderedMatched) of \(orderedLines)")
     }
 
+    /// One envelope first on every line (as `import` writes it), sessions interleaved, and per
+    /// session one SDK's layout of the same fields in the same order: without a member no field
+    /// reads, with an `sdk` name at the end, with a sequence number after the id. Each layout is a
+    /// shape of its own (`LineShapes.skeleton`), and the lines match; refining one shape with the
+    /// other layouts' lines had each miss in turn, and matching rested.
+    @Test func layoutsWithOtherUnreadMembersInterleavedEachMatch() {
+        var learning = EventDecoder(learnsLineShapes: true)
+        var general = EventDecoder(learnsLineShapes: false)
+        let lines = 9_000
+        var late = 0
+        var lateMatched = 0
+        for index in 0..<lines {
+            let session = index % 300
+            let envelope = #"{"ts":\#(1_795_197_600_000 + index),"session":"s\#(session)","type":"touch","device":"d\#(session)","id":"e\#(index)""#
+            let fields = #""phase":"moved","x":\#(index % 700),"y":\#(index % 300).5"#
+            let line = switch session % 3 {
+            case 0: envelope + "," + fields + "}"
+            case 1: envelope + "," + fields + #","sdk":"rn-telemetry 2.4.0"}"#
+            default: envelope + #","seq":\#(index),"# + fields + "}"
+            }
+            let before = learning.lineShapes.matchedLines
+            #expect(learning.decode(line) == general.decode(line), "\(line)")
+            if index >= 3_000 {
+                late += 1
+                if learning.lineShapes.matchedLines > before { lateMatched += 1 }
+            }
+        }
+        #expect(lateMatched * 100 > late * 95, "\(lateMatched) of \(late)")
+    }
+
+    /// A writer with a fixed envelope and a hash map of properties (their order new on most lines)
+    /// interleaved with writers that keep their order, all with one head and `type`: the others' lines
+    /// keep matching (`LineShapes.holdsOtherOrdersEnough`), and every line gets the general scan's
+    /// verdict. Learning each order the shuffling writer happened to repeat pushed the others' shapes
+    /// out of their set, and matching rested for everyone.
+    @Test func aWriterOfShuffledPropertiesLeavesTheOthersMatching() {
+        var random = SplitMix64(seed: 47)
+        var learning = EventDecoder(learnsLineShapes: true)
+        var general = EventDecoder(learnsLineShapes: false)
+        let lines = 12_000
+        var ordered = 0
+        var orderedMatched = 0
+        for index in 0..<lines {
+            let session = Int(random.next() % 400)
+            let envelope = #"{"ts":\#(1_795_197_600_000 + index),"session":"s\#(session)","type":"touch","device":"d\#(session)","id":"e\#(index)""#
+            var properties = [
+                #""phase":"moved""#, #""x":\#(index % 700)"#, #""y":\#(index % 300)"#, #""target":"canvas""#,
+                #""input":"pencil""#,
+            ]
+            let shuffles = session % 3 == 0
+            if shuffles {
+                for i in stride(from: properties.count - 1, to: 0, by: -1) {
+                    properties.swapAt(i, Int(random.next() % UInt64(i + 1)))
+                }
+            } else if session % 3 == 2 {
+                properties.reverse()
+            }
+            let line = envelope + "," + properties.joined(separator: ",") + "}"
+            let before = learning.lineShapes.matchedLines
+            #expect(learning.decode(line) == general.decode(line), "\(line)")
+            if index >= 4_000, !shuffles {
+                ordered += 1
+                if learning.lineShapes.matchedLines > before { orderedMatched += 1 }
+            }
+        }
+        #expect(orderedMatched * 100 > ordered * 90, "\(orderedMatched) of \(ordered)")
+    }
+
+    /// Sessions whose ids share their first 16 bytes share a place in the sessions' memory of shapes
+    /// (`LineShapes.sessionShapes`), and lines of several layouts and malformed ones come between: a
+    /// hint only, so every line still gets the general scan's verdict.
+    @Test func sessionsAlikeInTheirFirstBytesGetTheGeneralScansVerdicts() {
+        var random = SplitMix64(seed: 16)
+        var learning = EventDecoder(learnsLineShapes: true)
+        var general = EventDecoder(learnsLineShapes: false)
+        for index in 0..<8_000 {
+            let session = random.next() % 200
+            let envelope = #"{"ts":\#(1_795_197_600_000 + index),"session":"0123456789abcdef-\#(session)","type":"touch","id":"e\#(index)""#
+            let extra = switch session % 4 {
+            case 0: ""
+            case 1: #","sdk":"ios""#
+            case 2: #","seq":\#(index)"#
+            default: #","sdk":"android","seq":\#(index)"#
+            }
+            var line = Array((envelope + extra + #","phase":"moved","x":\#(index % 90)}"#).utf8)
+            if random.next() % 100 < 3 { line = Self.damaged(line, using: &random) }
+            let expected = line.withUnsafeBytes { general.decode($0) }
+            #expect(line.withUnsafeBytes { learning.decode($0) } == expected, "\(String(decoding: line, as: UTF8.self))")
+        }
+        #expect(learning.lineShapes.matchedLines > 4_000)
+    }
+
     /// A value that changed often for a while and then stays (the target of a few quick taps, then a
     /// long stroke on the canvas) is read as a constant again once the shape is refreshed, while the
     /// values that keep changing stay variable, and the lines around the refreshes keep matching.

@@ -188,6 +188,65 @@ enum LineFingerprint {
     }
     #endif
 
+    /// A hash of the first 16 bytes of the string value of the line's first `"session"` key (quote,
+    /// `session`, quote, a colon with optional spaces around it), never 0; 0 when there is none within
+    /// `limit` bytes. A hint as the fingerprint is: which shape a session's lines matched last.
+    static func session(_ base: UnsafePointer<UInt8>, limit: Int) -> UInt64 {
+        var index = 0
+        #if arch(x86_64)
+        let quote = _mm_set1_epi8(0x22)
+        let n = _mm_set1_epi8(0x6E)
+        while index &+ 23 <= limit {
+            // A quote with an `n` seven bytes after it: `"session"`'s first and last letters.
+            let raw = UnsafeRawPointer(base + index)
+            let here = unsafeBitCast(raw.loadUnaligned(as: SIMD16<UInt8>.self), to: __m128i.self)
+            let after = unsafeBitCast(raw.loadUnaligned(fromByteOffset: 7, as: SIMD16<UInt8>.self), to: __m128i.self)
+            var candidates = UInt32(truncatingIfNeeded: _mm_movemask_epi8(
+                _mm_and_si128(_mm_cmpeq_epi8(here, quote), _mm_cmpeq_epi8(after, n))))
+            while candidates != 0 {
+                if let start = sessionValueStart(base, key: index &+ candidates.trailingZeroBitCount, limit: limit) {
+                    return sessionHash(base, start: start, limit: limit)
+                }
+                candidates &= candidates &- 1
+            }
+            index &+= 16
+        }
+        #endif
+        while index &+ 9 < limit {
+            if base[index] == 0x22, let start = sessionValueStart(base, key: index, limit: limit) {
+                return sessionHash(base, start: start, limit: limit)
+            }
+            index &+= 1
+        }
+        return 0
+    }
+
+    @inline(__always)
+    private static func sessionHash(_ base: UnsafePointer<UInt8>, start: Int, limit: Int) -> UInt64 {
+        let value = bytes(base, start: start, limit: limit)
+        var hash = value.low &* 0x9E37_79B9_7F4A_7C15 ^ value.high &* 0xC2B2_AE3D_27D4_EB4F
+        hash ^= hash >> 29
+        hash &*= 0xBF58_476D_1CE4_E5B9
+        hash ^= hash >> 32
+        return hash | 1
+    }
+
+    /// Where the string value starts if a `"session"` key stands at `key` (its opening quote).
+    @inline(__always)
+    private static func sessionValueStart(_ base: UnsafePointer<UInt8>, key: Int, limit: Int) -> Int? {
+        // `session"` after the quote, little-endian.
+        guard key &+ 9 <= limit, base[key] == 0x22,
+            UnsafeRawPointer(base + (key &+ 1)).loadUnaligned(as: UInt64.self) == UInt64(littleEndian: 0x226E_6F69_7373_6573)
+        else { return nil }
+        var at = key &+ 9
+        while at < limit, base[at] == 0x20 { at &+= 1 }
+        guard at < limit, base[at] == 0x3A else { return nil }
+        at &+= 1
+        while at < limit, base[at] == 0x20 { at &+= 1 }
+        guard at < limit, base[at] == 0x22 else { return nil }
+        return at &+ 1
+    }
+
     /// Where the string value starts if a `"type"` key stands at `key` (its opening quote).
     @inline(__always)
     private static func valueStart(_ base: UnsafePointer<UInt8>, key: Int, limit: Int) -> Int? {

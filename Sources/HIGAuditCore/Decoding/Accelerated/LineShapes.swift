@@ -36,9 +36,13 @@
 /// values equal to its own become constants again. While lines keep missing (more than a third of a
 /// block of 256 lines) matching and learning rest for a while, so varied input costs little more than
 /// the general scan alone. Lines of a session whose keys come in a new order on every line are
-/// neither learned nor counted as misses (`admits`, and `learn` for an order seen twice by chance). A
-/// line of a new session that is learned carries the other shapes of the session before over to its
-/// session (`carrySessionTexts`), so that its other layouts do not each miss once.
+/// neither learned nor counted as misses (`admits`, and `learn` for an order seen twice by chance).
+/// Lines whose fields their set holds in `maxOrdersOfOneLayout` other orders already (a fixed envelope
+/// and a hash map of properties) are not learned, every other one a miss (`holdsOtherOrdersEnough`). Lines with the
+/// same fields in the same order but other unread members among them (an SDK's `sdk` or `seq`) are
+/// layouts of their own (`skeleton`), not refinements of each other. A line of a new session that is
+/// learned carries the other shapes of the session before over to its session (`carrySessionTexts`),
+/// so that its other layouts do not each miss once.
 ///
 /// Trying: first the shape matched or learned last (runs of one layout cost no more), unless its lines
 /// seldom follow one another (`comesInRuns`). Then a line's
@@ -47,7 +51,11 @@
 /// tried, most recently matched first, so that interleaved writers each keep their
 /// own shapes and finding them costs a hash and a few comparisons, not a walk over all of them. Which
 /// shape matches changes only what is learned, never the line's fields (see above), and so does the
-/// fingerprint: a line whose fingerprint names no shape of its layout is a miss, as any other. A shape
+/// fingerprint: a line whose fingerprint names no shape of its layout is a miss, as any other. While a
+/// set's first tries keep failing (several layouts of one head and type, their sessions interleaved:
+/// a log `import` wrote from several SDKs' exports puts the same envelope first on every line), the
+/// shape the line's session last matched with that fingerprint is tried first (`sessionShapes`), and a
+/// session whose last such line neither matched nor was learned is not tried further. A shape
 /// keeps its type's `EventKind` and the set of its fields, so that the decoder neither looks the kind
 /// up again nor clears more of the field table than the last line set; and the common texts
 /// (`session`, `device`, …) that are constant and plain, as the decoder would make them, so that it
@@ -81,6 +89,8 @@ struct LineShapes {
         typealias OrderKeyCounts = InlineArray<1024, UInt16>
         typealias OrderKeyOrders = InlineArray<1024, UInt64>
         typealias SessionKeys = InlineArray<512, UInt64>
+        typealias SessionShapes = InlineArray<16384, UInt32>
+        typealias SetMisfires = InlineArray<64, UInt8>
         /// Shapes held.
         var used: Int
         /// Shapes held per set: ways `0..<setUsed[set]` of the set.
@@ -130,6 +140,18 @@ struct LineShapes {
         var triedLine: Int
         var triedFingerprint: UInt64
         var triedTypeValueStart: Int
+        /// That line's session and fingerprint, hashed, when the call looked them up in
+        /// `sessionShapes`, else 0 (never 0 otherwise).
+        var triedSession: UInt64
+        /// Per session and fingerprint (`triedSession`'s hash), at the place its top bits name: its
+        /// low 16 bits, then the shape the session's last line of that fingerprint looked up matched
+        /// or was learned into (its index plus one), or `sessionMissed` when that line was neither
+        /// matched nor learned (see `sessionShape`).
+        var sessionShapes: SessionShapes
+        /// Per set, how many more of its lines' first tries failed than matched, lately (0 to 15).
+        var setMisfires: SetMisfires
+        /// Lines not learned for `holdsOtherOrdersEnough`.
+        var otherOrderLines: Int
         /// Per place of `orderKeyPlace`, how many held shapes' keys fall there (see
         /// `hasShapeInAnotherOrder`).
         var orderKeyCounts: OrderKeyCounts
@@ -170,6 +192,11 @@ struct LineShapes {
         static var triedLine: Int { MemoryLayout<StateLayout>.offset(of: \.triedLine)! }
         static var triedFingerprint: Int { MemoryLayout<StateLayout>.offset(of: \.triedFingerprint)! }
         static var triedTypeValueStart: Int { MemoryLayout<StateLayout>.offset(of: \.triedTypeValueStart)! }
+        static var triedSession: Int { MemoryLayout<StateLayout>.offset(of: \.triedSession)! }
+        static var sessionShapes: Int { MemoryLayout<StateLayout>.offset(of: \.sessionShapes)! }
+        static var sessionShapeCount: Int { StateLayout.SessionShapes.count }
+        static var setMisfires: Int { MemoryLayout<StateLayout>.offset(of: \.setMisfires)! }
+        static var otherOrderLines: Int { MemoryLayout<StateLayout>.offset(of: \.otherOrderLines)! }
         static var orderKeyCounts: Int { MemoryLayout<StateLayout>.offset(of: \.orderKeyCounts)! }
         static var orderKeyPlaces: Int { StateLayout.OrderKeyCounts.count }
         static var orderKeyOrders: Int { MemoryLayout<StateLayout>.offset(of: \.orderKeyOrders)! }
@@ -210,6 +237,8 @@ struct LineShapes {
         var fingerprint: UInt64
         /// The fingerprint and the fields in line order, hashed (`layoutSignature`), for `admits`.
         var layoutSignature: UInt64
+        /// The line's bytes outside its fields' and unread scalars' values, hashed (`skeleton`).
+        var skeleton: UInt64
         /// The kind of the shape's `type`, nil for an escaped name. Stored as the optional itself, so that
         /// reading it back is a load, not a call to `EventKind(rawValue:)`.
         var kind: EventKind?
@@ -272,6 +301,7 @@ struct LineShapes {
         static var eitherFields: Int { MemoryLayout<ShapeLayout>.offset(of: \.eitherFields)! }
         static var fingerprint: Int { MemoryLayout<ShapeLayout>.offset(of: \.fingerprint)! }
         static var layoutSignature: Int { MemoryLayout<ShapeLayout>.offset(of: \.layoutSignature)! }
+        static var skeleton: Int { MemoryLayout<ShapeLayout>.offset(of: \.skeleton)! }
         static var kind: Int { MemoryLayout<ShapeLayout>.offset(of: \.kind)! }
         static var memberMask: Int { MemoryLayout<ShapeLayout>.offset(of: \.memberMask)! }
         static var variables: Int { MemoryLayout<ShapeLayout>.offset(of: \.variables)! }
@@ -386,7 +416,8 @@ struct LineShapes {
                 && MemoryLayout<InlineArray<24, Double>>.size >= JSONNumber.powersOfTenByteCount
                 && Self.ways <= 256 && Self.capacity % Self.sets == 0 && Self.sets.nonzeroBitCount == 1
                 && State.admittedCount.nonzeroBitCount == 1 && State.orderKeyPlaces.nonzeroBitCount == 1
-                && Self.capacity <= Int(UInt16.max) && StateLayout.SessionKeys.count == Self.capacity,
+                && Self.capacity <= Int(UInt16.max) && StateLayout.SessionKeys.count == Self.capacity
+                && State.sessionShapeCount.nonzeroBitCount == 1 && Self.capacity < Self.sessionMissed,
             "LineShapes layout too small")
         let byteCount = State.shapes + (holdsShapes ? Self.capacity * Shape.stride : 0)
         storage = .allocate(byteCount: byteCount, alignment: 64)
@@ -484,6 +515,7 @@ struct LineShapes {
         numbers: UnsafeMutablePointer<Double>
     ) -> Int {
         storage.storeBytes(of: 0, toByteOffset: State.triedLine, as: Int.self)
+        storage.storeBytes(of: 0, toByteOffset: State.triedSession, as: UInt64.self)
         // The rest counts down first: a rest may begin before any shape is held (the first lines of a
         // log unfit to learn), and would otherwise never end.
         let resting = storage.load(fromByteOffset: State.resting, as: Int.self)
@@ -511,32 +543,178 @@ struct LineShapes {
         storage.storeBytes(of: typeValueStart, toByteOffset: State.triedTypeValueStart, as: Int.self)
         let set = Self.set(of: fingerprint)
         let setUsed = Int(storage.load(fromByteOffset: State.setUsed &+ set, as: UInt8.self))
+        // While the set's first tries keep failing (`sessionMisfires`), the shape the line's session
+        // matched last is tried once (see `sessionShape`): first, or after the set's first try.
+        let misfireOffset = State.setMisfires &+ set
+        var misfires = storage.load(fromByteOffset: misfireOffset, as: UInt8.self)
+        var sessionLooked = false
+        var sessionTried = -1
+        if misfires >= Self.sessionMisfires {
+            sessionLooked = true
+            let found = trySessionShape(
+                base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers, set: set,
+                fingerprint: fingerprint, tried: latest, sessionTried: &sessionTried)
+            if found != Self.goOn { return found }
+        }
+        var firstCandidate = true
         var rank = 0
         while rank < setUsed {
             let index = self.index(set: set, rank: rank)
             let candidate = shape(index)
-            if index != latest, candidate.load(fromByteOffset: Shape.fingerprint, as: UInt64.self) == fingerprint,
-                matches(candidate, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers)
+            if index != latest, index != sessionTried,
+                candidate.load(fromByteOffset: Shape.fingerprint, as: UInt64.self) == fingerprint
             {
-                // Interleaved only after another shape's line: with `firstTry` off, a line of the shape
-                // matched last comes here too, and counting it would keep the shape from ever being
-                // tried first again, however long the run of its lines that follows.
-                var interleaved = candidate.load(fromByteOffset: Shape.interleavedLines, as: Int32.self)
-                if index != storage.load(fromByteOffset: State.latest, as: Int.self) {
-                    interleaved &+= 1
-                    candidate.storeBytes(of: interleaved, toByteOffset: Shape.interleavedLines, as: Int32.self)
+                if matches(candidate, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers) {
+                    if firstCandidate { noteFirstTry(hit: true, misfires: misfires, at: misfireOffset) }
+                    return matched(candidate, index: index, set: set, rank: rank)
                 }
-                noteMatch(candidate, index: index, set: set, rank: rank)
-                let lines = candidate.load(fromByteOffset: Shape.lines, as: Int32.self)
-                storage.storeBytes(
-                    of: Self.comesInRuns(lines: lines, interleavedLines: interleaved) ? index : Self.noFirstTry,
-                    toByteOffset: State.firstTry, as: Int.self)
-                return matchedLength(candidate)
+                if firstCandidate {
+                    firstCandidate = false
+                    misfires = noteFirstTry(hit: false, misfires: misfires, at: misfireOffset)
+                }
+                if !sessionLooked, misfires >= Self.sessionMisfires {
+                    sessionLooked = true
+                    let found = trySessionShape(
+                        base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers, set: set,
+                        fingerprint: fingerprint, tried: index, sessionTried: &sessionTried)
+                    if found != Self.goOn { return found }
+                }
             }
             rank &+= 1
         }
         return -1
     }
+
+    /// Tries the shape the line's session matched last (see `sessionShape`): the matched line's
+    /// length, -1 when the session's last line matched no shape, or `goOn` to try the set's others.
+    /// Out of line: the hot loop of `matchLine` keeps its own `matches` inlined.
+    @inline(never)
+    private func trySessionShape(
+        _ base: UnsafePointer<UInt8>, count: Int, lengthKnown: Bool, fields: UnsafeMutablePointer<FieldValue>,
+        numbers: UnsafeMutablePointer<Double>, set: Int, fingerprint: UInt64, tried: Int, sessionTried: inout Int
+    ) -> Int {
+        let other = sessionShape(base, count: count, set: set, fingerprint: fingerprint, tried: tried)
+        if other == Self.sessionMissed { return -1 }
+        guard other >= 0 else { return Self.goOn }
+        sessionTried = other
+        let candidate = shape(other)
+        guard matches(candidate, base, count: count, lengthKnown: lengthKnown, fields: fields, numbers: numbers) else {
+            return Self.goOn
+        }
+        return matched(candidate, index: other, set: set, rank: rank(of: other, set: set))
+    }
+
+    private static let goOn = -2
+
+    /// Counts a line's first try in its set (see `StateLayout.setMisfires`); the new count.
+    @inline(__always)
+    @discardableResult
+    private func noteFirstTry(hit: Bool, misfires: UInt8, at offset: Int) -> UInt8 {
+        let next = hit ? (misfires > 0 ? misfires &- 1 : 0) : (misfires < 15 ? misfires &+ 1 : 15)
+        storage.storeBytes(of: next, toByteOffset: offset, as: UInt8.self)
+        return next
+    }
+
+    /// The shape the line's session matched last (see `sessionShapes`) when it is worth a try (held in
+    /// the line's set, of its fingerprint, neither `tried` nor tried first), `sessionMissed` when the
+    /// session's last line matched no shape, else -1; notes the session for learning.
+    @inline(__always)
+    private func sessionShape(
+        _ base: UnsafePointer<UInt8>, count: Int, set: Int, fingerprint: UInt64, tried: Int
+    ) -> Int {
+        let sessionHash = LineFingerprint.session(base, limit: min(count, LineFingerprint.searchLimit))
+        guard sessionHash != 0 else { return -1 }
+        // The session's lines of this fingerprint: its other types' lines have shapes of their own.
+        var session = (sessionHash ^ fingerprint) &* 0x9E37_79B9_7F4A_7C15
+        session ^= session >> 31
+        session |= 1
+        storage.storeBytes(of: session, toByteOffset: State.triedSession, as: UInt64.self)
+        let entry = sessionEntry(session)
+        if entry == Self.sessionMissed { return Self.sessionMissed }
+        guard entry > 0 else { return -1 }
+        let other = entry &- 1
+        let way = other &- set &* Self.ways
+        guard other != tried, other != storage.load(fromByteOffset: State.firstTry, as: Int.self), way >= 0,
+            way < Int(storage.load(fromByteOffset: State.setUsed &+ set, as: UInt8.self)),
+            shape(other).load(fromByteOffset: Shape.fingerprint, as: UInt64.self) == fingerprint
+        else { return -1 }
+        return other
+    }
+
+    /// A set whose first tries failed on this many more lines than they matched, lately, looks the
+    /// session's shape up (first, and after the first failure): where first tries seldom fail, the
+    /// search costs more than the tries it spares.
+    private static let sessionMisfires: UInt8 = 12
+
+    /// A match of `candidate` (at `rank` in `set`) found in its set: noted, the session's shape
+    /// remembered, and whether it is tried first next; the matched line's length.
+    @inline(__always)
+    private func matched(_ candidate: UnsafeMutableRawPointer, index: Int, set: Int, rank: Int) -> Int {
+        // Interleaved only after another shape's line: with `firstTry` off, a line of the shape
+        // matched last comes here too, and counting it would keep the shape from ever being
+        // tried first again, however long the run of its lines that follows.
+        var interleaved = candidate.load(fromByteOffset: Shape.interleavedLines, as: Int32.self)
+        if index != storage.load(fromByteOffset: State.latest, as: Int.self) {
+            interleaved &+= 1
+            candidate.storeBytes(of: interleaved, toByteOffset: Shape.interleavedLines, as: Int32.self)
+        }
+        noteMatch(candidate, index: index, set: set, rank: rank)
+        let lines = candidate.load(fromByteOffset: Shape.lines, as: Int32.self)
+        storage.storeBytes(
+            of: Self.comesInRuns(lines: lines, interleavedLines: interleaved) ? index : Self.noFirstTry,
+            toByteOffset: State.firstTry, as: Int.self)
+        rememberSession(entry: index &+ 1)
+        return matchedLength(candidate)
+    }
+
+    /// The rank of the shape `index`, held in `set`, in its set's order.
+    private func rank(of index: Int, set: Int) -> Int {
+        let way = UInt8(truncatingIfNeeded: index &- set &* Self.ways)
+        var rank = 0
+        while rank < Self.ways &- 1,
+            storage.load(fromByteOffset: State.order &+ set &* Self.ways &+ rank, as: UInt8.self) != way
+        {
+            rank &+= 1
+        }
+        return rank
+    }
+
+    /// `sessionShapes`' entry for a session hash: the shape index plus one, `sessionMissed`, or 0 when
+    /// the place holds no entry of it.
+    @inline(__always)
+    private func sessionEntry(_ session: UInt64) -> Int {
+        let word = storage.load(fromByteOffset: Self.sessionPlace(session), as: UInt32.self)
+        guard word &>> 16 == UInt32(truncatingIfNeeded: session & 0xFFFF) else { return 0 }
+        return Int(word & 0xFFFF)
+    }
+
+    @inline(__always)
+    private static func sessionPlace(_ session: UInt64) -> Int {
+        let place = Int(truncatingIfNeeded: session &>> UInt64(64 &- State.sessionShapeCount.trailingZeroBitCount))
+        return State.sessionShapes &+ place &* MemoryLayout<UInt32>.stride
+    }
+
+    /// Notes `entry` (a shape's index plus one, or `sessionMissed`) for the session of the line
+    /// `matchLine` looked up last, if it did.
+    @inline(__always)
+    private func rememberSession(entry: Int) {
+        let session = storage.load(fromByteOffset: State.triedSession, as: UInt64.self)
+        guard session != 0 else { return }
+        storage.storeBytes(
+            of: UInt32(truncatingIfNeeded: session & 0xFFFF) &<< 16 | UInt32(truncatingIfNeeded: entry),
+            toByteOffset: Self.sessionPlace(session), as: UInt32.self)
+    }
+
+    /// `rememberSession`, for the line at `base` that is being learned, when `matchLine` looked its
+    /// session up.
+    @inline(__always)
+    private func rememberSessionOfLine(_ base: UnsafePointer<UInt8>, entry: Int) {
+        guard storage.load(fromByteOffset: State.triedLine, as: Int.self) == Int(bitPattern: base) else { return }
+        rememberSession(entry: entry)
+    }
+
+    /// The `sessionShapes` entry of a session whose last line matched no shape and was not learned.
+    private static let sessionMissed = 0xFFFF
 
     /// The set of the shapes of a fingerprint: its top bits.
     @inline(__always)
@@ -932,7 +1110,10 @@ struct LineShapes {
         let fingerprint = fingerprintForLearning(base, count: count)
         // A layout seen for the first time is neither learned nor a miss (see `admits`).
         let signature = Self.layoutSignature(fingerprint: fingerprint, memberOrder: members.hash)
-        guard admits(fingerprint: fingerprint, signature: signature) else { return }
+        guard admits(fingerprint: fingerprint, signature: signature) else {
+            rememberSessionOfLine(base, entry: Self.sessionMissed)
+            return
+        }
         learn(
             base, count: count, fields: fields, numbers: numbers, unreadMembers: unreadMembers, refreshing: false,
             fingerprint: fingerprint)
@@ -1027,6 +1208,47 @@ struct LineShapes {
         }
     }
 
+    /// Whether the line's set holds `maxOrdersOfOneLayout` shapes of its fingerprint (its head and
+    /// `type`) and its fields in other orders, and none in the line's order. Such a line is a miss
+    /// but is not learned: its writer puts some keys in a new order on most lines (a fixed envelope
+    /// and a hash map of properties, as an SDK writes them and as `import` keeps them), so that its
+    /// orders, a few of them seen twice by chance, would each be learned in turn and push out of the
+    /// set the shapes that do match (every layout of one head and `type` falls in one set), each
+    /// missing in turn. Of other sessions too, unlike `comesInANewKeyOrder`: interleaved devices of
+    /// one such writer each show few lines. Every other one counts as a miss: matching then rests
+    /// when such lines are most of the log (each costs a failed try or two on top of the general scan),
+    /// and not while they are a third of it, beside writers whose lines match. A few writers that each
+    /// keep an order of their own still get a shape each.
+    /// The shapes held still match, and when they make way the next line of the fields is learned
+    /// again.
+    private func holdsOtherOrdersEnough(of order: UnsafeBufferPointer<UInt8>, fingerprint: UInt64) -> Bool {
+        var memberMask: FieldMask = 0
+        for field in order { memberMask |= 1 << FieldMask(field) }
+        let set = Self.set(of: fingerprint)
+        let setUsed = Int(storage.load(fromByteOffset: State.setUsed &+ set, as: UInt8.self))
+        // The other orders' signatures seen, each once (a set holds at most `ways`).
+        var seen = InlineArray<8, UInt64>(repeating: 0)
+        var others = 0
+        for way in 0..<setUsed {
+            let candidate = shape(set &* Self.ways &+ way)
+            guard candidate.load(fromByteOffset: Shape.fingerprint, as: UInt64.self) == fingerprint,
+                candidate.load(fromByteOffset: Shape.memberMask, as: FieldMask.self) == memberMask
+            else { continue }
+            if Self.sameMembers(candidate, order: order, memberCount: order.count) { return false }
+            let signature = candidate.load(fromByteOffset: Shape.layoutSignature, as: UInt64.self)
+            var known = false
+            for o in 0..<others where seen[o] == signature { known = true }
+            if !known, others < 8 {
+                seen[others] = signature
+                others &+= 1
+            }
+        }
+        return others >= Self.maxOrdersOfOneLayout
+    }
+
+    /// See `holdsOtherOrdersEnough`.
+    private static let maxOrdersOfOneLayout = 3
+
     /// Whether the shape's fields, in its order, stand in the line in that order too.
     private static func inLineOrder(_ shape: UnsafeMutableRawPointer, fields: UnsafePointer<FieldValue>) -> Bool {
         let memberCount = Int(shape.load(fromByteOffset: Shape.memberCount, as: Int32.self))
@@ -1067,7 +1289,16 @@ struct LineShapes {
         let members = UnsafeBufferPointer(start: order, count: memberCount)
         if !refreshing {
             if comesInANewKeyOrder(base, fields: fields, memberOrder: MemberOrder.of(members)) {
+                rememberSessionOfLine(base, entry: Self.sessionMissed)
                 storage.storeBytes(of: 1, toByteOffset: State.resting, as: Int.self)
+                return
+            }
+            if holdsOtherOrdersEnough(of: members, fingerprint: fingerprint) {
+                rememberSessionOfLine(base, entry: Self.sessionMissed)
+                // Every other one is a miss (see `holdsOtherOrdersEnough`).
+                let counted = storage.load(fromByteOffset: State.otherOrderLines, as: Int.self) &+ 1
+                storage.storeBytes(of: counted, toByteOffset: State.otherOrderLines, as: Int.self)
+                if counted & 1 == 0 { noteMiss() }
                 return
             }
             noteMiss()
@@ -1163,8 +1394,15 @@ struct LineShapes {
         order: UnsafeBufferPointer<UInt8>, memberCount: Int, unreadCount: Int, fingerprint: UInt64, refreshing: Bool
     ) {
         let type = fields[EventField.type.rawValue]
+        // Only lines with unread scalars are told apart by it: other layouts of the same fields in the
+        // same order (whitespace, containers) are rare, and hashing every learned line cost more.
+        let skeleton = unreadCount == 0 ? 0 : Self.skeleton(
+            base, count: count, fields: fields, order: order,
+            unread: UnsafePointer((storage + State.unreadValues).assumingMemoryBound(to: Int32.self)),
+            unreadCount: unreadCount)
         // The shape this line refines: in the set of its fingerprint, the same fingerprint and type, the
-        // same members in the same order, most recently matched first; and how many such shapes there are.
+        // same members in the same order and the same bytes around them (`skeleton`), most recently
+        // matched first; and how many such shapes there are.
         let set = Self.set(of: fingerprint)
         let setUsed = Int(storage.load(fromByteOffset: State.setUsed &+ set, as: UInt8.self))
         var rank = 0
@@ -1175,6 +1413,7 @@ struct LineShapes {
         while candidateRank < setUsed {
             let candidate = shape(index(set: set, rank: candidateRank))
             if candidate.load(fromByteOffset: Shape.fingerprint, as: UInt64.self) == fingerprint,
+                candidate.load(fromByteOffset: Shape.skeleton, as: UInt64.self) == skeleton,
                 Self.sameMembers(candidate, order: order, memberCount: memberCount),
                 Self.sameValue(candidate, type, in: base, field: EventField.type.rawValue)
             {
@@ -1283,6 +1522,8 @@ struct LineShapes {
         target.storeBytes(
             of: Self.layoutSignature(fingerprint: fingerprint, memberOrder: MemberOrder.of(order)),
             toByteOffset: Shape.layoutSignature, as: UInt64.self)
+        target.storeBytes(of: skeleton, toByteOffset: Shape.skeleton, as: UInt64.self)
+        if !refreshing { rememberSessionOfLine(base, entry: targetIndex &+ 1) }
         target.storeBytes(of: Int32(truncatingIfNeeded: count), toByteOffset: Shape.length, as: Int32.self)
         target.storeBytes(of: Int32(truncatingIfNeeded: memberCount), toByteOffset: Shape.memberCount, as: Int32.self)
         var memberMask: FieldMask = 0
@@ -1598,6 +1839,64 @@ struct LineShapes {
             return false
         }
         return true
+    }
+
+    /// The hash of a line's bytes outside the values of its fields (`order`, in line order) and of
+    /// its unread scalar members (`unread`: `unreadCount` pairs of where each starts and ends, in line
+    /// order), a string's quotes counted as its value's: its keys in order, and the whitespace,
+    /// separators and containers between them. Lines of one type with the same fields in the same
+    /// order can still differ there: writers that add a member no field reads (an SDK's name, a
+    /// sequence number) and writers that do not, interleaved (a log imported from several SDKs puts
+    /// the envelope first, so all share one fingerprint). A shape refined by another layout's line
+    /// would take that layout and miss on its own lines, each layout's lines pushing the other out in
+    /// turn; with the skeleton each is a shape of its own.
+    private static func skeleton(
+        _ base: UnsafePointer<UInt8>, count: Int, fields: UnsafePointer<FieldValue>, order: UnsafeBufferPointer<UInt8>,
+        unread: UnsafePointer<Int32>, unreadCount: Int
+    ) -> UInt64 {
+        var hash = MemberOrder.empty
+        var position = 0
+        var m = 0
+        var u = 0
+        while m < order.count || u < unreadCount {
+            var start = Int.max
+            var end = 0
+            if m < order.count {
+                let value = fields[Int(order[m])]
+                let quote = value.kind == .string ? 1 : 0
+                start = Int(value.start) &- quote
+                end = Int(value.end) &+ quote
+            }
+            if u < unreadCount, Int(unread[2 &* u]) < start {
+                start = Int(unread[2 &* u])
+                end = Int(unread[2 &* u &+ 1])
+                u &+= 1
+            } else {
+                m &+= 1
+            }
+            hash = Self.hashing(base, from: position, to: start, into: hash)
+            // A value's place: a byte no line has outside a string.
+            hash = (hash ^ 0xFF) &* EventIdentity.prime
+            position = end
+        }
+        return Self.hashing(base, from: position, to: count, into: hash)
+    }
+
+    /// `hash` with the bytes `from..<to` of the line mixed in, eight at a time.
+    @inline(__always)
+    private static func hashing(_ base: UnsafePointer<UInt8>, from: Int, to end: Int, into hash: UInt64) -> UInt64 {
+        var hash = hash
+        var position = from
+        while position &+ 8 <= end {
+            hash = (hash ^ UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)) &* EventIdentity.prime
+            hash ^= hash &>> 29
+            position &+= 8
+        }
+        while position < end {
+            hash = (hash ^ UInt64(base[position])) &* EventIdentity.prime
+            position &+= 1
+        }
+        return hash
     }
 
     private static func fieldValue(_ shape: UnsafeMutableRawPointer, _ field: Int) -> FieldValue {
