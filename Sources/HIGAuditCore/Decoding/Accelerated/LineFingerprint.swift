@@ -238,13 +238,7 @@ enum LineFingerprint {
         guard key &+ 9 <= limit, base[key] == 0x22,
             UnsafeRawPointer(base + (key &+ 1)).loadUnaligned(as: UInt64.self) == UInt64(littleEndian: 0x226E_6F69_7373_6573)
         else { return nil }
-        var at = key &+ 9
-        while at < limit, base[at] == 0x20 { at &+= 1 }
-        guard at < limit, base[at] == 0x3A else { return nil }
-        at &+= 1
-        while at < limit, base[at] == 0x20 { at &+= 1 }
-        guard at < limit, base[at] == 0x22 else { return nil }
-        return at &+ 1
+        return stringValueStart(base, afterKey: key &+ 9, limit: limit)
     }
 
     /// Where the string value starts if a `"type"` key stands at `key` (its opening quote).
@@ -255,7 +249,14 @@ enum LineFingerprint {
             UnsafeRawPointer(base + (key &+ 1)).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x6570_7974),
             base[key &+ 5] == 0x22
         else { return nil }
-        var at = key &+ 6
+        return stringValueStart(base, afterKey: key &+ 6, limit: limit)
+    }
+
+    /// Where a string value starts after a key that ends at `afterKey`: a colon with optional spaces
+    /// around it, then the value's opening quote; nil for anything else.
+    @inline(__always)
+    private static func stringValueStart(_ base: UnsafePointer<UInt8>, afterKey: Int, limit: Int) -> Int? {
+        var at = afterKey
         while at < limit, base[at] == 0x20 { at &+= 1 }
         guard at < limit, base[at] == 0x3A else { return nil }
         at &+= 1
