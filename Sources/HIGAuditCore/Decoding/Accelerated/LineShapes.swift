@@ -145,10 +145,14 @@ struct LineShapes {
         var triedSession: UInt64
         /// Per session and fingerprint (`triedSession`'s hash), at the place its top bits name: its
         /// low 16 bits, then the shape the session's last line of that fingerprint looked up matched
-        /// or was learned into (its index plus one), or `sessionMissed` when that line was neither
-        /// matched nor learned (see `sessionShape`).
+        /// or was learned into (its index plus one), or `sessionMissed` when that line matched none
+        /// and learning turned it away as a layout seen once (`admits`) or in a new order
+        /// (`comesInANewKeyOrder`, `holdsOtherOrdersEnough`); a line not learned for another reason
+        /// (a rest, its length, its values) leaves the entry as it was (see `sessionShape`). Entries
+        /// are written only for lines that looked their session up.
         var sessionShapes: SessionShapes
-        /// Per set, how many more of its lines' first tries failed than matched, lately (0 to 15).
+        /// Per set, how many more of its lines' first tries failed than matched (0 to 15). Only the
+        /// set's own first try counts: while the session's shape matches first, the count stays.
         var setMisfires: SetMisfires
         /// Lines not learned for `holdsOtherOrdersEnough`.
         var otherOrderLines: Int
@@ -617,7 +621,10 @@ struct LineShapes {
 
     /// The shape the line's session matched last (see `sessionShapes`) when it is worth a try (held in
     /// the line's set, of its fingerprint, neither `tried` nor tried first), `sessionMissed` when the
-    /// session's last line matched no shape, else -1; notes the session for learning.
+    /// session's last line matched no shape, else -1; notes the session for learning. Sessions whose
+    /// ids share their first 16 bytes share an entry: a hint, so only what is tried changes. Where the
+    /// line's end is not known yet (`matchLeadingLine`), a line without a `session` key may take the
+    /// next line's; a hint all the same.
     @inline(__always)
     private func sessionShape(
         _ base: UnsafePointer<UInt8>, count: Int, set: Int, fingerprint: UInt64, tried: Int
@@ -1217,8 +1224,9 @@ struct LineShapes {
     /// missing in turn. Of other sessions too, unlike `comesInANewKeyOrder`: interleaved devices of
     /// one such writer each show few lines. Every other one counts as a miss: matching then rests
     /// when such lines are most of the log (each costs a failed try or two on top of the general scan),
-    /// and not while they are a third of it, beside writers whose lines match. A few writers that each
-    /// keep an order of their own still get a shape each.
+    /// and not while they are a third of it, beside writers whose lines match. Up to three writers
+    /// that each keep an order of the same fields get a shape each; a fourth is read by the general
+    /// scan while the three are held.
     /// The shapes held still match, and when they make way the next line of the fields is learned
     /// again.
     private func holdsOtherOrdersEnough(of order: UnsafeBufferPointer<UInt8>, fingerprint: UInt64) -> Bool {
