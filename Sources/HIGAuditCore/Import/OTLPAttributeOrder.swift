@@ -118,20 +118,24 @@ final class OTLPAttributeOrder {
         // them when the list is reordered) are left as they stand.
         var resume = 0
         var block = 0
+        // A line read only for its orders (lines are not reordered) is read up to the decision, so
+        // that a collector's batch of many records is not read whole for it: nothing of it is written.
+        let readsForDecision = !sorting
         // Sixteen places a step, where the key's first and last bytes stand; its other bytes are
         // compared only there.
-        while block &+ keyLength &+ 15 <= count {
+        scan: while block &+ keyLength &+ 15 <= count {
             var candidates = Self.keyCandidates(base, at: block, keyLength: keyLength)
             while candidates != 0 {
                 let place = block &+ candidates.trailingZeroBitCount
                 candidates &= candidates &- 1
                 guard place >= resume, Self.opensList(base, at: place, count: count) else { continue }
                 resume = sortList(base, at: place &+ keyLength &- 1, count: count) ?? place &+ 1
+                if readsForDecision, blockRepeats >= Self.decisionLists { break scan }
             }
             block = max(block &+ 16, resume)
         }
         var place = max(block, resume)
-        while place &+ keyLength <= count {
+        while place &+ keyLength <= count, !(readsForDecision && blockRepeats >= Self.decisionLists) {
             if Self.opensList(base, at: place, count: count) {
                 place = sortList(base, at: place &+ keyLength &- 1, count: count) ?? place &+ 1
             } else {

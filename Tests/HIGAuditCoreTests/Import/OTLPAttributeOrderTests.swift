@@ -323,4 +323,83 @@ import Testing
         // The decision rests on the lines alone: read alike without layouts.
         #expect(outcomes == Self.outcomes(lines, layouts: false, adaptive: true).outcomes)
     }
+
+    // MARK: Collectors' batches
+
+    /// A collector's batch: one line of 48 records (past a line layout's length), each with its own
+    /// resource, as the OpenTelemetry Collector writes a batch of many devices' records. With
+    /// `shuffled`, each list's attributes come in a new order (OpenTelemetry Swift's dictionaries);
+    /// with `ownName`, each record also holds an attribute of a name no other record has, so that no
+    /// two records share a layout whatever their order. `malformed` puts a non-finite double in the
+    /// tenth record.
+    static func batch(_ line: Int, shuffled: Bool, ownName: Bool = false, malformed: Bool = false, _ generator: inout SplitMix64) -> [UInt8] {
+        let attribute = ConventionPlanTests.attribute
+        func listed(_ attributes: [String]) -> String {
+            var attributes = attributes
+            if shuffled { attributes.shuffle(using: &generator) }
+            return attributes.joined(separator: ",")
+        }
+        let resourceLogs = (0..<48).map { n in
+            let record = line * 48 + n
+            let resource = [
+                attribute("device.id", #""stringValue":"dev-\#(record % 5)""#), attribute("service.version", #""stringValue":"5.2.1""#),
+                attribute("os.version", #""stringValue":"26.0.1""#), attribute("service.name", #""stringValue":"app""#),
+            ]
+            var own = [
+                attribute("phase", #""stringValue":"ended""#), attribute("target", #""stringValue":"canvas""#),
+                attribute("x", #""intValue":"\#(record % 700)""#), attribute("y", malformed && n == 9 ? #""doubleValue":"NaN""# : #""doubleValue":4.5"#),
+                attribute("session.id", #""stringValue":"s-\#(record % 7)""#), attribute("log.record.uid", #""stringValue":"e\#(record)""#),
+            ]
+            if ownName { own.append(attribute("extra\(record)", #""boolValue":true"#)) }
+            let body = #"{"timeUnixNano":"\#(1_795_168_810_000_000_000 + record * 1_000_000)","eventName":"hig.touch","attributes":[\#(listed(own))]}"#
+            return #"{"resource":{"attributes":[\#(listed(resource))]},"scopeLogs":[{"scope":{"name":"sdk"},"logRecords":[\#(body)]}]}"#
+        }
+        return Array(#"{"resourceLogs":[\#(resourceLogs.joined(separator: ","))]}"#.utf8)
+    }
+
+    static func judged(_ outcomes: [String]) -> [String] { outcomes.filter { !$0.hasPrefix("written ") } }
+
+    /// Batches whose records change their attributes' order are read in name order once that is
+    /// seen, and their records then repeat a layout: the record layouts read them (nearly all at the
+    /// first try), where as they stand the records seldom match. The events, and the problems with
+    /// their columns in the export's line (a non-finite double; a line cut short, read again as it
+    /// stands), are those read as they stand.
+    @Test func batchesOfRecordsInNewOrdersAreReadInNameOrderByTheRecordLayouts() throws {
+        var generator = SplitMix64(seed: 11)
+        var lines = (0..<150).map { Self.batch($0, shuffled: true, malformed: $0 == 100, &generator) }
+        lines[120].removeLast(3)
+        #expect(lines[0].count > ExportLineLayouts.maxLineLength)
+        let (outcomes, importer) = ImportOutcomes.read(.otlp, lines, writes: true) { _ in }
+        #expect(importer.attributeOrder.sorting)
+        #expect(!importer.recordsSparse)
+        #expect(importer.recordsAsked > 140 * 48 && importer.recordsMatchedFirst * 16 >= importer.recordsAsked * 15,
+                "\(importer.recordsMatchedFirst) of \(importer.recordsAsked) records matched at the first try")
+        let asTheyStand = ImportOutcomes.read(.otlp, lines, writes: true) { $0.sortsAttributes = false }
+        #expect(asTheyStand.importer.recordsSparse)
+        #expect(Self.judged(outcomes) == Self.judged(asTheyStand.outcomes))
+        #expect(outcomes.contains { $0.hasPrefix("101#10 malformed ") && $0.contains("the attribute y is not a finite number") }, "\(outcomes.filter { $0.hasPrefix("101#") }.prefix(12))")
+        #expect(outcomes.contains { $0.hasPrefix("121#0 malformed ") })
+        // Past the first lines, every record's own fields are written in the order of their names.
+        let written = outcomes.filter { $0.hasPrefix("written ") && $0.contains(#""type":"touch""#) }
+        #expect(written.count == 148 * 48 + 47)
+        for line in written.suffix(100 * 48) where !line.contains(#""phase":"ended","target":"canvas","x":"#) {
+            Issue.record("not in the order of their names: \(line)")
+            break
+        }
+    }
+
+    /// Batches whose records miss the record layouts even in name order (each has an attribute of a
+    /// name of its own) are read as they stand but for the requests that go to the record layouts
+    /// (one in sixty-four once those are sparse): every request read for its lists' orders is one
+    /// of those, and the events are those read as they stand.
+    @Test func batchesWhoseRecordsMissAnywayAreReadInNameOrderOnlyWhenTheRecordLayoutsAreAsked() {
+        var generator = SplitMix64(seed: 12)
+        let lines = (0..<200).map { Self.batch($0, shuffled: true, ownName: true, &generator) }
+        let (outcomes, importer) = ImportOutcomes.read(.otlp, lines, writes: false) { _ in }
+        #expect(importer.attributeOrder.sorting)
+        #expect(importer.recordsSparse)
+        #expect(importer.attributeOrder.linesRead * 48 <= importer.recordsAsked, "\(importer.attributeOrder.linesRead) lines read, \(importer.recordsAsked) records asked")
+        #expect(importer.attributeOrder.linesRead < lines.count / 4, "\(importer.attributeOrder.linesRead) lines read")
+        #expect(outcomes == ImportOutcomes.read(.otlp, lines, writes: false) { $0.sortsAttributes = false }.outcomes)
+    }
 }
