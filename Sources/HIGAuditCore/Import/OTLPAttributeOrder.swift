@@ -22,8 +22,9 @@ import _Builtin_intrinsics.intel
 ///
 /// Lines are reordered only while the export changes the order of its lists: a writer that keeps
 /// one order a set of names (whatever it is) is read as it stands, and its own fields written in its
-/// order (`reorder`, `decide`). The decision rests on the lines alone, so it is the same however the
-/// importer reads them (with layouts or without).
+/// order (`reorder`, `decide`). The decision rests on the lines it is given alone, so it is the same
+/// however the importer reads them (with layouts or without); of a collector's batches the importer
+/// gives only those that go to its layouts of records (`EventImporter.recordsSortLine`).
 ///
 /// What the importer reads does not change: of each name it reads the first attribute, and the sort
 /// is stable, so two attributes of one name keep their order (a list holding a name with escapes,
@@ -99,8 +100,8 @@ final class OTLPAttributeOrder {
 
     /// The request `source` with its attribute lists in name order, valid until the next call; nil
     /// when it is to be read as it stands: no list is out of order, or the export keeps one order a
-    /// set of names (`sorting` is off; one line in `stableOdds` is then read, to see whether that
-    /// still holds).
+    /// set of names (`sorting` is off; one line in `stableOdds` is then read, up to the next decision,
+    /// to see whether that still holds).
     ///
     /// Why not always: reading a line's lists costs a good part of what reading a line by its
     /// layout's plan costs. A writer that keeps one order a set of names gains nothing from it (its
