@@ -164,6 +164,37 @@ import Testing
         #expect(written == expected)
     }
 
+    /// A directory of exports reads none of its `.json` files (a manifest is as likely as an export)
+    /// but names them in a note, so that an export saved as `.json` is never left out without a word;
+    /// the note changes no exit status and `--quiet` silences it.
+    @Test func aDirectorysJSONFilesAreNamedNotRead() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plain = HigAuditBinary.packageRoot.appendingPathComponent(Self.fixture("posthog.jsonl")).path
+        let folder = directory.appendingPathComponent("exports").path
+        _ = try HigAuditBinary.shell(["sh", "-c", """
+            mkdir -p '\(folder)/later' && cp '\(plain)' '\(folder)/day-1.jsonl' && cp '\(plain)' '\(folder)/page-1.json' \
+            && cp '\(plain)' '\(folder)/later/page-2.json'
+            """])
+        let (result, written) = try imported("posthog", [folder])
+        let (_, expected) = try imported("posthog", [Self.fixture("posthog.jsonl")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(written == expected)
+        #expect(result.stderr.contains(
+            "hig-audit: note: \(folder): 2 .json files not read (a directory's exports are its .zst, .ndjson, .jsonl and .gz "
+                + "files): \(folder)/later/page-2.json, \(folder)/page-1.json; name a .json file as an input to read it\n"),
+            "\(result.stderr)")
+        let (quiet, _) = try imported("posthog", [folder], extra: ["--quiet"])
+        #expect(quiet.status == 0)
+        #expect(!quiet.stderr.contains("note:"), "\(quiet.stderr)")
+        // Named, a `.json` file is read.
+        let (named, both) = try imported("posthog", [folder + "/day-1.jsonl", folder + "/page-1.json"])
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(both.count > expected.count)
+        let analysed = try HigAuditBinary.run(["analyze", "--from", "posthog", folder, "--table", "summary", "--format", "csv"])
+        #expect(analysed.stderr.contains("2 .json files not read"), "\(analysed.stderr)")
+    }
+
     /// A gzip export cut off in the middle (an upload in progress) is a truncated file: its complete
     /// lines are kept; a corrupt member is skipped and said with its offset.
     @Test func truncatedAndCorruptGzip() throws {

@@ -22,7 +22,11 @@ struct ResolvedInputs {
         progress: ProgressLine?, verbosity: Verbosity
     ) throws {
         reader = try input.makeReader()
-        (sources, problems) = InputResolver.resolve(input.inputs, endings: input.endings)
+        var passedOver: [InputResolver.PassedOver] = []
+        (sources, problems) = InputResolver.resolve(input.inputs, endings: input.endings, passedOver: &passedOver)
+        if verbosity.saysNotes {
+            for directory in passedOver { StandardError.write(Self.note(directory)) }
+        }
         try NoInputError.check(input.inputs, resolved: sources, problems: problems, allowMissing: input.allowMissing)
         try StoreGivenAsInput.check(input.inputs, store: store)
         let dictionaries = input.dictionaries.map { ReadFile(what: "a dictionary (--dictionary)", path: $0) }
@@ -37,6 +41,18 @@ struct ResolvedInputs {
         } catch {
             throw FatalError("cannot write the malformed-line report: \(error)")
         }
+    }
+
+    /// The note that names a directory's `.json` files, which are not read (`InputResolver.PassedOver`):
+    /// the first few, and how many more.
+    static func note(_ passedOver: InputResolver.PassedOver, naming limit: Int = 3) -> String {
+        let paths = passedOver.paths
+        let count = paths.count
+        let named = paths.prefix(limit).joined(separator: ", ") + (count > limit ? " and \(count - limit) more" : "")
+        let files = count == 1 ? "1 .json file" : "\(count) .json files"
+        let endings = InputResolver.exportExtensions.dropLast().joined(separator: ", ") + " and " + InputResolver.exportExtensions.last!
+        return "hig-audit: note: \(passedOver.directory): \(files) not read (a directory's exports are its \(endings) files): "
+            + "\(named); name a .json file as an input to read it\n"
     }
 
     /// Ends the diagnostics (the counts of those not shown) and closes the malformed-line report.

@@ -28,6 +28,30 @@ public enum InputResolver {
     public static func resolve(
         _ arguments: [String], endings: [String] = logExtensions
     ) -> (sources: [InputSource], diagnostics: [Diagnostic]) {
+        var passedOver: [PassedOver] = []
+        return resolve(arguments, endings: endings, passedOver: &passedOver)
+    }
+
+    /// The `.json` files a directory of exports holds, which are not read: such a name is as often a
+    /// manifest (`sample` writes one beside its logs) as an export (an OpenTelemetry Collector's file
+    /// exporter, a page of Datadog's events API saved by hand), so they are named to the user, who
+    /// reads them by naming them (`DIR/*.json`), rather than passed over without a word.
+    public struct PassedOver: Equatable, Sendable {
+        /// The directory as named on the command line.
+        public var directory: String
+        /// Its `.json` files, in the order the directory's logs are read (paths as `displayPath`s are).
+        public var paths: [String]
+    }
+
+    /// The endings of files a directory of exports holds that are not read but said (`PassedOver`).
+    public static let exportEndingsSaid = [".json"]
+
+    /// `resolve`, also giving for each directory of exports (`endings` is `exportExtensions`) the
+    /// files it holds that are not read but said (`PassedOver`).
+    public static func resolve(
+        _ arguments: [String], endings: [String], passedOver: inout [PassedOver]
+    ) -> (sources: [InputSource], diagnostics: [Diagnostic]) {
+        let said = endings == exportExtensions ? exportEndingsSaid : []
         var sources: [InputSource] = []
         var diagnostics: [Diagnostic] = []
         for argument in arguments {
@@ -46,7 +70,9 @@ public enum InputResolver {
                 continue
             }
             var found: [String] = []
-            collectLogs(in: argument, below: "", endings: endings, into: &found, diagnostics: &diagnostics)
+            var unread: [String] = []
+            collectLogs(
+                in: argument, below: "", endings: endings, said: said, into: &found, unread: &unread, diagnostics: &diagnostics)
             if found.isEmpty {
                 let names = endings.dropLast().joined(separator: ", ") + " or " + endings.last!
                 diagnostics.append(Diagnostic(
@@ -56,6 +82,10 @@ public enum InputResolver {
             let prefix = argument.hasSuffix("/") ? argument : argument + "/"
             for relative in found {
                 sources.append(InputSource(path: prefix + relative))
+            }
+            if !unread.isEmpty {
+                unread.sort { $0.precedesInByteOrder($1) }
+                passedOver.append(PassedOver(directory: argument, paths: unread.map { prefix + $0 }))
             }
         }
         return (sources, diagnostics)
@@ -117,8 +147,8 @@ public enum InputResolver {
     }
 
     private static func collectLogs(
-        in root: String, below relative: String, endings: [String], into found: inout [String],
-        diagnostics: inout [Diagnostic]
+        in root: String, below relative: String, endings: [String], said: [String], into found: inout [String],
+        unread: inout [String], diagnostics: inout [Diagnostic]
     ) {
         let directoryPath = relative.isEmpty ? root : (root.hasSuffix("/") ? root : root + "/") + relative
         guard let directory = opendir(directoryPath) else {
@@ -167,6 +197,8 @@ public enum InputResolver {
             if type == UInt8(DT_REG) {
                 if isLogFileName(name, endings: endings) {
                     found.append(childRelative)
+                } else if !said.isEmpty, isLogFileName(name, endings: said) {
+                    unread.append(childRelative)
                 } else if let reason = unreadLogReason(name) {
                     diagnostics.append(Diagnostic(.unreadableFile, at: (root.hasSuffix("/") ? root : root + "/") + childRelative, reason))
                 }
@@ -177,13 +209,17 @@ public enum InputResolver {
             guard lstat(childPath, &status) == 0 else { continue }
             let kind = status.st_mode & S_IFMT
             if kind == S_IFDIR {
-                collectLogs(in: root, below: childRelative, endings: endings, into: &found, diagnostics: &diagnostics)
+                collectLogs(
+                    in: root, below: childRelative, endings: endings, said: said, into: &found, unread: &unread,
+                    diagnostics: &diagnostics)
             } else if !isLogFileName(name, endings: endings) {
                 // Only a regular file, or a link to one, is log data in a foreign container; a link to
                 // a directory, a dangling link or a FIFO with such a name is passed over as before.
                 var target = status
-                if let reason = unreadLogReason(name), kind == S_IFREG || kind == S_IFLNK && stat(childPath, &target) == 0,
-                    target.st_mode & S_IFMT == S_IFREG {
+                let isFile = (kind == S_IFREG || kind == S_IFLNK && stat(childPath, &target) == 0) && target.st_mode & S_IFMT == S_IFREG
+                if isFile, !said.isEmpty, isLogFileName(name, endings: said) {
+                    unread.append(childRelative)
+                } else if isFile, let reason = unreadLogReason(name) {
                     diagnostics.append(Diagnostic(.unreadableFile, at: childPath, reason))
                 }
             } else {

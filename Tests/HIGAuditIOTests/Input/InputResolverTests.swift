@@ -22,6 +22,31 @@ import Testing
         #expect(withSlash.first?.displayPath == named + "/A.ZST")
     }
 
+    /// A directory of exports reads its `.zst`, `.ndjson`, `.jsonl` and `.gz` files and names its
+    /// `.json` files (files and links to files, at any depth) for the note that says they are not
+    /// read; a directory of hig-audit's own logs names none, and no other file is named.
+    @Test func aDirectoryOfExportsNamesItsJSONFiles() throws {
+        let root = try InputFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        for name in ["day-1.jsonl", "page-2.json", "sub/Page-1.JSON", "notes.txt", "day-2.jsonl.gz", "b/.json"] {
+            try InputFixtures.write([0x0A], named: name, in: root)
+        }
+        try FileManager.default.createSymbolicLink(atPath: root.path + "/link.json", withDestinationPath: root.path + "/page-2.json")
+        try FileManager.default.createSymbolicLink(atPath: root.path + "/dangling.json", withDestinationPath: root.path + "/missing")
+        var passedOver: [InputResolver.PassedOver] = []
+        let (sources, diagnostics) = InputResolver.resolve(
+            [root.path, root.path + "/page-2.json"], endings: InputResolver.exportExtensions, passedOver: &passedOver)
+        #expect(diagnostics.isEmpty)
+        // A `.json` file named as an argument is read.
+        #expect(sources.map(\.displayPath) == ["day-1.jsonl", "day-2.jsonl.gz", "page-2.json"].map { root.path + "/" + $0 })
+        #expect(passedOver == [InputResolver.PassedOver(
+            directory: root.path, paths: ["link.json", "page-2.json", "sub/Page-1.JSON"].map { root.path + "/" + $0 })])
+
+        var ownLogs: [InputResolver.PassedOver] = []
+        _ = InputResolver.resolve([root.path], endings: InputResolver.logExtensions, passedOver: &ownLogs)
+        #expect(ownLogs.isEmpty)
+    }
+
     @Test func argumentsKeepTheirOrderAndAnyExtension() throws {
         let root = try InputFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
