@@ -379,6 +379,38 @@ import Testing
         #expect(lateMatched * 100 > late * 95, "\(lateMatched) of \(late)")
     }
 
+    /// The same with an unread object or array in place of the unread scalars (an SDK's own object,
+    /// as a log `import` wrote from PostHog or Datadog RUM keeps it): each layout is a shape of its
+    /// own, and every line gets the general scan's verdict. A container counts by its place: a writer
+    /// whose object changes on every line misses on each of its own lines, but refines no other
+    /// layout's shape. Containers did not tell layouts apart: each writer's lines refined the others'
+    /// shapes in turn, and matching rested.
+    @Test func layoutsWithOtherUnreadContainersInterleavedEachMatch() {
+        var learning = EventDecoder(learnsLineShapes: true)
+        var general = EventDecoder(learnsLineShapes: false)
+        let lines = 9_000
+        var late = 0
+        var lateMatched = 0
+        for index in 0..<lines {
+            let session = index % 300
+            let envelope = #"{"ts":\#(1_795_197_600_000 + index),"session":"s\#(session)","type":"touch","device":"d\#(session)","id":"e\#(index)""#
+            let fields = #""phase":"moved","x":\#(index % 700),"y":\#(index % 300).5"#
+            let line = switch session % 4 {
+            case 0: envelope + "," + fields + "}"
+            case 1: envelope + "," + fields + #","sdk":{"name":"rn-telemetry","version":"2.4.0"}}"#
+            case 2: envelope + #","tags":["a","b"],"# + fields + "}"
+            default: envelope + "," + fields + #","context":{"sent":\#(index),"queue":[\#(index % 7)]}}"#
+            }
+            let before = learning.lineShapes.matchedLines
+            #expect(learning.decode(line) == general.decode(line), "\(line)")
+            if index >= 3_000, session % 4 != 3 {
+                late += 1
+                if learning.lineShapes.matchedLines > before { lateMatched += 1 }
+            }
+        }
+        #expect(lateMatched * 100 > late * 95, "\(lateMatched) of \(late)")
+    }
+
     /// A writer with a fixed envelope and a hash map of properties (their order new on most lines)
     /// interleaved with writers that keep their order, all with one head and `type`: the others' lines
     /// keep matching (`LineShapes.holdsOtherOrdersEnough`), and every line gets the general scan's

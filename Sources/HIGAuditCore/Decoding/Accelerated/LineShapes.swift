@@ -70,6 +70,9 @@ struct LineShapes {
     static let maxVariables = ShapeLayout.Variables.count
     /// Lines with more unread scalar members than this are not learned.
     static let maxUnreadValues = StateLayout.UnreadValues.count / 2
+    /// Unread containers whose place the skeleton takes without their bytes; those past them count
+    /// with their bytes.
+    static let maxUnreadContainers = StateLayout.UnreadContainers.count / 2
 
     /// One allocation: the state (`StateLayout`), then the shapes at a fixed stride, each a
     /// `ShapeLayout`. Read and written through raw offsets (`State`, `Shape`) that `MemoryLayout`
@@ -85,6 +88,7 @@ struct LineShapes {
         typealias ShapeOrder = InlineArray<512, UInt8>
         typealias SetUsed = InlineArray<64, UInt8>
         typealias UnreadValues = InlineArray<16, Int32>
+        typealias UnreadContainers = InlineArray<8, Int32>
         typealias Admitted = InlineArray<1024, UInt64>
         typealias OrderKeyCounts = InlineArray<1024, UInt16>
         typealias OrderKeyOrders = InlineArray<1024, UInt64>
@@ -128,6 +132,9 @@ struct LineShapes {
         /// Learning's scratch: pairs of where the values of the line's unread scalar members start and
         /// end (`unreadValues`), at most `maxUnreadValues`.
         var unreadValues: UnreadValues
+        /// Learning's scratch: pairs of where the values of the line's first unread containers start
+        /// and end (`unreadValues`), at most `maxUnreadContainers`, for the skeleton.
+        var unreadContainers: UnreadContainers
         /// `JSONNumber.powersOfTen`, copied: read through the storage pointer, in a register anyway.
         var powersOfTen: InlineArray<24, Double>
         /// The session of the last line whose keys came in a new order (see `learn`), and its length,
@@ -189,6 +196,7 @@ struct LineShapes {
         static var changes: Int { MemoryLayout<StateLayout>.offset(of: \.changes)! }
         static var members: Int { MemoryLayout<StateLayout>.offset(of: \.members)! }
         static var unreadValues: Int { MemoryLayout<StateLayout>.offset(of: \.unreadValues)! }
+        static var unreadContainers: Int { MemoryLayout<StateLayout>.offset(of: \.unreadContainers)! }
         static var powersOfTen: Int { MemoryLayout<StateLayout>.offset(of: \.powersOfTen)! }
         static var shuffledSession: Int { MemoryLayout<StateLayout>.offset(of: \.shuffledSession)! }
         static var shuffledSessionLength: Int { MemoryLayout<StateLayout>.offset(of: \.shuffledSessionLength)! }
@@ -1312,14 +1320,14 @@ struct LineShapes {
             noteMiss()
             guard !isResting else { return }
         }
-        var unreadCount = 0
+        var unread = UnreadMembers(scalars: 0, containers: 0)
         if unreadMembers {
             guard let found = unreadValues(base, count: count, fields: fields, order: members) else { return }
-            unreadCount = found
+            unread = found
         }
         store(
             base, count: count, fields: fields, numbers: numbers, order: members, memberCount: memberCount,
-            unreadCount: unreadCount, fingerprint: fingerprint, refreshing: refreshing)
+            unreadMembers: unread, fingerprint: fingerprint, refreshing: refreshing)
     }
 
     /// The `LineFingerprint` of the `count` bytes at `base`, a line that decoded to an event: the one
@@ -1338,9 +1346,16 @@ struct LineShapes {
         return LineFingerprint.of(base, limit: count)
     }
 
-    /// Notes where the values of the line's members that no field reads start and end (scalars only:
-    /// a container stays in the runs, to be repeated), in line order, in `State.unreadValues`; returns
-    /// how many, or nil when there are more than `maxUnreadValues` or the line is not one object.
+    /// How many members of a line no field reads, scalars and containers (see `unreadValues`).
+    private struct UnreadMembers {
+        var scalars: Int
+        var containers: Int
+    }
+
+    /// Notes where the values of the line's members that no field reads start and end, in line
+    /// order: scalars in `State.unreadValues`, the first `maxUnreadContainers` containers (which stay
+    /// in the runs, to be repeated) in `State.unreadContainers`; returns how many of each, or nil
+    /// when there are more than `maxUnreadValues` scalars or the line is not one object.
     ///
     /// Such values (an SDK's sequence number or send time) change on every line where they occur at
     /// all; kept as bytes to repeat they would make every line miss. As variable values they are only
@@ -1349,17 +1364,19 @@ struct LineShapes {
     /// theirs.
     private func unreadValues(
         _ base: UnsafePointer<UInt8>, count: Int, fields: UnsafePointer<FieldValue>, order: UnsafeBufferPointer<UInt8>
-    ) -> Int? {
+    ) -> UnreadMembers? {
         let spans = (storage + State.unreadValues).assumingMemoryBound(to: Int32.self)
+        let containerSpans = (storage + State.unreadContainers).assumingMemoryBound(to: Int32.self)
         var scanner = JSONScanner(base: base, count: count)
         scanner.skipWhitespace()
         guard scanner.pos < count, base[scanner.pos] == 0x7B else { return nil }
         scanner.pos &+= 1
         scanner.skipWhitespace()
         guard scanner.pos < count else { return nil }
-        if base[scanner.pos] == 0x7D { return 0 }
+        if base[scanner.pos] == 0x7D { return UnreadMembers(scalars: 0, containers: 0) }
         var known = 0
         var unread = 0
+        var containers = 0
         do {
             while true {
                 scanner.skipWhitespace()
@@ -1383,6 +1400,12 @@ struct LineShapes {
                     spans[2 &* unread] = Int32(truncatingIfNeeded: start)
                     spans[2 &* unread &+ 1] = Int32(truncatingIfNeeded: scanner.pos)
                     unread &+= 1
+                } else {
+                    if containers < Self.maxUnreadContainers {
+                        containerSpans[2 &* containers] = Int32(truncatingIfNeeded: start)
+                        containerSpans[2 &* containers &+ 1] = Int32(truncatingIfNeeded: scanner.pos)
+                    }
+                    containers &+= 1
                 }
                 scanner.skipWhitespace()
                 guard scanner.pos < count else { return nil }
@@ -1390,7 +1413,7 @@ struct LineShapes {
                     scanner.pos &+= 1
                     continue
                 }
-                return base[scanner.pos] == 0x7D ? unread : nil
+                return base[scanner.pos] == 0x7D ? UnreadMembers(scalars: unread, containers: containers) : nil
             }
         } catch {
             return nil
@@ -1399,15 +1422,18 @@ struct LineShapes {
 
     private func store(
         _ base: UnsafePointer<UInt8>, count: Int, fields: UnsafePointer<FieldValue>, numbers: UnsafePointer<Double>,
-        order: UnsafeBufferPointer<UInt8>, memberCount: Int, unreadCount: Int, fingerprint: UInt64, refreshing: Bool
+        order: UnsafeBufferPointer<UInt8>, memberCount: Int, unreadMembers: UnreadMembers, fingerprint: UInt64, refreshing: Bool
     ) {
         let type = fields[EventField.type.rawValue]
-        // Only lines with unread scalars are told apart by it: other layouts of the same fields in the
-        // same order (whitespace, containers) are rare, and hashing every learned line cost more.
-        let skeleton = unreadCount == 0 ? 0 : Self.skeleton(
+        let unreadCount = unreadMembers.scalars
+        // Only lines with unread members are told apart by it: other layouts of the same fields in the
+        // same order (whitespace) are rare, and hashing every learned line cost more.
+        let skeleton = unreadCount == 0 && unreadMembers.containers == 0 ? 0 : Self.skeleton(
             base, count: count, fields: fields, order: order,
             unread: UnsafePointer((storage + State.unreadValues).assumingMemoryBound(to: Int32.self)),
-            unreadCount: unreadCount)
+            unreadCount: unreadCount,
+            containers: UnsafePointer((storage + State.unreadContainers).assumingMemoryBound(to: Int32.self)),
+            containerCount: min(unreadMembers.containers, Self.maxUnreadContainers))
         // The shape this line refines: in the set of its fingerprint, the same fingerprint and type, the
         // same members in the same order and the same bytes around them (`skeleton`), most recently
         // matched first; and how many such shapes there are.
@@ -1849,26 +1875,32 @@ struct LineShapes {
         return true
     }
 
-    /// The hash of a line's bytes outside the values of its fields (`order`, in line order) and of
-    /// its unread scalar members (`unread`: `unreadCount` pairs of where each starts and ends, in line
-    /// order), a string's quotes counted as its value's: its keys in order, and the whitespace,
-    /// separators and containers between them. Lines of one type with the same fields in the same
-    /// order can still differ there: writers that add a member no field reads (an SDK's name, a
-    /// sequence number) and writers that do not, interleaved (a log imported from several SDKs puts
-    /// the envelope first, so all share one fingerprint). A shape refined by another layout's line
-    /// would take that layout and miss on its own lines, each layout's lines pushing the other out in
-    /// turn; with the skeleton each is a shape of its own.
+    /// The hash of a line's bytes outside the values of its fields (`order`, in line order), of its
+    /// unread scalar members (`unread`: `unreadCount` pairs of where each starts and ends, in line
+    /// order) and of its first unread containers (`containers`, `containerCount` pairs alike), a
+    /// string's quotes counted as its value's: its keys in order, and the whitespace and separators
+    /// between them. Lines of one type with the same fields in the same order can still differ there:
+    /// writers that add a member no field reads (an SDK's name or context object, a sequence number)
+    /// and writers that do not, interleaved (a log imported from several SDKs puts the envelope first,
+    /// so all share one fingerprint). A shape refined by another layout's line would take that layout
+    /// and miss on its own lines, each layout's lines pushing the other out in turn; with the skeleton
+    /// each is a shape of its own. A container counts by its place, not its bytes, so that one whose
+    /// content changes from line to line (a context of the moment) keeps refining its own layout's
+    /// shape rather than taking a shape of each of its contents.
     private static func skeleton(
         _ base: UnsafePointer<UInt8>, count: Int, fields: UnsafePointer<FieldValue>, order: UnsafeBufferPointer<UInt8>,
-        unread: UnsafePointer<Int32>, unreadCount: Int
+        unread: UnsafePointer<Int32>, unreadCount: Int, containers: UnsafePointer<Int32>, containerCount: Int
     ) -> UInt64 {
         var hash = MemberOrder.empty
         var position = 0
         var m = 0
         var u = 0
-        while m < order.count || u < unreadCount {
+        var c = 0
+        while m < order.count || u < unreadCount || c < containerCount {
             var start = Int.max
             var end = 0
+            // A value's place, and a container's: bytes no line has outside a string.
+            var mark: UInt64 = 0xFF
             if m < order.count {
                 let value = fields[Int(order[m])]
                 let quote = value.kind == .string ? 1 : 0
@@ -1878,13 +1910,19 @@ struct LineShapes {
             if u < unreadCount, Int(unread[2 &* u]) < start {
                 start = Int(unread[2 &* u])
                 end = Int(unread[2 &* u &+ 1])
+            }
+            if c < containerCount, Int(containers[2 &* c]) < start {
+                start = Int(containers[2 &* c])
+                end = Int(containers[2 &* c &+ 1])
+                mark = 0xFE
+                c &+= 1
+            } else if u < unreadCount, Int(unread[2 &* u]) == start {
                 u &+= 1
             } else {
                 m &+= 1
             }
             hash = Self.hashing(base, from: position, to: start, into: hash)
-            // A value's place: a byte no line has outside a string.
-            hash = (hash ^ 0xFF) &* EventIdentity.prime
+            hash = (hash ^ mark) &* EventIdentity.prime
             position = end
         }
         return Self.hashing(base, from: position, to: count, into: hash)
