@@ -349,34 +349,47 @@ import Testing
         #expect(orderedMatched * 100 > orderedLines * 95, "\(orderedMatched) of \(orderedLines)")
     }
 
-    /// One envelope first on every line (as `import` writes it), sessions interleaved, and per
-    /// session one SDK's layout of the same fields in the same order: without a member no field
-    /// reads, with an `sdk` name at the end, with a sequence number after the id. Each layout is a
-    /// shape of its own (`LineShapes.skeleton`), and the lines match; refining one shape with the
-    /// other layouts' lines had each miss in turn, and matching rested.
-    @Test func layoutsWithOtherUnreadMembersInterleavedEachMatch() {
+    /// Decodes 9,000 touch lines of 300 sessions interleaved, one envelope first on every line (as
+    /// `import` writes it), each session's line laid out by `layout` (of its session's number, the
+    /// envelope and the fields, in the same order on every line), checking each against the general
+    /// scan's verdict; returns, of the lines after the first 3,000 whose session `counts`, how many
+    /// there were and how many matched a learned shape.
+    static func interleavedSDKLayouts(
+        _ layout: (_ session: Int, _ index: Int, _ envelope: String, _ fields: String) -> String,
+        counts: (Int) -> Bool = { _ in true }
+    ) -> (late: Int, matched: Int) {
         var learning = EventDecoder(learnsLineShapes: true)
         var general = EventDecoder(learnsLineShapes: false)
-        let lines = 9_000
         var late = 0
         var lateMatched = 0
-        for index in 0..<lines {
+        for index in 0..<9_000 {
             let session = index % 300
             let envelope = #"{"ts":\#(1_795_197_600_000 + index),"session":"s\#(session)","type":"touch","device":"d\#(session)","id":"e\#(index)""#
             let fields = #""phase":"moved","x":\#(index % 700),"y":\#(index % 300).5"#
-            let line = switch session % 3 {
-            case 0: envelope + "," + fields + "}"
-            case 1: envelope + "," + fields + #","sdk":"rn-telemetry 2.4.0"}"#
-            default: envelope + #","seq":\#(index),"# + fields + "}"
-            }
+            let line = layout(session, index, envelope, fields)
             let before = learning.lineShapes.matchedLines
             #expect(learning.decode(line) == general.decode(line), "\(line)")
-            if index >= 3_000 {
+            if index >= 3_000, counts(session) {
                 late += 1
                 if learning.lineShapes.matchedLines > before { lateMatched += 1 }
             }
         }
-        #expect(lateMatched * 100 > late * 95, "\(lateMatched) of \(late)")
+        return (late, lateMatched)
+    }
+
+    /// Per session one SDK's layout of the same fields in the same order: without a member no field
+    /// reads, with an `sdk` name at the end, with a sequence number after the id. Each layout is a
+    /// shape of its own (`LineShapes.skeleton`), and the lines match; refining one shape with the
+    /// other layouts' lines had each miss in turn, and matching rested.
+    @Test func layoutsWithOtherUnreadMembersInterleavedEachMatch() {
+        let (late, matched) = Self.interleavedSDKLayouts { session, index, envelope, fields in
+            switch session % 3 {
+            case 0: envelope + "," + fields + "}"
+            case 1: envelope + "," + fields + #","sdk":"rn-telemetry 2.4.0"}"#
+            default: envelope + #","seq":\#(index),"# + fields + "}"
+            }
+        }
+        #expect(matched * 100 > late * 95, "\(matched) of \(late)")
     }
 
     /// The same with an unread object or array in place of the unread scalars (an SDK's own object,
@@ -386,29 +399,15 @@ import Testing
     /// layout's shape. Containers did not tell layouts apart: each writer's lines refined the others'
     /// shapes in turn, and matching rested.
     @Test func layoutsWithOtherUnreadContainersInterleavedEachMatch() {
-        var learning = EventDecoder(learnsLineShapes: true)
-        var general = EventDecoder(learnsLineShapes: false)
-        let lines = 9_000
-        var late = 0
-        var lateMatched = 0
-        for index in 0..<lines {
-            let session = index % 300
-            let envelope = #"{"ts":\#(1_795_197_600_000 + index),"session":"s\#(session)","type":"touch","device":"d\#(session)","id":"e\#(index)""#
-            let fields = #""phase":"moved","x":\#(index % 700),"y":\#(index % 300).5"#
-            let line = switch session % 4 {
+        let (late, matched) = Self.interleavedSDKLayouts({ session, index, envelope, fields in
+            switch session % 4 {
             case 0: envelope + "," + fields + "}"
             case 1: envelope + "," + fields + #","sdk":{"name":"rn-telemetry","version":"2.4.0"}}"#
             case 2: envelope + #","tags":["a","b"],"# + fields + "}"
             default: envelope + "," + fields + #","context":{"sent":\#(index),"queue":[\#(index % 7)]}}"#
             }
-            let before = learning.lineShapes.matchedLines
-            #expect(learning.decode(line) == general.decode(line), "\(line)")
-            if index >= 3_000, session % 4 != 3 {
-                late += 1
-                if learning.lineShapes.matchedLines > before { lateMatched += 1 }
-            }
-        }
-        #expect(lateMatched * 100 > late * 95, "\(lateMatched) of \(late)")
+        }, counts: { $0 % 4 != 3 })
+        #expect(matched * 100 > late * 95, "\(matched) of \(late)")
     }
 
     /// A writer with a fixed envelope and a hash map of properties (their order new on most lines)
