@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+@testable import HIGAuditCLI
+import HIGAuditIO
 
 /// `import` and `--from` (SPEC §7) on fixtures written by hand from the public schemas: posthog-ios's
 /// event properties, Datadog's `rum-events-format` and OTLP/JSON logs requests. Each fixture holds every
@@ -193,6 +195,16 @@ import Testing
         #expect(both.count > expected.count)
         let analysed = try HigAuditBinary.run(["analyze", "--from", "posthog", folder, "--table", "summary", "--format", "csv"])
         #expect(analysed.stderr.contains("2 .json files not read"), "\(analysed.stderr)")
+    }
+
+    /// Past three files the note counts the rest rather than naming them.
+    @Test func theNoteNamesThreeFilesAndCountsTheRest() {
+        let paths = (1...5).map { "rum/page-\($0).json" }
+        let note = ResolvedInputs.note(InputResolver.PassedOver(directory: "rum", paths: paths))
+        #expect(note == "hig-audit: note: rum: 5 .json files not read (a directory's exports are its .zst, .ndjson, .jsonl "
+            + "and .gz files): rum/page-1.json, rum/page-2.json, rum/page-3.json and 2 more; name a .json file as an input "
+            + "to read it\n")
+        #expect(ResolvedInputs.note(InputResolver.PassedOver(directory: "rum", paths: ["rum/a.json"])).contains(": 1 .json file not read"))
     }
 
     /// A gzip export cut off in the middle (an upload in progress) is a truncated file: its complete

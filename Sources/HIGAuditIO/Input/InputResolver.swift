@@ -41,6 +41,11 @@ public enum InputResolver {
         public var directory: String
         /// Its `.json` files, in the order the directory's logs are read (paths as `displayPath`s are).
         public var paths: [String]
+
+        public init(directory: String, paths: [String]) {
+            self.directory = directory
+            self.paths = paths
+        }
     }
 
     /// The endings of files a directory of exports holds that are not read but said (`PassedOver`).
@@ -215,11 +220,14 @@ public enum InputResolver {
             } else if !isLogFileName(name, endings: endings) {
                 // Only a regular file, or a link to one, is log data in a foreign container; a link to
                 // a directory, a dangling link or a FIFO with such a name is passed over as before.
-                var target = status
-                let isFile = (kind == S_IFREG || kind == S_IFLNK && stat(childPath, &target) == 0) && target.st_mode & S_IFMT == S_IFREG
-                if isFile, !said.isEmpty, isLogFileName(name, endings: said) {
-                    unread.append(childRelative)
-                } else if isFile, let reason = unreadLogReason(name) {
+                // Whether it is such a file is asked only of a name that calls for it (a link costs a stat).
+                func isFile() -> Bool {
+                    var target = status
+                    return (kind == S_IFREG || kind == S_IFLNK && stat(childPath, &target) == 0) && target.st_mode & S_IFMT == S_IFREG
+                }
+                if !said.isEmpty, isLogFileName(name, endings: said) {
+                    if isFile() { unread.append(childRelative) }
+                } else if let reason = unreadLogReason(name), isFile() {
                     diagnostics.append(Diagnostic(.unreadableFile, at: childPath, reason))
                 }
             } else {
