@@ -71,6 +71,12 @@ def typed(value):
         return {"intValue": str(value)}
     if isinstance(value, float):
         return {"doubleValue": value}
+    # An SDK's own map or list (one writer attaches an `sdk` object) is an OTLP `kvlistValue` or
+    # `arrayValue`, as a real exporter writes it, not a string.
+    if isinstance(value, dict):
+        return {"kvlistValue": {"values": [{"key": k, "value": typed(v)} for k, v in value.items() if v is not None]}}
+    if isinstance(value, list):
+        return {"arrayValue": {"values": [typed(v) for v in value if v is not None]}}
     return {"stringValue": str(value)}
 
 
