@@ -90,8 +90,8 @@ struct LineShapes {
         typealias UnreadValues = InlineArray<16, Int32>
         typealias UnreadContainers = InlineArray<8, Int32>
         typealias Admitted = InlineArray<1024, UInt64>
-        typealias OrderKeyCounts = InlineArray<1024, UInt16>
-        typealias OrderKeyOrders = InlineArray<1024, UInt64>
+        typealias OrderKeyCounts = InlineArray<8192, UInt16>
+        typealias OrderKeyOrders = InlineArray<8192, UInt64>
         typealias SessionKeys = InlineArray<512, UInt64>
         typealias SessionShapes = InlineArray<16384, UInt32>
         typealias SetMisfires = InlineArray<64, UInt8>
