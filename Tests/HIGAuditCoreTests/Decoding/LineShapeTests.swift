@@ -448,6 +448,40 @@ import Testing
         #expect(orderedMatched * 100 > ordered * 90, "\(orderedMatched) of \(ordered)")
     }
 
+    /// Sessions that each keep an order of their own (an app writing a Swift dictionary, whose order
+    /// is fixed by the process's hash seed: a new one each launch), 200 of them interleaved with 600
+    /// sessions whose writer keeps one order: more layouts than the sets hold take turns, and those
+    /// turned away for the orders a set holds already are taken for layouts seen once
+    /// (`LineShapes.holdsOtherOrdersEnough`). Every line still gets the general scan's verdict, and
+    /// the lines of the writer that keeps one order keep matching.
+    @Test func sessionsWithAnOrderOfTheirOwnLeaveTheOthersMatching() {
+        var random = SplitMix64(seed: 49)
+        var learning = EventDecoder(learnsLineShapes: true)
+        var general = EventDecoder(learnsLineShapes: false)
+        let sessions = 800
+        var orders: [[Int]] = (0..<sessions).map { _ in Array(0..<7) }
+        for session in 0..<sessions where session % 4 == 0 {
+            for i in stride(from: 6, to: 0, by: -1) { orders[session].swapAt(i, Int(random.next() % UInt64(i + 1))) }
+        }
+        var ordered = 0
+        var orderedMatched = 0
+        for index in 0..<16_000 {
+            let session = Int(random.next() % UInt64(sessions))
+            let members = [
+                #""ts":\#(1_795_197_600_000 + index)"#, #""session":"s\#(session)""#, #""type":"touch""#,
+                #""device":"d\#(session)""#, #""id":"e\#(index)""#, #""phase":"moved""#, #""x":\#(index % 700)"#,
+            ]
+            let line = "{" + orders[session].map { members[$0] }.joined(separator: ",") + "}"
+            let before = learning.lineShapes.matchedLines
+            #expect(learning.decode(line) == general.decode(line), "\(line)")
+            if index >= 6_000, session % 4 != 0 {
+                ordered += 1
+                if learning.lineShapes.matchedLines > before { orderedMatched += 1 }
+            }
+        }
+        #expect(orderedMatched * 100 > ordered * 90, "\(orderedMatched) of \(ordered)")
+    }
+
     /// Sessions whose ids share their first 16 bytes share a place in the sessions' memory of shapes
     /// (`LineShapes.sessionShapes`), and lines of several layouts and malformed ones come between: a
     /// hint only, so every line still gets the general scan's verdict.

@@ -161,8 +161,6 @@ struct LineShapes {
         /// Per set, how many more of its lines' first tries failed than matched (0 to 15). Only the
         /// set's own first try counts: while the session's shape matches first, the count stays.
         var setMisfires: SetMisfires
-        /// Lines not learned for `holdsOtherOrdersEnough`.
-        var otherOrderLines: Int
         /// Per place of `orderKeyPlace`, how many held shapes' keys fall there (see
         /// `hasShapeInAnotherOrder`).
         var orderKeyCounts: OrderKeyCounts
@@ -208,7 +206,6 @@ struct LineShapes {
         static var sessionShapes: Int { MemoryLayout<StateLayout>.offset(of: \.sessionShapes)! }
         static var sessionShapeCount: Int { StateLayout.SessionShapes.count }
         static var setMisfires: Int { MemoryLayout<StateLayout>.offset(of: \.setMisfires)! }
-        static var otherOrderLines: Int { MemoryLayout<StateLayout>.offset(of: \.otherOrderLines)! }
         static var orderKeyCounts: Int { MemoryLayout<StateLayout>.offset(of: \.orderKeyCounts)! }
         static var orderKeyPlaces: Int { StateLayout.OrderKeyCounts.count }
         static var orderKeyOrders: Int { MemoryLayout<StateLayout>.offset(of: \.orderKeyOrders)! }
@@ -1170,6 +1167,15 @@ struct LineShapes {
         return false
     }
 
+    /// Takes a layout's signature out of `State.admitted`, if it is there.
+    private func forgetAdmission(_ signature: UInt64) {
+        let place = Int(truncatingIfNeeded: signature &>> UInt64(64 &- State.admittedCount.trailingZeroBitCount))
+        let offset = State.admitted &+ place &* MemoryLayout<UInt64>.stride
+        if storage.load(fromByteOffset: offset, as: UInt64.self) == signature {
+            storage.storeBytes(of: 0, toByteOffset: offset, as: UInt64.self)
+        }
+    }
+
     /// Whether the line's session is the one whose keys last came in a new order, or a shape shows its
     /// keys come in a new order (`hasShapeInAnotherOrder`); the session is then remembered.
     private func comesInANewKeyOrder(
@@ -1230,13 +1236,16 @@ struct LineShapes {
     /// orders, a few of them seen twice by chance, would each be learned in turn and push out of the
     /// set the shapes that do match (every layout of one head and `type` falls in one set), each
     /// missing in turn. Of other sessions too, unlike `comesInANewKeyOrder`: interleaved devices of
-    /// one such writer each show few lines. Every other one counts as a miss: matching then rests
-    /// when such lines are most of the log (each costs a failed try or two on top of the general scan),
-    /// and not while they are a third of it, beside writers whose lines match. Up to three writers
-    /// that each keep an order of the same fields get a shape each; a fourth is read by the general
-    /// scan while the three are held.
-    /// The shapes held still match, and when they make way the next line of the fields is learned
-    /// again.
+    /// one such writer each show few lines. Such a line's layout is then taken for one seen once
+    /// (`forgetAdmission`): the next line of it is turned away by `admission` at the cost of a hash,
+    /// no miss, and the one after it is judged here again, a miss. So about every other line of such
+    /// a writer counts as a miss: matching then rests when such lines are most of the log (each costs
+    /// a failed try or two on top of the general scan), and not while they are a third of it, beside
+    /// writers whose lines match. Up to three writers that each keep an order of the same fields get
+    /// a shape each; a fourth is read by the general scan while the three are held (writers that each
+    /// keep an order of their own but not the same one: a Swift dictionary's order is fixed by its
+    /// process's hash seed, so it changes from one launch of the app to the next).
+    /// The shapes held still match, and when they make way a line of the fields is learned again.
     private func holdsOtherOrdersEnough(of order: UnsafeBufferPointer<UInt8>, fingerprint: UInt64) -> Bool {
         var memberMask: FieldMask = 0
         for field in order { memberMask |= 1 << FieldMask(field) }
@@ -1304,17 +1313,18 @@ struct LineShapes {
         }
         let members = UnsafeBufferPointer(start: order, count: memberCount)
         if !refreshing {
-            if comesInANewKeyOrder(base, fields: fields, memberOrder: MemberOrder.of(members)) {
+            let memberOrder = MemberOrder.of(members)
+            if comesInANewKeyOrder(base, fields: fields, memberOrder: memberOrder) {
                 rememberSessionOfLine(base, entry: Self.sessionMissed)
                 storage.storeBytes(of: 1, toByteOffset: State.resting, as: Int.self)
                 return
             }
             if holdsOtherOrdersEnough(of: members, fingerprint: fingerprint) {
                 rememberSessionOfLine(base, entry: Self.sessionMissed)
-                // Every other one is a miss (see `holdsOtherOrdersEnough`).
-                let counted = storage.load(fromByteOffset: State.otherOrderLines, as: Int.self) &+ 1
-                storage.storeBytes(of: counted, toByteOffset: State.otherOrderLines, as: Int.self)
-                if counted & 1 == 0 { noteMiss() }
+                // Taken for seen once: the layout's next line is turned away by `admission`, at the
+                // cost of a hash and no miss, and the one after it is judged here again, a miss.
+                forgetAdmission(Self.layoutSignature(fingerprint: fingerprint, memberOrder: memberOrder))
+                noteMiss()
                 return
             }
             noteMiss()
