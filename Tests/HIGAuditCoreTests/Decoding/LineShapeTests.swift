@@ -417,11 +417,8 @@ import Testing
     /// out of their set, and matching rested for everyone.
     @Test func aWriterOfShuffledPropertiesLeavesTheOthersMatching() {
         var random = SplitMix64(seed: 47)
-        var learning = EventDecoder(learnsLineShapes: true)
-        var general = EventDecoder(learnsLineShapes: false)
+        var tally = MatchTally()
         let lines = 12_000
-        var ordered = 0
-        var orderedMatched = 0
         for index in 0..<lines {
             let session = Int(random.next() % 400)
             let envelope = #"{"ts":\#(1_795_197_600_000 + index),"session":"s\#(session)","type":"touch","device":"d\#(session)","id":"e\#(index)""#
@@ -437,15 +434,9 @@ import Testing
             } else if session % 3 == 2 {
                 properties.reverse()
             }
-            let line = envelope + "," + properties.joined(separator: ",") + "}"
-            let before = learning.lineShapes.matchedLines
-            #expect(learning.decode(line) == general.decode(line), "\(line)")
-            if index >= 4_000, !shuffles {
-                ordered += 1
-                if learning.lineShapes.matchedLines > before { orderedMatched += 1 }
-            }
+            tally.decode(envelope + "," + properties.joined(separator: ",") + "}", counts: index >= 4_000 && !shuffles)
         }
-        #expect(orderedMatched * 100 > ordered * 90, "\(orderedMatched) of \(ordered)")
+        #expect(tally.matched * 100 > tally.counted * 90, "\(tally.matched) of \(tally.counted)")
     }
 
     /// Sessions that each keep an order of their own (an app writing a Swift dictionary, whose order
@@ -456,15 +447,12 @@ import Testing
     /// the lines of the writer that keeps one order keep matching.
     @Test func sessionsWithAnOrderOfTheirOwnLeaveTheOthersMatching() {
         var random = SplitMix64(seed: 49)
-        var learning = EventDecoder(learnsLineShapes: true)
-        var general = EventDecoder(learnsLineShapes: false)
+        var tally = MatchTally()
         let sessions = 800
         var orders: [[Int]] = (0..<sessions).map { _ in Array(0..<7) }
         for session in 0..<sessions where session % 4 == 0 {
             for i in stride(from: 6, to: 0, by: -1) { orders[session].swapAt(i, Int(random.next() % UInt64(i + 1))) }
         }
-        var ordered = 0
-        var orderedMatched = 0
         for index in 0..<16_000 {
             let session = Int(random.next() % UInt64(sessions))
             let members = [
@@ -472,14 +460,26 @@ import Testing
                 #""device":"d\#(session)""#, #""id":"e\#(index)""#, #""phase":"moved""#, #""x":\#(index % 700)"#,
             ]
             let line = "{" + orders[session].map { members[$0] }.joined(separator: ",") + "}"
+            tally.decode(line, counts: index >= 6_000 && session % 4 != 0)
+        }
+        #expect(tally.matched * 100 > tally.counted * 90, "\(tally.matched) of \(tally.counted)")
+    }
+
+    /// Decodes lines with a decoder that learns shapes and one that never does, expecting the same
+    /// verdict of both, and counts, of the lines said to count, how many a learned shape matched.
+    struct MatchTally {
+        var learning = EventDecoder(learnsLineShapes: true)
+        var general = EventDecoder(learnsLineShapes: false)
+        var counted = 0
+        var matched = 0
+
+        mutating func decode(_ line: String, counts: Bool) {
             let before = learning.lineShapes.matchedLines
             #expect(learning.decode(line) == general.decode(line), "\(line)")
-            if index >= 6_000, session % 4 != 0 {
-                ordered += 1
-                if learning.lineShapes.matchedLines > before { orderedMatched += 1 }
-            }
+            guard counts else { return }
+            counted += 1
+            if learning.lineShapes.matchedLines > before { matched += 1 }
         }
-        #expect(orderedMatched * 100 > ordered * 90, "\(orderedMatched) of \(ordered)")
     }
 
     /// Sessions whose ids share their first 16 bytes share a place in the sessions' memory of shapes
