@@ -1237,7 +1237,7 @@ struct LineShapes {
     /// set the shapes that do match (every layout of one head and `type` falls in one set), each
     /// missing in turn. Of other sessions too, unlike `comesInANewKeyOrder`: interleaved devices of
     /// one such writer each show few lines. Such a line's layout is then taken for one seen once
-    /// (`forgetAdmission`): the next line of it is turned away by `admission` at the cost of a hash,
+    /// (`forgetAdmission`): the next line of it is turned away by `admits` at the cost of a hash,
     /// no miss, and the one after it is judged here again, a miss. So about every other line of such
     /// a writer counts as a miss: matching then rests when such lines are most of the log (each costs
     /// a failed try or two on top of the general scan), and not while they are a third of it, beside
@@ -1321,7 +1321,7 @@ struct LineShapes {
             }
             if holdsOtherOrdersEnough(of: members, fingerprint: fingerprint) {
                 rememberSessionOfLine(base, entry: Self.sessionMissed)
-                // Taken for seen once: the layout's next line is turned away by `admission`, at the
+                // Taken for seen once: the layout's next line is turned away by `admits`, at the
                 // cost of a hash and no miss, and the one after it is judged here again, a miss.
                 forgetAdmission(Self.layoutSignature(fingerprint: fingerprint, memberOrder: memberOrder))
                 noteMiss()
