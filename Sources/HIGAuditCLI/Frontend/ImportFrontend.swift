@@ -49,15 +49,17 @@ struct ImportFrontend {
         let files = RunFiles()
         let strict = command.input.strict
         var stopped = false
-        var usedNames: Set<String> = []
+        let outputPaths = intoDirectory ? ImportOutputNames.paths(for: inputs.sources) : []
         do {
-            var iterator = inputs.sources.makeIterator()
+            var next = 0
             try pipeline.read({
-                guard let source = iterator.next() else { return nil }
+                guard next < inputs.sources.count else { return nil }
+                let source = inputs.sources[next]
                 if intoDirectory {
-                    let name = Self.uniqueName(Self.outputName(for: source), among: &usedNames)
-                    try open(Self.joined(command.output, name))
+                    try Self.makeDirectories(of: outputPaths[next], in: command.output)
+                    try open(Self.joined(command.output, outputPaths[next]))
                 }
+                next += 1
                 return PreparedInput(read: FileRead(source: source, file: files.add(source.displayPath)))
             }, conclude: { _, _ in
                 // The run reads on this thread (`jobs: 1`): the input's lines are all accepted by now.
@@ -144,23 +146,16 @@ struct ImportFrontend {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 
-    /// The output file of one input in a directory: its name without the export's endings, `.ndjson`.
-    static func outputName(for source: InputSource) -> String {
-        var name = source.displayPath == "-" ? "stdin" : String(source.displayPath.split(separator: "/").last ?? "import")
-        for ending in [".gz", ".zst", ".json", ".jsonl", ".ndjson"] where name.lowercased().hasSuffix(ending) && name.count > ending.count {
-            name = String(name.dropLast(ending.count))
+    /// Makes the folders of `path` (a path below `directory`) that do not exist yet.
+    static func makeDirectories(of path: String, in directory: String) throws {
+        var folder = directory
+        for component in path.split(separator: "/").dropLast() {
+            folder = joined(folder, String(component))
+            guard mkdir(folder, 0o777) != 0 else { continue }
+            let code = errno
+            guard code == EEXIST, isDirectory(folder) else {
+                throw FatalError("cannot make the directory \(folder): \(String(cString: strerror(code == EEXIST ? ENOTDIR : code)))")
+            }
         }
-        return name + ".ndjson"
-    }
-
-    static func uniqueName(_ name: String, among used: inout Set<String>) -> String {
-        var candidate = name
-        var n = 2
-        while used.contains(candidate) {
-            candidate = String(name.dropLast(".ndjson".count)) + "-\(n).ndjson"
-            n += 1
-        }
-        used.insert(candidate)
-        return candidate
     }
 }

@@ -12,7 +12,10 @@ struct ImportCommand: ParsableCommand {
             Reads each input (plain, zstd or gzip; a directory means every .zst, .ndjson, .jsonl and .gz \
             file below it) as --from FORMAT says and writes the events it maps, as hig-audit log lines, to \
             --output: one file (zstd when its name ends in .zst), or a directory that gets one .ndjson file per \
-            input. analyze, nightly and show read the export directly with --from FORMAT and give the same \
+            input, at the input's path below the directory named as input (2026-11-20/part-0.jsonl becomes \
+            2026-11-20/part-0.ndjson), so that analyze reads the directory in the order import read the \
+            export; where those paths would not sort in that order (inputs named out of order, two of one \
+            name), the files are numbered in reading order instead (0001-part-0.ndjson). analyze, nightly and show read the export directly with --from FORMAT and give the same \
             tables as on what import writes. The mapping, and what each format loses, is in docs/importing.md; \
             the config file's import: section names the screens that are tab roots (tab_roots) and the touch \
             coverage (touches).
@@ -36,7 +39,7 @@ struct ImportCommand: ParsableCommand {
     @OptionGroup(title: "Messages") var verbosity: VerbosityOptions<LogReadingMessages>
 
     @Option(name: [.customShort("o"), .customLong("output")],
-            help: ArgumentHelp("Where to write: a file (zstd when it ends in .zst), or an existing directory (one .ndjson file per input).", valueName: "path"))
+            help: ArgumentHelp("Where to write: a file (zstd when it ends in .zst), or an existing directory (one .ndjson file per input, in reading order).", valueName: "path"))
     var output: String
 
     func validate() throws {

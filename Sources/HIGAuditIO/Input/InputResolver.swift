@@ -86,7 +86,9 @@ public enum InputResolver {
             found.sort { $0.precedesInByteOrder($1) }
             let prefix = argument.hasSuffix("/") ? argument : argument + "/"
             for relative in found {
-                sources.append(InputSource(path: prefix + relative))
+                var source = InputSource(path: prefix + relative)
+                source.pathInDirectory = relative
+                sources.append(source)
             }
             if !unread.isEmpty {
                 unread.sort { $0.precedesInByteOrder($1) }

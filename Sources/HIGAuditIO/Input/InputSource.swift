@@ -12,6 +12,10 @@ public struct InputSource: Sendable, Hashable, CustomStringConvertible {
 
     public var displayPath: String
     let origin: Origin
+    /// The path below the directory named on the command line that holds this file (`2026-11-20/a.jsonl`
+    /// of `exports/`), or nil for a file or standard input named itself: what `import` mirrors when it
+    /// writes into a directory, so that the output reads in the order the export was read.
+    public internal(set) var pathInDirectory: String?
 
     /// A stored file, opened at `path` and reported as `displayPath`.
     public init(path: String, displayPath: String? = nil) {
