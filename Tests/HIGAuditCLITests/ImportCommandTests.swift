@@ -98,11 +98,14 @@ import HIGAuditIO
                 ":5: missing session.id", ":6: missing view.name", ":7: missing action.target.name",
                 ":8: vital.duration is not a finite number", ":9: ", ":11: context is not an object",
             ]),
-            "otlp": (10, [
+            // Line 9's lists are null, which OTLP/JSON reads as empty: no record, nothing malformed.
+            "otlp": (14, [
                 ":1#2: missing eventName", ":1#3: eventName and the attribute event.name differ",
                 ":1#5: timeUnixNano is not an integer of nanoseconds", ":1#6: missing the attribute session.id",
                 ":1#7: the attribute duration_ms is not a finite number", ":1#8: the attribute screen.name is not a string",
                 ":2: missing resourceLogs", ":3: resourceLogs is not an array", ":4: ",
+                ":5: scopeLogs is not an array", ":6: logRecords is not an array",
+                ":7: element 1 of resourceLogs is not an object", ":8: element 1 of scopeLogs is not an object",
             ]),
         ]
         for (format, expected) in expectations {

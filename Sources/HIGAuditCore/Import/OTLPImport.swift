@@ -54,6 +54,10 @@ extension EventImporter {
     /// A line's records in order, where `resourceLogs` is.
     struct OTLPPlaces {
         var resourceLogs: Int?
+        /// Where the request's frame is not OTLP/JSON's (a `scopeLogs` that is no array, an element
+        /// of `resourceLogs` that is no object, …), and why: the line's records cannot all be found,
+        /// so the line is malformed rather than read for the records that can.
+        var misframed: (reason: String, entry: Int)?
         var records: [OTLPRecordPlaces] = []
         /// Beside `records`, each one's own fields.
         var recordFields: [OTLPRecordFields] = []
@@ -67,15 +71,32 @@ extension EventImporter {
         // once), and how many records there are, so that the lists of places grow once.
         var lists: [(resource: KnownAttributes, records: Int)] = []
         var recordCount = 0
-        tape.forEachElement(resourceLogs) { _, resourceLog in
+        func frames(_ index: Int, of kind: JSONTape.Kind, _ reason: @autoclosure () -> String) -> Bool {
+            guard places.misframed == nil else { return false }
+            guard tape[index].kind == kind else {
+                places.misframed = (reason(), index)
+                return false
+            }
+            return true
+        }
+        // A list that is null is empty, as OTLP/JSON reads a repeated field that is null.
+        func list(_ object: Int, _ key: StaticString) -> Int? {
+            guard let index = tape.member(object, key), tape[index].kind != .null else { return nil }
+            return frames(index, of: .array, "\(key) is not an array") ? index : nil
+        }
+        tape.forEachElement(resourceLogs) { position, resourceLog in
+            guard frames(resourceLog, of: .object, "element \(position) of resourceLogs is not an object") else { return }
             let resource = knownAttributes(tape.member(resourceLog, "resource", "attributes"))
-            guard let scopeLogs = tape.member(resourceLog, "scopeLogs") else { return }
-            tape.forEachElement(scopeLogs) { _, scopeLog in
-                guard let records = tape.member(scopeLog, "logRecords") else { return }
+            guard let scopeLogs = list(resourceLog, "scopeLogs") else { return }
+            tape.forEachElement(scopeLogs) { position, scopeLog in
+                guard frames(scopeLog, of: .object, "element \(position) of scopeLogs is not an object"),
+                      let records = list(scopeLog, "logRecords")
+                else { return }
                 lists.append((resource, records))
                 tape.forEachElement(records) { _, _ in recordCount += 1 }
             }
         }
+        guard places.misframed == nil else { return places }
         places.records.reserveCapacity(recordCount)
         places.recordFields.reserveCapacity(recordCount)
         for list in lists {
@@ -92,6 +113,7 @@ extension EventImporter {
     /// on its tape. Written over `places`, whose lists (and each record's) are kept from line to line.
     func otlpPlaces(of parts: borrowing OTLPRequestParts, into places: inout OTLPPlaces) {
         places.resourceLogs = parts.resourceLogs
+        places.misframed = nil
         let count = parts.records.count
         if places.records.count > count {
             places.records.removeSubrange(count...)
@@ -200,6 +222,10 @@ extension EventImporter {
         }
         guard tape[resourceLogs].kind == .array else {
             _ = handle(0, .malformed(ImportProblem("resourceLogs is not an array", at: tape, resourceLogs).line))
+            return
+        }
+        if let (reason, entry) = places.misframed {
+            _ = handle(0, .malformed(ImportProblem(reason, at: tape, entry).line))
             return
         }
         lastRequestWasMany = places.records.count > 1

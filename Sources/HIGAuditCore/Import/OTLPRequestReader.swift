@@ -98,9 +98,13 @@ extension EventImporter {
             }
         }
 
+        /// A request whose frame is not OTLP/JSON's: declined, for the general way to say where
+        /// (`OTLPPlaces.misframed`).
+        private struct Misframed: Error {}
+
         /// An element of `resourceLogs`, 3 deep.
         private mutating func resourceLog() throws {
-            guard at(0x7B) else { return try value(depth: 2) }
+            guard at(0x7B) else { throw Misframed() }
             let resource = parts.resources.count
             parts.resources.append(.init(0..<0))
             var sawResource = false
@@ -114,7 +118,7 @@ extension EventImporter {
                 }
                 if !sawScopeLogs, key == "scopeLogs" {
                     sawScopeLogs = true
-                    guard reader.at(0x5B) else { return false }
+                    guard reader.at(0x5B) else { return try reader.null() }
                     try reader.array(depth: 4) { reader in try reader.scopeLog(resource) }
                     return true
                 }
@@ -137,12 +141,12 @@ extension EventImporter {
 
         /// An element of a `scopeLogs`, 5 deep.
         private mutating func scopeLog(_ resource: Int) throws {
-            guard at(0x7B) else { return try value(depth: 4) }
+            guard at(0x7B) else { throw Misframed() }
             var sawRecords = false
             try object(depth: 5) { reader, key in
                 guard !sawRecords, key == "logRecords" else { return false }
                 sawRecords = true
-                guard reader.at(0x5B) else { return false }
+                guard reader.at(0x5B) else { return try reader.null() }
                 try reader.array(depth: 6) { reader in try reader.record(resource) }
                 return true
             }
@@ -181,6 +185,13 @@ extension EventImporter {
                 return false
             }
             parts.records.append(.init(record: record, resource: resource, members: members, attributes: attributes))
+        }
+
+        /// A list's value that is no array: false when it is null (read as an empty list, as the
+        /// general way reads it), else the request is misframed.
+        private func null() throws -> Bool {
+            guard at(0x6E) else { throw Misframed() }
+            return false
         }
 
         /// A list of attributes whose `[` is at `s.pos`, `depth` deep: each object's parts appended to
