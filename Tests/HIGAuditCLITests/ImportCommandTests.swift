@@ -237,6 +237,23 @@ import HIGAuditIO
         #expect(damaged.stdout == clean.stdout)
     }
 
+    /// Zero bytes after the last member (block padding) are skipped input, said once where they begin.
+    @Test func zeroPaddingAfterGzipIsSaidWhereItBegins() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plain = HigAuditBinary.packageRoot.appendingPathComponent(Self.fixture("posthog.jsonl")).path
+        let padded = directory.appendingPathComponent("padded.gz").path
+        _ = try HigAuditBinary.shell(["sh", "-c", "(gzip -c '\(plain)'; head -c 300000 /dev/zero) > '\(padded)'"])
+        let size = try HigAuditBinary.shell(["sh", "-c", "gzip -c '\(plain)' | wc -c"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let result = try HigAuditBinary.run(["analyze", "--from", "posthog", padded, "--table", "summary", "--format", "csv"])
+        #expect(result.status == 3)
+        let said = result.stderr.components(separatedBy: "zero bytes after gzip member 1 (padding, not a member); skipped")
+        #expect(said.count == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("\(padded)@\(size): "), "\(result.stderr)")
+        let clean = try HigAuditBinary.run(["analyze", "--from", "posthog", plain, "--table", "summary", "--format", "csv"])
+        #expect(result.stdout == clean.stdout)
+    }
+
     /// Without --from, gzip stays a format hig-audit's own logs are not read in.
     @Test func gzipIsReadOnlyForExports() throws {
         let directory = try HigAuditBinary.temporaryDirectory()

@@ -145,6 +145,7 @@ struct SourceReading<Sink: LineSink> {
         var memberIndex = 1
         var inMember = true
         var skipping = false
+        var padding = false
         reading: while true {
             if available == 0 {
                 if endOfFile { break reading }
@@ -152,8 +153,16 @@ struct SourceReading<Sink: LineSink> {
                 if available == 0 { break reading }
             }
             if !inMember {
-                // Between members: zero padding some tools add ends the data; anything else must be a member.
+                // Between members: zero padding some tools add (said once where it begins, as
+                // `gzip -d` warns of it); anything else must be a member.
                 if input.load(fromByteOffset: start, as: UInt8.self) == 0, !skipping {
+                    if !padding {
+                        report(Diagnostic(
+                            .trailingGarbage, at: "\(path)@\(position)",
+                            "zero bytes after gzip member \(memberIndex) (padding, not a member); skipped"))
+                        summary.faults += 1
+                        padding = true
+                    }
                     let zeros = (start..<end).prefix { input.load(fromByteOffset: $0, as: UInt8.self) == 0 }.count
                     start += zeros
                     summary.skippedBytes += Int64(zeros)
@@ -169,6 +178,7 @@ struct SourceReading<Sink: LineSink> {
                     memberIndex += 1
                     inMember = true
                     skipping = false
+                    padding = false
                 } else {
                     if !skipping {
                         report(Diagnostic(
