@@ -125,6 +125,26 @@ import HIGAuditIO
         }
     }
 
+    /// A tap's `x` and `y` are each optional (SPEC §2): one coordinate alone is kept, and a mistyped
+    /// one alone is malformed.
+    @Test func aTapWithOneCoordinateKeepsIt() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let export = directory.appendingPathComponent("taps.jsonl")
+        func tap(_ uuid: String, _ coordinates: String) -> String {
+            #"{"uuid":"\#(uuid)","event":"$autocapture","timestamp":"2026-11-20T10:00:00Z","properties":{"$session_id":"S1","$device_id":"d1","$event_type":"touch","$elements":[{"tag_name":"UIButton","text":"Delete"}]\#(coordinates)}}"#
+        }
+        try [tap("t1", #","$touch_x":12"#), tap("t2", #","$touch_y":4.5"#), tap("t3", #","$touch_x":"12""#)]
+            .joined(separator: "\n").appending("\n").write(to: export, atomically: true, encoding: .utf8)
+        let (result, written) = try imported("posthog", [export.path])
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("taps.jsonl:3: malformed line: properties.$touch_x is not a number"), "\(result.stderr)")
+        let touches = written.split(separator: "\n").filter { $0.contains("\"type\":\"touch\"") }
+        #expect(touches.count == 2, "\(written)")
+        #expect(touches.first?.contains("\"x\":12") == true && touches.first?.contains("\"y\"") == false, "\(touches)")
+        #expect(touches.last?.contains("\"y\":4.5") == true && touches.last?.contains("\"x\"") == false, "\(touches)")
+    }
+
     /// The OTLP record whose time is 0 or absent is dated by `observedTimeUnixNano`.
     @Test func otlpFallsBackToTheObservedTime() throws {
         let (result, written) = try imported("otlp", [Self.fixture("otlp.jsonl")])

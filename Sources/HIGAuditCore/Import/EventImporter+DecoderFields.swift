@@ -30,10 +30,8 @@ extension EventImporter {
             assembleEnvelope(envelope, ts: envelope.ts, launch: launch, kind: .touch, screen: nil, withId: true)
             assembly.setString(.phase, "ended")
             if let target, !target.isEmpty { assembly.setString(.target, TouchTargetName.target(target)) }
-            if let x, let y {
-                assembly.setNumber(.x, Self.asWritten(x), integer: true, at: nil)
-                assembly.setNumber(.y, Self.asWritten(y), integer: true, at: nil)
-            }
+            if let x { assembly.setNumber(.x, Self.asWritten(x), integer: true, at: nil) }
+            if let y { assembly.setNumber(.y, Self.asWritten(y), integer: true, at: nil) }
             return .touch
         case .launch:
             assembleEnvelope(envelope, ts: envelope.ts, launch: launch, kind: .sessionStart, screen: nil, withId: true)

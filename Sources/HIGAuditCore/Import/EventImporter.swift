@@ -593,10 +593,8 @@ public final class EventImporter: @unchecked Sendable {
             writeEnvelope(into: writer, envelope, ts: envelope.ts, launch: launch, type: "touch", screen: nil, writeId: true)
             writer.string("phase", "ended")
             if let target, !target.isEmpty { writer.string("target", TouchTargetName.target(target)) }
-            if let x, let y {
-                writer.number("x", x)
-                writer.number("y", y)
-            }
+            if let x { writer.number("x", x) }
+            if let y { writer.number("y", y) }
         case .launch:
             writeEnvelope(into: writer, envelope, ts: envelope.ts, launch: launch, type: "session.start", screen: nil, writeId: true)
             writer.string("touches", touches.rawValue)

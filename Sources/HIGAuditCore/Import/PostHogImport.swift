@@ -159,8 +159,11 @@ extension EventImporter {
         }
         var x: Double?
         var y: Double?
-        if let properties, let xi = tape.member(properties, "$touch_x"), let yi = tape.member(properties, "$touch_y") {
+        // Each is optional on its own, as `x` and `y` are (SPEC §2).
+        if let properties, let xi = tape.member(properties, "$touch_x") {
             x = try tape.finiteNumber(xi, name: "properties.$touch_x")
+        }
+        if let properties, let yi = tape.member(properties, "$touch_y") {
             y = try tape.finiteNumber(yi, name: "properties.$touch_y")
         }
         return .tap(target: target, x: x, y: y)
