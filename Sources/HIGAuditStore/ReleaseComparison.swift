@@ -23,7 +23,8 @@ public enum ReleaseComparison {
     /// One row per recorded rule (id order): sessions and sessions affected on each side, the percent
     /// of sessions affected on each (`base_pct`, `head_pct`, as `summary`'s `pct_sessions_affected`),
     /// the change in percentage points (`change_pct`, head − base), the test used, z, the two-sided p-value, and
-    /// `verdict`: `worse` or `better` when p < `alpha`, else `noise`. Throws when a side has no sessions.
+    /// `verdict`: `worse` or `better` when p < `alpha`, else `noise`; `untested` (the percent, change and
+    /// test empty) where the rule judged no session of a side. Throws when a side has no sessions.
     public static func table(
         _ db: Database, base: ComparisonSide, head: ComparisonSide, alpha: Double = defaultAlpha,
         pValues: PValueStyle = .readable
@@ -46,6 +47,17 @@ public enum ReleaseComparison {
         let rows = rules.map { rule -> [TableCell] in
             let totalBase = base.sessions(judgedBy: rule), totalHead = head.sessions(judgedBy: rule)
             let a = base.affected[rule] ?? 0, b = head.affected[rule] ?? 0
+            // A rule that judged no session of a side (SPEC §7 "Touch coverage") has no share there to
+            // compare: its percent, the change and the test are left empty, and its verdict says so.
+            guard totalBase > 0, totalHead > 0 else {
+                func share(_ affected: Int64, _ total: Int64) -> TableCell {
+                    total > 0 ? .decimal(FixedDecimal.ratio(affected, total, scale: 100)) : .empty
+                }
+                return [
+                    .label(rule), .integer(totalBase), .integer(a), share(a, totalBase), .integer(totalHead), .integer(b),
+                    share(b, totalHead), .empty, .empty, .empty, .empty, .label(Self.untested),
+                ]
+            }
             let rateBase = FixedDecimal.ratio(a, totalBase, scale: 100)
             let rateHead = FixedDecimal.ratio(b, totalHead, scale: 100)
             let test = RateTest.compare(affectedBase: a, totalBase: totalBase, affectedHead: b, totalHead: totalHead)
@@ -78,6 +90,9 @@ public enum ReleaseComparison {
     public static func table(_ db: Database, base: String, head: String, alpha: Double = defaultAlpha) throws -> HIGAuditCore.Table {
         try table(db, base: .version(base), head: .version(head), alpha: alpha)
     }
+
+    /// The verdict of a rule that judged no session of a side.
+    static let untested = "untested"
 
     /// The rules whose verdict in a table made by `table` is `worse`, in the table's order.
     public static func worseRules(in table: HIGAuditCore.Table) -> [String] {

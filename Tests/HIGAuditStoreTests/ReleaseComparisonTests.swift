@@ -76,4 +76,15 @@ import Testing
         #expect(ReleaseComparison.worseRules(in: table) == ["forced-tab-switch"])
         #expect(throws: StoreError.self) { try ResultsStore(readingAt: path).read { try ReleaseComparison.table($0, base: "5.1", head: "9.9") } }
     }
+
+    /// A rule that judged no session of one side (its sessions lack full touch coverage) has no percent
+    /// there: no change, no test, and the verdict `untested`, never a change of -100 points.
+    @Test func aSideTheRuleJudgedNoSessionOfIsUntested() {
+        let base = ComparisonCounts(sessions: 2, affected: ["forced-tab-switch": 1, "modal-depth": 1], judged: ["forced-tab-switch": 1])
+        let head = ComparisonCounts(sessions: 1, affected: [:], judged: ["forced-tab-switch": 0])
+        let table = ReleaseComparison.table(rules: ["forced-tab-switch", "modal-depth"], base: base, head: head, pValues: .number)
+        let rows = table.materializedRows.map { $0.map(\.plainText) }
+        #expect(rows[0] == ["forced-tab-switch", "1", "1", "100.00", "0", "0", "", "", "", "", "", "untested"])
+        #expect(rows[1].last == "noise" && rows[1][3] == "50.00" && rows[1][6] == "0.00", "\(rows[1])")
+    }
 }

@@ -31,7 +31,8 @@ struct CompareCommand: ParsableCommand {
             the percent of sessions affected (base_pct, head_pct), the change in percentage points (change_pct, head − base), and a two-sided test of whether the two \
             shares of sessions affected differ: a pooled two-proportion z-test, or Fisher's exact test when an \
             expected count is below 5. The verdict is worse or better when p < --alpha (default 0.01, strict \
-            because every rule is tested at once), else noise. Sessions, not violations, are the unit: one \
+            because every rule is tested at once), else noise; untested, with the percent, change and test left \
+            empty, when the rule judged no session of a side (sessions without every touch, SPEC §7). Sessions, not violations, are the unit: one \
             session's violations are not independent of each other. p_value is text in the table and \
             markdown (0.0123; below 0.001 in scientific notation, 4.4e-16; below 10⁻¹⁶ the bound <1e-16) and a \
             plain decimal number in csv and json (below 10⁻¹⁶, 0 to 16 places).
