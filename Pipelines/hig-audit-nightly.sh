@@ -63,17 +63,28 @@ pipeline_dir="$(cd "$(dirname "$pipeline")" && pwd)"
 # The file as Unix text: a nightly.yml saved on Windows (CRLF line ends, a byte order mark) reads the same.
 pipeline_text="$(sed '1s/^\xEF\xBB\xBF//; s/\r$//' "$pipeline")"
 
-# The value of a "key: value" line, comments and surrounding blanks removed.
-value() {
-    printf '%s\n' "$pipeline_text" | sed -n "s/^$1:[[:space:]]*//p" | sed 's/[[:space:]]#.*$//; s/[[:space:]]*$//' | head -n 1
+# A value as YAML writes it: plain (a " #" comment and trailing blanks removed), or in single or
+# double quotes, which keep what they hold (" #" too) and are removed (no escapes inside them).
+scalar() {
+    local raw="$1"
+    case "$raw" in
+        \"*\"*) raw="${raw#\"}"; printf '%s\n' "${raw%%\"*}" ;;
+        \'*\'*) raw="${raw#\'}"; printf '%s\n' "${raw%%\'*}" ;;
+        *) printf '%s\n' "$raw" | sed 's/[[:space:]]#.*$//; s/[[:space:]]*$//' ;;
+    esac
 }
-# The "  - item" lines under "key:".
+# The value of a "key: value" line.
+value() {
+    scalar "$(printf '%s\n' "$pipeline_text" | sed -n "s/^$1:[[:space:]]*//p" | head -n 1)"
+}
+# The "  - item" lines under "key:", each a value as `scalar` reads it.
 items() {
+    local item
     printf '%s\n' "$pipeline_text" | awk -v key="$1:" '
         $0 ~ "^" key { inside = 1; next }
-        inside && /^[[:space:]]*-[[:space:]]/ { sub(/^[[:space:]]*-[[:space:]]*/, ""); sub(/[[:space:]]+#.*$/, ""); sub(/[[:space:]]+$/, ""); print; next }
+        inside && /^[[:space:]]*-[[:space:]]/ { sub(/^[[:space:]]*-[[:space:]]*/, ""); print; next }
         inside && /^[^[:space:]#]/ { inside = 0 }
-    '
+    ' | while IFS= read -r item; do scalar "$item"; done
 }
 absolute() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$pipeline_dir/$1" ;; esac }
 

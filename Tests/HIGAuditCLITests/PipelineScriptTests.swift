@@ -214,6 +214,27 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("state/results.sqlite").path))
     }
 
+    /// Values in quotes, as YAML writes them, lose their quotes and keep a " #" they hold.
+    @Test func quotedValuesAreReadAsYAMLReadsThem() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        let uploads = directory.appendingPathComponent("up #1")
+        try Self.writeNight(1, into: uploads, version: "5.1.0", hapticsEnabled: true)
+        let yaml = """
+            inputs:
+              - "up #1"   # the night's uploads
+            store: 'state/results.sqlite'
+            close_open: "true"
+            hig_audit: "\(HigAuditBinary.executable.path)"
+
+            """
+        let pipeline = directory.appendingPathComponent("nightly.yml")
+        try yaml.write(to: pipeline, atomically: true, encoding: .utf8)
+        let result = try HigAuditBinary.shell(["bash", Self.script, pipeline.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("--close-open"), "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("state/results.sqlite").path))
+    }
+
     @Test func skippedInputIsAWarningUnlessStrict() throws {
         let directory = try HigAuditBinary.temporaryDirectory()
         let uploads = directory.appendingPathComponent("uploads")
