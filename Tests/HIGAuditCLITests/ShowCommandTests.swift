@@ -140,4 +140,49 @@ import Testing
         let violations = events.flatMap { $0["violations"] as? [[String: Any]] ?? [] }
         #expect(violations.map { $0["rule"] as? String } == ["early-rating-prompt"])
     }
+
+    /// With `--config`, a violation an exclusion suppresses is shown flagged and counts in no
+    /// violations count (SPEC §6), in every format.
+    @Test func suppressedViolationsAreFlaggedAndNotCounted() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = directory.appendingPathComponent("modals.ndjson")
+        let config = directory.appendingPathComponent("exclude.yml")
+        try """
+            {"ts":1795208645000,"session":"A","type":"session.start","device":"d1","app_version":"1.0","screen":"X"}
+            {"ts":1795208645010,"session":"A","type":"modal.present","modal":"p","style":"popover","screen":"X"}
+            {"ts":1795208645020,"session":"A","type":"modal.present","modal":"s","style":"page_sheet","screen":"X"}
+            {"ts":1795208645030,"session":"A","type":"modal.dismiss","modal":"s","screen":"Y"}
+            {"ts":1795208645040,"session":"A","type":"modal.present","modal":"s2","style":"page_sheet","screen":"Y"}
+
+            """.write(to: log, atomically: true, encoding: .utf8)
+        try """
+            exclude:
+              - rules: [modal-over-popover]
+                screens: ["X"]
+                reason: the popover's own sheet
+
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let arguments = ["show", "--session", "A", log.path, "--config", config.path]
+
+        let json = try HigAuditBinary.run(arguments + ["--format", "json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let violations = (object["events"] as? [[String: Any]] ?? []).flatMap { $0["violations"] as? [[String: Any]] ?? [] }
+        #expect(violations.map { $0["screen"] as? String } == ["X", "Y"])
+        #expect(violations.map { $0["suppressed"] as? Bool } == [true, false])
+
+        let csv = try HigAuditBinary.run(arguments + ["--format", "csv"])
+        let rows = csv.stdout.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let suppressed = try #require(rows.first?.firstIndex(of: "suppressed"), "\(csv.stdout)")
+        #expect(rows.dropFirst().filter { $0[suppressed] == "true" }.count == 1, "\(csv.stdout)")
+
+        let table = try HigAuditBinary.run(arguments + ["--format", "markdown"])
+        #expect(table.stdout.contains("| violations | duplicates | late | suppressed |"), "\(table.stdout)")
+        #expect(table.stdout.contains("| 5 | 1 | 0 | 0 | 1 |"), "\(table.stdout)")
+
+        // Without the config nothing is suppressed, and no column says so.
+        let plain = try HigAuditBinary.run(["show", "--session", "A", log.path, "--format", "markdown"])
+        #expect(!plain.stdout.contains("suppressed") && plain.stdout.contains("| 5 | 2 | 0 | 0 |"), "\(plain.stdout)")
+    }
 }

@@ -59,7 +59,8 @@ struct ShowFrontend {
         case .found:
             break
         }
-        guard let trace else { throw FatalError("session '\(session)' was found but not recorded") }
+        guard var trace else { throw FatalError("session '\(session)' was found but not recorded") }
+        trace.suppression = configuration.suppression(today: try RunDay.today())
         try write(trace, sources: run.sources)
         return run.statistics.skippedInput ? ExitStatus.skippedInput : ExitStatus.success
     }

@@ -4,19 +4,23 @@ extension SessionTrace {
     public func sessionTable() -> Table {
         let accepted = entries.lazy.filter { $0.disposition == .accepted }
         let duplicates = entries.lazy.filter { $0.disposition == .duplicate }.count
-        let violations = report?.violations.count ?? entries.reduce(0) { $0 + $1.violations.count }
-        let row: [TableCell] = [
+        let all = report?.violations ?? entries.flatMap(\.violations)
+        let suppressed = all.lazy.filter(isSuppressed).count
+        var row: [TableCell] = [
             .input(session), .input(report?.device ?? ""), .input(report?.appVersion ?? ""),
             report.map { .timestamp($0.firstTs) } ?? .empty, report.map { .timestamp($0.lastTs) } ?? .empty,
-            .int(accepted.count), .int(violations), .int(duplicates), .int(entries.count - accepted.count - duplicates),
+            .int(accepted.count), .int(all.count - suppressed), .int(duplicates), .int(entries.count - accepted.count - duplicates),
         ]
-        return Table(
-            name: "session",
-            columns: [
-                .text("session"), .text("device"), .text("app_version"), .timestamp("first_ts"), .timestamp("last_ts"),
-                .integer("events"), .integer("violations"), .integer("duplicates"), .integer("late"),
-            ],
-            rows: [row])
+        var columns: [TableColumn] = [
+            .text("session"), .text("device"), .text("app_version"), .timestamp("first_ts"), .timestamp("last_ts"),
+            .integer("events"), .integer("violations"), .integer("duplicates"), .integer("late"),
+        ]
+        // As `summary` (SPEC §6): the column is there when the config has exclusions.
+        if suppression.hasEntries {
+            row.append(.int(suppressed))
+            columns.append(.integer("suppressed"))
+        }
+        return Table(name: "session", columns: columns, rows: [row])
     }
 
     /// The accepted events in the rules' order, each violation beside its source event: an event with
@@ -26,15 +30,15 @@ extension SessionTrace {
         for entry in accepted {
             let eventCells = Self.eventCells(entry.event, sources: sources)
             guard !entry.violations.isEmpty else {
-                rows.append(eventCells + [.empty, .empty, .empty])
+                rows.append(eventCells + noViolationCells)
                 continue
             }
             for (index, violation) in entry.violations.enumerated() {
                 let cells = index == 0 ? eventCells : Array(repeating: TableCell.empty, count: eventCells.count)
-                rows.append(cells + Self.violationCells(violation))
+                rows.append(cells + violationCells(violation))
             }
         }
-        return Table(name: "events", columns: Self.eventColumns + Self.violationColumns, rows: rows)
+        return Table(name: "events", columns: Self.eventColumns + violationColumns, rows: rows)
     }
 
     /// Late and duplicate events of the session, in input order, with why they were not accepted.
@@ -55,13 +59,13 @@ extension SessionTrace {
             let cells = Self.eventCells(entry.event, sources: sources)
                 + [.label(entry.disposition.label), .input(reason(for: entry, sources: sources) ?? "")]
             if entry.violations.isEmpty {
-                rows.append(cells + [.empty, .empty, .empty])
+                rows.append(cells + noViolationCells)
             }
-            for violation in entry.violations { rows.append(cells + Self.violationCells(violation)) }
+            for violation in entry.violations { rows.append(cells + violationCells(violation)) }
         }
         return Table(
             name: "events",
-            columns: Self.eventColumns + [.text("disposition"), .text("reason")] + Self.violationColumns, rows: rows)
+            columns: Self.eventColumns + [.text("disposition"), .text("reason")] + violationColumns, rows: rows)
     }
 
     /// On a narrow terminal (`TerminalFit`) the table reads as a story: when, what, where, with what
@@ -70,10 +74,16 @@ extension SessionTrace {
         .timestamp("ts"), .text("type"), TableColumn.text("screen").narrowed(.wrap), TableColumn.text("fields").narrowed(.wrap),
         TableColumn.text("source").narrowed(.path).droppable(0),
     ]
-    static let violationColumns: [TableColumn] = [
-        TableColumn.text("rule").narrowed(.below), TableColumn.text("severity").narrowed(.below),
-        TableColumn.text("detail").narrowed(.below),
-    ]
+    /// The rule's columns, with `suppressed` after the severity when the config has exclusions.
+    var violationColumns: [TableColumn] {
+        [TableColumn.text("rule").narrowed(.below), TableColumn.text("severity").narrowed(.below)]
+            + (suppression.hasEntries ? [TableColumn.boolean("suppressed").narrowed(.below)] : [])
+            + [TableColumn.text("detail").narrowed(.below)]
+    }
+
+    private var noViolationCells: [TableCell] {
+        Array(repeating: .empty, count: suppression.hasEntries ? 4 : 3)
+    }
 
     static func eventCells(_ event: Event, sources: SourceFileTable) -> [TableCell] {
         [
@@ -82,7 +92,9 @@ extension SessionTrace {
         ]
     }
 
-    static func violationCells(_ violation: Violation) -> [TableCell] {
-        [.label(violation.rule), .label(violation.severity.rawValue), .input(violation.detail)]
+    func violationCells(_ violation: Violation) -> [TableCell] {
+        [.label(violation.rule), .label(violation.severity.rawValue)]
+            + (suppression.hasEntries ? [.boolean(isSuppressed(violation))] : [])
+            + [.input(violation.detail)]
     }
 }

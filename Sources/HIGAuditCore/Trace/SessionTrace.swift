@@ -17,6 +17,14 @@ public struct SessionTrace: Sendable {
     public private(set) var entries: [Entry] = []
     /// The engine's report when the session closed (at the latest at end of input).
     public private(set) var report: SessionReport?
+    /// The config's exclusions as judged on the run's day (SPEC §6): a violation they suppress is
+    /// shown, flagged, and counts in no violations count.
+    public var suppression: Suppression = .none
+
+    /// Whether `violation` is suppressed by an exclusion in force.
+    public func isSuppressed(_ violation: Violation) -> Bool {
+        suppression.suppresses(rule: violation.rule, screen: violation.screen, appVersion: violation.appVersion)
+    }
 
     public init(session: String) {
         self.session = session

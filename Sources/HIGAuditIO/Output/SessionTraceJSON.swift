@@ -34,6 +34,7 @@ public enum SessionTraceJSON {
                 + ",\"start_ts\":\(JSONWriter.string(TimestampFormatter.rfc3339(violation.startTs)))"
                 + ",\"end_ts\":\(JSONWriter.string(TimestampFormatter.rfc3339(violation.endTs)))"
                 + ",\"count\":\(violation.count),\"detail\":\(JSONWriter.string(violation.detail))"
+                + (trace.suppression.hasEntries ? ",\"suppressed\":\(trace.isSuppressed(violation))" : "")
                 + ",\"source\":\(JSONWriter.string(sources.describe(violation.source)))}"
         }
         let reason = trace.reason(for: entry, sources: sources).map(JSONWriter.string) ?? "null"
