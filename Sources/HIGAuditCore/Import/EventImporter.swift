@@ -5,8 +5,9 @@
 /// accepted event (`onAcceptedLines`), which decodes to the same event (`ImportedFieldsDifferentialTests`).
 ///
 /// It keeps, per SDK session, how many launches were accepted (to name the imported sessions
-/// `<id>#<n>`), the ids of those launches (so that a retried launch is a duplicate, not a new session)
-/// and the tab the person is on (for `nav.tab_switch`'s `from`): a few words a session, no event.
+/// `<id>#<n>`), the ids of those launches (so that a retried launch is a duplicate, not a new session),
+/// the time of its synthetic start while that is its only one (`launchNumber`) and the tab the person
+/// is on (for `nav.tab_switch`'s `from`): a few words a session, no event.
 /// One importer reads a run's inputs in order, on one thread.
 public final class EventImporter: @unchecked Sendable {
     public let format: ImportFormat
@@ -127,9 +128,28 @@ public final class EventImporter: @unchecked Sendable {
     private var lastSessionKnown = false
 
     struct SessionLaunches {
+        /// The launch the session's next events belong to: 0 before any, 1 after its synthetic start.
         var launches = 0
         var launchIds: [String: Int] = [:]
         var tabRoot: String?
+        /// While the session's only start is its synthetic one, that start's `ts` (`launchNumber`).
+        var syntheticStartTs: Int64?
+    }
+
+    /// The number of the launch at `ts` that is no retry of one seen: the next, except in a session
+    /// whose only start so far is synthetic, where a launch at or before that start's `ts` is the first.
+    ///
+    /// Why: a synthetic start stands for the launch the source has no event for, at the session's first
+    /// event read, and counts as the first launch. A launch read after it but no later in `ts` order is
+    /// that launch, uploaded after the events it preceded (out of order by up to `max_lateness_ms`, SPEC
+    /// §2, whose results equal those on the input sorted per session, where it comes first): it keeps
+    /// the SDK's id, so that the events read before it are timed from it (`early-rating-prompt`), and
+    /// the synthetic start beside it is no launch to the rules. A launch after the synthetic start's
+    /// `ts` is a later launch, `<id>#2`: put into the first imported session, it would be late there
+    /// once that session closed (after its `session.end`), and so would all of its launch's events.
+    static func launchNumber(of state: SessionLaunches, at ts: Int64) -> Int {
+        if let synthetic = state.syntheticStartTs, ts <= synthetic { return 1 }
+        return state.launches + 1
     }
 
     /// One mapped event as it is being handed over: everything both the decoder's fields and the
@@ -449,7 +469,7 @@ public final class EventImporter: @unchecked Sendable {
             if let launchId, let earlier = lastSessionState.launchIds[launchId] {
                 launch = earlier
             } else {
-                launch = launches + 1
+                launch = Self.launchNumber(of: lastSessionState, at: envelope.ts)
                 newLaunch = true
             }
         } else if launches == 0 {
@@ -480,11 +500,18 @@ public final class EventImporter: @unchecked Sendable {
         guard newLaunch || needsSynthetic || (tabRoot != nil && tabRoot != lastSessionState.tabRoot) else { return }
         var state = lastSessionState
         if newLaunch {
+            // A launch that begins a new imported session begins on no tab; a first launch after a
+            // synthetic start is in the imported session of the events read before it, which follow it
+            // in `ts` order: the tab they showed is still the one the person is on.
+            if launch > state.launches { state.tabRoot = nil }
             state.launches = launch
             if let launchId { state.launchIds[launchId] = launch }
-            state.tabRoot = nil
+            state.syntheticStartTs = nil
         }
-        if needsSynthetic { state.launches = 1 }
+        if needsSynthetic {
+            state.launches = 1
+            state.syntheticStartTs = envelope.ts
+        }
         if let tabRoot { state.tabRoot = tabRoot }
         lastSessionPlace = sessions.keep(state, at: lastSessionPlace, raw: lastSession, name: lastSessionName)
         lastSessionState = state
