@@ -200,7 +200,7 @@ public enum StoreQuery {
                     switch value.storage {
                     case .null: return .empty
                     case .int64(let number): return .integer(number)
-                    case .double(let number): return .label(String(number))
+                    case .double(let number): return .real(number)
                     case .string(let text): return .input(text)
                     case .blob(let data): return .label(data.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined())
                     }

@@ -134,4 +134,14 @@ import Testing
         let after = try store.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM violations") }
         #expect(after.map { $0 > 0 } == true)
     }
+
+    /// A decimal an analyst selects is a JSON number, as every other table's decimals are; CSV prints
+    /// the same digits it always did. JSON has no infinity: SQLite's is `null` there.
+    @Test func sqlDecimalsAreJSONNumbers() throws {
+        let table = try DatabaseQueue().read {
+            try StoreQuery.sql($0, "SELECT 2.5 AS a, -2.5 AS b, 7 AS c, 1.0 AS d, 1e-5 AS e, '2.5' AS f, 1e999 AS g")
+        }
+        #expect(JSONWriter().render(table) == "[\n{\"a\":2.5,\"b\":-2.5,\"c\":7,\"d\":1.0,\"e\":1e-05,\"f\":\"2.5\",\"g\":null}\n]\n")
+        #expect(CSVWriter().render(table) == "a,b,c,d,e,f,g\r\n2.5,-2.5,7,1.0,1e-05,2.5,inf\r\n")
+    }
 }

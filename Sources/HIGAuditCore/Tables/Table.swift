@@ -137,6 +137,10 @@ public enum TableCell: Sendable, Equatable {
     case integer(Int64)
     /// A number with a fixed count of decimal places (percentages, rates).
     case decimal(FixedDecimal)
+    /// A binary floating-point number as SQLite holds a REAL (an analyst's `query --sql`), whose
+    /// places are not fixed: its shortest digits that read back as the same number, a bare number in
+    /// JSON, where an infinity, which JSON cannot write, is `null`.
+    case real(Double)
     /// Milliseconds since the Unix epoch, printed as RFC 3339 UTC with milliseconds.
     case timestamp(Int64)
     /// A number of bytes: a plain integer in every format but the terminal's, which prints it in KB,
@@ -166,6 +170,7 @@ public enum TableCell: Sendable, Equatable {
         case .text(let string, _): string
         case .integer(let value), .byteCount(let value): String(value)
         case .decimal(let value): value.description
+        case .real(let value): String(value)
         case .timestamp(let ms): TimestampFormatter.rfc3339(ms)
         case .empty: ""
         case .boolean(let value): value ? "true" : "false"
@@ -177,6 +182,7 @@ public enum TableCell: Sendable, Equatable {
     public var isNumber: Bool {
         switch self {
         case .integer, .decimal, .byteCount: true
+        case .real(let value): value.isFinite
         default: false
         }
     }

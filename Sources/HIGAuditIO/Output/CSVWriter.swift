@@ -51,7 +51,7 @@ public struct CSVWriter: TableWriter {
         case .text(let text, let fromInput): writeText(text, fromInput: fromInput, to: output)
         case .integer(let value), .byteCount(let value): output.write(integer: value)
         case .timestamp(let ms): output.write(timestamp: ms)
-        case .decimal, .empty, .boolean: output.write(cell.plainText)
+        case .decimal, .real, .empty, .boolean: output.write(cell.plainText)
         case .source(let path, let location):
             // The text's first byte is the path's (or `:`), and only the path's bytes can need quotes.
             let written = ByteScan.withBytes(of: path) { bytes -> Bool in

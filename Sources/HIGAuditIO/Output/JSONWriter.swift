@@ -92,6 +92,7 @@ public struct JSONWriter: TableWriter {
             }
         case .integer(let value), .byteCount(let value): output.write(integer: value)
         case .decimal: output.write(cell.plainText)
+        case .real(let value): output.write(value.isFinite ? cell.plainText : "null")
         case .timestamp(let ms):
             output.write(byte: UInt8(ascii: "\""))
             output.write(timestamp: ms)

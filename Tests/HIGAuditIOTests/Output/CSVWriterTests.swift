@@ -26,6 +26,7 @@ import HIGAuditCore
         (.input("é,\"👨‍👩‍👧\""), "\"é,\"\"👨‍👩‍👧\"\"\""),  // quotes doubled beside multi-byte characters
         (.integer(-3), "-3"),  // numbers are never prefixed
         (.decimal(FixedDecimal(units: -250, places: 2)), "-2.50"),
+        (.real(-2.5), "-2.5"),
         (.timestamp(-1), "1969-12-31T23:59:59.999Z"),
         (.empty, ""),
     ])

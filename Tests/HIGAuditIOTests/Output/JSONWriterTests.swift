@@ -22,6 +22,8 @@ import HIGAuditCore
         (.label("home"), "\"home\""),
         (.integer(-3), "-3"),
         (.decimal(FixedDecimal(units: -250, places: 2)), "-2.50"),
+        (.real(-2.5), "-2.5"),
+        (.real(-.infinity), "null"),
         (.timestamp(-1), "\"1969-12-31T23:59:59.999Z\""),
         (.empty, "null"),
     ])
