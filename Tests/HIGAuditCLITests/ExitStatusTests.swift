@@ -46,6 +46,31 @@ import Testing
         #expect(result.stderr.contains("--strict"))
     }
 
+    /// `nightly --strict` writes nothing when it skips input: not the store it would have made, and
+    /// not one byte of a store that was there.
+    @Test func strictNightlyLeavesNoStoreBehind() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        let clean = directory.appendingPathComponent("clean.ndjson")
+        let damaged = directory.appendingPathComponent("damaged.ndjson")
+        try Self.clean.write(to: clean, atomically: true, encoding: .utf8)
+        try (Self.clean + "{not json}\n").write(to: damaged, atomically: true, encoding: .utf8)
+        let stores = directory.appendingPathComponent("stores")
+        try FileManager.default.createDirectory(at: stores, withIntermediateDirectories: true)
+        let store = stores.appendingPathComponent("results.sqlite").path
+
+        let first = try HigAuditBinary.run(["nightly", "--store", store, "--strict", damaged.path, "--quiet"])
+        #expect(first.status == 1, "\(first.stderr)")
+        #expect(first.stderr.contains("--strict makes that fatal; the store is unchanged"), "\(first.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: stores.path).isEmpty, "the store this run made is gone")
+
+        #expect(try HigAuditBinary.run(["nightly", "--store", store, clean.path, "--quiet"]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let again = try HigAuditBinary.run(["nightly", "--store", store, "--strict", damaged.path, "--quiet"])
+        #expect(again.status == 1, "\(again.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before, "the store is byte for byte as before")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: stores.path) == ["results.sqlite"], "no journal left")
+    }
+
     /// Fatal (66) by default (`MissingInputTests`); with `--allow-missing`, skipped input.
     @Test func missingInputIsReportedAndCountedWhenAllowed() throws {
         let result = try HigAuditBinary.run(["analyze", "--allow-missing", "/nonexistent/logs.zst", "-", "--table", "ingest", "--format", "csv"],

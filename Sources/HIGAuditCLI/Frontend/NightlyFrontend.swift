@@ -72,6 +72,7 @@ struct NightlyFrontend {
             outcome = try nightly.run(inputs.sources, unreadable: inputs.problems)
         } catch let error as NightlyRunError {
             if Interruption.isRequested { stopInterrupted(store: store, created: !storeExisted) }
+            removeIfEmpty(store: store, created: !storeExisted)
             throw FatalError("\(error)")
         } catch {
             if Interruption.isRequested { stopInterrupted(store: store, created: !storeExisted) }
@@ -166,9 +167,17 @@ struct NightlyFrontend {
     /// Ends a run that a signal stopped, after its transaction was rolled back: a store this run
     /// created, and that holds no run, goes too.
     private func stopInterrupted(store: ResultsStore?, created: Bool) -> Never {
+        removeIfEmpty(store: store, created: created)
+        Interruption.exit(saying: Self.unchanged)
+    }
+
+    /// After a run that committed nothing by design (a signal, or `--strict` over skipped input),
+    /// removes the store if this run created it and it holds no run: "the store is unchanged" then
+    /// means no store, not an empty one where there was none. Not after other failures: a run that
+    /// timed out waiting for another run's first night would take that run's new store away.
+    private func removeIfEmpty(store: ResultsStore?, created: Bool) {
         if created, (try? store?.runCount()) ?? 0 == 0 {
             for suffix in ["", "-journal", "-wal", "-shm"] { unlink(command.store + suffix) }
         }
-        Interruption.exit(saying: Self.unchanged)
     }
 }
