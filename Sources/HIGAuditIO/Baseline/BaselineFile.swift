@@ -43,9 +43,11 @@ public enum BaselineFile {
     public static func parse(_ data: Data, path: String) throws(BaselineFileError) -> Baseline {
         let object: Any
         do {
+            try data.withUnsafeBytes { try JSONDocument.validate($0) }
             object = try JSONSerialization.jsonObject(with: data)
         } catch {
-            throw BaselineFileError(path: path, problem: "it is not JSON; a baseline is written by `hig-audit baseline --out FILE`")
+            throw BaselineFileError(
+                path: path, problem: "it is not JSON\(Self.whatAndWhere(error)); a baseline is written by `hig-audit baseline --out FILE`")
         }
         guard let top = object as? [String: Any] else {
             throw BaselineFileError(path: path, problem: "expected a JSON object with \"version\" and \"pairs\"")
@@ -54,10 +56,10 @@ public enum BaselineFile {
         if !unknown.isEmpty {
             throw BaselineFileError(path: path, problem: "unknown key \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")); a baseline holds only \"version\" and \"pairs\"")
         }
-        guard let found = top["version"] as? Int, found == version else {
-            let found = top["version"].map { "\($0)" } ?? "missing"
+        guard let found = top["version"] as? NSNumber, isInteger(found), found.intValue == version else {
             throw BaselineFileError(
-                path: path, problem: "\"version\" is \(found), and this hig-audit reads version \(version); write the baseline again with `hig-audit baseline`")
+                path: path,
+                problem: "\"version\" is \(shown(top["version"])), and this hig-audit reads version \(version); write the baseline again with `hig-audit baseline`")
         }
         guard let list = top["pairs"] as? [Any] else {
             throw BaselineFileError(path: path, problem: "\"pairs\" is missing or not a list")
@@ -74,6 +76,34 @@ public enum BaselineFile {
             pairs.append(BaselinePair(rule: rule, screen: screen))
         }
         return Baseline(pairs: pairs)
+    }
+
+    /// `: WHAT at byte N` for the strict check's verdict; nothing for `JSONSerialization`'s, whose
+    /// wording is Foundation's (it refuses little the check lets through: a lone surrogate escape).
+    private static func whatAndWhere(_ error: any Error) -> String {
+        guard let problem = error as? MalformedLine else { return "" }
+        let what = problem.reason.hasPrefix("invalid JSON: ") ? String(problem.reason.dropFirst(14)) : problem.reason
+        return ": " + what + (problem.column.map { " at byte \($0 + 1)" } ?? "")
+    }
+
+    /// Whether `JSONSerialization` read the number from an integer literal: `true` and `1.0` come as
+    /// numbers too, and `as? Int` takes both for 1. Told apart by the type each is stored as.
+    private static func isInteger(_ number: NSNumber) -> Bool {
+        "silqSILQ".utf8.contains(UInt8(bitPattern: number.objCType.pointee))
+    }
+
+    /// A value of the file as a message shows it: a string in quotes, so that `"1"` is not read as 1.
+    private static func shown(_ value: Any?) -> String {
+        switch value {
+        case nil: "missing"
+        case let text as String: "the string \(JSONWriter.string(text))"
+        case let number as NSNumber where number.objCType.pointee == CChar(UInt8(ascii: "c")): number.boolValue ? "true" : "false"
+        case let number as NSNumber where isInteger(number): number.stringValue
+        case let number as NSNumber: String(number.doubleValue)
+        case is [Any]: "a list"
+        case is [String: Any]: "an object"
+        default: "null"
+        }
     }
 }
 

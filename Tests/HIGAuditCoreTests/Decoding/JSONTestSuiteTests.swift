@@ -92,6 +92,18 @@ import Testing
         _ = Self.decodeBytes(document)
     }
 
+    /// A whole document (a baseline file) is held to the same grammar as a line: `y_` accepted, `n_`
+    /// refused, `i_` answered either way.
+    @Test func wholeDocumentsAreCheckedAsLinesAre() {
+        for name in Self.documents(in: "test_parsing") {
+            let accepted = Self.bytes("test_parsing", name).withUnsafeBytes { bytes in
+                (try? JSONDocument.validate(bytes)) != nil
+            }
+            if name.hasPrefix("y_") { #expect(accepted, "\(name)") }
+            if name.hasPrefix("n_") { #expect(!accepted, "\(name)") }
+        }
+    }
+
     @Test(arguments: [
         // Numbers inside unknown fields: grammar only, any size.
         ("number_-9223372036854775808.json", true), ("number_-9223372036854775809.json", true),

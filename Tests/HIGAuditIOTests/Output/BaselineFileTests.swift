@@ -41,6 +41,14 @@ import Testing
         (#"{"version": 1, "pairs": [{"rule": "a"}]}"#, "pair 1 is not"),
         (#"{"version": 1, "pairs": [{"rule": "a", "screen": 3}]}"#, "pair 1 is not"),
         (#"{"version": 1, "pairs": [], "pair": []}"#, "unknown key \"pair\""),
+        // Strict RFC 8259, as log lines are read: no trailing comma, in an object or a list.
+        (#"{"version": 1, "pairs": [],}"#, "it is not JSON: unexpected '}' at byte 28"),
+        (#"{"version": 1, "pairs": [{"rule": "a", "screen": "b"},]}"#, "it is not JSON: unexpected ']' at byte 55"),
+        // The version is the integer 1, and the message shows what stands there instead.
+        (#"{"version": "1", "pairs": []}"#, "\"version\" is the string \"1\", and this hig-audit reads version 1"),
+        (#"{"version": true, "pairs": []}"#, "\"version\" is true, and this hig-audit reads version 1"),
+        (#"{"version": 1.0, "pairs": []}"#, "\"version\" is 1.0, and this hig-audit reads version 1"),
+        (#"{"version": null, "pairs": []}"#, "\"version\" is null, and this hig-audit reads version 1"),
     ])
     func badFilesAreRefusedSayingWhy(text: String, problem: String) {
         #expect {
