@@ -113,7 +113,7 @@ extension EventImporter {
     /// on its tape. Written over `places`, whose lists (and each record's) are kept from line to line.
     func otlpPlaces(of parts: borrowing OTLPRequestParts, into places: inout OTLPPlaces) {
         places.resourceLogs = parts.resourceLogs
-        places.misframed = nil
+        places.misframed = parts.misframed
         let count = parts.records.count
         if places.records.count > count {
             places.records.removeSubrange(count...)

@@ -10,6 +10,8 @@ extension EventImporter {
         /// Per element of `resourceLogs` that is an object, its resource's attributes.
         var resources = PlainList<PartsRange>()
         var records = PlainList<RecordParts>()
+        /// The first place where the request's frame is not OTLP/JSON's (`OTLPPlaces.misframed`).
+        var misframed: (reason: String, entry: Int)?
 
         /// One element of a `logRecords` array.
         struct RecordParts {
@@ -36,6 +38,7 @@ extension EventImporter {
 
         mutating func clear() {
             resourceLogs = nil
+            misframed = nil
             attributes.removeAll()
             resources.removeAll()
             records.removeAll()
@@ -93,18 +96,35 @@ extension EventImporter {
                 guard reader.parts.resourceLogs == nil, key == "resourceLogs" else { return false }
                 reader.parts.resourceLogs = reader.tape.entryCount
                 guard reader.at(0x5B) else { return false }
-                try reader.array(depth: 2) { reader in try reader.resourceLog() }
+                var position = 0
+                try reader.array(depth: 2) { reader in
+                    position += 1
+                    try reader.resourceLog(position)
+                }
                 return true
             }
         }
 
-        /// A request whose frame is not OTLP/JSON's: declined, for the general way to say where
-        /// (`OTLPPlaces.misframed`).
-        private struct Misframed: Error {}
+        /// Notes the request's first place whose frame is not OTLP/JSON's, as `otlpPlaces` finds it
+        /// (the same reason, at the same entry: both walk the frame in the line's order), and reads on:
+        /// the tape is the general scan's all the same.
+        private mutating func noteMisframed(_ reason: @autoclosure () -> String) {
+            if parts.misframed == nil { parts.misframed = (reason(), tape.entryCount) }
+        }
 
-        /// An element of `resourceLogs`, 3 deep.
-        private mutating func resourceLog() throws {
-            guard at(0x7B) else { throw Misframed() }
+        /// A list's value that is no array, read as any value: a null is an empty list, as the
+        /// general way reads it; anything else misframes the request.
+        private mutating func notList(_ key: String) -> Bool {
+            if !at(0x6E) { noteMisframed("\(key) is not an array") }
+            return false
+        }
+
+        /// The `position`-th element of `resourceLogs`, 3 deep.
+        private mutating func resourceLog(_ position: Int) throws {
+            guard at(0x7B) else {
+                noteMisframed("element \(position) of resourceLogs is not an object")
+                return try value(depth: 2)
+            }
             let resource = parts.resources.count
             parts.resources.append(.init(0..<0))
             var sawResource = false
@@ -118,8 +138,12 @@ extension EventImporter {
                 }
                 if !sawScopeLogs, key == "scopeLogs" {
                     sawScopeLogs = true
-                    guard reader.at(0x5B) else { return try reader.null() }
-                    try reader.array(depth: 4) { reader in try reader.scopeLog(resource) }
+                    guard reader.at(0x5B) else { return reader.notList("scopeLogs") }
+                    var position = 0
+                    try reader.array(depth: 4) { reader in
+                        position += 1
+                        try reader.scopeLog(resource, position)
+                    }
                     return true
                 }
                 return false
@@ -139,14 +163,17 @@ extension EventImporter {
             }
         }
 
-        /// An element of a `scopeLogs`, 5 deep.
-        private mutating func scopeLog(_ resource: Int) throws {
-            guard at(0x7B) else { throw Misframed() }
+        /// The `position`-th element of a `scopeLogs`, 5 deep.
+        private mutating func scopeLog(_ resource: Int, _ position: Int) throws {
+            guard at(0x7B) else {
+                noteMisframed("element \(position) of scopeLogs is not an object")
+                return try value(depth: 4)
+            }
             var sawRecords = false
             try object(depth: 5) { reader, key in
                 guard !sawRecords, key == "logRecords" else { return false }
                 sawRecords = true
-                guard reader.at(0x5B) else { return try reader.null() }
+                guard reader.at(0x5B) else { return reader.notList("logRecords") }
                 try reader.array(depth: 6) { reader in try reader.record(resource) }
                 return true
             }
@@ -185,13 +212,6 @@ extension EventImporter {
                 return false
             }
             parts.records.append(.init(record: record, resource: resource, members: members, attributes: attributes))
-        }
-
-        /// A list's value that is no array: false when it is null (read as an empty list, as the
-        /// general way reads it), else the request is misframed.
-        private func null() throws -> Bool {
-            guard at(0x6E) else { throw Misframed() }
-            return false
         }
 
         /// A list of attributes whose `[` is at `s.pos`, `depth` deep: each object's parts appended to
