@@ -69,7 +69,9 @@ extension EventImporter {
     /// be, numbered by its place in the page (`PATH:LINE#K`, as an OTLP line's records). Items are not
     /// planned: a page is as long as its items together, so its line is seldom learned as a layout.
     func datadogPage(_ items: Int, _ handle: (Int32, ImportedRecord) -> Bool) {
+        let measuresItems = Self.mayPassLineLimit(sourceBytes: sourceBytes)
         tape.forEachElement(items) { position, item in
+            if measuresItems { sourceBytes = spanBytes(item) }
             let record = Int32(truncatingIfNeeded: position)
             guard tape[item].kind == .object else {
                 emit(record: record, .problem(ImportProblem("the page's item is not an object", at: tape, item)), handle)

@@ -51,10 +51,11 @@ extension EventImporter {
         }
     }
 
-    /// Whether `plan` serves this importer: `import` writes lines, so it needs a plan that writes them.
+    /// Whether `plan` serves this importer: `import` writes lines, so it needs a plan that writes them;
+    /// and an event whose line of ours may pass the limit is measured the general way (`pendingLineTooLong`).
     @inline(__always)
     func serves(_ plan: UnsafePointer<ConventionPlan>) -> Bool {
-        !writesAccepted || plan.pointee.writesLines
+        (!writesAccepted || plan.pointee.writesLines) && !Self.mayPassLineLimit(sourceBytes: sourceBytes)
     }
 
     /// Writes the line of ours the planned event is, byte for byte what `writePending` writes for it

@@ -38,6 +38,12 @@ extension EventImporter {
         var device: FieldValue?
         var appVersion: FieldValue?
         var osVersion: FieldValue?
+
+        /// Bytes of the values its records take from it.
+        var valueBytes: Int {
+            func bytes(_ value: FieldValue?) -> Int { value.map { Int($0.end &- $0.start) } ?? 0 }
+            return bytes(device) &+ bytes(appVersion) &+ bytes(osVersion)
+        }
     }
 
     /// Reads `line` record by record if it is a request of at least `minimumRecords` laid out as the
@@ -487,6 +493,7 @@ extension EventImporter {
         lineLayout = nil
         lineStamp &+= 1
         let planning = readsPlans
+        let measuresRecords = Self.mayPassLineLimit(sourceBytes: sourceBytes)
         var resource: Int32 = -1
         for index in batch.records.indices {
             let record = batch.records[index]
@@ -494,6 +501,11 @@ extension EventImporter {
             if record.resource != resource {
                 resource = record.resource
                 recordResource = batch.resourceValues[Int(resource)]
+            }
+            if measuresRecords {
+                // Up to the next record's first byte, or the line's end: a bound of the record's bytes.
+                let end = index &+ 1 < batch.records.count ? Int(batch.records[index &+ 1].start) : line.count
+                sourceBytes = end &- Int(record.start) &+ recordResource.valueBytes
             }
             if planning, recordResource.plannable, let layout = record.layout, let plan = recordPlans.kept(for: layout),
                serves(plan), preparePlanned(line, batch.values(record), plan, lineStamp: lineStamp) {
@@ -553,6 +565,7 @@ extension EventImporter {
         }
         assembly.startLine(line, stamp: lineStamp)
         let (places, fields) = recordPlaces(entry, resource: resource)
+        if Self.mayPassLineLimit(sourceBytes: sourceBytes) { sourceBytes = recordSourceBytes(places.record, resource) }
         withUnsafePointer(to: fields) { fields in
             otlpRecordFields = places.attributes.map { ($0, places.record, fields) }
             defer { otlpRecordFields = nil }

@@ -96,6 +96,9 @@ public final class EventImporter: @unchecked Sendable {
     /// than one record: a line no longer than a layout's is read record by record only then, so that
     /// an export of one record a line whose layout is new is not framed for nothing.
     var lastRequestWasMany = false
+    /// The bytes the event being read is written from, at most (`EventImporter+LineLimit`): the
+    /// line's, or in a line that may pass the limit, its record's or page item's.
+    var sourceBytes = 0
     /// Per layout, where a convention event's values are in its lines (`ConventionPlan`).
     let plans = ConventionPlans()
     /// Whether lines are read by their layout's plan where they can be (tests compare both ways).
@@ -235,6 +238,7 @@ public final class EventImporter: @unchecked Sendable {
     /// and says whether the event it got was accepted by the decoder, which commits what the importer
     /// learned from it (a launch, a tab).
     public func translate(_ line: UnsafeRawBufferPointer, _ handle: (_ record: Int32, ImportedRecord) -> Bool) {
+        sourceBytes = line.count
         // While an OTLP export changes the order of its attribute lists, a request is read with its
         // lists in the order of their names (`OTLPAttributeOrder`); a problem's column is then moved
         // back to the export's line.
@@ -481,6 +485,10 @@ public final class EventImporter: @unchecked Sendable {
         pending.launch = launch
         pending.screenView = nil
         if case .screenView(let screen) = mapping { pending.screenView = screenViewPlan(screen, tabRoot: lastSessionState.tabRoot) }
+        if let tooLong = pendingLineTooLong() {
+            _ = handle(record, .malformed(tooLong))
+            return
+        }
         let accepted = handle(record, .event(ImportedEventFields(
             importerReference: Unmanaged.passUnretained(self), hasSyntheticStart: needsSynthetic, isPlanned: false)))
         guard accepted else { return }

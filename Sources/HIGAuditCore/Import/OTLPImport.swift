@@ -230,6 +230,7 @@ extension EventImporter {
         }
         lastRequestWasMany = places.records.count > 1
         var position: Int32 = 0
+        let measuresRecords = Self.mayPassLineLimit(sourceBytes: sourceBytes)
         defer { otlpRecordFields = nil }
         // Each record's places are read where the list holds them, not copied out of it.
         places.records.withUnsafeBufferPointer { records in
@@ -238,6 +239,7 @@ extension EventImporter {
                     position += 1
                     let record = records.baseAddress! + index
                     otlpRecordFields = record.pointee.attributes.map { ($0, record.pointee.record, recordFields.baseAddress! + index) }
+                    if measuresRecords { sourceBytes = recordSourceBytes(record.pointee.record, record.pointee.resource) }
                     let judged = otlpRecord(record)
                     // Only a line of a layout is planned (`planOTLPLayout`): the others skip the match's copy.
                     if records.count == 1, lineLayout != nil, case .mapped(.convention, let envelope, let fields) = judged {
@@ -408,6 +410,12 @@ extension EventImporter {
     ///
     /// Each kept in a 32-bit entry (`CompactTapeIndex`), not an optional word: a record's places hold
     /// two of these and are copied as they are kept and handed out.
+    /// The bytes a record's line of ours is written from, at most: the record's, and the values it
+    /// takes from its resource, which stands before it (`EventImporter+LineLimit`).
+    func recordSourceBytes(_ record: Int, _ resource: KnownAttributes) -> Int {
+        spanBytes(record) &+ spanBytes(resource.deviceId) &+ spanBytes(resource.serviceVersion) &+ spanBytes(resource.osVersion)
+    }
+
     struct KnownAttributes {
         @CompactTapeIndex var eventName: Int?
         @CompactTapeIndex var sessionId: Int?
