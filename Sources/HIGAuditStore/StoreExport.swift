@@ -18,7 +18,7 @@ public enum StoreExport {
     /// `spreadsheet` (`export --excel`) also adds the byte order mark and keeps text from log data that a
     /// spreadsheet would turn into a number, date or boolean (`5.10` → 5.1, `00123` → 123, long ids →
     /// 1.2E+19) as text, by writing it as the constant string formula `="5.10"`: the only spelling
-    /// that Excel, LibreOffice and Google Sheets all open as text. The log data is inside a string
+    /// that Excel, LibreOffice and Google Sheets all open as text (`constantFormula`). The log data is inside a string
     /// literal (quotes doubled), so nothing from the log is ever evaluated.
     ///
     /// With a `baseline` (SPEC §6), `summary` has `new_violations` and `violations` a `new` column, as
@@ -72,10 +72,32 @@ extension StoreExport {
                 case .source: text = cell.plainText
                 default: return cell
                 }
-                guard spreadsheetWouldConvert(text) else { return cell }
-                return .text("=\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"", fromInput: false)
+                guard spreadsheetWouldConvert(text), let formula = constantFormula(text) else { return cell }
+                return .text(formula, fromInput: false)
             }
         }
+    }
+
+    /// Excel refuses a string literal of more than 255 characters in a formula, and a formula of more
+    /// than 8,192.
+    static let formulaLiteralCharacters = 255
+    static let formulaCharacters = 8_192
+
+    /// `text` as a formula whose value is that text: `="…"`, or for text longer than one string
+    /// literal may be, literals joined by `&`, which Excel, LibreOffice and Google Sheets all
+    /// evaluate; nil when even that is longer than a formula may be (the text is then written as it
+    /// stands).
+    static func constantFormula(_ text: String) -> String? {
+        let characters = Array(text)
+        var literals: [String] = []
+        var start = 0
+        repeat {
+            let end = min(start + formulaLiteralCharacters, characters.count)
+            literals.append("\"" + String(characters[start..<end]).replacingOccurrences(of: "\"", with: "\"\"") + "\"")
+            start = end
+        } while start < characters.count
+        let formula = "=" + literals.joined(separator: "&")
+        return formula.count <= formulaCharacters ? formula : nil
     }
 
     /// Whether a spreadsheet's CSV import would take `text` for a number, date, time, percentage or

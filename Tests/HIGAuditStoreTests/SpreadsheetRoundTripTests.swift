@@ -10,10 +10,13 @@ import Testing
     static let soffice: String? = ["/usr/bin/soffice", "/usr/local/bin/soffice", "/usr/lib/libreoffice/program/soffice"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
 
+    /// An id of digits longer than a formula's string literal may be (`StoreExport.constantFormula`).
+    static let longDigits = String(repeating: "9876543210", count: 30)
+
     /// Sessions with ids and screens a spreadsheet would mangle or run.
     static let lines: [String] = {
-        let sessions = ["00123", "12345678901234567890", "2026-11-20", "TRUE", "-5", "@home"]
-        let screens = ["=1+1", "=cmd|' /C calc'!A0", "+SUM(A1:A2)", "5.10", "détail, \\\"quoted\\\"", "tab\\tscreen"]
+        let sessions = ["00123", "12345678901234567890", "2026-11-20", "TRUE", "-5", "@home", longDigits]
+        let screens = ["=1+1", "=cmd|' /C calc'!A0", "+SUM(A1:A2)", "5.10", "détail, \\\"quoted\\\"", "tab\\tscreen", "home"]
         var lines: [String] = []
         for (index, session) in sessions.enumerated() {
             let ts = 1_795_000_000_000 + Int64(index) * 10_000
@@ -74,12 +77,12 @@ import Testing
                 return cell.plainText
             }
         }
-        #expect(stored.rowCount == 6)
+        #expect(stored.rowCount == Self.lines.count / 3)
         #expect(cells.count == expected.count)
         for (got, want) in zip(cells, expected) { #expect(got == want) }
         // Ids that look like numbers, dates or booleans stayed as written.
         let sessions = Set(cells.dropFirst().map { $0[2] })
-        #expect(sessions.isSuperset(of: ["00123", "12345678901234567890", "2026-11-20", "TRUE", "-5", "'@home"]))
+        #expect(sessions.isSuperset(of: ["00123", "12345678901234567890", "2026-11-20", "TRUE", "-5", "'@home", Self.longDigits]))
         #expect(cells.dropFirst().allSatisfy { $0[4] == "5.10" })
         // A formula from the log was not run: its text is there, its result (2) is not.
         let screens = cells.dropFirst().map { $0[5] }

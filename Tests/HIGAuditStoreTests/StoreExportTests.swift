@@ -31,6 +31,20 @@ import Testing
         #expect(ingest.hasPrefix("files,") && ingest.contains(",open_sessions\r\n"))
     }
 
+    /// Excel takes at most 255 characters in a formula's string literal: longer text is joined from
+    /// literals of that length; text too long for any formula stays as it is.
+    @Test func longValueLikeTextIsJoinedFromLiteralsExcelTakes() throws {
+        #expect(StoreExport.constantFormula("00123") == "=\"00123\"")
+        let digits = String(repeating: "0123456789", count: 30)
+        let formula = try #require(StoreExport.constantFormula(digits))
+        let literals = formula.dropFirst().split(separator: "&")
+        #expect(literals.count == 2 && literals.allSatisfy { $0.count <= 255 + 2 && $0.first == "\"" && $0.last == "\"" })
+        #expect(literals.map { $0.dropFirst().dropLast() }.joined() == digits)
+        let exactly = String(repeating: "7", count: 255)
+        #expect(StoreExport.constantFormula(exactly) == "=\"" + exactly + "\"")
+        #expect(StoreExport.constantFormula(String(repeating: "1", count: 9_000)) == nil)
+    }
+
     @Test(arguments: [("5.10", true), ("00123", true), ("2026-11-20", true), ("true", true), ("12:30", true),
                       ("iPad1", false), ("home", false), ("", false), ("-", false), ("e", false)])
     func whichTextASpreadsheetWouldConvert(text: String, converts: Bool) {
