@@ -56,12 +56,12 @@ public enum RecordedJudgements {
     public static func exclusionsTable(_ db: Database, runs: Set<Int64>) throws -> HIGAuditCore.Table {
         let columns: [TableColumn] = [
             .integer("run_id"), .integer("entry"), .text("location"), .text("rules"), .text("screens"),
-            .text("app_versions"), .text("until"), .text("in_force"), .text("reason"),
+            .text("app_versions"), .text("until"), .boolean("in_force"), .text("reason"),
         ]
         return HIGAuditCore.Table(name: "exclusions", columns: columns, rows: try entries(db, runs: runs).map { entry in
             [
                 .integer(entry.runID), .int(entry.entry), .input(entry.location), .input(entry.rules), .input(entry.screens),
-                .input(entry.appVersions), entry.until.map(TableCell.label) ?? .empty, .label(entry.inForce ? "true" : "false"),
+                .input(entry.appVersions), entry.until.map(TableCell.label) ?? .empty, .boolean(entry.inForce),
                 .input(entry.reason),
             ]
         })

@@ -93,6 +93,10 @@ import Testing
                 #"1,\#(config):2,"[""haptic-overuse"",""haptic-when-disabled""]",,1,the canvas plays haptics on purpose"#,
                 #"2,\#(config):6,"[""modal-depth""]",2026-01-01,0,the export flow is being redesigned"#,
             ])
+            // For scripts, whether an entry was in force is a JSON boolean.
+            let judgements = try HigAuditBinary.run(["query", "--store", store, "--judgements", "--format", "json"])
+            let inForce = judgements.stdout.matches(of: #/"in_force":([a-z0-9"]+)/#).map { String($0.1) }
+            #expect(inForce == ["true", "false"], "\(judgements.stdout)")
         }
     }
 
