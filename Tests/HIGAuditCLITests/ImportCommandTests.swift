@@ -93,10 +93,11 @@ import HIGAuditIO
                 ":14: properties.$touch_x is not a finite number", ":15: missing properties.$screen_name",
                 ":17: ", ":18: ",
             ]),
-            "datadog-rum": (9, [
+            "datadog-rum": (10, [
                 ":2: missing type", ":3: date is not an integer of milliseconds", ":4: date is not an integer of milliseconds",
                 ":5: missing session.id", ":6: missing view.name", ":7: missing action.target.name",
                 ":8: vital.duration is not a finite number", ":9: ", ":11: context is not an object",
+                ":12: the events-API item holds no RUM event",
             ]),
             // Line 9's lists are null, which OTLP/JSON reads as empty: no record, nothing malformed.
             "otlp": (14, [

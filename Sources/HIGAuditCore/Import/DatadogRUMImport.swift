@@ -125,6 +125,9 @@ extension EventImporter {
                     throw ImportProblem("vital.duration is out of range", at: tape, durationIndex)
                 }
                 return .mapped(.ready(ts: ready), envelope, .object(skipDollar: false))
+            } else if tape.stringEquals(typeIndex, "rum") {
+                // No RUM event is of type `rum`: an events-API item's is, and this one holds no event inside.
+                throw ImportProblem("the events-API item holds no RUM event (attributes.attributes is missing or not an object)")
             } else {
                 return .unknown(tape.string(typeIndex))
             }
