@@ -91,4 +91,21 @@ import Testing
         #expect(direct.count == 3, "\(direct)")
         #expect(try violations([output.path]) == direct)
     }
+
+    /// `--strict` with input skipped writes nothing: neither files nor the folders made for them, while
+    /// a folder that was there before stays.
+    @Test func aStrictImportThatStopsLeavesNoFolderOfItsOwn() throws {
+        let directory = try HigAuditBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let export = directory.appendingPathComponent("export")
+        try write(Self.firstUpload, at: export.appendingPathComponent("2026-11-20/deep/part-0.jsonl"))
+        try write(Self.laterUpload + "{not json\n", at: export.appendingPathComponent("2026-11-21/part-0.jsonl"))
+        let output = directory.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output.appendingPathComponent("2026-11-20"), withIntermediateDirectories: true)
+
+        let result = try HigAuditBinary.run(["import", "--from", "posthog", "--strict", export.path, "-o", output.path, "-q"])
+        #expect(result.status != 0 && result.stderr.contains("nothing written"), "\(result.stderr)")
+        let left = try FileManager.default.subpathsOfDirectory(atPath: output.path)
+        #expect(left == ["2026-11-20"], "\(left)")
+    }
 }

@@ -50,13 +50,15 @@ struct ImportFrontend {
         let strict = command.input.strict
         var stopped = false
         let outputPaths = intoDirectory ? ImportOutputNames.paths(for: inputs.sources) : []
+        // Folders this run made below the output directory: removed again when it writes nothing.
+        var madeFolders: [String] = []
         do {
             var next = 0
             try pipeline.read({
                 guard next < inputs.sources.count else { return nil }
                 let source = inputs.sources[next]
                 if intoDirectory {
-                    try Self.makeDirectories(of: outputPaths[next], in: command.output)
+                    madeFolders += try Self.makeDirectories(of: outputPaths[next], in: command.output)
                     try open(Self.joined(command.output, outputPaths[next]))
                 }
                 next += 1
@@ -77,12 +79,14 @@ struct ImportFrontend {
             stopped = true
         } catch {
             (written + [output.writer].compactMap { $0 }).forEach { $0.abandon() }
+            Self.removeEmptyFolders(madeFolders)
             throw error
         }
         progress.finish()
         if let writer = output.writer { written.append(writer) }
         if stopped {
             written.forEach { $0.abandon() }
+            Self.removeEmptyFolders(madeFolders)
             return abortStrict(progress: progress)
         }
         do {
@@ -146,16 +150,28 @@ struct ImportFrontend {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 
-    /// Makes the folders of `path` (a path below `directory`) that do not exist yet.
-    static func makeDirectories(of path: String, in directory: String) throws {
+    /// Makes the folders of `path` (a path below `directory`) that do not exist yet; returns those it
+    /// made, outermost first.
+    static func makeDirectories(of path: String, in directory: String) throws -> [String] {
         var folder = directory
+        var made: [String] = []
         for component in path.split(separator: "/").dropLast() {
             folder = joined(folder, String(component))
-            guard mkdir(folder, 0o777) != 0 else { continue }
+            guard mkdir(folder, 0o777) != 0 else {
+                made.append(folder)
+                continue
+            }
             let code = errno
             guard code == EEXIST, isDirectory(folder) else {
                 throw FatalError("cannot make the directory \(folder): \(String(cString: strerror(code == EEXIST ? ENOTDIR : code)))")
             }
         }
+        return made
+    }
+
+    /// Removes `folders` (made by this run, outermost first) innermost first, each only if empty: a
+    /// run that writes nothing leaves the output directory as it found it.
+    static func removeEmptyFolders(_ folders: [String]) {
+        for folder in folders.reversed() { _ = rmdir(folder) }
     }
 }
