@@ -53,7 +53,9 @@ public enum StoreQuery {
     /// span. Rule and screen do not narrow it: every session could have broken any rule, and the store
     /// does not know which sessions visited a screen; but in a row of a rule that needs every touch
     /// (`RuleDescription.needsEveryTouch`) it leaves out the sessions whose log lacked some touches,
-    /// which that rule did not judge, as `analyze`'s tables do (SPEC §7 "Touch coverage"). Groups are those with at least one violation;
+    /// which that rule did not judge, as `analyze`'s tables do (SPEC §7 "Touch coverage"), and so does
+    /// a row without a rule of its own when every rule the selection admits is such a rule
+    /// (`--rule forced-tab-switch`). Groups are those with at least one violation;
     /// when grouping by rule and not by screen, every recorded rule gets a row, zero rows included,
     /// so that versions and days compare row by row. Rows are in `order`; by default (for the
     /// dashboard and programs) by the dimensions in the order given (app versions in version order,
@@ -91,10 +93,11 @@ public enum StoreQuery {
             }
         }
         let ruleIndex = dimensions.firstIndex(of: .rule)
+        let selectedNeedEveryTouch = ruleIndex == nil ? try selectedRulesAllNeedEveryTouch(db, selection) : false
         func total(_ key: [String]) -> Int64 {
             let sessions = totals[zip(dimensions, key).filter { $0.0.describesSessions }.map(\.1)] ?? SessionTotal()
-            guard let ruleIndex, RuleRegistry.description(of: key[ruleIndex])?.needsEveryTouch == true else { return sessions.sessions }
-            return sessions.sessions - sessions.notJudged
+            let needsEveryTouch = ruleIndex.map { RuleRegistry.description(of: key[$0])?.needsEveryTouch == true } ?? selectedNeedEveryTouch
+            return needsEveryTouch ? sessions.sessions - sessions.notJudged : sessions.sessions
         }
         func byDimensions(_ a: [String], _ b: [String], series: Bool = false) -> Bool? {
             for (index, dimension) in dimensions.enumerated() where a[index] != b[index] && (!series || dimension.isSeries) {
@@ -131,6 +134,18 @@ public enum StoreQuery {
             .decimal("pct_sessions_affected"),
         ]
         return HIGAuditCore.Table(name: "grouped", columns: columns, rows: rows)
+    }
+
+    /// Whether every rule the selection admits (`--rule`, `--severity`) needs every touch: then a row
+    /// without a rule of its own counts only the sessions those rules judged, as the rows of each of
+    /// them do. Where one admitted rule judges every session, every session counts.
+    private static func selectedRulesAllNeedEveryTouch(_ db: Database, _ selection: StoreSelection) throws -> Bool {
+        let admitted = try Row.fetchAll(db, sql: "SELECT rule, severity FROM rules").filter { row in
+            let severity = Severity(rawValue: row["severity"] as String? ?? "")
+            return selection.filter.admitsRule(row["rule"])
+                && (selection.severities.isEmpty || severity.map(selection.severities.contains) == true)
+        }
+        return !admitted.isEmpty && admitted.allSatisfy { RuleRegistry.description(of: $0["rule"])?.needsEveryTouch == true }
     }
 
     /// The sessions of a group, and how many of them a rule that needs every touch did not judge.

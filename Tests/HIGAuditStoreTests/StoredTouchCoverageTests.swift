@@ -79,6 +79,18 @@ import Testing
                 // Without a rule, the groups count every session.
                 let versions = Self.rows(CSVWriter().render(try StoreQuery.grouped(db, by: [.appVersion])))
                 #expect(versions.contains("1.0,1,1,2,50.00"))
+                // Narrowed to such rules (`--rule`, `--severity`), rows without a rule of their own count
+                // the sessions those rules judged, as each rule's rows do; one rule that judges every
+                // session among them brings every session back.
+                func grouped(_ dimensions: [GroupDimension], rules: Set<String> = [], severities: Set<Severity> = []) throws -> [String] {
+                    let selection = StoreSelection(filter: TableFilter(rules: rules), severities: severities)
+                    return Self.rows(CSVWriter().render(try StoreQuery.grouped(db, by: dimensions, selection: selection)))
+                }
+                #expect(try grouped([.appVersion], rules: ["forced-tab-switch"]).contains("1.0,1,1,1,100.00"))
+                #expect(try grouped([.day], rules: ["forced-tab-switch"]).contains("1970-01-01,2,2,2,100.00"))
+                #expect(try grouped([.appVersion], rules: ["forced-tab-switch", "destructive-double-tap"]).contains("1.0,1,1,1,100.00"))
+                #expect(try grouped([.appVersion], rules: ["forced-tab-switch", "modal-depth"]).contains("1.0,1,1,2,50.00"))
+                #expect(try grouped([.appVersion], rules: ["forced-tab-switch"], severities: [.error]).contains("1.0,1,1,1,100.00"))
 
                 // `compare`, counted by side or from the grouping (the dashboard), rates the rule on
                 // the sessions it judged.
