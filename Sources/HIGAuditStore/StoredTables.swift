@@ -91,7 +91,16 @@ public struct StoredTables: Sendable {
         self.init(
             accumulator: accumulator, sources: SourceFileTable(paths: table),
             ingest: try Self.ingest(db, runs: selection.runs),
-            openSessions: try Int.fetchOne(db, sql: "SELECT open_sessions FROM engine_checkpoint WHERE id = 1") ?? 0)
+            openSessions: try Self.openSessions(db, runs: selection.runs))
+    }
+
+    /// The sessions left open for a later run: by the last of `runs` when they are chosen (`--run`),
+    /// as the ingest counters beside them are those runs', else by the store's checkpoint now.
+    static func openSessions(_ db: Database, runs: Set<Int64>) throws -> Int {
+        guard let last = runs.max() else {
+            return try Int.fetchOne(db, sql: "SELECT open_sessions FROM engine_checkpoint WHERE id = 1") ?? 0
+        }
+        return try Int.fetchOne(db, sql: "SELECT open_sessions FROM runs WHERE id = ?", arguments: [last]) ?? 0
     }
 
     private init(accumulator: AnalysisAccumulator, sources: SourceFileTable, ingest: IngestStatistics, openSessions: Int) {
@@ -188,7 +197,7 @@ public struct StoredTables: Sendable {
     }
 
     /// The table called `name`; `ingest` has an `open_sessions` column added (sessions checkpointed
-    /// for the next run).
+    /// for the next run, `openSessions`).
     public func table(_ name: TableName) -> HIGAuditCore.Table {
         guard name == .ingest else { return accumulator.table(name, ingest: ingest, sources: sources) }
         let plain = IngestTables.ingestTable(ingest)
