@@ -18,6 +18,22 @@ import Testing
         #expect(result.stderr.contains("hig-audit: note: --app-version 5.3 matches no session; app versions seen: 5.1.0, 5.2.0, 5.2.1"))
     }
 
+    /// `analyze --session` takes whole ids (it reads the logs once, and keeps no list of every id to
+    /// resolve a prefix against): one that matched no session read is said, with that hint.
+    @Test func aSessionThatMatchesNothingIsSaid() throws {
+        let table = ["--table", "summary", "--format", "csv", "--jobs", "2"]
+        let session = try HigAuditBinary.run(["analyze", night, "--table", "violations", "--format", "csv"])
+            .stdout.split(separator: "\r\n").dropFirst().first.map { String($0.split(separator: ",")[2]) } ?? ""
+        #expect(!session.isEmpty)
+        let found = try HigAuditBinary.run(["analyze", night, "--session", session] + table)
+        #expect(!found.stderr.contains("--session"), "\(found.stderr)")
+        let missed = try HigAuditBinary.run(["analyze", night, "--session", session, "--session", String(session.prefix(4))] + table)
+        #expect(missed.stderr.contains("hig-audit: note: --session \(session.prefix(4)) matches no session read (a session id, whole)"),
+                "\(missed.stderr)")
+        #expect(!missed.stderr.contains("--session \(session) "), "\(missed.stderr)")
+        #expect(missed.stdout == found.stdout)
+    }
+
     @Test func sinceAfterUntilIsAUsageErrorAndADateIsMidnightUTC() throws {
         let reversed = try HigAuditBinary.run(["analyze", night, "--since", "2026-11-21", "--until", "2026-11-20"])
         #expect(reversed.status == 64)

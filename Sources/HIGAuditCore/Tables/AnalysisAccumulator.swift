@@ -69,10 +69,15 @@ public struct AnalysisAccumulator: Sendable {
     /// so that a value that matched nothing can be said with the values that exist (`FilterMisses`).
     public private(set) var appVersionsSeen: Set<String> = []
     public private(set) var devicesSeen: Set<String> = []
+    /// The sessions `--session` names that were read: those ids alone, not every session's.
+    public private(set) var sessionsNamedSeen: Set<String> = []
 
     /// What to say about filter values that matched no session.
     public var filterMisses: [String] {
         FilterMisses.notes(for: filter, appVersions: appVersionsSeen, devices: devicesSeen)
+            + filter.sessions.subtracting(sessionsNamedSeen).sorted().map {
+                "--session \($0) matches no session read (a session id, whole)"
+            }
     }
 
     /// Counts one closed session. Sessions outside the filter's population are ignored entirely.
@@ -86,6 +91,7 @@ public struct AnalysisAccumulator: Sendable {
     public mutating func add(_ report: SessionReport, recordedSuppression: [Bool]?) {
         if !filter.appVersions.isEmpty { appVersionsSeen.insert(report.appVersion) }
         if !filter.devices.isEmpty { devicesSeen.insert(report.device) }
+        if filter.sessions.contains(report.session) { sessionsNamedSeen.insert(report.session) }
         guard filter.admitsSession(report) else { return }
         let version = strings.intern(report.appVersion)
         if report.acceptedEvents > 0 {
@@ -431,6 +437,7 @@ extension AnalysisAccumulator {
         }
         appVersionsSeen.formUnion(later.appVersionsSeen)
         devicesSeen.formUnion(later.devicesSeen)
+        sessionsNamedSeen.formUnion(later.sessionsNamedSeen)
 
         let labelOffset = UInt32(sessionLabels.count)
         sessionLabels += later.sessionLabels.map {
