@@ -69,12 +69,12 @@ public enum StoreQuery {
         let expressions = dimensions.map(\.violationExpression)
         let groupBy = expressions.isEmpty ? "" : "GROUP BY " + expressions.joined(separator: ", ")
         let select = (expressions + ["COUNT(*)", "COUNT(DISTINCT v.session)"]).joined(separator: ", ")
-        var counts: [[String]: (violations: Int64, affected: Int64)] = [:]
+        var counts: [GroupKey: (violations: Int64, affected: Int64)] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT \(select) FROM violations v \(conditions.whereClause) \(groupBy)", arguments: arguments) {
             let key = dimensions.indices.map { index in
                 dimensions[index] == .day ? GroupDimension.dayLabel(row[index]) : ((row[index] as String?) ?? "")
             }
-            counts[key] = (row[dimensions.count], row[dimensions.count + 1])
+            counts[GroupKey(key)] = (row[dimensions.count], row[dimensions.count + 1])
         }
 
         let sessionDimensions = dimensions.filter(\.describesSessions)
@@ -86,21 +86,21 @@ public enum StoreQuery {
             for sessionKey in totals.keys {
                 for rule in rules {
                     var key: [String] = []
-                    var next = sessionKey.makeIterator()
+                    var next = sessionKey.values.makeIterator()
                     for dimension in dimensions { key.append(dimension == .rule ? rule : (next.next() ?? "")) }
-                    keys.insert(key)
+                    keys.insert(GroupKey(key))
                 }
             }
         }
         let ruleIndex = dimensions.firstIndex(of: .rule)
         let selectedNeedEveryTouch = ruleIndex == nil ? try selectedRulesAllNeedEveryTouch(db, selection) : false
-        func total(_ key: [String]) -> Int64 {
-            let sessions = totals[zip(dimensions, key).filter { $0.0.describesSessions }.map(\.1)] ?? SessionTotal()
+        func total(_ key: GroupKey) -> Int64 {
+            let sessions = totals[GroupKey(zip(dimensions, key.values).filter { $0.0.describesSessions }.map(\.1))] ?? SessionTotal()
             let needsEveryTouch = ruleIndex.map { RuleRegistry.description(of: key[$0])?.needsEveryTouch == true } ?? selectedNeedEveryTouch
             return needsEveryTouch ? sessions.sessions - sessions.notJudged : sessions.sessions
         }
-        func byDimensions(_ a: [String], _ b: [String], series: Bool = false) -> Bool? {
-            for (index, dimension) in dimensions.enumerated() where a[index] != b[index] && (!series || dimension.isSeries) {
+        func byDimensions(_ a: GroupKey, _ b: GroupKey, series: Bool = false) -> Bool? {
+            for (index, dimension) in dimensions.enumerated() where a.differs(from: b, at: index) && (!series || dimension.isSeries) {
                 return dimension.orders(a[index], before: b[index])
             }
             return nil
@@ -116,12 +116,12 @@ public enum StoreQuery {
                     if ra != rb { return ra > rb }
                 }
             }
-            return byDimensions(a, b) ?? false
+            return byDimensions(a, b) ?? a.precedesInBytes(b)
         }
         let rows = sorted.map { key -> [TableCell] in
             let count = counts[key] ?? (0, 0)
             let total = total(key)
-            let labels = zip(dimensions, key).map { dimension, value -> TableCell in
+            let labels = zip(dimensions, key.values).map { dimension, value -> TableCell in
                 dimension == .rule || dimension == .day ? .label(value) : .input(value)
             }
             return labels + [
@@ -157,7 +157,7 @@ public enum StoreQuery {
     /// Sessions of the population per value of the session dimensions (in the order given).
     static func sessionTotals(
         _ db: Database, by dimensions: [GroupDimension], selection: StoreSelection
-    ) throws -> [[String]: SessionTotal] {
+    ) throws -> [GroupKey: SessionTotal] {
         let (conditions, arguments) = selection.sessionConditions()
         let columns = dimensions.map { dimension -> String in
             switch dimension {
@@ -185,10 +185,10 @@ public enum StoreQuery {
         }
         let groupBy = columns.isEmpty ? "" : "GROUP BY " + columns.joined(separator: ", ")
         let select = (columns + ["COUNT(*)", "IFNULL(SUM(d.coverage <> 'all'), 0)"]).joined(separator: ", ")
-        var totals: [[String]: SessionTotal] = [:]
+        var totals: [GroupKey: SessionTotal] = [:]
         for row in try Row.fetchAll(db, sql: "\(source) \(select) FROM d \(groupBy)", arguments: arguments) {
             let key = (0..<columns.count).map { (row[$0] as String?) ?? "" }
-            totals[key] = SessionTotal(sessions: row[columns.count], notJudged: row[columns.count + 1])
+            totals[GroupKey(key)] = SessionTotal(sessions: row[columns.count], notJudged: row[columns.count + 1])
         }
         return totals
     }
