@@ -83,7 +83,11 @@ public enum StoreQuery {
         if dimensions.contains(.rule), !dimensions.contains(.screen) {
             let rules = try String.fetchAll(db, sql: "SELECT rule FROM rules ORDER BY rule")
                 .filter { selection.filter.admitsRule($0) }
-            for sessionKey in totals.keys {
+            // A session overlapping the time window spans days outside it too, on which no violation
+            // of the window starts: those days get no zero rows.
+            let dayIndex = sessionDimensions.firstIndex(of: .day)
+            let window = Self.dayWindow(selection.filter)
+            for sessionKey in totals.keys where dayIndex.map({ window.contains(sessionKey[$0]) }) ?? true {
                 for rule in rules {
                     var key: [String] = []
                     var next = sessionKey.values.makeIterator()
@@ -134,6 +138,17 @@ public enum StoreQuery {
             .decimal("pct_sessions_affected"),
         ]
         return HIGAuditCore.Table(name: "grouped", columns: columns, rows: rows)
+    }
+
+    /// The UTC days (`YYYY-MM-DD`, which sort as the days do) from `--since`'s to `--until`'s last
+    /// millisecond's, either end open.
+    static func dayWindow(_ filter: TableFilter) -> ClosedRange<String> {
+        func day(_ ms: Int64) -> String {
+            GroupDimension.dayLabel(ms >= 0 ? ms / 86_400_000 : (ms + 1) / 86_400_000 - 1)
+        }
+        let first = filter.since.map(day) ?? ""
+        let last = filter.until.map { day($0 - 1) } ?? "\u{10FFFF}"
+        return first <= last ? first...last : first...first
     }
 
     /// Whether every rule the selection admits (`--rule`, `--severity`) needs every touch: then a row

@@ -50,9 +50,10 @@ struct QueryCommand: ParsableCommand {
             prints one row per group with violations, sessions_affected, sessions_total and \
             pct_sessions_affected = 100 × affected ÷ total (percent, as in summary and compare). sessions_total \
             counts the population's sessions with the group's app version, device and UTC day (a session counts \
-            on every day its events span); rule and screen do not narrow it, but a rule that needs every touch \
-            (forced-tab-switch, unprompted-permission-request, destructive-double-tap) leaves out the sessions whose \
-            log lacks some touches, which it does not judge, as summary does. Rows come with the most violations \
+            on every day its events span, within --since/--until); rule and screen do not narrow it, but a rule \
+            that needs every touch (forced-tab-switch, unprompted-permission-request, destructive-double-tap) leaves \
+            out the sessions whose log lacks some touches, which it does not judge, as summary does, and so do \
+            rows without a rule when --rule or --severity admits only such rules. Rows come with the most violations \
             first (--sort rate: the highest share first), within each day and app version, which keep their \
             order; --sort dimensions orders them by the dimensions' values.
 
