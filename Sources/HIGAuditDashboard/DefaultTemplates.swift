@@ -285,7 +285,7 @@ blockquote { margin: 0.3rem 0; padding-left: 0.8rem; border-left: 3px solid var(
 {{/rows}}
 </tbody>
 </table>
-<p class="note">Counted as the <code>ingest</code> table counts them (<code>hig-audit query --run N --table ingest</code>); late events arrived after their session had closed.</p>
+<p class="note">Counted as the <code>ingest</code> table counts them (<code>hig-audit query --run N --table ingest</code>); late events came after their session had closed, or more than <code>max_lateness_ms</code> behind its newest event.</p>
 {{/hasRows}}
 {{/health}}
 </section>
