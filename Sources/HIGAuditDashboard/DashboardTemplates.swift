@@ -41,21 +41,27 @@ public struct DashboardTemplates: Sendable {
 
     /// The page for `model`.
     public func render(_ model: DashboardModel) -> String {
-        Self.writingOutBidiControls(library.render(DashboardContext.make(model), withTemplate: "index") ?? "")
+        Self.writingOutControls(library.render(DashboardContext.make(model), withTemplate: "index") ?? "")
     }
 
     /// A bidirectional override or isolate from log data (U+202E in a screen id) would reverse the text
-    /// around it on the page, making one value look like another: each is shown as its code instead.
-    /// The templates hold none of their own, so the whole page can be treated alike.
-    static func writingOutBidiControls(_ page: String) -> String {
-        func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
-            (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+    /// around it on the page, making one value look like another; a control character (ESC, BEL, C1)
+    /// is invisible and no character an HTML page may hold: each is shown as its code instead. The
+    /// templates hold none of their own (only tabs, line ends and form feeds, which stay), so the whole
+    /// page can be treated alike.
+    static func writingOutControls(_ page: String) -> String {
+        func isWrittenOut(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar.value {
+            case 0x09, 0x0A, 0x0C, 0x0D: false
+            case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
+            default: false
+            }
         }
-        guard page.unicodeScalars.contains(where: isBidiControl) else { return page }
+        guard page.unicodeScalars.contains(where: isWrittenOut) else { return page }
         var result = ""
         result.unicodeScalars.reserveCapacity(page.unicodeScalars.count)
         for scalar in page.unicodeScalars {
-            if isBidiControl(scalar) {
+            if isWrittenOut(scalar) {
                 result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             } else {
                 result.unicodeScalars.append(scalar)

@@ -80,7 +80,7 @@ import Testing
         #expect(!Self.hasRawControl(result.stderr), "\(result.stderr.debugDescription)")
     }
 
-    @Test func theDashboardShowsBidiOverridesAsCodes() throws {
+    @Test func theDashboardShowsBidiOverridesAndControlsAsCodes() throws {
         let directory = try HigAuditBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (folder, _) = try Self.hostileLog(in: directory)
@@ -90,5 +90,9 @@ import Testing
         let html = try String(contentsOfFile: page + "/index.html", encoding: .utf8)
         #expect(!html.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) })
         #expect(html.contains(#"\u{202E}"#))
+        // Control characters from the log too (ESC in an app version), but the page's own line ends.
+        #expect(!html.unicodeScalars.contains { $0.value < 0x20 && ![0x09, 0x0A, 0x0C, 0x0D].contains($0.value) || (0x7F...0x9F).contains($0.value) },
+                "\(html.unicodeScalars.filter { $0.value < 0x20 }.map(\.value))")
+        #expect(html.contains(#"\u{1B}"#))
     }
 }
