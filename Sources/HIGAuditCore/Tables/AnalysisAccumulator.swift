@@ -91,7 +91,7 @@ public struct AnalysisAccumulator: Sendable {
     public mutating func add(_ report: SessionReport, recordedSuppression: [Bool]?) {
         if !filter.appVersions.isEmpty { appVersionsSeen.insert(report.appVersion) }
         if !filter.devices.isEmpty { devicesSeen.insert(report.device) }
-        if filter.sessions.contains(report.session) { sessionsNamedSeen.insert(report.session) }
+        if !filter.sessions.isEmpty, filter.sessions.contains(report.session) { sessionsNamedSeen.insert(report.session) }
         guard filter.admitsSession(report) else { return }
         let version = strings.intern(report.appVersion)
         if report.acceptedEvents > 0 {
