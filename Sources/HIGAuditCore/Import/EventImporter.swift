@@ -116,7 +116,8 @@ public final class EventImporter: @unchecked Sendable {
     let assembly = ImportedFieldAssembly()
     /// What the event being handed over maps to, kept for its synthetic start and its written line.
     var pending = PendingEvent()
-    private var sessions = ImportedSessions()
+    /// Internal for `EventImporter+SessionStates.swift`, which restores and hands over its states.
+    var sessions = ImportedSessions()
     /// The SDK session of the previous event, as it stands in its line (with escapes when
     /// `lastSessionEscaped`): most events follow one of their own session.
     private var lastSessionBytes = GrowingBytes(capacity: 64)
@@ -128,15 +129,23 @@ public final class EventImporter: @unchecked Sendable {
     /// launch ids and its tab on every event.
     private var lastSessionState = SessionLaunches()
     private var lastSessionPlace: Int?
-    private var lastSessionKnown = false
+    var lastSessionKnown = false
 
-    struct SessionLaunches {
+    public struct SessionLaunches: Sendable, Equatable {
         /// The launch the session's next events belong to: 0 before any, 1 after its synthetic start.
-        var launches = 0
-        var launchIds: [String: Int] = [:]
-        var tabRoot: String?
+        public var launches = 0
+        /// Each launch id accepted, with the number of its launch.
+        public var launchIds: [String: Int] = [:]
+        public var tabRoot: String?
         /// While the session's only start is its synthetic one, that start's `ts` (`launchNumber`).
-        var syntheticStartTs: Int64?
+        public var syntheticStartTs: Int64?
+
+        public init(launches: Int = 0, launchIds: [String: Int] = [:], tabRoot: String? = nil, syntheticStartTs: Int64? = nil) {
+            self.launches = launches
+            self.launchIds = launchIds
+            self.tabRoot = tabRoot
+            self.syntheticStartTs = syntheticStartTs
+        }
     }
 
     /// The number of the launch at `ts` that is no retry of one seen: the next, except in a session

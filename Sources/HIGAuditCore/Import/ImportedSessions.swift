@@ -13,10 +13,17 @@
 /// Linear probing over a power-of-two table at most half full, never removed from (an importer keeps
 /// every session it has seen). Which slot a name lands in does not decide what is found, only how
 /// fast: names chosen to collide make look-ups slower, never wrong.
+///
+/// Each place is marked when its session is read and when its state changes, so that a nightly run
+/// checkpoints what it learned without comparing every session it restored (`forEachMarked`).
 struct ImportedSessions: ~Copyable {
     private var places: [String: Int] = [:]
     /// Each session's state, by place.
     private(set) var states: [EventImporter.SessionLaunches] = []
+    /// Each session's marks, by place (`read`, `changed`).
+    private var marks: [UInt8] = []
+    static let read: UInt8 = 1
+    static let changed: UInt8 = 2
 
     private struct Slot {
         var low: UInt64
@@ -62,20 +69,23 @@ struct ImportedSessions: ~Copyable {
     }
 
     /// The place of the session whose name stands in its line as `raw` (`name` being that name as a
-    /// `String`, made only when needed), or nil when none is kept.
+    /// `String`, made only when needed), or nil when none is kept; a session found is marked read.
     mutating func place(raw: UnsafeBufferPointer<UInt8>, name: () -> String) -> Int? {
         let key = Self.key(raw)
         if let key {
             var slot = home(key)
             while slots[slot].count != Self.empty {
                 if slots[slot].count == key.count, slots[slot].low == key.low, slots[slot].high == key.high {
-                    return Int(slots[slot].place)
+                    let place = Int(slots[slot].place)
+                    marks[place] |= Self.read
+                    return place
                 }
                 slot = (slot &+ 1) & mask
             }
         }
         guard let place = places[name()] else { return nil }
         if let key { remember(key, place) }
+        marks[place] |= Self.read
         return place
     }
 
@@ -86,13 +96,44 @@ struct ImportedSessions: ~Copyable {
     ) -> Int {
         if let place {
             states[place] = state
+            marks[place] |= Self.read | Self.changed
             return place
         }
         let place = states.count
         states.append(state)
+        marks.append(Self.read | Self.changed)
         places[name()] = place
         if let key = Self.key(raw) { remember(key, place) }
         return place
+    }
+
+    /// Keeps `state` for the session named `name`, as an earlier run left it, unmarked. Its name's
+    /// bytes are remembered only when a line holds them as they are (no escape needed): other bytes
+    /// in a line stand for another name.
+    mutating func restore(_ state: EventImporter.SessionLaunches, name: String) {
+        if let place = places[name] {
+            states[place] = state
+            return
+        }
+        let place = states.count
+        states.append(state)
+        marks.append(0)
+        places[name] = place
+        var name = name
+        let plain = name.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "\"") }
+        guard plain else { return }
+        name.withUTF8 { bytes in
+            if let key = Self.key(bytes) { remember(key, place) }
+        }
+    }
+
+    /// Calls `body` with each session marked since the last call (read, maybe changed), and clears
+    /// the marks. Goes over every session known: called once a run, not per event.
+    mutating func forEachMarked(_ body: (_ name: String, _ state: EventImporter.SessionLaunches, _ changed: Bool) throws -> Void) rethrows {
+        for (name, place) in places where marks[place] != 0 {
+            try body(name, states[place], marks[place] & Self.changed != 0)
+        }
+        for place in marks.indices { marks[place] = 0 }
     }
 
     private mutating func remember(_ key: (low: UInt64, high: UInt64, count: UInt8), _ place: Int) {
