@@ -166,8 +166,15 @@ private final class RunTransaction {
         }
         var pipeline: RunPipeline<SessionEngine>?
         if let firstRead {
+            let engine = try startEngine()
+            // Before the pipeline starts: its reader thread uses the importer and never the store.
+            if let importer = keptImporter {
+                try RunCache.checkpoint.apply(db)
+                try StoredImportedSessions.restore(into: importer, db)
+                try RunCache.rows.apply(db)
+            }
             let reading = RunPipeline(
-                target: try startEngine(), reader: run.reader, jobs: run.jobs, onDiagnostic: run.onDiagnostic)
+                target: engine, reader: run.reader, jobs: run.jobs, onDiagnostic: run.onDiagnostic)
             reading.importer = run.importer
             pipeline = reading
             var first: PreparedInput? = firstRead
@@ -183,6 +190,13 @@ private final class RunTransaction {
         try finishRun()
         if run.strict, outcome.skippedInput { throw NightlyRunError.skippedInputUnderStrict }
         return outcome
+    }
+
+    /// The importer whose SDK sessions the store keeps between runs (`StoredImportedSessions`). Not a
+    /// shard's: its partial store is made in one run, with its sessions closed, and `merge` carries no
+    /// checkpoint into the merged store.
+    private var keptImporter: EventImporter? {
+        run.shardPart == nil ? run.importer : nil
     }
 
     /// The engine, restored from the stored checkpoint the first time something needs it.
@@ -432,6 +446,11 @@ private final class RunTransaction {
             try checkpoint.finish(engine, runID: outcome.runID, db: db)
             try RunCache.rows.apply(db)
             outcome.checkpointSessionsWritten = checkpoint.sessionsWritten
+        }
+        if let importer = keptImporter {
+            try RunCache.checkpoint.apply(db)
+            try StoredImportedSessions.save(from: importer, idleRuns: run.configuration.idleRuns, db)
+            try RunCache.rows.apply(db)
         }
         for rule in engine.enabledRules {
             try db.execute(

@@ -50,6 +50,10 @@ enum StoreMigrations {
         // Open sessions' checkpoint rows written field by field instead of through `Codable` (issue 46,
         // `StoredSession`).
         Step(identifier: "v9-checkpoint-sessions-explicit") { db in try StoredCheckpoint.storeSessionsExplicitly(db) },
+        // What the importer of a `--from` run knows of each SDK session, for the next run
+        // (`StoredImportedSessions`). A version before it, which would number a later night's launches
+        // afresh, refuses the store by its record.
+        Step(identifier: "v10-checkpoint-import-sessions") { db in try db.execute(sql: StoredImportedSessions.tablesOfV10) },
     ]
 
     /// The identifier of the first migration: a store that records it is a hig-audit store even

@@ -169,14 +169,21 @@ enum StoredCheckpoint {
 /// A stored checkpoint that this version cannot read back (a row edited by hand, or damaged).
 enum StoredCheckpointError: Error, CustomStringConvertible, Equatable {
     case unreadableSession(String, String)
+    /// An imported SDK session's launch ids (`StoredImportedSessions`): its format and session.
+    case unreadableImportedSession(String, String)
 
     var description: String {
         switch self {
         case .unreadableSession(let session, let why):
             "the stored state of the open session \(session) cannot be read (\(why)); nothing was written. "
-                + "Restore the store from its last backup (Pipelines/README.md, \"A damaged store\")"
+                + Self.restoreBackup
+        case .unreadableImportedSession(let format, let session):
+            "the stored launch ids of the \(format) session \(session) cannot be read; nothing was written. "
+                + Self.restoreBackup
         }
     }
+
+    private static let restoreBackup = "Restore the store from its last backup (Pipelines/README.md, \"A damaged store\")"
 }
 
 /// Writes a run's checkpoint into the rows of the one before: deletes the rows of the sessions that

@@ -7,9 +7,10 @@ import GRDB
 /// the night itself, and its cost grew with every night kept. So the writer checks:
 /// - a store up to `wholeFileLimit` whole, as before (a few milliseconds);
 /// - a larger one, the tables a run reads whole and rewrites (`tablesReadWhole`: the schema's record,
-///   the runs and the open sessions), whose size follows the inputs and the open sessions rather than
-///   the closed history. The counted files are not among them: a run looks each up by index and reads
-///   the name of an earlier one only when a violation cites it, so their table grows with the history.
+///   the runs, the open sessions and the imported SDK sessions still sending), whose size follows the
+///   inputs and the open sessions rather than the closed history. The counted files are not among
+///   them: a run looks each up by index and reads the name of an earlier one only when a violation
+///   cites it, so their table grows with the history.
 ///
 /// Every other page a run reads or writes (the rows its sessions and violations are inserted beside) is
 /// checked by SQLite as it reads it: a damaged one fails the run with `SQLITE_CORRUPT`, its transaction
@@ -25,7 +26,7 @@ enum WriterIntegrity {
     static let tablesReadWhole = [
         // `input_file_leads` is in a store not migrated yet: the check runs before the migrations.
         "grdb_migrations", "runs", "input_file_leads", "rules", "engine_checkpoint",
-        "checkpoint_devices", "checkpoint_sessions",
+        "checkpoint_devices", "checkpoint_sessions", "checkpoint_import_sessions", "checkpoint_import_formats",
     ]
 
     static func check(_ db: Database, path: String) throws {
