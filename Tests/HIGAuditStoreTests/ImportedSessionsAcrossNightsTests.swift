@@ -37,13 +37,14 @@ import Testing
     /// One `nightly --from posthog` run over `paths`, with an importer of its own as each run has.
     @discardableResult
     static func nightlyFrom(
-        _ store: String, _ paths: [String], closeOpen: Bool = false, _ configuration: AuditConfiguration
+        _ store: String, _ paths: [String], closeOpen: Bool = false, jobs: Int = 1, _ configuration: AuditConfiguration
     ) throws -> (NightlyOutcome, [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         let run = NightlyRun(
             store: try ResultsStore(writingAt: store), configuration: configuration, reader: try InputReader(),
             closeOpen: closeOpen, onDiagnostic: { diagnostics.append($0) })
         run.importer = EventImporter(format: .posthog, settings: configuration.importSettings)
+        run.jobs = jobs
         let outcome = try run.run(paths.map { InputSource(path: $0) })
         return (outcome, diagnostics)
     }
@@ -63,7 +64,7 @@ import Testing
 
     /// One night per file, the last closing what is open, and the tables of the store.
     static func nights(
-        _ nights: [[String]], _ configuration: AuditConfiguration = AuditConfiguration()
+        _ nights: [[String]], jobs: Int = 1, _ configuration: AuditConfiguration = AuditConfiguration()
     ) throws -> (
         store: [TableName: String], oneRun: [TableName: String], diagnostics: [Diagnostic], sessions: [String], duplicates: Int64
     ) {
@@ -74,7 +75,7 @@ import Testing
         var diagnostics: [Diagnostic] = []
         var duplicates: Int64 = 0
         for (index, path) in paths.enumerated() {
-            let (outcome, said) = try nightlyFrom(store, [path], closeOpen: index == paths.count - 1, configuration)
+            let (outcome, said) = try nightlyFrom(store, [path], closeOpen: index == paths.count - 1, jobs: jobs, configuration)
             diagnostics += said
             duplicates += outcome.statistics.duplicateEvents
         }
@@ -85,15 +86,16 @@ import Testing
     /// A rating prompt soon after a second cold launch uploaded the next night is `early-rating-prompt`
     /// in `S1#2`, and nothing is late, whether the first imported session is still open at the end of
     /// the first night or has closed (an event of another session of the device 20 s after its
-    /// `session.end`, past `max_lateness_ms`).
-    @Test(arguments: [false, true])
-    func aSecondLaunchUploadedTheNextNightIsTheNextImportedSession(firstClosed: Bool) throws {
+    /// `session.end`, past `max_lateness_ms`); and with `--jobs 2`, whose importer reads on a thread
+    /// of its own.
+    @Test(arguments: [false, true], [1, 2])
+    func aSecondLaunchUploadedTheNextNightIsTheNextImportedSession(firstClosed: Bool, jobs: Int) throws {
         let other = firstClosed ? [Self.coldLaunch("S0", "z1", "10:00:20")] : []
         let result = try Self.nights([
             [Self.coldLaunch("S1", "o1", "10:00:00"), Self.posthog("S1", "hig.rating.prompt", "r1", "10:00:02"),
              Self.posthog("S1", "Application Backgrounded", "b1", "10:00:03")] + other,
             [Self.coldLaunch("S1", "o2", "10:05:00"), Self.posthog("S1", "hig.rating.prompt", "r2", "10:05:05")],
-        ])
+        ], jobs: jobs)
         #expect(result.store == result.oneRun)
         #expect(result.sessions == (firstClosed ? ["S0"] : []) + ["S1", "S1#2"])
         let violations = result.store[.violations] ?? ""
