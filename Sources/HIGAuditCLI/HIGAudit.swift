@@ -52,6 +52,9 @@ struct HIGAudit: ParsableCommand {
         if let typo = SubcommandTypo.find(in: arguments, subcommands: names, pathExists: FileManager.default.fileExists(atPath:)) {
             usageError(typo.message)
         }
+        if let repeated = RepeatedOption.find(in: arguments, subcommands: subcommands, defaultCommand: AnalyzeCommand.self) {
+            usageError(repeated.message)
+        }
         var command: any ParsableCommand
         do {
             command = try parseAsRoot(arguments)

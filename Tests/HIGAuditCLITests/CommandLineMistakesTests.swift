@@ -78,6 +78,27 @@ import HIGAuditStore
         #expect(find(["--generate-completion-script", "bash"]) == nil)
     }
 
+    /// An option of one value given twice is a usage error naming both values, not the last kept
+    /// silently: a second `--config` dropped the first file's rules and exclusions.
+    @Test func anOptionOfOneValueGivenTwiceIsAUsageError() throws {
+        let result = try HigAuditBinary.run(["analyze", "SampleLogs/night-2026-11-20", "--config", "base.yml", "--config=team.yml"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--config is given more than once ('base.yml' and 'team.yml')"), "\(result.stderr)")
+        let commands = HIGAudit.configuration.subcommands
+        func find(_ arguments: [String]) -> RepeatedOption? {
+            RepeatedOption.find(in: arguments, subcommands: commands, defaultCommand: AnalyzeCommand.self)
+        }
+        #expect(find(["compare", "--store", "s", "--base", "5.1.0", "--base", "5.2.1", "--head", "5.2.0"])
+            == RepeatedOption(command: "compare", option: "base", values: ["5.1.0", "5.2.1"]))
+        #expect(find(["logs/", "--format", "csv", "--format", "json"])?.option == "format")
+        // Options meant to be repeated, flags, option values and what follows `--` are not counted.
+        #expect(find(["logs/", "--rule", "a", "--rule", "b", "--app-version", "5.1", "--app-version", "5.2"]) == nil)
+        #expect(find(["query", "--store", "s", "--group-by", "rule", "--group-by", "day"]) == nil)
+        #expect(find(["logs/", "-v", "-v", "--quiet", "--quiet"]) == nil)
+        #expect(find(["logs/", "--screen", "--config", "--config", "x"]) == nil)
+        #expect(find(["logs/", "--config", "a", "--", "--config", "b"]) == nil)
+    }
+
     @Test func groupByTakesCommaListsAndRepeats() throws {
         let command = try QueryCommand.parse(["--store", "s", "--group-by", "app_version,day", "--group-by", "rule"])
         #expect(command.groupBy == [.appVersion, .day, .rule])

@@ -64,18 +64,19 @@ struct UnknownOption: Equatable {
     }
 
     /// `--name=value` as (`name`, true), `--name` as (`name`, false).
-    private static func split(_ argument: String) -> (String, Bool) {
+    static func split(_ argument: String) -> (String, Bool) {
         let body = argument.dropFirst(2)
         guard let equals = body.firstIndex(of: "=") else { return (String(body), false) }
         return (String(body[..<equals]), true)
     }
 }
 
-/// A subcommand's option names, and whether each takes a value, read from the description
-/// swift-argument-parser gives of it (`--experimental-dump-help`'s JSON).
-private struct KnownOptions {
+/// A subcommand's option names, whether each takes a value, and which may be given more than once,
+/// read from the description swift-argument-parser gives of it (`--experimental-dump-help`'s JSON).
+struct KnownOptions {
     var long: [String: Bool] = [:]
     var short: [Character: Bool] = [:]
+    var repeating: Set<String> = []
 
     init(_ command: any ParsableCommand.Type) {
         // The parser's own flags, on every subcommand.
@@ -88,10 +89,13 @@ private struct KnownOptions {
         else { return }
         for argument in arguments {
             let takesValue = (argument["kind"] as? String) == "option"
+            let repeats = argument["isRepeating"] as? Bool ?? false
             for name in argument["names"] as? [[String: Any]] ?? [] {
                 guard let text = name["name"] as? String else { continue }
                 switch name["kind"] as? String {
-                case "long": long[text] = takesValue
+                case "long":
+                    long[text] = takesValue
+                    if repeats { repeating.insert(text) }
                 case "short": if let character = text.first { short[character] = takesValue }
                 default: break
                 }
