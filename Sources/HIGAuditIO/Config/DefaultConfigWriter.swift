@@ -5,8 +5,8 @@ import HIGAuditCore
 ///
 /// Every rule gets its name, default severity, summary and the guideline it enforces (in a sentence, and
 /// the Apple Human Interface Guidelines page that states it), and every parameter its summary and minimum, so the file documents itself. Loading the
-/// output back gives the defaults exactly (tested): the `exclude:` and `overrides:` examples at the end
-/// are commented out.
+/// output back gives the defaults exactly (tested): the `exclude:`, `overrides:` and `import:` examples
+/// at the end are commented out.
 public enum DefaultConfigWriter {
     public static func render(rules: [RuleDescription]) -> String {
         var lines = [
@@ -35,7 +35,10 @@ public enum DefaultConfigWriter {
             "",
         ]
         let sorted = rules.sorted { $0.identifier < $1.identifier }
-        guard !sorted.isEmpty else { return (lines + ["rules: {}", ""] + exclusionExample(rules: sorted) + [""] + overrideExample(rules: sorted) + [""]).joined(separator: "\n") }
+        guard !sorted.isEmpty else {
+            return (lines + ["rules: {}", ""] + exclusionExample(rules: sorted) + [""] + overrideExample(rules: sorted) + [""]
+                + importExample + [""]).joined(separator: "\n")
+        }
         lines.append("# One entry per rule: `enabled: false` turns a rule off; the other keys are its parameters.")
         lines.append("rules:")
         for (index, rule) in sorted.enumerated() {
@@ -51,9 +54,22 @@ public enum DefaultConfigWriter {
                 lines.append("    \(key(parameter.name)): \(parameter.defaultValue)")
             }
         }
-        return (lines + [""] + exclusionExample(rules: sorted) + [""] + overrideExample(rules: sorted) + [""])
+        return (lines + [""] + exclusionExample(rules: sorted) + [""] + overrideExample(rules: sorted) + [""] + importExample + [""])
             .joined(separator: "\n")
     }
+
+    /// A commented-out `import:` section (SPEC §7, docs/importing.md): uncommented, it is valid (tested).
+    /// Its settings have no value of their own to show: no screen is a tab root until named, and each
+    /// format has its own touch coverage.
+    static let importExample = [
+        "# Reading other tools' exports (--from posthog|datadog-rum|otlp, docs/importing.md). tab_roots:",
+        "# the screens that are the roots of tabs (patterns as above), whose screen views are tab switches;",
+        "# none by default. touches: all, sampled or none, the coverage of the sessions imported; by",
+        "# default the format's own (sampled: SDKs capture only some touches).",
+        "# import:",
+        "#   tab_roots: [Library, Search, \"Settings*\"]",
+        "#   touches: sampled",
+    ]
 
     /// A commented-out `overrides:` entry: uncommented, it is valid for these rules (tested). It raises
     /// the first parameter of `haptic-overuse` (or of the first rule that has one) and turns off a rule.

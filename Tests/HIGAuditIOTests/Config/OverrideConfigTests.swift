@@ -79,6 +79,21 @@ import HIGAuditCore
         }
     }
 
+    /// `rules --defaults` is a complete config: the `import:` section is there too, commented out,
+    /// and valid once uncommented.
+    @Test func theDefaultConfigShowsTheImportSection() throws {
+        let text = DefaultConfigWriter.render(rules: ConfigFixtures.rules)
+        #expect(try loader.parse(text, file: "d.yml").importSettings == ImportSettings())
+        let example = text.split(separator: "\n", omittingEmptySubsequences: false)
+            .drop { !$0.hasPrefix("# import:") }
+            .prefix { $0.hasPrefix("#") }
+            .map { String($0.dropFirst(2)) }
+            .joined(separator: "\n")
+        let settings = try loader.parse(example, file: "e.yml").importSettings
+        #expect(settings.tabRoots.map(\.pattern) == ["Library", "Search", "Settings*"])
+        #expect(settings.touches == .sampled)
+    }
+
     @Test func theDefaultConfigShowsACommentedExample() throws {
         let text = DefaultConfigWriter.render(rules: ConfigFixtures.rules)
         #expect(text.contains("\n# overrides:\n"))
