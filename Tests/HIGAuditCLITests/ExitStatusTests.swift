@@ -173,6 +173,10 @@ import Testing
                                              "--table", "violations", "--format", "csv"])
         let golden = try String(contentsOf: HigAuditBinary.packageRoot.appendingPathComponent("Tests/HIGAuditCLITests/Golden/violations.csv"), encoding: .utf8)
         #expect(result.stdout == golden)
+        // The config is YAML whatever is asked: another format with it is a usage error, not ignored.
+        let asJSON = try HigAuditBinary.run(["rules", "--defaults", "--format", "json"])
+        #expect(asJSON.status == 64 && asJSON.stdout.isEmpty, "\(asJSON.stdout)")
+        #expect(asJSON.stderr.contains("--format json does not apply"), "\(asJSON.stderr)")
     }
 
     /// Every format of the listing cites Apple's public guidelines, never the contract's seed texts,

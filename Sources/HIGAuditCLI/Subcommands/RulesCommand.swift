@@ -19,8 +19,8 @@ struct RulesCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "Output format: table, csv, json or markdown.")
-    var format: OutputFormat = .table
+    @Option(help: "Output format: table (the default), csv, json or markdown; not with --defaults, which prints YAML.")
+    var format: OutputFormat?
 
     @Flag(help: "Print a complete, commented YAML config with every rule and parameter at its default.")
     var defaults = false
@@ -28,7 +28,14 @@ struct RulesCommand: ParsableCommand {
     /// Accepted for uniformity: rules says nothing on standard error but errors.
     @OptionGroup(title: "Messages") var verbosity: VerbosityOptions<SilentMessages>
 
+    func validate() throws {
+        if defaults, let format {
+            throw ValidationError("--defaults prints the config as YAML; --format \(format.rawValue) does not apply to it.")
+        }
+    }
+
     func run() throws {
+        let format = format ?? .table
         var stdout = FileOutput.standardOutput()
         if defaults {
             stdout.write(DefaultConfigWriter.render(rules: RuleRegistry.descriptions))
