@@ -34,8 +34,11 @@ public struct DashboardDirectory: Sendable {
             }
         }
         let parent = Self.parent(of: trimmed)
-        guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory) else {
             throw DashboardOutputError(path: trimmed, message: "its parent \(parent) does not exist")
+        }
+        guard isDirectory.boolValue else {
+            throw DashboardOutputError(path: trimmed, message: "its parent \(parent) is a file, not a directory")
         }
         // A probe, not access(2): it tells the truth for root, read-only mounts and ACLs alike.
         let probe = "\(parent)/.\(Self.lastComponent(of: trimmed)).probe-\(getpid())"
