@@ -28,6 +28,10 @@ public struct ConfigurationLoader: Sendable {
 
     /// Reads and validates the file at `path`.
     public func load(path: String) throws(ConfigurationError) -> AuditConfiguration {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw ConfigurationError(file: path, keyPath: "", message: "it is a directory, not a config file")
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file"
             throw ConfigurationError(file: path, keyPath: "", message: reason)
@@ -37,17 +41,46 @@ public struct ConfigurationLoader: Sendable {
         do {
             data = try handle.read(upToCount: Self.maximumFileSize + 1) ?? Data()
         } catch {
-            throw ConfigurationError(file: path, keyPath: "", message: "cannot read the file: \(error.localizedDescription)")
+            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+            let why = underlying?.domain == NSPOSIXErrorDomain
+                ? String(cString: strerror(Int32(underlying!.code))) : error.localizedDescription
+            throw ConfigurationError(file: path, keyPath: "", message: "cannot read the file: \(why)")
         }
         guard data.count <= Self.maximumFileSize else {
             throw ConfigurationError(
                 file: path, keyPath: "",
                 message: "the file is larger than \(Self.maximumFileSize / 1024) KiB; a config file sets a few dozen values")
         }
+        if let problem = Self.textProblem(data) {
+            throw ConfigurationError(file: path, line: problem.line, keyPath: "", message: problem.message)
+        }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigurationError(file: path, keyPath: "", message: "the file is not UTF-8 text")
         }
         return try parse(text, file: path)
+    }
+
+    /// What makes `data` no text a config can be, with the line where it shows, or nil: UTF-16 (a
+    /// byte order mark of its own), bytes that are not UTF-8, or a NUL, which YAML refuses without a
+    /// line.
+    static func textProblem(_ data: Data) -> (line: Int?, message: String)? {
+        if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) {
+            return (nil, "the file is UTF-16 text; save it as UTF-8")
+        }
+        var line = 1
+        var iterator = data.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                if scalar == "\n" { line += 1 }
+                if scalar.value == 0 { return (line, "a NUL byte, which a YAML file cannot hold") }
+            case .emptyInput:
+                return nil
+            case .error:
+                return (line, "bytes that are not UTF-8; a config file is UTF-8 text")
+            }
+        }
     }
 
     /// Validates YAML text; `file` names it in errors.

@@ -148,6 +148,39 @@ enum ConfigFixtures {
         }
     }
 
+    /// A file that is no UTF-8 text, or no file, is said with what it is and, where it shows on a
+    /// line, that line: not an error code of the platform's.
+    static let notText: [(bytes: [UInt8], said: String)] = [
+        (Array("max_lateness_ms: 1\n# note\n".utf8) + [0xFF] + Array(": 2\n".utf8),
+         ":3: bytes that are not UTF-8; a config file is UTF-8 text"),
+        (Array("a: 1\n".utf8) + [0, 0x0A], ":2: a NUL byte, which a YAML file cannot hold"),
+        ([0xFF, 0xFE, 0x61, 0x00], ": the file is UTF-16 text; save it as UTF-8"),
+    ]
+
+    @Test(arguments: 0..<3)
+    func aFileThatIsNoUTF8TextIsSaidWhere(index: Int) throws {
+        let (bytes, said) = Self.notText[index]
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hig-audit-\(UUID().uuidString).yml").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(throws: ConfigurationError.self) { _ = try loader.load(path: path) }
+        do {
+            _ = try loader.load(path: path)
+        } catch {
+            #expect(error.description == path + said)
+        }
+    }
+
+    @Test func aDirectoryIsNoConfigFile() {
+        let path = FileManager.default.temporaryDirectory.path
+        do {
+            _ = try loader.load(path: path)
+            Issue.record("loaded a directory")
+        } catch {
+            #expect(error.description == "\(path): it is a directory, not a config file")
+        }
+    }
+
     @Test func loadsFromAFile() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("hig-audit-\(UUID().uuidString).yml").path
         try Data("rules:\n  modal-depth:\n    max_depth: 4\n".utf8).write(to: URL(fileURLWithPath: path))
