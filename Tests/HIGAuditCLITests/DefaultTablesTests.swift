@@ -58,5 +58,11 @@ import Testing
         let onAFile = try HigAuditBinary.run(["sample", "--out", file] + small)
         #expect(onAFile.status == 64)
         #expect(onAFile.stderr.contains("is a file"))
+        // A folder that cannot be made is said in words, not as the platform's error object.
+        let underAFile = try HigAuditBinary.run(["sample", "--out", file + "/logs"] + small)
+        #expect(underAFile.status == 1)
+        #expect(underAFile.stderr == "hig-audit: error: cannot create the folder \(file)/logs: Not a directory\n", "\(underAFile.stderr)")
+        let forcedOnAFile = try HigAuditBinary.run(["sample", "--out", file, "--force"] + small)
+        #expect(forcedOnAFile.stderr.contains("it is a file, not a folder") && !forcedOnAFile.stderr.contains("NSCocoaErrorDomain"))
     }
 }

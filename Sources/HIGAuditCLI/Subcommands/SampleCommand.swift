@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HIGAuditIO
 import HIGAuditSample
 
 /// `hig-audit sample`: writes realistic zstd NDJSON logs of an iPad drawing app with known guideline
@@ -224,6 +225,14 @@ struct SampleCommand: ParsableCommand {
 
     func run() throws {
         if !force, let refusal = Self.refusal(of: out) { throw UsageError(refusal).exit() }
+        // Made first, so that a folder that cannot be is said in words (a path under a file, no
+        // permission), not as the platform's error object.
+        let failure = OutputPaths.makeDirectory(out)
+        var isDirectory: ObjCBool = false
+        guard failure == 0, FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory), isDirectory.boolValue else {
+            let why = failure != 0 ? String(cString: strerror(failure)) : "it is a file, not a folder"
+            throw FatalError("cannot create the folder \(out): \(why)").exit()
+        }
         let manifest = try SampleGenerator(configuration: try configuration()).write(to: URL(fileURLWithPath: out))
         if verbosity.level.saysNotes { FileHandle.standardError.write(Data(manifest.summary().utf8)) }
     }
