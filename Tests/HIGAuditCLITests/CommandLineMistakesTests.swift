@@ -99,6 +99,15 @@ import HIGAuditStore
         #expect(find(["logs/", "--config", "a", "--", "--config", "b"]) == nil)
     }
 
+    /// `-` names standard input among inputs; as a file to write it is refused, not made a file named `-`.
+    @Test func aDashIsNoFileToWrite() throws {
+        let imported = try HigAuditBinary.run(["import", "--from", "posthog", "SampleLogs", "-o", "-"])
+        #expect(imported.status == 64 && imported.stderr.contains("would write a file named '-'"), "\(imported.stderr)")
+        let baseline = try HigAuditBinary.run(["baseline", "--out", "-", "SampleLogs/night-2026-11-20"])
+        #expect(baseline.status == 64 && baseline.stderr.contains("would write a file named '-'"), "\(baseline.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: HigAuditBinary.packageRoot.appendingPathComponent("-").path))
+    }
+
     @Test func groupByTakesCommaListsAndRepeats() throws {
         let command = try QueryCommand.parse(["--store", "s", "--group-by", "app_version,day", "--group-by", "rule"])
         #expect(command.groupBy == [.appVersion, .day, .rule])

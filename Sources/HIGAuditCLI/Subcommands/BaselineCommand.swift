@@ -51,6 +51,9 @@ struct BaselineCommand: ParsableCommand {
     @OptionGroup(title: "Messages") var verbosity: VerbosityOptions<LogReadingMessages>
 
     func validate() throws {
+        if out == "-" {
+            throw ValidationError("--out - would write a file named '-': the baseline is a file (replaced whole), not standard output; name one.")
+        }
         if store == nil {
             if input.inputs.isEmpty {
                 throw ValidationError("Give the logs to read (a file, a directory, or - for standard input), or --store FILE.")

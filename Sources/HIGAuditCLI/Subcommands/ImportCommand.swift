@@ -49,6 +49,9 @@ struct ImportCommand: ParsableCommand {
         if input.inputs.isEmpty {
             throw ValidationError("Give at least one input: an export file, a directory, or - for standard input.")
         }
+        if output == "-" {
+            throw ValidationError("-o - would write a file named '-': import writes a file or into a directory, not to standard output; name one.")
+        }
         if input.inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("Standard input (-) can be read only once.") }
     }
 
