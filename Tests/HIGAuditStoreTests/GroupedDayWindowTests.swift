@@ -17,10 +17,7 @@ import Testing
             #"{"ts":\#(midnight + 60_000),"session":"late","type":"haptic","kind":"custom","duration_ms":2000}"#,
             #"{"ts":\#(midnight + 120_000),"session":"late","type":"session.end"}"#,
         ]
-        let log = directory.appendingPathComponent("l.ndjson").path
-        try LogFixtures.text(lines).write(toFile: log, atomically: true, encoding: .utf8)
-        let path = directory.appendingPathComponent("results.sqlite").path
-        try nightly(path, [log], closeOpen: true)
+        let path = try closedStore(of: lines, in: directory)
         try ResultsStore(readingAt: path).read { db in
             func days(_ filter: TableFilter) throws -> Set<String> {
                 Set(try StoreQuery.grouped(db, by: [.day, .rule], selection: StoreSelection(filter: filter))

@@ -24,10 +24,7 @@ import Testing
             #"{"ts":21000,"session":"u2","type":"haptic","kind":"custom","duration_ms":2000,"screen":"home"}"#,
             #"{"ts":29000,"session":"u2","type":"session.end"}"#,
         ]
-        let log = directory.appendingPathComponent("u.ndjson").path
-        try LogFixtures.text(lines).write(toFile: log, atomically: true, encoding: .utf8)
-        let path = directory.appendingPathComponent("results.sqlite").path
-        try nightly(path, [log], closeOpen: true)
+        let path = try closedStore(of: lines, in: directory)
         try ResultsStore(readingAt: path).read { db in
             func rows(_ dimensions: [GroupDimension]) throws -> [[String]] {
                 let table = try StoreQuery.grouped(db, by: dimensions)

@@ -51,15 +51,7 @@ import Testing
 
     /// `analyze --from posthog` over `paths` in one run: the answer the nights must give.
     static func analyzeFrom(_ paths: [String], _ configuration: AuditConfiguration) -> [TableName: String] {
-        let run = AuditRun(configuration: configuration, reader: try! InputReader(), onDiagnostic: { _ in })
-        run.pipeline.importer = EventImporter(format: .posthog, settings: configuration.importSettings)
-        for path in paths { run.read(InputSource(path: path)) }
-        let accumulator = run.finish()
-        var tables: [TableName: String] = [:]
-        for name in [TableName.violations, .summary, .byVersion, .byScreen, .haptics] {
-            tables[name] = CSVWriter().render(accumulator.table(name, ingest: run.statistics, sources: run.sources))
-        }
-        return tables
+        try! analyzeTables(paths, configuration, from: .posthog)
     }
 
     /// One night per file, the last closing what is open, and the tables of the store.

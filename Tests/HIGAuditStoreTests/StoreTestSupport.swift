@@ -119,9 +119,11 @@ enum LogFixtures {
     }
 }
 
-/// Runs `analyze`'s pipeline over `paths` as one stream: the reference the store must equal.
-func analyzeTables(_ paths: [String], _ configuration: AuditConfiguration) throws -> [TableName: String] {
+/// Runs `analyze`'s pipeline over `paths` as one stream (an export of `format`, with `--from`): the
+/// reference the store must equal.
+func analyzeTables(_ paths: [String], _ configuration: AuditConfiguration, from format: ImportFormat? = nil) throws -> [TableName: String] {
     let run = AuditRun(configuration: configuration, reader: try InputReader(), onDiagnostic: { _ in })
+    if let format { run.pipeline.importer = EventImporter(format: format, settings: configuration.importSettings) }
     for path in paths { run.read(InputSource(path: path)) }
     let accumulator = run.finish()
     var tables: [TableName: String] = [:]
@@ -155,6 +157,16 @@ func nightly(
     if let checkpointDeleteBatch { run.checkpointDeleteBatch = checkpointDeleteBatch }
     let outcome = try run.run(paths.map { InputSource(path: $0) })
     return (outcome, diagnostics)
+}
+
+/// A store made in `directory` by one nightly run over `lines` (one log file) that closes every
+/// session; returns its path.
+func closedStore(of lines: [String], in directory: URL) throws -> String {
+    let log = directory.appendingPathComponent("log.ndjson").path
+    try LogFixtures.text(lines).write(toFile: log, atomically: true, encoding: .utf8)
+    let path = directory.appendingPathComponent("results.sqlite").path
+    try nightly(path, [log], closeOpen: true)
+    return path
 }
 
 enum StoreTestConfiguration {

@@ -21,39 +21,17 @@ struct RepeatedOption: Equatable {
     static func find(
         in arguments: [String], subcommands: [any ParsableCommand.Type], defaultCommand: any ParsableCommand.Type
     ) -> RepeatedOption? {
-        var rest = arguments[...]
-        var command = defaultCommand
-        if let first = rest.first, let named = subcommands.first(where: { $0.configuration.commandName == first }) {
-            command = named
-            rest = rest.dropFirst()
-        }
+        let (command, rest) = UnknownOption.subcommand(of: arguments, among: subcommands, defaultCommand: defaultCommand)
         let names = rest.prefix { $0 != "--" }.filter { $0.hasPrefix("--") }.map { UnknownOption.split($0).0 }
         guard Set(names).count < names.count, let name = command.configuration.commandName else { return nil }
         let options = KnownOptions(command)
         var values: [String: [String]] = [:]
         var order: [String] = []
-        var index = rest.startIndex
-        while index < rest.endIndex {
-            let argument = rest[index]
-            index += 1
-            if argument == "--" { break }
-            guard argument.hasPrefix("-"), argument.count > 1 else { continue }
-            if argument.hasPrefix("--") {
-                let (long, hasValue) = UnknownOption.split(argument)
-                guard let takesValue = options.long[long], takesValue else { continue }
-                var value = ""
-                if hasValue {
-                    value = String(argument.drop { $0 != "=" }.dropFirst())
-                } else if index < rest.endIndex {
-                    value = rest[index]
-                    index += 1
-                }
-                guard !options.repeating.contains(long) else { continue }
-                if values[long] == nil { order.append(long) }
-                values[long, default: []].append(value)
-            } else if let last = argument.dropFirst().last, options.short[last] == true {
-                index += 1
-            }
+        options.forEachLongOption(in: rest) { long, value in
+            guard let value, !options.repeating.contains(long) else { return true }
+            if values[long] == nil { order.append(long) }
+            values[long, default: []].append(value)
+            return true
         }
         guard let repeated = order.first(where: { values[$0, default: []].count > 1 }) else { return nil }
         return RepeatedOption(command: name, option: repeated, values: values[repeated] ?? [])

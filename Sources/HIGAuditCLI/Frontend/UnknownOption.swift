@@ -36,31 +36,27 @@ struct UnknownOption: Equatable {
     static func find(
         in arguments: [String], subcommands: [any ParsableCommand.Type], defaultCommand: any ParsableCommand.Type
     ) -> UnknownOption? {
-        var rest = arguments[...]
-        var command = defaultCommand
-        if let first = rest.first, let named = subcommands.first(where: { $0.configuration.commandName == first }) {
-            command = named
-            rest = rest.dropFirst()
-        }
+        let (command, rest) = subcommand(of: arguments, among: subcommands, defaultCommand: defaultCommand)
         guard let name = command.configuration.commandName else { return nil }
         let options = KnownOptions(command)
-        var index = rest.startIndex
-        while index < rest.endIndex {
-            let argument = rest[index]
-            index += 1
-            if argument == "--" { break }
-            guard argument.hasPrefix("-"), argument.count > 1 else { continue }
-            if argument.hasPrefix("--") {
-                let (long, hasValue) = Self.split(argument)
-                guard let takesValue = options.long[long] else {
-                    return UnknownOption(command: name, typed: "--" + long, suggestion: options.suggestion(for: long, command: name))
-                }
-                if takesValue, !hasValue { index += 1 }
-            } else if let last = argument.dropFirst().last, options.short[last] == true {
-                index += 1
-            }
+        var unknown: UnknownOption?
+        options.forEachLongOption(in: rest) { long, _ in
+            guard options.long[long] == nil else { return true }
+            unknown = UnknownOption(command: name, typed: "--" + long, suggestion: options.suggestion(for: long, command: name))
+            return false
         }
-        return nil
+        return unknown
+    }
+
+    /// The subcommand `arguments` run (`defaultCommand` when the first argument names none of
+    /// `subcommands`), and the arguments it reads.
+    static func subcommand(
+        of arguments: [String], among subcommands: [any ParsableCommand.Type], defaultCommand: any ParsableCommand.Type
+    ) -> (any ParsableCommand.Type, ArraySlice<String>) {
+        if let first = arguments.first, let named = subcommands.first(where: { $0.configuration.commandName == first }) {
+            return (named, arguments.dropFirst())
+        }
+        return (defaultCommand, arguments[...])
     }
 
     /// `--name=value` as (`name`, true), `--name` as (`name`, false).
@@ -99,6 +95,34 @@ struct KnownOptions {
                 case "short": if let character = text.first { short[character] = takesValue }
                 default: break
                 }
+            }
+        }
+    }
+
+    /// Calls `body` with each long option of `arguments` before `--`, by name, with its value when it
+    /// takes one (after `=`, or the next argument); the values of options, short ones included, are
+    /// not taken for options. Stops when `body` returns false.
+    func forEachLongOption(in arguments: ArraySlice<String>, _ body: (_ name: String, _ value: String?) -> Bool) {
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--" { return }
+            guard argument.hasPrefix("-"), argument.count > 1 else { continue }
+            if argument.hasPrefix("--") {
+                let (name, hasValue) = UnknownOption.split(argument)
+                var value: String?
+                if long[name] == true {
+                    if hasValue {
+                        value = String(argument.drop { $0 != "=" }.dropFirst())
+                    } else if index < arguments.endIndex {
+                        value = arguments[index]
+                        index += 1
+                    }
+                }
+                guard body(name, value) else { return }
+            } else if let last = argument.dropFirst().last, short[last] == true {
+                index += 1
             }
         }
     }
