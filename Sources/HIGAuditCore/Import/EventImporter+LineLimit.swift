@@ -32,6 +32,12 @@ extension EventImporter {
         return Int(tape[index].end &- tape[index].start)
     }
 
+    /// The bytes an OTLP record's line of ours is written from, at most: the record's, and the values
+    /// it takes from its resource, which stands before it.
+    func recordSourceBytes(_ record: Int, _ resource: KnownAttributes) -> Int {
+        spanBytes(record) &+ spanBytes(resource.deviceId) &+ spanBytes(resource.serviceVersion) &+ spanBytes(resource.osVersion)
+    }
+
     /// The malformed record the pending event is when its line of ours is longer than the limit, else
     /// nil. Writes the line to measure it (only where its bound may pass the limit), into the line
     /// writer, which it leaves with no line begun.

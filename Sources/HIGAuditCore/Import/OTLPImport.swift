@@ -410,12 +410,6 @@ extension EventImporter {
     ///
     /// Each kept in a 32-bit entry (`CompactTapeIndex`), not an optional word: a record's places hold
     /// two of these and are copied as they are kept and handed out.
-    /// The bytes a record's line of ours is written from, at most: the record's, and the values it
-    /// takes from its resource, which stands before it (`EventImporter+LineLimit`).
-    func recordSourceBytes(_ record: Int, _ resource: KnownAttributes) -> Int {
-        spanBytes(record) &+ spanBytes(resource.deviceId) &+ spanBytes(resource.serviceVersion) &+ spanBytes(resource.osVersion)
-    }
-
     struct KnownAttributes {
         @CompactTapeIndex var eventName: Int?
         @CompactTapeIndex var sessionId: Int?
